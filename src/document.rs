@@ -1,0 +1,147 @@
+//! One input, whatever its format: detect it and hand it to its layer.
+
+use crate::base::{BaseRule, EstablishedBase};
+use crate::options::{Format, Options};
+use crate::report::{Location, Report, Severity};
+use crate::resolve::Base;
+use std::borrow::Cow;
+
+/// The result of rewriting one input.
+#[derive(Debug)]
+pub struct Rewrite<'a> {
+    /// The output bytes: borrowed (identical to the input) when nothing changed.
+    pub output: Cow<'a, [u8]>,
+    /// The format the input was handled as.
+    pub format: Format,
+    /// What happened to every link, and any problems.
+    pub report: Report,
+}
+
+/// Decide the format of `input` (named `name`, if it has a name).
+pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
+    let lower = name.map(|n| n.to_ascii_lowercase()).unwrap_or_default();
+    if lower.ends_with(".mht") || lower.ends_with(".mhtml") || lower.ends_with(".eml") {
+        return Format::Mime;
+    }
+    if lower.ends_with(".css") {
+        return Format::Css;
+    }
+    if looks_like_message(input) {
+        return Format::Mime;
+    }
+    Format::Html
+}
+
+/// Does `input` start with an RFC 5322 header block of a message?
+pub fn looks_like_message(input: &[u8]) -> bool {
+    const KNOWN: [&str; 12] = [
+        "from",
+        "received",
+        "mime-version",
+        "content-type",
+        "return-path",
+        "date",
+        "subject",
+        "to",
+        "message-id",
+        "delivered-to",
+        "x-",
+        "snapshot-content-location",
+    ];
+    let first_line_end = input
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(input.len())
+        .min(1000);
+    let line = &input[..first_line_end];
+    let Some(colon) = line.iter().position(|&b| b == b':') else {
+        // mbox "From " separator line
+        return line.starts_with(b"From ");
+    };
+    let name = &line[..colon];
+    if name.is_empty() || !name.iter().all(|&b| b.is_ascii_graphic()) {
+        return false;
+    }
+    let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+    KNOWN.iter().any(|k| {
+        if k.ends_with('-') {
+            name.starts_with(k)
+        } else {
+            name == *k
+        }
+    })
+}
+
+/// The retrieval base from `--url`, if given and usable.
+pub fn retrieval_base(
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+) -> Option<EstablishedBase> {
+    let url = options.url.as_deref()?;
+    match Base::parse(url, options.profile) {
+        Ok(b) => Some(EstablishedBase::new(b, BaseRule::Retrieval)),
+        Err(e) => {
+            report.problem(location, Severity::Error, format!("--url: {e}"));
+            None
+        }
+    }
+}
+
+/// Rewrite one input. Never fails: whatever cannot be processed is left as
+/// it was and reported.
+pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Rewrite<'a> {
+    let location = Location::file(name);
+    let mut report = Report::new(options.keep_link_records);
+    let format = match options.format {
+        Format::Auto => detect_format(input, name),
+        f => f,
+    };
+    let output = match format {
+        Format::Mime => crate::mime::rewrite_message(input, options, &location, &mut report),
+        Format::Css | Format::Html | Format::Auto => {
+            let base = retrieval_base(options, &location, &mut report);
+            if format == Format::Css {
+                rewrite_stylesheet(input, options, base.as_ref(), &location, &mut report)
+            } else {
+                let ctx = crate::html::HtmlContext {
+                    options,
+                    base: base.as_ref(),
+                    document_url: base.as_ref(),
+                    transport_charset: options.charset,
+                    location: &location,
+                };
+                crate::html::rewrite_html(input, &ctx, &mut report)
+            }
+        }
+    };
+    Rewrite {
+        output: output.map(Cow::Owned).unwrap_or(Cow::Borrowed(input)),
+        format,
+        report,
+    }
+}
+
+/// Rewrite a stand-alone style sheet (UTF-8, or `options.charset`).
+pub fn rewrite_stylesheet(
+    input: &[u8],
+    options: &Options,
+    base: Option<&EstablishedBase>,
+    location: &Location,
+    report: &mut Report,
+) -> Option<Vec<u8>> {
+    let encoding = options.charset.unwrap_or(encoding_rs::UTF_8);
+    let (text, encoding, had_errors) = encoding.decode(input);
+    if had_errors {
+        report.problem(
+            location,
+            Severity::Error,
+            format!("not valid {}; left unchanged", encoding.name()),
+        );
+        return None;
+    }
+    let mut rewriter = crate::policy::LinkRewriter::new(base, options, report, location);
+    let out = crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))?;
+    let (bytes, _, _) = encoding.encode(&out);
+    Some(bytes.into_owned())
+}

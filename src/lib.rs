@@ -1,0 +1,42 @@
+//! # linkbase
+//!
+//! Rewrite every link in HTML documents and MIME messages (e-mail, MHTML web
+//! archives) to absolute form, by the base-URL precedence of the URL
+//! specifications, changing nothing else.
+//!
+//! The crate is layered; each layer knows only the one below it:
+//!
+//! - [`resolve`]: reference resolution, five profiles ([`Profile`]), a
+//!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
+//! - [`base`]: which base applies and the rule (5.1–5.4) that set it.
+//! - [`policy`]: what happens to one URL-bearing value (left alone, resolved,
+//!   reported) — one place for every layer.
+//! - [`css`], [`html`]: rewrite a style sheet or a document given a fallback base.
+//! - [`mime`]: walk a message, establish each part's base, splice rewritten
+//!   parts back byte-exactly.
+//! - [`document`]: detect an input's format and dispatch: the one-call entry
+//!   point [`rewrite`].
+//!
+//! ```
+//! use linkbase::{Options, rewrite};
+//! let mut options = Options::new();
+//! options.url = Some("https://example.org/docs/guide/page.html".into());
+//! let out = rewrite(b"<a href=\"../intro.html\">intro</a>", &options, None);
+//! # let _ = out;
+//! ```
+
+pub mod base;
+pub mod css;
+pub mod document;
+pub mod html;
+pub mod mime;
+pub mod options;
+pub mod policy;
+pub mod report;
+pub mod resolve;
+
+pub use base::{BaseRule, EstablishedBase};
+pub use document::{detect_format, rewrite, Rewrite};
+pub use options::{Format, Options};
+pub use report::{LinkRecord, Location, Outcome, Problem, Report, Severity};
+pub use resolve::{Base, BaseError, Profile, ResolveError, Resolved};

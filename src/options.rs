@@ -1,0 +1,48 @@
+//! One options value shared by the library and the command line.
+
+use crate::Profile;
+use encoding_rs::Encoding;
+
+/// What kind of document an input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Decide from the content (and the file name).
+    #[default]
+    Auto,
+    /// An HTML document.
+    Html,
+    /// A MIME message or web archive (`.eml`, `.mht`, `.mhtml`).
+    Mime,
+    /// A CSS style sheet.
+    Css,
+}
+
+/// Everything that steers a rewrite. The CLI builds exactly one of these.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Resolution profile.
+    pub profile: Profile,
+    /// The retrieval URL (rule 5.3) given by the user.
+    pub url: Option<String>,
+    /// Transport charset override for HTML and CSS (`--charset`).
+    pub charset: Option<&'static Encoding>,
+    /// Input format (`--format`).
+    pub format: Format,
+    /// Rewrite same-document references (`#frag`, empty) too.
+    pub absolutize_fragments: bool,
+    /// Extra attributes to treat as URL-bearing on every element (`--attr data-src`).
+    pub extra_attributes: Vec<String>,
+    /// Rewrite signed/encrypted MIME parts and DKIM-signed messages anyway.
+    pub force: bool,
+    /// Keep one [`crate::LinkRecord`] per URL-bearing value (for `--report`).
+    /// When false only the counts are kept.
+    pub keep_link_records: bool,
+}
+
+impl Options {
+    /// Options with the defaults: `rfc3986`, no retrieval URL, auto format.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}

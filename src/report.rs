@@ -1,0 +1,232 @@
+//! Per-link outcomes and per-document problems: the non-fatal channel.
+//!
+//! Nothing in the library aborts a document for one bad link or one bad part;
+//! it records what happened here and carries on.
+
+use crate::base::BaseRule;
+use std::sync::Arc;
+
+/// Where in the input a value sits: the file and, for MIME, the part path (`1.2.1`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    /// The input file, when there is one.
+    pub file: Option<Arc<str>>,
+    /// The MIME part path (`1`, `1.2`, …); `None` for a plain document.
+    pub part: Option<String>,
+}
+
+impl Location {
+    /// A location in a plain file (no MIME part).
+    pub fn file(name: Option<&str>) -> Self {
+        Location {
+            file: name.map(Arc::from),
+            part: None,
+        }
+    }
+
+    /// The same file, inside MIME part `part`.
+    pub fn with_part(&self, part: impl Into<String>) -> Self {
+        Location {
+            file: self.file.clone(),
+            part: Some(part.into()),
+        }
+    }
+
+    /// `file`, `file: part 1.2`, `part 1.2` or `<stdin>`: the prefix of one-line messages.
+    pub fn describe(&self) -> String {
+        let file = self.file.as_deref().unwrap_or("<stdin>");
+        match &self.part {
+            Some(p) => format!("{file}: part {p}"),
+            None => file.to_string(),
+        }
+    }
+}
+
+/// What happened to one URL-bearing value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Resolved and written back in absolute form.
+    Rewritten,
+    /// Already absolute (has a scheme): left byte-identical.
+    Absolute,
+    /// A same-document reference (`#frag`, empty): left alone by default.
+    SameDocument,
+    /// Contains a template placeholder (`{{…}}` …): left alone.
+    Placeholder,
+    /// Empty where empty has its own meaning (`<form action="">`): left alone.
+    Empty,
+    /// No base URL is known (rule 5.4): left as it is.
+    NoBase,
+    /// Resolution failed (non-hierarchical base, invalid reference): left as it is.
+    Failed,
+}
+
+impl Outcome {
+    /// Does this outcome count as an error for the exit status?
+    pub fn is_error(self) -> bool {
+        matches!(self, Outcome::Failed)
+    }
+
+    /// Kebab-case name, as in the JSON report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Rewritten => "rewritten",
+            Outcome::Absolute => "absolute",
+            Outcome::SameDocument => "same-document",
+            Outcome::Placeholder => "placeholder",
+            Outcome::Empty => "empty",
+            Outcome::NoBase => "no-base",
+            Outcome::Failed => "failed",
+        }
+    }
+}
+
+/// One record of the JSON Lines report: one URL-bearing value.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LinkRecord {
+    /// Input file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<Arc<str>>,
+    /// MIME part path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
+    /// Element name (`a`, `img`, `style`), or `header` / `css` outside HTML.
+    pub element: String,
+    /// Attribute or place (`href`, `srcset`, `style`, `Content-Location`, `url()`).
+    pub attribute: String,
+    /// The value as found.
+    pub before: String,
+    /// The value written back, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// The base URL used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// The rule that established that base.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<BaseRule>,
+    /// What happened.
+    pub outcome: Outcome,
+    /// Why it was left alone, for failures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// How bad a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth saying; the result is complete (e.g. a signed part left alone).
+    Warning,
+    /// Something was skipped or could not be processed; exit status 1.
+    Error,
+}
+
+/// A problem with a document or a part (not with one link).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// Where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<Arc<str>>,
+    /// MIME part path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
+    /// How bad.
+    pub severity: Severity,
+    /// What was wrong, one line.
+    pub message: String,
+}
+
+impl Problem {
+    /// The one-line message for stderr: `file: part 1.2: message`.
+    pub fn one_line(&self) -> String {
+        let loc = Location {
+            file: self.file.clone(),
+            part: self.part.clone(),
+        };
+        let kind = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        format!("{}: {kind}: {}", loc.describe(), self.message)
+    }
+}
+
+/// Counts per outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    /// Values rewritten.
+    pub rewritten: u64,
+    /// Values left alone on purpose (absolute, same-document, placeholder, empty).
+    pub left: u64,
+    /// Relative values left because no base was known.
+    pub no_base: u64,
+    /// Values that failed to resolve.
+    pub failed: u64,
+}
+
+/// Everything that happened while rewriting one input.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// One record per URL-bearing value, when records are kept.
+    pub links: Vec<LinkRecord>,
+    /// Problems with documents and parts.
+    pub problems: Vec<Problem>,
+    /// Counts per outcome (always kept).
+    pub counts: Counts,
+    keep_links: bool,
+}
+
+impl Report {
+    /// A report that keeps link records when `keep_links` is true, else only counts.
+    pub fn new(keep_links: bool) -> Self {
+        Report {
+            keep_links,
+            ..Default::default()
+        }
+    }
+
+    /// Are link records kept?
+    pub fn keeps_links(&self) -> bool {
+        self.keep_links
+    }
+
+    /// Count one outcome, and keep its record (built lazily) when records are kept.
+    pub fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
+        match outcome {
+            Outcome::Rewritten => self.counts.rewritten += 1,
+            Outcome::NoBase => self.counts.no_base += 1,
+            Outcome::Failed => self.counts.failed += 1,
+            _ => self.counts.left += 1,
+        }
+        if self.keep_links {
+            self.links.push(record());
+        }
+    }
+
+    /// Record a problem at `loc`.
+    pub fn problem(&mut self, loc: &Location, severity: Severity, message: impl Into<String>) {
+        self.problems.push(Problem {
+            file: loc.file.clone(),
+            part: loc.part.clone(),
+            severity,
+            message: message.into(),
+        });
+    }
+
+    /// Did anything go wrong enough for exit status 1?
+    pub fn has_errors(&self) -> bool {
+        self.counts.failed > 0 || self.problems.iter().any(|p| p.severity == Severity::Error)
+    }
+
+    /// Append another report (e.g. a nested part's) to this one.
+    pub fn merge(&mut self, other: Report) {
+        self.links.extend(other.links);
+        self.problems.extend(other.problems);
+        self.counts.rewritten += other.counts.rewritten;
+        self.counts.left += other.counts.left;
+        self.counts.no_base += other.counts.no_base;
+        self.counts.failed += other.counts.failed;
+    }
+}

@@ -1,0 +1,203 @@
+//! Reference resolution: one engine, five profiles.
+//!
+//! The resolver knows nothing of HTML, MIME or I/O. A [`Base`] is parsed once
+//! per document and then resolves any number of references:
+//!
+//! ```
+//! use linkbase::{Base, Profile};
+//! let base = Base::parse("http://a/b/c/d;p?q", Profile::Rfc3986).unwrap();
+//! assert_eq!(base.resolve("../g").unwrap().url, "http://a/b/g");
+//! assert!(base.resolve("#s").unwrap().same_document);
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which specification's resolution algorithm to follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// RFC 3986 §5.2, strict (`http:g` stays `http:g`). The default.
+    #[default]
+    Rfc3986,
+    /// draft-fielding-url-syntax-01 (1996), section 6 as its Appendix C table reads it.
+    UrlSyntax01,
+    /// RFC 1808 §4: parameters-aware, the empty reference keeps the base fragment.
+    Rfc1808,
+    /// draft-ietf-uri-relative-url-01 (1994), section 4, with its scheme-category sets.
+    RelativeUrl01,
+    /// The WHATWG URL Standard, through the `url` crate.
+    Whatwg,
+}
+
+impl Profile {
+    /// Every profile, in the order the documentation lists them.
+    pub const ALL: [Profile; 5] = [
+        Profile::Rfc3986,
+        Profile::UrlSyntax01,
+        Profile::Rfc1808,
+        Profile::RelativeUrl01,
+        Profile::Whatwg,
+    ];
+
+    /// The name used on the command line and in the conformance tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Rfc3986 => "rfc3986",
+            Profile::UrlSyntax01 => "url-syntax-01",
+            Profile::Rfc1808 => "rfc1808",
+            Profile::RelativeUrl01 => "relative-url-01",
+            Profile::Whatwg => "whatwg",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                let names: Vec<_> = Profile::ALL.iter().map(|p| p.name()).collect();
+                format!(
+                    "unknown profile `{s}` (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Why a base URL cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BaseError {
+    /// The base has no scheme, so it is not an absolute URL.
+    NotAbsolute(String),
+    /// The URL Standard parser rejected it (whatwg profile).
+    Unparseable(String),
+}
+
+impl fmt::Display for BaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BaseError::NotAbsolute(b) => write!(f, "base `{b}` is not an absolute URL (no scheme)"),
+            BaseError::Unparseable(m) => write!(f, "base cannot be parsed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for BaseError {}
+
+/// Why one reference could not be resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResolveError {
+    /// The base is not hierarchical (`mailto:x`, `data:…`, `about:blank`):
+    /// relative references against it have no meaning.
+    BaseNotHierarchical(String),
+    /// The reference itself is malformed for this profile (whatwg parse failure).
+    Invalid(String),
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::BaseNotHierarchical(b) => {
+                write!(f, "base `{b}` is not hierarchical; relative references cannot be resolved against it")
+            }
+            ResolveError::Invalid(m) => write!(f, "invalid reference: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+/// The result of resolving one reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved<'r> {
+    /// The absolute URL. Borrowed (byte-identical to the reference) when the
+    /// reference was already absolute and the profile returns those unchanged.
+    pub url: Cow<'r, str>,
+    /// The reference denotes the current document (`#s` or the empty reference).
+    pub same_document: bool,
+}
+
+/// Does `reference` start with a scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`)?
+///
+/// This is the fast path every layer uses to leave absolute references alone.
+pub fn has_scheme(reference: &str) -> bool {
+    scheme_len(reference).is_some()
+}
+
+/// Length of the scheme (without the colon) when `s` starts with one.
+pub fn scheme_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    for (i, &c) in b.iter().enumerate().skip(1) {
+        match c {
+            b':' => return Some(i),
+            c if c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.' => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+mod engine;
+
+/// A base URL parsed once for a given profile, ready to resolve many references.
+#[derive(Clone, Debug)]
+pub struct Base {
+    inner: engine::ParsedBase,
+}
+
+impl Base {
+    /// Parse `base` for `profile`.
+    ///
+    /// A non-hierarchical base (`mailto:x`) parses; resolving a relative
+    /// reference against it then fails with [`ResolveError::BaseNotHierarchical`].
+    pub fn parse(base: &str, profile: Profile) -> Result<Base, BaseError> {
+        engine::ParsedBase::parse(base, profile).map(|inner| Base { inner })
+    }
+
+    /// Under the `whatwg` profile, encode the query of special-scheme URLs in
+    /// `encoding` (the document's encoding). Ignored by the other profiles.
+    pub fn with_query_encoding(mut self, encoding: &'static encoding_rs::Encoding) -> Base {
+        self.inner.set_query_encoding(encoding);
+        self
+    }
+
+    /// The base URL as given.
+    pub fn as_str(&self) -> &str {
+        self.inner.as_str()
+    }
+
+    /// The profile this base resolves with.
+    pub fn profile(&self) -> Profile {
+        self.inner.profile()
+    }
+
+    /// Is the base hierarchical (can relative references be resolved against it)?
+    pub fn is_hierarchical(&self) -> bool {
+        self.inner.is_hierarchical()
+    }
+
+    /// Resolve `reference` against this base.
+    pub fn resolve<'r>(&self, reference: &'r str) -> Result<Resolved<'r>, ResolveError> {
+        self.inner.resolve(reference)
+    }
+}
+
+/// One-call convenience: parse `base` and resolve `reference` with `profile`.
+pub fn resolve(base: &str, reference: &str, profile: Profile) -> Result<String, ResolveError> {
+    let base = Base::parse(base, profile).map_err(|e| ResolveError::Invalid(e.to_string()))?;
+    base.resolve(reference).map(|r| r.url.into_owned())
+}
