@@ -1,8 +1,66 @@
-//! Command-line front end: clap turns flags into one [`linkbase::Options`]
-//! value, then calls the library. Exit codes: 0 all done, 1 something was
-//! skipped or left unresolved with errors, 2 usage error.
+//! Command-line front end: clap turns flags into typed settings once, then
+//! calls the library. Exit codes: 0 all done, 1 something was skipped or left
+//! unresolved with errors, 2 usage error.
+//!
+//! One module per subcommand: [`rewrite`] (the default: rewrite files),
+//! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`).
+
+mod explain;
+mod resolve;
+mod rewrite;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Exit status: everything done.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: some input skipped, or links left unresolved with errors.
+pub const EXIT_PARTIAL: i32 = 1;
+/// Exit status: usage error.
+pub const EXIT_USAGE: i32 = 2;
+
+/// linkbase: rewrite every link in HTML documents and MIME messages to absolute form.
+#[derive(Parser, Debug)]
+#[command(name = "linkbase", version, about, long_about = None)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    rewrite: rewrite::RewriteArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Resolve references against a base URL and print the absolute results.
+    Resolve(resolve::ResolveArgs),
+    /// Print each part's media type, base URL and the rule that set it.
+    Explain(explain::ExplainArgs),
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
 
 /// Parse the command line, run, and return the exit status.
 pub fn run() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Some(Command::Resolve(args)) => resolve::run(args),
+        Some(Command::Explain(args)) => explain::run(args),
+        Some(Command::Completions { shell }) => {
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "linkbase", &mut std::io::stdout());
+            EXIT_OK
+        }
+        None => rewrite::run(cli.rewrite),
+    }
 }
