@@ -8,6 +8,9 @@ use crate::options::Options;
 use crate::report::{Location, Report};
 use encoding_rs::Encoding;
 
+pub mod refresh;
+pub mod srcset;
+
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
 pub struct HtmlContext<'a> {
