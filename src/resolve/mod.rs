@@ -151,12 +151,26 @@ pub fn scheme_len(s: &str) -> Option<usize> {
     None
 }
 
-mod engine;
+mod dot_segments;
+mod legacy;
+mod parsed_base;
+mod rfc3986;
+mod schemes;
+mod split;
+mod whatwg;
+
+/// The per-profile engine behind a [`Base`].
+#[derive(Clone, Debug)]
+enum Engine {
+    Rfc3986(rfc3986::Rfc3986Base),
+    Legacy(legacy::LegacyBase),
+    Whatwg(whatwg::WhatwgBase),
+}
 
 /// A base URL parsed once for a given profile, ready to resolve many references.
 #[derive(Clone, Debug)]
 pub struct Base {
-    inner: engine::ParsedBase,
+    engine: Engine,
 }
 
 impl Base {
@@ -165,34 +179,66 @@ impl Base {
     /// A non-hierarchical base (`mailto:x`) parses; resolving a relative
     /// reference against it then fails with [`ResolveError::BaseNotHierarchical`].
     pub fn parse(base: &str, profile: Profile) -> Result<Base, BaseError> {
-        engine::ParsedBase::parse(base, profile).map(|inner| Base { inner })
+        let engine = match profile {
+            Profile::Rfc3986 => Engine::Rfc3986(rfc3986::Rfc3986Base::parse(base)?),
+            Profile::Whatwg => Engine::Whatwg(whatwg::WhatwgBase::parse(base)?),
+            _ => Engine::Legacy(legacy::LegacyBase::parse(base, profile)?),
+        };
+        Ok(Base { engine })
     }
 
     /// Under the `whatwg` profile, encode the query of special-scheme URLs in
     /// `encoding` (the document's encoding). Ignored by the other profiles.
     pub fn with_query_encoding(mut self, encoding: &'static encoding_rs::Encoding) -> Base {
-        self.inner.set_query_encoding(encoding);
+        if let Engine::Whatwg(w) = &mut self.engine {
+            w.set_query_encoding(encoding);
+        }
         self
     }
 
     /// The base URL as given.
     pub fn as_str(&self) -> &str {
-        self.inner.as_str()
+        match &self.engine {
+            Engine::Rfc3986(b) => &b.base.text,
+            Engine::Legacy(b) => &b.base.text,
+            Engine::Whatwg(b) => b.as_str(),
+        }
     }
 
     /// The profile this base resolves with.
     pub fn profile(&self) -> Profile {
-        self.inner.profile()
+        match &self.engine {
+            Engine::Rfc3986(_) => Profile::Rfc3986,
+            Engine::Legacy(b) => b.profile,
+            Engine::Whatwg(_) => Profile::Whatwg,
+        }
     }
 
     /// Is the base hierarchical (can relative references be resolved against it)?
+    ///
+    /// RFC profiles: it has an authority, or its path starts with `/`, or its
+    /// scheme is hierarchical by definition (`http`, `https`, `ftp`, `file`,
+    /// `ws`, `wss`, `nntp`) so that a rootless path (`file:docs/a.html`)
+    /// still has segments. `whatwg`: the URL is not "cannot-be-a-base".
     pub fn is_hierarchical(&self) -> bool {
-        self.inner.is_hierarchical()
+        match &self.engine {
+            Engine::Rfc3986(b) => b.base.hierarchical,
+            Engine::Legacy(b) => b.base.hierarchical,
+            Engine::Whatwg(b) => b.is_hierarchical(),
+        }
     }
 
     /// Resolve `reference` against this base.
+    ///
+    /// In the RFC profiles an absolute reference (one with a scheme) comes
+    /// back borrowed and byte-identical, without being parsed.
+    #[inline]
     pub fn resolve<'r>(&self, reference: &'r str) -> Result<Resolved<'r>, ResolveError> {
-        self.inner.resolve(reference)
+        match &self.engine {
+            Engine::Rfc3986(b) => b.resolve(reference),
+            Engine::Legacy(b) => b.resolve(reference),
+            Engine::Whatwg(b) => b.resolve(reference),
+        }
     }
 }
 
@@ -201,3 +247,6 @@ pub fn resolve(base: &str, reference: &str, profile: Profile) -> Result<String, 
     let base = Base::parse(base, profile).map_err(|e| ResolveError::Invalid(e.to_string()))?;
     base.resolve(reference).map(|r| r.url.into_owned())
 }
+
+#[cfg(test)]
+mod tests;

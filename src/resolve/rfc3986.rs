@@ -1,0 +1,83 @@
+//! RFC 3986 §5.2 (strict): the default profile.
+//!
+//! Deviations, all deliberate and documented in `docs/resolver.md`: an
+//! absolute reference is returned byte-identical (§5.2.2 would remove its dot
+//! segments); a rootless base gives rootless results; a path that would start
+//! with `//` without an authority is written `/.//…`.
+
+use super::dot_segments::{push_segments, DotRule};
+use super::parsed_base::ParsedBase;
+use super::split::Syntax;
+use super::{has_scheme, BaseError, ResolveError, Resolved};
+use std::borrow::Cow;
+
+/// A base parsed for the `rfc3986` profile.
+#[derive(Clone, Debug)]
+pub(super) struct Rfc3986Base {
+    pub base: ParsedBase,
+}
+
+impl Rfc3986Base {
+    pub fn parse(text: &str) -> Result<Self, BaseError> {
+        ParsedBase::parse(text, Syntax::RFC3986, DotRule::Remove).map(|base| Rfc3986Base { base })
+    }
+
+    pub fn resolve<'r>(&self, reference: &'r str) -> Result<Resolved<'r>, ResolveError> {
+        let base = &self.base;
+        if has_scheme(reference) {
+            return Ok(Resolved {
+                url: Cow::Borrowed(reference),
+                same_document: false,
+            });
+        }
+        let b = reference.as_bytes();
+        if b.first().is_none_or(|&c| c == b'#') {
+            return Ok(base.same_document(reference));
+        }
+        base.require_hierarchical()?;
+        let path_len = b
+            .iter()
+            .position(|&c| c == b'?' || c == b'#')
+            .unwrap_or(b.len());
+        let url = if b.starts_with(b"//") {
+            network_path(base.scheme_prefix(), reference)
+        } else if path_len == 0 {
+            // `?y`: the base path as it is, then the reference.
+            let head = &base.text[..base.split.path.1];
+            let mut out = String::with_capacity(head.len() + reference.len());
+            out.push_str(head);
+            out.push_str(reference);
+            out
+        } else if b[0] == b'/' {
+            base.absolute_path(reference, path_len, DotRule::Remove)
+        } else {
+            base.merge(reference, path_len)
+        };
+        Ok(Resolved {
+            url: Cow::Owned(url),
+            same_document: false,
+        })
+    }
+}
+
+/// `//authority/path…`: the base's scheme, then the reference with the dot
+/// segments of its path removed.
+fn network_path(scheme: &str, reference: &str) -> String {
+    let split = super::split::Split::new(reference, Syntax::RFC3986);
+    let (path_start, path_end) = split.path;
+    let mut out = String::with_capacity(scheme.len() + reference.len());
+    out.push_str(scheme);
+    out.push_str(&reference[..path_start]);
+    if path_end > path_start {
+        out.push('/');
+        let root = out.len();
+        push_segments(
+            &mut out,
+            root,
+            &reference[path_start + 1..path_end],
+            DotRule::Remove,
+        );
+    }
+    out.push_str(&reference[path_end..]);
+    out
+}

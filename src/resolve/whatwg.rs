@@ -1,0 +1,79 @@
+//! The `whatwg` profile: the WHATWG URL Standard through the `url` crate.
+//! Nothing here re-implements the standard; this adapter only maps errors
+//! and passes the document's encoding for query strings.
+
+use super::{BaseError, ResolveError, Resolved};
+use std::borrow::Cow;
+
+/// A base parsed by the URL Standard's parser.
+#[derive(Clone, Debug)]
+pub(super) struct WhatwgBase {
+    text: String,
+    url: url::Url,
+    /// The document's encoding, used for the query of special-scheme URLs.
+    query_encoding: Option<&'static encoding_rs::Encoding>,
+}
+
+impl WhatwgBase {
+    pub fn parse(text: &str) -> Result<Self, BaseError> {
+        let url =
+            url::Url::parse(text).map_err(|e| BaseError::Unparseable(format!("`{text}`: {e}")))?;
+        Ok(WhatwgBase {
+            text: text.to_string(),
+            url,
+            query_encoding: None,
+        })
+    }
+
+    pub fn set_query_encoding(&mut self, encoding: &'static encoding_rs::Encoding) {
+        self.query_encoding = (encoding != encoding_rs::UTF_8).then_some(encoding);
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    pub fn is_hierarchical(&self) -> bool {
+        !self.url.cannot_be_a_base()
+    }
+
+    pub fn resolve<'r>(&self, reference: &'r str) -> Result<Resolved<'r>, ResolveError> {
+        let encoding = self.query_encoding.unwrap_or(encoding_rs::UTF_8);
+        let encode = query_encoder(move |s| encoding.encode(s).0);
+        let options = url::Url::options().base_url(Some(&self.url));
+        let options = if self.query_encoding.is_some() {
+            options.encoding_override(Some(&encode))
+        } else {
+            options
+        };
+        match options.parse(reference) {
+            Ok(url) => Ok(Resolved {
+                url: Cow::Owned(url.into()),
+                same_document: is_same_document(reference),
+            }),
+            Err(_) if !self.is_hierarchical() && !super::has_scheme(reference) => {
+                Err(ResolveError::BaseNotHierarchical(self.text.clone()))
+            }
+            Err(e) => Err(ResolveError::Invalid(format!("`{reference}`: {e}"))),
+        }
+    }
+}
+
+/// The URL Standard strips leading and trailing C0 controls and spaces and
+/// removes every tab and newline before parsing; what remains is a
+/// same-document reference when it is empty or starts with `#`.
+fn is_same_document(reference: &str) -> bool {
+    reference
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .find(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .is_none_or(|c| c == '#')
+}
+
+/// Give a closure the higher-ranked signature `url` expects of an encoder.
+fn query_encoder<F>(f: F) -> F
+where
+    F: for<'a> Fn(&'a str) -> Cow<'a, [u8]>,
+{
+    f
+}
