@@ -1,15 +1,240 @@
 //! `srcset` / `imagesrcset` candidate lists, per the HTML "parse a srcset
-//! attribute" algorithm: URLs may contain commas; descriptors are kept as written.
+//! attribute" algorithm (WHATWG HTML §4.8.4.3.10): URLs may contain commas;
+//! descriptors are kept as written.
 //!
-//! PROVISIONAL: implemented by the CSS/srcset/refresh work of issue #3.
+//! Only the URL of each candidate is replaced; whitespace, commas and
+//! descriptors stay byte for byte. Candidates the algorithm would reject for
+//! their descriptors (`a.png 1x 2x`) still have their URL rewritten: it is
+//! still a link someone wrote, and rewriting it changes nothing else.
+
+use crate::css::splice::{changed, Splicer};
+use std::ops::Range;
 
 /// Rewrite each candidate URL of a srcset value through `rewrite` (which
 /// returns `Some(new)` to replace a URL). Everything else — whitespace,
 /// commas, descriptors — is kept byte for byte. `None` when nothing changed.
+///
+/// A new URL is written so that the algorithm reads it back whole: ASCII
+/// whitespace in it, and commas at its start or end, are percent-encoded
+/// (`%20`, `%2C` …); nothing else is changed.
+///
+/// ```
+/// use linkbase::html::srcset::rewrite_srcset;
+/// let out = rewrite_srcset("a.png 1x, data:image/png;base64,AA 2x", &mut |u| {
+///     (!u.starts_with("data:")).then(|| format!("http://x/{u}"))
+/// });
+/// assert_eq!(out.as_deref(), Some("http://x/a.png 1x, data:image/png;base64,AA 2x"));
+/// ```
 pub fn rewrite_srcset(
     value: &str,
     rewrite: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Option<String> {
-    let _ = (value, rewrite);
-    None
+    let mut out = Splicer::new(value);
+    for url in candidate_urls(value) {
+        if let Some(new) = changed(rewrite, &value[url.clone()]) {
+            out.replace(url, &protect(&new));
+        }
+    }
+    out.finish()
+}
+
+/// The byte ranges of the candidate URLs of a srcset value, in order
+/// (trailing commas of a URL excluded, empty URLs skipped).
+pub fn candidate_urls(value: &str) -> CandidateUrls<'_> {
+    CandidateUrls {
+        bytes: value.as_bytes(),
+        position: 0,
+    }
+}
+
+/// Iterator over the URL ranges of a srcset value; see [`candidate_urls`].
+#[derive(Clone, Debug)]
+pub struct CandidateUrls<'a> {
+    bytes: &'a [u8],
+    position: usize,
+}
+
+/// ASCII whitespace as the HTML standard defines it.
+fn is_ascii_whitespace(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
+}
+
+impl Iterator for CandidateUrls<'_> {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        let bytes = self.bytes;
+        loop {
+            // Splitting loop: skip whitespace and commas, then collect the URL.
+            while self.position < bytes.len()
+                && (is_ascii_whitespace(bytes[self.position]) || bytes[self.position] == b',')
+            {
+                self.position += 1;
+            }
+            if self.position >= bytes.len() {
+                return None;
+            }
+            let start = self.position;
+            while self.position < bytes.len() && !is_ascii_whitespace(bytes[self.position]) {
+                self.position += 1;
+            }
+            let mut end = self.position;
+            if bytes[end - 1] == b',' {
+                // Trailing commas end the candidate; they are not part of the URL.
+                while end > start && bytes[end - 1] == b',' {
+                    end -= 1;
+                }
+            } else {
+                self.position = skip_descriptors(bytes, self.position);
+            }
+            if end > start {
+                return Some(start..end);
+            }
+        }
+    }
+}
+
+/// The descriptor tokenizer of the algorithm, reduced to what decides where
+/// the candidate ends: from `position` (just after the URL), the position
+/// after the comma that ends the candidate, or the end of the input. A comma
+/// inside parentheses does not end it.
+fn skip_descriptors(bytes: &[u8], mut position: usize) -> usize {
+    #[derive(PartialEq)]
+    enum State {
+        InDescriptor,
+        InParens,
+        AfterDescriptor,
+    }
+    while position < bytes.len() && is_ascii_whitespace(bytes[position]) {
+        position += 1;
+    }
+    let mut state = State::InDescriptor;
+    while let Some(&c) = bytes.get(position) {
+        match state {
+            State::InDescriptor => match c {
+                b',' => return position + 1,
+                b'(' => state = State::InParens,
+                c if is_ascii_whitespace(c) => state = State::AfterDescriptor,
+                _ => {}
+            },
+            State::InParens => {
+                if c == b')' {
+                    state = State::InDescriptor;
+                }
+            }
+            State::AfterDescriptor => {
+                if !is_ascii_whitespace(c) {
+                    // Reconsume in the descriptor state.
+                    state = State::InDescriptor;
+                    continue;
+                }
+            }
+        }
+        position += 1;
+    }
+    position
+}
+
+/// `url` made safe to stand as a srcset candidate URL: ASCII whitespace
+/// anywhere and commas at either end percent-encoded.
+fn protect(url: &str) -> std::borrow::Cow<'_, str> {
+    let needs = url.bytes().any(is_ascii_whitespace) || url.starts_with(',') || url.ends_with(',');
+    if !needs {
+        return url.into();
+    }
+    let leading = url.len() - url.trim_start_matches(',').len();
+    let trailing_from = url.trim_end_matches(',').len().max(leading);
+    let mut out = String::with_capacity(url.len() + 8);
+    for (i, c) in url.char_indices() {
+        match c {
+            ',' if i < leading || i >= trailing_from => out.push_str("%2C"),
+            '\t' => out.push_str("%09"),
+            '\n' => out.push_str("%0A"),
+            '\x0C' => out.push_str("%0C"),
+            '\r' => out.push_str("%0D"),
+            ' ' => out.push_str("%20"),
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn urls(value: &str) -> Vec<&str> {
+        candidate_urls(value).map(|r| &value[r]).collect()
+    }
+
+    #[test]
+    fn candidates_per_the_algorithm() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            ("single", "a.png", &["a.png"]),
+            (
+                "with descriptors",
+                "a.png 1x, b.png 2x",
+                &["a.png", "b.png"],
+            ),
+            ("comma in url", "a,b.png 2x", &["a,b.png"]),
+            (
+                "data url",
+                "data:image/png;base64,AAA 1x, b.png 2x",
+                &["data:image/png;base64,AAA", "b.png"],
+            ),
+            (
+                "no space after comma is one url",
+                "a.png,b.png",
+                &["a.png,b.png"],
+            ),
+            (
+                "trailing commas end a candidate",
+                "a.png,, b.png",
+                &["a.png", "b.png"],
+            ),
+            ("leading junk", " ,, a.png 100w", &["a.png"]),
+            ("only commas", ",,,", &[]),
+            ("empty", "", &[]),
+            (
+                "parens keep commas",
+                "a.png 1x(a,b) c, d.png",
+                &["a.png", "d.png"],
+            ),
+            ("newlines", "a.png\n1x,\nb.png\t2x", &["a.png", "b.png"]),
+            (
+                "width and density",
+                "a.png 100w 1x, b.png",
+                &["a.png", "b.png"],
+            ),
+            (
+                "unclosed paren eats rest",
+                "a.png (1x, b.png 2x",
+                &["a.png"],
+            ),
+            (
+                "comma after descriptor space",
+                "a.png 1x , b.png",
+                &["a.png", "b.png"],
+            ),
+        ];
+        for (name, value, expected) in cases {
+            assert_eq!(urls(value), *expected, "case {name}");
+        }
+    }
+
+    #[test]
+    fn protect_encodes_only_what_would_break_the_list() {
+        assert_eq!(protect("http://a/b,c"), "http://a/b,c");
+        assert_eq!(protect("http://a/b c"), "http://a/b%20c");
+        assert_eq!(protect(",a,"), "%2Ca%2C");
+        assert_eq!(protect(",,"), "%2C%2C");
+        assert_eq!(protect("a\tb\n"), "a%09b%0A");
+    }
+
+    #[test]
+    fn descriptors_and_spacing_are_kept() {
+        let value = "  a.png   1.5x ,\n\tb.png 300w  ";
+        let out = rewrite_srcset(value, &mut |u| Some(format!("/{u}")));
+        assert_eq!(out.as_deref(), Some("  /a.png   1.5x ,\n\t/b.png 300w  "));
+    }
 }
