@@ -3,11 +3,23 @@
 //! unresolved with errors, 2 usage error.
 //!
 //! One module per subcommand: [`rewrite`] (the default: rewrite files),
-//! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`).
+//! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`). The
+//! rewrite command's parts: [`settings`] (flags → typed settings, usage
+//! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`]
+//! and [`atomic`] (writing), [`jsonl`] (`--report`), [`progress`] and
+//! [`summary`] (what the user sees at the end).
 
+mod atomic;
 mod explain;
+mod inputs;
+mod job;
+mod jsonl;
+mod output;
+mod progress;
 mod resolve;
 mod rewrite;
+mod settings;
+mod summary;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -19,8 +31,20 @@ pub const EXIT_PARTIAL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
 /// linkbase: rewrite every link in HTML documents and MIME messages to absolute form.
+/// Examples and exit statuses, after the options in `--help`.
+const AFTER_HELP: &str = "\
+Examples:
+  linkbase page.html --url https://example.org/docs/page.html > out.html
+  linkbase message.eml -o fixed.eml
+  linkbase -r site/ --url-prefix https://example.org/ -o site-absolute/
+  linkbase -r mail/ -i --backup .orig --report links.jsonl
+
+Exit status: 0 all done; 1 something was skipped, not written, or a link
+failed to resolve; 2 usage error. Errors name the file (and MIME part).";
+
 #[derive(Parser, Debug)]
 #[command(name = "linkbase", version, about, long_about = None)]
+#[command(after_help = AFTER_HELP)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Cli {
     #[command(subcommand)]

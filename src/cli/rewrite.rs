@@ -1,46 +1,257 @@
-//! The default command: rewrite files. PROVISIONAL: the HTML issue (#3) gives
-//! it a single-file path; the CLI issue (#5) makes it the real thing.
+//! The default command: rewrite files, folders or standard input.
+//!
+//! The flags are parsed here, turned into typed [`Settings`] once
+//! ([`settings`](super::settings)), the inputs are listed in a fixed order
+//! ([`inputs`](super::inputs)), processed in parallel ([`job`](super::job)),
+//! and everything the user sees — messages, report records, statistics — is
+//! emitted in input order ([`run_jobs`]), so the result does not depend on `-j`.
 
-use super::{EXIT_OK, EXIT_PARTIAL};
-use std::io::{Read, Write};
+use super::jsonl::ReportWriter;
+use super::progress::Progress;
+use super::settings::{Settings, UsageError};
+use super::summary::Totals;
+use super::{inputs, job, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use linkbase::Profile;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Instant;
+
+const INPUT: &str = "Input";
+const OUTPUT: &str = "Output";
+const BASE: &str = "Base URL";
+const LINKS: &str = "Rewriting";
+const RUN: &str = "Processing";
+const REPORTING: &str = "Reporting";
 
 /// Arguments of the default (rewrite) command.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Default)]
 pub struct RewriteArgs {
-    /// The retrieval URL of the input (rule 5.3).
-    #[arg(long)]
-    url: Option<String>,
-    /// Resolution profile.
-    #[arg(long, default_value = "rfc3986")]
-    profile: linkbase::Profile,
-    /// Input file (standard input when absent).
-    paths: Vec<PathBuf>,
+    /// Files and folders to rewrite (standard input when none, or `-`).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Walk folders: HTML (.html .htm .xhtml .shtml, or sniffed when there is
+    /// no extension), messages (.eml .mht .mhtml, or sniffed) and style sheets (.css).
+    #[arg(short, long, help_heading = INPUT)]
+    pub recursive: bool,
+
+    /// How to read the input: decided from content and name (`auto`), or forced.
+    #[arg(long, value_name = "FORMAT", default_value = "auto", help_heading = INPUT,
+          value_parser = PossibleValuesParser::new(["auto", "html", "mime", "css"])
+              .map(|s| parse_format(&s)))]
+    pub format: linkbase::Format,
+
+    /// Charset of HTML and CSS input, overriding <meta> and detection (any
+    /// WHATWG encoding label: utf-8, shift_jis, windows-1252, …).
+    #[arg(long, value_name = "LABEL", help_heading = INPUT, value_parser = parse_charset)]
+    pub charset: Option<&'static encoding_rs::Encoding>,
+
+    /// Skip files larger than this (bytes, or with a K, M or G suffix: 1024-based).
+    #[arg(long, value_name = "SIZE", default_value = "256M", help_heading = INPUT,
+          value_parser = parse_size)]
+    pub max_size: u64,
+
+    /// Write to FILE, or mirror the input tree into folder DIR (a folder when
+    /// there are several inputs or a folder input, when it exists, or ends in /).
+    #[arg(short, long, value_name = "FILE|DIR", help_heading = OUTPUT,
+          conflicts_with = "in_place")]
+    pub output: Option<PathBuf>,
+
+    /// Rewrite files in place (temporary file in the same folder, fsync, rename;
+    /// permissions kept; the original is untouched if anything fails).
+    #[arg(short, long, help_heading = OUTPUT)]
+    pub in_place: bool,
+
+    /// With --in-place, keep each original next to it as NAME+SUFFIX.
+    #[arg(long, value_name = "SUFFIX", help_heading = OUTPUT, requires = "in_place")]
+    pub backup: Option<String>,
+
+    /// The URL the input was retrieved from (rule 5.3): one file or standard input.
+    #[arg(long, value_name = "URL", help_heading = BASE, conflicts_with = "url_prefix")]
+    pub url: Option<String>,
+
+    /// The URL of the input folder: each file's path under its folder is
+    /// appended (percent-encoded) to give its retrieval URL.
+    #[arg(long, value_name = "URL", help_heading = BASE)]
+    pub url_prefix: Option<String>,
+
+    /// Resolution algorithm.
+    #[arg(long, value_name = "PROFILE", default_value = "rfc3986", help_heading = BASE,
+          value_parser = PossibleValuesParser::new(Profile::ALL.map(Profile::name))
+              .try_map(|s| s.parse::<Profile>()))]
+    pub profile: Profile,
+
+    /// Rewrite same-document references (#fragment, empty) too.
+    #[arg(long, help_heading = LINKS)]
+    pub absolutize_fragments: bool,
+
+    /// Also treat attribute NAME as a URL on every element (repeatable: --attr data-src).
+    #[arg(long = "attr", value_name = "NAME", help_heading = LINKS)]
+    pub attributes: Vec<String>,
+
+    /// Rewrite signed or encrypted MIME parts and DKIM-signed messages anyway
+    /// (this breaks their signatures).
+    #[arg(long, help_heading = LINKS)]
+    pub force: bool,
+
+    /// Files processed at once [default: the number of cores].
+    #[arg(short, long, value_name = "N", help_heading = RUN,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+
+    /// Write one JSON record per link (and per skipped file or problem) to
+    /// FILE (`-` for standard output when the documents do not go there).
+    #[arg(long, value_name = "FILE", help_heading = REPORTING)]
+    pub report: Option<PathBuf>,
+
+    /// Print counts per outcome and per attribute on standard error at the end.
+    #[arg(long, help_heading = REPORTING)]
+    pub stats: bool,
+
+    /// No progress bar and no summary line (problems are still reported).
+    #[arg(short, long, help_heading = REPORTING)]
+    pub quiet: bool,
 }
 
-/// Run the rewrite.
-pub fn run(args: RewriteArgs) -> i32 {
-    let mut options = linkbase::Options::new();
-    options.url = args.url;
-    options.profile = args.profile;
-    let mut input = Vec::new();
-    let name = args.paths.first().map(|p| p.display().to_string());
-    let read = match &args.paths.first() {
-        Some(p) => std::fs::read(p).map(|b| input = b),
-        None => std::io::stdin().read_to_end(&mut input).map(|_| ()),
+fn parse_format(s: &str) -> linkbase::Format {
+    match s {
+        "html" => linkbase::Format::Html,
+        "mime" => linkbase::Format::Mime,
+        "css" => linkbase::Format::Css,
+        _ => linkbase::Format::Auto,
+    }
+}
+
+/// An encoding label (WHATWG Encoding Standard) to its encoding.
+fn parse_charset(label: &str) -> Result<&'static encoding_rs::Encoding, String> {
+    encoding_rs::Encoding::for_label(label.trim().as_bytes())
+        .ok_or_else(|| format!("unknown charset `{label}` (expected an encoding label such as utf-8, shift_jis, windows-1252)"))
+}
+
+/// A size in bytes: `1000`, `64K`, `256M`, `1G` (1024-based; `KiB`/`KB` accepted).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, suffix) = t.split_at(digits);
+    let invalid = || format!("invalid size `{text}` (expected e.g. 500000, 64K, 256M, 1G)");
+    let number: u64 = number.parse().map_err(|_| invalid())?;
+    let shift = match suffix.to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return Err(invalid()),
     };
-    if let Err(e) = read {
-        eprintln!("{}: {e}", name.as_deref().unwrap_or("<stdin>"));
-        return EXIT_PARTIAL;
+    number.checked_mul(1 << shift).ok_or_else(invalid)
+}
+
+/// Run the rewrite command; returns the exit status.
+pub fn run(args: RewriteArgs) -> i32 {
+    let settings = match Settings::from_args(args) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e),
+    };
+    let entries = match inputs::collect(&settings) {
+        Ok(entries) => entries,
+        Err(e) => return usage_error(&e),
+    };
+    let mut report = match settings.report.as_deref() {
+        None => None,
+        Some(path) => match ReportWriter::create(path) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                return usage_error(&UsageError(format!(
+                    "--report {}: cannot create: {e}",
+                    path.display()
+                )))
+            }
+        },
+    };
+    let started = Instant::now();
+    let files = entries.iter().filter(|e| e.is_file()).count();
+    let progress = Progress::new(files, settings.quiet);
+    let mut totals = Totals::new(settings.stats);
+
+    run_jobs(&settings, &entries, |result| {
+        progress.inc();
+        for line in result.messages() {
+            progress.println(&line);
+        }
+        if let Some(report) = report.as_mut() {
+            if let Err(e) = report.write(&result) {
+                progress.println(&format!("linkbase: error: --report: {e}"));
+                totals.note_report_failure();
+            }
+        }
+        totals.add(&result);
+    });
+    progress.finish();
+
+    if let Some(report) = report {
+        if let Err(e) = report.finish() {
+            eprintln!("linkbase: error: --report: {e}");
+            totals.note_report_failure();
+        }
     }
-    let out = linkbase::rewrite(&input, &options, name.as_deref());
-    let _ = std::io::stdout().write_all(&out.output);
-    for p in &out.report.problems {
-        eprintln!("{}", p.one_line());
+    if settings.stats {
+        eprint!("{}", totals.stats_table());
     }
-    if out.report.has_errors() {
+    if totals.show_summary(files, &settings) {
+        eprintln!("{}", totals.summary_line(started.elapsed()));
+    }
+    // A reader that stops early (`| head`) is not an error of ours: a broken
+    // pipe on standard output ends the output quietly (see `job`).
+    if totals.has_errors() {
         EXIT_PARTIAL
     } else {
         EXIT_OK
     }
+}
+
+fn usage_error(e: &UsageError) -> i32 {
+    eprintln!("linkbase: error: {}", e.0);
+    EXIT_USAGE
+}
+
+/// Process every entry on `settings.jobs` threads, and hand each result to
+/// `emit` in input order (results that finish early wait for their turn).
+fn run_jobs(settings: &Settings, entries: &[inputs::Entry], mut emit: impl FnMut(job::JobResult)) {
+    use rayon::prelude::*;
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.jobs)
+        .build()
+    {
+        Ok(pool) => Some(pool),
+        Err(_) => None, // run on the global pool instead
+    };
+    let (tx, rx) = mpsc::channel::<(usize, job::JobResult)>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let work = move || {
+                entries
+                    .par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (i, entry)| {
+                        // The receiver lives until every result is in.
+                        let _ = tx.send((i, job::process(entry, settings)));
+                    })
+            };
+            match &pool {
+                Some(pool) => pool.install(work),
+                None => work(),
+            }
+        });
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        for (i, result) in rx {
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&next) {
+                emit(result);
+                next += 1;
+            }
+        }
+    });
 }

@@ -1,0 +1,293 @@
+//! Writing a file so that it is either entirely new or untouched: a temporary
+//! file in the same folder, written, given the target's permissions, synced,
+//! then renamed over the target (an atomic replacement on POSIX file systems).
+//! With a backup suffix the original is first linked (or copied) to
+//! NAME+SUFFIX.
+//!
+//! Test hook: the environment variable `LINKBASE_TEST_FAIL_AT` (one of
+//! `create`, `write`, `permissions`, `sync`, `backup`, `rename`) makes every
+//! write fail at that step, so tests can prove that a failure leaves the
+//! original byte-identical. Only this module reads it.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The environment variable of the test hook.
+pub const FAIL_AT_VARIABLE: &str = "LINKBASE_TEST_FAIL_AT";
+
+/// One step of an atomic write, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Create the temporary file next to the target.
+    Create,
+    /// Write the new content into it.
+    Write,
+    /// Give it the target's permissions (and owner, where allowed).
+    Permissions,
+    /// fsync it.
+    Sync,
+    /// Keep the original as NAME+SUFFIX.
+    Backup,
+    /// Rename it over the target.
+    Rename,
+}
+
+impl Step {
+    /// Every step, in order.
+    pub const ALL: [Step; 6] = [
+        Step::Create,
+        Step::Write,
+        Step::Permissions,
+        Step::Sync,
+        Step::Backup,
+        Step::Rename,
+    ];
+
+    /// The step's name (in messages and in the test hook).
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Create => "create",
+            Step::Write => "write",
+            Step::Permissions => "permissions",
+            Step::Sync => "sync",
+            Step::Backup => "backup",
+            Step::Rename => "rename",
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Step::Create => "cannot create a temporary file beside it",
+            Step::Write => "cannot write the temporary file",
+            Step::Permissions => "cannot set permissions",
+            Step::Sync => "cannot sync to disk",
+            Step::Backup => "cannot write the backup",
+            Step::Rename => "cannot replace the file",
+        }
+    }
+}
+
+/// Why a write failed: the step and its cause. The target is unchanged.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The step that failed.
+    pub step: Step,
+    /// The cause.
+    pub cause: io::Error,
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cause = super::inputs::io_cause(&self.cause);
+        write!(f, "{}: {cause}", self.step.describe())
+    }
+}
+
+/// Writes files atomically; optionally fails on purpose at one step (tests).
+#[derive(Clone, Debug, Default)]
+pub struct AtomicWriter {
+    fail_at: Option<Step>,
+}
+
+impl AtomicWriter {
+    /// A writer that fails at the step named by [`FAIL_AT_VARIABLE`], if set.
+    pub fn from_env() -> Self {
+        let fail_at = std::env::var(FAIL_AT_VARIABLE)
+            .ok()
+            .and_then(|name| Step::ALL.into_iter().find(|s| s.name() == name.trim()));
+        AtomicWriter { fail_at }
+    }
+
+    /// A writer that fails at `step` (for tests).
+    #[cfg(test)]
+    pub fn failing_at(step: Step) -> Self {
+        AtomicWriter {
+            fail_at: Some(step),
+        }
+    }
+
+    fn check(&self, step: Step) -> Result<(), WriteError> {
+        if self.fail_at == Some(step) {
+            let cause = io::Error::other(format!("injected failure ({FAIL_AT_VARIABLE})"));
+            return Err(WriteError { step, cause });
+        }
+        Ok(())
+    }
+
+    /// Replace (or create) `target` with `content`, keeping the original as
+    /// `target` + `backup` when a suffix is given. On error `target` is as it
+    /// was and no temporary file is left behind.
+    pub fn write(
+        &self,
+        target: &Path,
+        content: &[u8],
+        backup: Option<&OsString>,
+    ) -> Result<(), WriteError> {
+        let at = |step| move |cause| WriteError { step, cause };
+        let folder = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let original = fs::metadata(target).ok();
+
+        self.check(Step::Create)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".linkbase-").suffix(".tmp");
+        if original.is_none() {
+            new_file_permissions(&mut builder);
+        }
+        let mut temp = builder.tempfile_in(folder).map_err(at(Step::Create))?;
+
+        self.check(Step::Write)?;
+        temp.write_all(content).map_err(at(Step::Write))?;
+
+        self.check(Step::Permissions)?;
+        if let Some(meta) = &original {
+            temp.as_file()
+                .set_permissions(meta.permissions())
+                .map_err(at(Step::Permissions))?;
+            keep_owner(temp.as_file(), meta);
+        }
+
+        self.check(Step::Sync)?;
+        temp.as_file().sync_all().map_err(at(Step::Sync))?;
+
+        if let (Some(suffix), Some(_)) = (backup, &original) {
+            self.check(Step::Backup)?;
+            keep_backup(target, &with_suffix(target, suffix)).map_err(at(Step::Backup))?;
+        }
+
+        self.check(Step::Rename)?;
+        temp.persist(target)
+            .map_err(|e| at(Step::Rename)(e.error))?;
+        sync_folder(folder);
+        Ok(())
+    }
+}
+
+/// `path` with `suffix` appended to its file name.
+pub fn with_suffix(path: &Path, suffix: &OsString) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Keep `target` as `backup`: a hard link (no copy), else a copy.
+fn keep_backup(target: &Path, backup: &Path) -> io::Result<()> {
+    match fs::remove_file(backup) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    if fs::hard_link(target, backup).is_ok() {
+        return Ok(());
+    }
+    fs::copy(target, backup).map(|_| ())
+}
+
+/// Give the new file the original's owner and group; only root (or the owner,
+/// for the group) may, so failure is not an error: the file then belongs to
+/// whoever runs linkbase, as with `sed -i`.
+#[cfg(unix)]
+fn keep_owner(file: &fs::File, original: &fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let _ = std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid()));
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_file: &fs::File, _original: &fs::Metadata) {}
+
+/// A new file gets the permissions any new file gets (0666 less the umask),
+/// not the temporary file's private 0600. (A replaced file's temporary stays
+/// private until it is given the original's permissions.)
+#[cfg(unix)]
+fn new_file_permissions(builder: &mut tempfile::Builder<'_, '_>) {
+    use std::os::unix::fs::PermissionsExt;
+    builder.permissions(fs::Permissions::from_mode(0o666));
+}
+
+#[cfg(not(unix))]
+fn new_file_permissions(_builder: &mut tempfile::Builder<'_, '_>) {}
+
+/// Make the rename durable (POSIX); best effort.
+#[cfg(unix)]
+fn sync_folder(folder: &Path) {
+    if let Ok(dir) = fs::File::open(folder) {
+        let _ = dir.sync_all();
+    }
+}
+
+#[cfg(not(unix))]
+fn sync_folder(_folder: &Path) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ORIGINAL: &[u8] = b"<a href=x>original</a>\n";
+
+    fn folder_with_original() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("page.html");
+        fs::write(&target, ORIGINAL).unwrap();
+        (dir, target)
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failure_at_any_step_leaves_the_original_untouched_and_no_temporary() {
+        for step in Step::ALL {
+            let (dir, target) = folder_with_original();
+            let err = AtomicWriter::failing_at(step)
+                .write(&target, b"new", Some(&OsString::from(".bak")))
+                .unwrap_err();
+            assert_eq!(err.step, step);
+            assert_eq!(fs::read(&target).unwrap(), ORIGINAL, "{}", step.name());
+            let left: Vec<_> = names(dir.path())
+                .into_iter()
+                .filter(|n| n.starts_with(".linkbase-"))
+                .collect();
+            assert!(left.is_empty(), "{}: temporary left: {left:?}", step.name());
+        }
+    }
+
+    #[test]
+    fn a_write_replaces_content_and_keeps_a_backup() {
+        let (dir, target) = folder_with_original();
+        AtomicWriter::default()
+            .write(&target, b"new", Some(&OsString::from(".orig")))
+            .unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        assert_eq!(fs::read(dir.path().join("page.html.orig")).unwrap(), ORIGINAL);
+        assert_eq!(names(dir.path()), ["page.html", "page.html.orig"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_keeps_the_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_dir, target) = folder_with_original();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        AtomicWriter::default().write(&target, b"new", None).unwrap();
+        let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+    }
+
+    #[test]
+    fn a_new_file_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("new.html");
+        AtomicWriter::default().write(&target, b"x", None).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"x");
+    }
+}

@@ -1,0 +1,308 @@
+//! Listing the inputs: the paths given, folders walked (`-r`), each file
+//! classified as something linkbase handles or not — in a fixed order
+//! (arguments in order, folder entries sorted by name), whatever `-j`.
+
+use super::settings::{Settings, UsageError};
+use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One thing to process, or the reason it is not processed.
+#[derive(Debug)]
+pub enum Entry {
+    /// Standard input.
+    Stdin,
+    /// A file to rewrite.
+    File(InputFile),
+    /// A path that is not processed.
+    Skip(Skipped),
+}
+
+impl Entry {
+    /// Is this an input that gets processed (a file or standard input)?
+    pub fn is_file(&self) -> bool {
+        !matches!(self, Entry::Skip(_))
+    }
+}
+
+/// A file to rewrite.
+#[derive(Debug)]
+pub struct InputFile {
+    /// The path to read (as given, or the folder given joined with the walk).
+    pub path: PathBuf,
+    /// The path as shown in messages and records.
+    pub name: Arc<str>,
+    /// The path under the folder it was found in (for a file given directly,
+    /// its name): where `-o DIR` puts it and what `--url-prefix` maps.
+    pub relative: PathBuf,
+}
+
+/// A path that is not processed, and why.
+#[derive(Debug)]
+pub struct Skipped {
+    /// The path as shown.
+    pub name: Arc<str>,
+    /// Why.
+    pub reason: String,
+    /// An error (something the user asked for could not be done; exit status 1),
+    /// or a file the walk passes over because linkbase does not handle it.
+    pub is_error: bool,
+}
+
+/// File name extensions of HTML documents.
+pub const HTML_EXTENSIONS: [&str; 4] = ["html", "htm", "xhtml", "shtml"];
+/// File name extensions of MIME messages and web archives.
+pub const MIME_EXTENSIONS: [&str; 3] = ["eml", "mht", "mhtml"];
+/// File name extensions of style sheets.
+pub const CSS_EXTENSIONS: [&str; 1] = ["css"];
+/// Extensions (besides none at all) whose files the walk sniffs: mail exports
+/// come as `.txt` and `.raw` too.
+pub const SNIFFED_EXTENSIONS: [&str; 2] = ["txt", "raw"];
+
+/// List every entry for `settings`, in order.
+pub fn collect(settings: &Settings) -> Result<Vec<Entry>, UsageError> {
+    if settings.paths.is_empty() {
+        return Ok(vec![Entry::Stdin]);
+    }
+    let mut entries = Vec::new();
+    for path in &settings.paths {
+        let name = display(path);
+        match fs::metadata(path) {
+            Err(e) => entries.push(skip_error(name, format!("cannot read: {}", io_cause(&e)))),
+            Ok(meta) if meta.is_dir() => {
+                if settings.recursive {
+                    walk(path, path, &mut entries);
+                } else {
+                    entries.push(skip_error(
+                        name,
+                        "is a folder (use -r to rewrite the files in it)".into(),
+                    ));
+                }
+            }
+            Ok(_) => entries.push(Entry::File(InputFile {
+                relative: path.file_name().map(PathBuf::from).unwrap_or_default(),
+                path: path.clone(),
+                name,
+            })),
+        }
+    }
+    Ok(entries)
+}
+
+/// An I/O error's cause without Rust's ` (os error N)` suffix.
+pub fn io_cause(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+fn display(path: &Path) -> Arc<str> {
+    Arc::from(path.display().to_string())
+}
+
+fn skip_error(name: Arc<str>, reason: String) -> Entry {
+    Entry::Skip(Skipped {
+        name,
+        reason,
+        is_error: true,
+    })
+}
+
+/// Walk `folder` (under input `root`), sorted by name; symbolic links are not followed.
+fn walk(root: &Path, folder: &Path, entries: &mut Vec<Entry>) {
+    let listing = match fs::read_dir(folder) {
+        Ok(listing) => listing,
+        Err(e) => {
+            let reason = format!("cannot list folder: {}", io_cause(&e));
+            entries.push(skip_error(display(folder), reason));
+            return;
+        }
+    };
+    let mut children: Vec<_> = listing.filter_map(Result::ok).collect();
+    children.sort_by_key(|c| c.file_name());
+    for child in children {
+        let path = child.path();
+        let name = display(&path);
+        let kind = match child.file_type() {
+            Ok(kind) => kind,
+            Err(e) => {
+                entries.push(skip_error(name, format!("cannot read: {}", io_cause(&e))));
+                continue;
+            }
+        };
+        if kind.is_dir() {
+            walk(root, &path, entries);
+        } else if kind.is_symlink() {
+            entries.push(ignored(name, "symbolic link, not followed"));
+        } else if !kind.is_file() {
+            entries.push(ignored(name, "not a regular file"));
+        } else if handles(&path) {
+            let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            entries.push(Entry::File(InputFile {
+                path,
+                name,
+                relative,
+            }));
+        } else {
+            entries.push(ignored(name, "not HTML, a message or CSS"));
+        }
+    }
+}
+
+fn ignored(name: Arc<str>, reason: &str) -> Entry {
+    Entry::Skip(Skipped {
+        name,
+        reason: reason.to_string(),
+        is_error: false,
+    })
+}
+
+/// Does the walk take this file? By extension, or by content for files with
+/// no extension (or `.txt`, `.raw`).
+pub fn handles(path: &Path) -> bool {
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some(e) if HTML_EXTENSIONS.contains(&e) => true,
+        Some(e) if MIME_EXTENSIONS.contains(&e) => true,
+        Some(e) if CSS_EXTENSIONS.contains(&e) => true,
+        Some(e) if !SNIFFED_EXTENSIONS.contains(&e) => false,
+        _ => sniff_file(path),
+    }
+}
+
+fn sniff_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(1024);
+    let read = fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
+    // A file that cannot be read is taken, so that its error is reported.
+    read.is_err() || linkbase::document::looks_like_message(&head) || looks_like_html(&head)
+}
+
+/// Tag openers of the WHATWG MIME Sniffing Standard's "text/html" patterns.
+const HTML_OPENERS: [&[u8]; 17] = [
+    b"<!doctype html",
+    b"<html",
+    b"<head",
+    b"<script",
+    b"<iframe",
+    b"<h1",
+    b"<div",
+    b"<font",
+    b"<table",
+    b"<a",
+    b"<style",
+    b"<title",
+    b"<b",
+    b"<body",
+    b"<br",
+    b"<p",
+    b"<!--",
+];
+
+/// Does `head` start (after a UTF-8 BOM and whitespace) like an HTML document,
+/// by the MIME Sniffing Standard's rules: one of its tag openers followed by
+/// a space or `>` (`<!--` needs nothing after it)?
+pub fn looks_like_html(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
+        .unwrap_or(head.len());
+    let head = &head[start..];
+    HTML_OPENERS.iter().any(|opener| {
+        head.len() >= opener.len()
+            && head[..opener.len()].eq_ignore_ascii_case(opener)
+            && (*opener == b"<!--"
+                || matches!(head.get(opener.len()), Some(b' ' | b'>')))
+    })
+}
+
+/// Characters percent-encoded in one path segment of a `--url-prefix` URL:
+/// controls, space, and what would end or change the meaning of a segment
+/// (`" # % < > ? [ \ ] ^ \` { | }`). Non-ASCII is encoded as UTF-8 octets.
+const SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// The retrieval URL of the file at `relative` under a folder whose URL is
+/// `prefix` (ending in `/`): each path component percent-encoded, joined by `/`.
+pub fn url_for(prefix: &str, relative: &Path) -> String {
+    let mut url = prefix.to_string();
+    let mut first = true;
+    for component in relative.components() {
+        let std::path::Component::Normal(part) = component else {
+            continue;
+        };
+        if !first {
+            url.push('/');
+        }
+        first = false;
+        url.extend(percent_encode(&os_bytes(part), SEGMENT));
+    }
+    url
+}
+
+#[cfg(unix)]
+fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    part.as_bytes().into()
+}
+
+#[cfg(not(unix))]
+fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
+    part.to_string_lossy().into_owned().into_bytes().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_for_joins_and_encodes_each_component() {
+        let cases: [(&str, &str, &str); 5] = [
+            ("nested", "guide/a.html", "https://site/docs/guide/a.html"),
+            ("space", "my page.html", "https://site/docs/my%20page.html"),
+            ("reserved", "a?b#c%d.html", "https://site/docs/a%3Fb%23c%25d.html"),
+            ("non-ascii", "été/ß.html", "https://site/docs/%C3%A9t%C3%A9/%C3%9F.html"),
+            ("kept", "a;b=c&d@e+f.html", "https://site/docs/a;b=c&d@e+f.html"),
+        ];
+        for (name, rel, want) in cases {
+            assert_eq!(url_for("https://site/docs/", Path::new(rel)), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn html_sniffing_follows_the_mime_sniffing_patterns() {
+        let cases: [(&str, &[u8], bool); 8] = [
+            ("doctype", b"<!DOCTYPE html><p>", true),
+            ("bom and space", b"\xEF\xBB\xBF \n<html>", true),
+            ("comment", b"<!--x-->", true),
+            ("p tag", b"<P class=x>", true),
+            ("tag prefix only", b"<pre>", false),
+            ("xml", b"<?xml version='1.0'?>", false),
+            ("text", b"hello <html>", false),
+            ("binary", b"\x89PNG\r\n", false),
+        ];
+        for (name, head, want) in cases {
+            assert_eq!(looks_like_html(head), want, "{name}");
+        }
+    }
+}

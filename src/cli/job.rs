@@ -1,0 +1,202 @@
+//! One input, start to finish: read it (within `--max-size`), refuse binary
+//! content, rewrite it with the library, write the output. Never panics and
+//! never aborts the run: whatever goes wrong is in the [`JobResult`].
+
+use super::inputs::{io_cause, Entry, InputFile};
+use super::output::{self, WriteFailure};
+use super::settings::Settings;
+use linkbase::{Format, Problem, Report, Severity};
+use std::io::{self, Read};
+use std::sync::Arc;
+
+/// What became of one input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Rewritten and written out; `changed` is false when no link needed to change.
+    Done {
+        /// Did the output differ from the input?
+        changed: bool,
+    },
+    /// Not processed because linkbase does not handle it (a walk passing
+    /// over an image, say). Not an error.
+    Ignored(String),
+    /// Not processed: unreadable, too large, binary, a folder without `-r`… An error.
+    Skipped(String),
+    /// Rewritten, but the output could not be written. An error.
+    NotWritten(String),
+}
+
+/// The outcome of one input, handed back in input order.
+#[derive(Debug)]
+pub struct JobResult {
+    /// The input's name (`None`: standard input).
+    pub name: Option<Arc<str>>,
+    /// What became of it.
+    pub status: Status,
+    /// The library's report (links and problems).
+    pub report: Report,
+    /// Bytes read.
+    pub bytes_read: u64,
+    /// Standard output was closed by its reader.
+    pub broken_pipe: bool,
+}
+
+impl JobResult {
+    fn new(name: Option<Arc<str>>, keep_links: bool) -> Self {
+        JobResult {
+            name,
+            status: Status::Done { changed: false },
+            report: Report::new(keep_links),
+            bytes_read: 0,
+            broken_pipe: false,
+        }
+    }
+
+    fn skipped(mut self, reason: impl Into<String>) -> Self {
+        self.status = Status::Skipped(reason.into());
+        self
+    }
+
+    /// The reason this input was not processed or not written, if so.
+    pub fn failure(&self) -> Option<&str> {
+        match &self.status {
+            Status::Skipped(reason) | Status::NotWritten(reason) => Some(reason),
+            Status::Done { .. } | Status::Ignored(_) => None,
+        }
+    }
+
+    /// The one-line messages for standard error, in order: the library's
+    /// problems, then why the file was skipped or not written.
+    pub fn messages(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self.report.problems.iter().map(Problem::one_line).collect();
+        if let Some(reason) = self.failure() {
+            let problem = Problem {
+                file: self.name.clone(),
+                part: None,
+                severity: Severity::Error,
+                message: reason.to_string(),
+            };
+            lines.push(problem.one_line());
+        }
+        lines
+    }
+}
+
+/// Process one entry.
+pub fn process(entry: &Entry, settings: &Settings) -> JobResult {
+    let keep_links = settings.options.keep_link_records;
+    match entry {
+        Entry::Skip(skip) => {
+            let mut result = JobResult::new(Some(skip.name.clone()), keep_links);
+            result.status = if skip.is_error {
+                Status::Skipped(skip.reason.clone())
+            } else {
+                Status::Ignored(skip.reason.clone())
+            };
+            result
+        }
+        Entry::Stdin => {
+            let result = JobResult::new(None, keep_links);
+            match read_limited(io::stdin().lock(), settings.max_size) {
+                Ok(Some(bytes)) => rewrite(result, None, &bytes, settings),
+                Ok(None) => result.skipped(over_limit(None, settings.max_size)),
+                Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
+            }
+        }
+        Entry::File(file) => {
+            let result = JobResult::new(Some(file.name.clone()), keep_links);
+            match read_file(file, settings.max_size) {
+                Ok(Ok(bytes)) => rewrite(result, Some(file), &bytes, settings),
+                Ok(Err(size)) => result.skipped(over_limit(size, settings.max_size)),
+                Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
+            }
+        }
+    }
+}
+
+/// The file's bytes, or `Err(size)` when it is over `limit`.
+fn read_file(file: &InputFile, limit: u64) -> io::Result<Result<Vec<u8>, Option<u64>>> {
+    let handle = std::fs::File::open(&file.path)?;
+    let size = handle.metadata()?.len();
+    if size > limit {
+        return Ok(Err(Some(size)));
+    }
+    Ok(read_limited(handle, limit)?.ok_or(None))
+}
+
+/// Read everything, or `None` as soon as there is more than `limit` bytes.
+fn read_limited(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
+fn over_limit(size: Option<u64>, limit: u64) -> String {
+    match size {
+        Some(size) => format!(
+            "skipped: {} is over --max-size {}",
+            human_size(size),
+            human_size(limit)
+        ),
+        None => format!("skipped: over --max-size {}", human_size(limit)),
+    }
+}
+
+/// `1.5 MiB`, `300 B`.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Binary content: a NUL byte in the first 8 KiB (as git and ripgrep decide),
+/// except in UTF-16 text (BOM or `--charset`) and in MIME messages, whose
+/// `binary` parts may hold anything.
+fn is_binary(bytes: &[u8], format: Format, settings: &Settings) -> bool {
+    let utf16 = bytes.starts_with(b"\xFF\xFE")
+        || bytes.starts_with(b"\xFE\xFF")
+        || settings
+            .options
+            .charset
+            .is_some_and(|c| c == encoding_rs::UTF_16LE || c == encoding_rs::UTF_16BE);
+    format != Format::Mime && !utf16 && bytes.iter().take(8192).any(|&b| b == 0)
+}
+
+fn rewrite(
+    mut result: JobResult,
+    file: Option<&InputFile>,
+    bytes: &[u8],
+    settings: &Settings,
+) -> JobResult {
+    result.bytes_read = bytes.len() as u64;
+    let name = result.name.as_deref();
+    let format = match settings.options.format {
+        Format::Auto => linkbase::detect_format(bytes, name),
+        forced => forced,
+    };
+    if is_binary(bytes, format, settings) {
+        return result.skipped("skipped: binary file (NUL bytes)");
+    }
+    let options = settings.options_for(file.map(|f| f.relative.as_path()));
+    let rewrite = linkbase::rewrite(bytes, &options, name);
+    let changed = matches!(rewrite.output, std::borrow::Cow::Owned(_));
+    result.report = rewrite.report;
+    result.status = match output::write(settings, file, &rewrite.output, changed) {
+        Ok(()) => Status::Done { changed },
+        Err(WriteFailure::BrokenPipe) => {
+            result.broken_pipe = true;
+            Status::Done { changed }
+        }
+        Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
+    };
+    result
+}

@@ -1,0 +1,75 @@
+//! `--report FILE`: JSON Lines, written in input order. Three kinds of line:
+//!
+//! - one [`linkbase::LinkRecord`] per URL-bearing value (`element`,
+//!   `attribute`, `before`, `after`, `base`, `rule`, `outcome`, `reason`);
+//! - one [`linkbase::Problem`] per problem with a document or part
+//!   (`severity`, `message`);
+//! - one file record per input not processed or not written
+//!   (`outcome`: `skipped`, `ignored` or `not-written`, and `reason`).
+//!
+//! Every line carries `file` (absent only for standard input).
+
+use super::job::{JobResult, Status};
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A record for an input that was not processed or not written.
+#[derive(serde::Serialize)]
+struct FileRecord<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a Arc<str>>,
+    outcome: &'static str,
+    reason: &'a str,
+}
+
+/// Writes the report, one JSON value a line.
+pub struct ReportWriter {
+    out: BufWriter<Box<dyn Write>>,
+}
+
+impl ReportWriter {
+    /// Create (truncate) `path`; `-` is standard output.
+    pub fn create(path: &Path) -> io::Result<Self> {
+        let sink: Box<dyn Write> = if path == Path::new("-") {
+            Box::new(io::stdout())
+        } else {
+            Box::new(File::create(path)?)
+        };
+        Ok(ReportWriter {
+            out: BufWriter::new(sink),
+        })
+    }
+
+    /// Append one input's records.
+    pub fn write(&mut self, result: &JobResult) -> io::Result<()> {
+        for link in &result.report.links {
+            self.line(link)?;
+        }
+        for problem in &result.report.problems {
+            self.line(problem)?;
+        }
+        let (outcome, reason) = match &result.status {
+            Status::Done { .. } => return Ok(()),
+            Status::Ignored(reason) => ("ignored", reason),
+            Status::Skipped(reason) => ("skipped", reason),
+            Status::NotWritten(reason) => ("not-written", reason),
+        };
+        self.line(&FileRecord {
+            file: result.name.as_ref(),
+            outcome,
+            reason,
+        })
+    }
+
+    fn line(&mut self, value: &impl serde::Serialize) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, value)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flush everything to the file.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}

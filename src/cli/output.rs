@@ -1,0 +1,89 @@
+//! Where one input's output goes, and writing it there: standard output, one
+//! file (`-o FILE`), the same place in a mirror folder (`-o DIR`), or the
+//! input itself (`-i`). Files are always written atomically ([`super::atomic`]).
+
+use super::inputs::{io_cause, InputFile};
+use super::settings::{same_file, Destination, Settings};
+use std::io::{self, Write};
+
+/// Why an output could not be written.
+#[derive(Debug)]
+pub enum WriteFailure {
+    /// The reader of standard output went away (`| head`): stop quietly.
+    BrokenPipe,
+    /// Anything else, as one line.
+    Error(String),
+}
+
+/// Write `content` — the rewrite of `input` (`None`: standard input) — to
+/// where the settings send it. `changed` is false when the rewrite left the
+/// input as it was: an in-place run then leaves the file alone entirely.
+pub fn write(
+    settings: &Settings,
+    input: Option<&InputFile>,
+    content: &[u8],
+    changed: bool,
+) -> Result<(), WriteFailure> {
+    // (where to write, the backup suffix, whether to name the target in errors)
+    let (target, backup, name_target) = match (&settings.destination, input) {
+        (Destination::Stdout, _) => return write_stdout(content),
+        (Destination::File(path), _) => (path.clone(), None, true),
+        (Destination::Mirror(folder), Some(input)) => {
+            let target = folder.join(&input.relative);
+            if same_file(&input.path, &target) {
+                return Err(WriteFailure::Error(format!(
+                    "the output {} would replace the input; use -i to rewrite in place",
+                    target.display()
+                )));
+            }
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    WriteFailure::Error(format!(
+                        "cannot create folder {}: {}",
+                        parent.display(),
+                        io_cause(&e)
+                    ))
+                })?;
+            }
+            (target, None, true)
+        }
+        (Destination::InPlace { backup }, Some(input)) => {
+            if !changed {
+                return Ok(());
+            }
+            // Rewrite what a symbolic link points to, and keep the link.
+            let target = input
+                .path
+                .canonicalize()
+                .unwrap_or_else(|_| input.path.clone());
+            (target, backup.as_ref(), false)
+        }
+        (Destination::Mirror(_) | Destination::InPlace { .. }, None) => {
+            return Err(WriteFailure::Error(
+                "standard input has no file to write to".into(),
+            ))
+        }
+    };
+    settings
+        .writer
+        .write(&target, content, backup)
+        .map_err(|e| {
+            WriteFailure::Error(if name_target {
+                format!("output {}: {e}", target.display())
+            } else {
+                e.to_string()
+            })
+        })
+}
+
+fn write_stdout(content: &[u8]) -> Result<(), WriteFailure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(content).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(WriteFailure::BrokenPipe),
+        Err(e) => Err(WriteFailure::Error(format!(
+            "cannot write standard output: {}",
+            io_cause(&e)
+        ))),
+    }
+}

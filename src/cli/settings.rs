@@ -1,0 +1,314 @@
+//! The rewrite command's flags, checked and turned into typed settings once.
+//!
+//! Everything that can be wrong with the command line as a whole (conflicting
+//! flags, an output folder inside an input folder, an unusable URL) is a
+//! [`UsageError`] found here, before any file is touched: exit status 2.
+
+use super::atomic::AtomicWriter;
+use super::rewrite::RewriteArgs;
+use linkbase::{Base, Options};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// A problem with the command line as a whole (exit status 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl UsageError {
+    fn new(message: impl Into<String>) -> Self {
+        UsageError(message.into())
+    }
+}
+
+/// Where rewritten documents go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output (one input only).
+    Stdout,
+    /// One file (`-o FILE`, one input only).
+    File(PathBuf),
+    /// A folder mirroring the input tree (`-o DIR`).
+    Mirror(PathBuf),
+    /// Each file itself (`-i`), optionally keeping the original as NAME+SUFFIX.
+    InPlace {
+        /// `--backup SUFFIX`.
+        backup: Option<OsString>,
+    },
+}
+
+/// Where each input's retrieval URL (rule 5.3) comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlSource {
+    /// No retrieval URL: the documents' own bases only.
+    None,
+    /// `--url`: the URL of the single input.
+    Fixed(String),
+    /// `--url-prefix`: the URL of each input folder (ends with `/`); a file's
+    /// path under its folder is appended.
+    Prefix(String),
+}
+
+/// The rewrite command's settings, typed and checked.
+#[derive(Debug)]
+pub struct Settings {
+    /// Library options shared by every file (the retrieval URL is set per file).
+    pub options: Options,
+    /// The inputs as given; empty for standard input.
+    pub paths: Vec<PathBuf>,
+    /// `-r`: walk folders.
+    pub recursive: bool,
+    /// Where the output goes.
+    pub destination: Destination,
+    /// Where each file's retrieval URL comes from.
+    pub url: UrlSource,
+    /// Files processed at once.
+    pub jobs: usize,
+    /// No progress bar, no summary line.
+    pub quiet: bool,
+    /// Print statistics at the end.
+    pub stats: bool,
+    /// `--report FILE` (`-` for standard output).
+    pub report: Option<PathBuf>,
+    /// Larger inputs are skipped.
+    pub max_size: u64,
+    /// How files are written (and the test hook that makes writes fail).
+    pub writer: AtomicWriter,
+}
+
+impl Settings {
+    /// Check the flags as a whole and type them.
+    pub fn from_args(args: RewriteArgs) -> Result<Settings, UsageError> {
+        let paths = stdin_or_paths(args.paths)?;
+        let has_folder = args.recursive && paths.iter().any(|p| p.is_dir());
+        let several = paths.len() > 1 || has_folder;
+
+        let destination = destination(&args.output, args.in_place, args.backup, &paths, several)?;
+        check_output_outside_inputs(&destination, &paths, args.recursive)?;
+
+        let url = match (args.url, args.url_prefix) {
+            (Some(url), _) => {
+                if several {
+                    return Err(UsageError::new(
+                        "--url names the URL of one document; for several files or a folder use --url-prefix",
+                    ));
+                }
+                Base::parse(&url, args.profile)
+                    .map_err(|e| UsageError(format!("--url {url}: {e}")))?;
+                UrlSource::Fixed(url)
+            }
+            (None, Some(prefix)) => {
+                if paths.is_empty() {
+                    return Err(UsageError::new(
+                        "--url-prefix maps file paths to URLs; standard input has no path (use --url)",
+                    ));
+                }
+                UrlSource::Prefix(url_prefix(&prefix, args.profile)?)
+            }
+            (None, None) => UrlSource::None,
+        };
+
+        if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
+            return Err(UsageError::new(
+                "--report - writes to standard output, which carries the document: use -o, -i or a report file",
+            ));
+        }
+
+        let mut options = Options::new();
+        options.profile = args.profile;
+        options.charset = args.charset;
+        options.format = args.format;
+        options.absolutize_fragments = args.absolutize_fragments;
+        options.force = args.force;
+        options.extra_attributes = attribute_names(args.attributes)?;
+        options.keep_link_records = args.report.is_some() || args.stats;
+
+        let jobs = match args.jobs {
+            Some(n) => usize::from(n),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        Ok(Settings {
+            options,
+            paths,
+            recursive: args.recursive,
+            destination,
+            url,
+            jobs,
+            quiet: args.quiet,
+            stats: args.stats,
+            report: args.report,
+            max_size: args.max_size,
+            writer: AtomicWriter::from_env(),
+        })
+    }
+
+    /// The options for one input whose path under its folder is `relative`
+    /// (`None` for standard input).
+    pub fn options_for(&self, relative: Option<&Path>) -> Options {
+        let mut options = self.options.clone();
+        options.url = match (&self.url, relative) {
+            (UrlSource::Fixed(url), _) => Some(url.clone()),
+            (UrlSource::Prefix(prefix), Some(rel)) => Some(super::inputs::url_for(prefix, rel)),
+            _ => None,
+        };
+        options
+    }
+}
+
+/// No paths, or the single path `-`, mean standard input.
+fn stdin_or_paths(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>, UsageError> {
+    let dash = Path::new("-");
+    if paths.iter().any(|p| p == dash) {
+        if paths.len() > 1 {
+            return Err(UsageError::new(
+                "standard input (-) cannot be combined with other inputs",
+            ));
+        }
+        return Ok(Vec::new());
+    }
+    Ok(paths)
+}
+
+fn destination(
+    output: &Option<PathBuf>,
+    in_place: bool,
+    backup: Option<String>,
+    paths: &[PathBuf],
+    several: bool,
+) -> Result<Destination, UsageError> {
+    if in_place {
+        if paths.is_empty() {
+            return Err(UsageError::new(
+                "--in-place needs files: standard input cannot be rewritten in place",
+            ));
+        }
+        if backup.as_deref() == Some("") {
+            return Err(UsageError::new("--backup needs a non-empty suffix"));
+        }
+        return Ok(Destination::InPlace {
+            backup: backup.map(OsString::from),
+        });
+    }
+    let Some(out) = output else {
+        if several {
+            return Err(UsageError::new(
+                "several inputs: give an output folder with -o DIR, or rewrite in place with -i",
+            ));
+        }
+        return Ok(Destination::Stdout);
+    };
+    let names_folder = out.is_dir() || out.as_os_str().to_string_lossy().ends_with('/');
+    if several || names_folder {
+        if paths.is_empty() {
+            return Err(UsageError::new(format!(
+                "-o {}: standard input goes to a file, not a folder",
+                out.display()
+            )));
+        }
+        if out.exists() && !out.is_dir() {
+            return Err(UsageError::new(format!(
+                "-o {}: several inputs need an output folder, and this is a file",
+                out.display()
+            )));
+        }
+        return Ok(Destination::Mirror(out.clone()));
+    }
+    if let Some(input) = paths.first() {
+        if same_file(input, out) {
+            return Err(UsageError::new(format!(
+                "-o {}: the output is the input; use -i to rewrite in place",
+                out.display()
+            )));
+        }
+    }
+    Ok(Destination::File(out.clone()))
+}
+
+/// Refuse a mirror folder inside (or equal to) an input folder: the walk
+/// would meet its own output.
+fn check_output_outside_inputs(
+    destination: &Destination,
+    paths: &[PathBuf],
+    recursive: bool,
+) -> Result<(), UsageError> {
+    let Destination::Mirror(out) = destination else {
+        return Ok(());
+    };
+    let out_abs = absolute(out);
+    for input in paths.iter().filter(|p| recursive && p.is_dir()) {
+        let input_abs = absolute(input);
+        if out_abs.starts_with(&input_abs) {
+            return Err(UsageError::new(format!(
+                "-o {}: the output folder is inside the input folder {}; choose a folder outside it (or -i)",
+                out.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `path` made absolute with symbolic links resolved, as far as it exists
+/// (the rest, not yet created, appended as written).
+pub fn absolute(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(canonical) = existing.canonicalize() {
+            return rest.iter().rev().fold(canonical, |acc, part| acc.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = if parent.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    parent.to_path_buf()
+                };
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// Do `a` and `b` name the same existing file?
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Check a `--url-prefix` and give it its trailing `/`.
+fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageError> {
+    let mut prefix = prefix.trim().to_string();
+    if !prefix.ends_with('/') {
+        prefix.push('/');
+    }
+    let base = Base::parse(&prefix, profile)
+        .map_err(|e| UsageError(format!("--url-prefix {prefix}: {e}")))?;
+    if prefix.contains(['?', '#']) || !base.is_hierarchical() {
+        return Err(UsageError(format!(
+            "--url-prefix {prefix}: must be a hierarchical URL without query or fragment, e.g. https://example.org/docs/"
+        )));
+    }
+    Ok(prefix)
+}
+
+/// `--attr` names: trimmed, ASCII-lowercased (HTML attribute names are).
+fn attribute_names(names: Vec<String>) -> Result<Vec<String>, UsageError> {
+    names
+        .into_iter()
+        .map(|name| {
+            let name = name.trim().to_ascii_lowercase();
+            let valid = !name.is_empty()
+                && !name
+                    .chars()
+                    .any(|c| c.is_whitespace() || matches!(c, '"' | '\'' | '>' | '/' | '='));
+            if valid {
+                Ok(name)
+            } else {
+                Err(UsageError(format!("--attr `{name}`: not an attribute name")))
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,200 @@
+//! Totals over a run: the exit status, the one-line summary, and the
+//! `--stats` tables (counts per outcome and per attribute).
+
+use super::job::{JobResult, Status};
+use super::settings::Settings;
+use linkbase::{Outcome, Severity};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::time::Duration;
+
+/// Every outcome, in the order of the `--stats` columns.
+const OUTCOMES: [Outcome; 7] = [
+    Outcome::Rewritten,
+    Outcome::Absolute,
+    Outcome::SameDocument,
+    Outcome::Placeholder,
+    Outcome::Empty,
+    Outcome::NoBase,
+    Outcome::Failed,
+];
+
+/// The column of `outcome` in [`OUTCOMES`] (a `match`, so that a new outcome
+/// does not compile until it has a column).
+fn column(outcome: Outcome) -> usize {
+    match outcome {
+        Outcome::Rewritten => 0,
+        Outcome::Absolute => 1,
+        Outcome::SameDocument => 2,
+        Outcome::Placeholder => 3,
+        Outcome::Empty => 4,
+        Outcome::NoBase => 5,
+        Outcome::Failed => 6,
+    }
+}
+
+type PerOutcome = [u64; OUTCOMES.len()];
+
+/// What a run did, added up in input order.
+#[derive(Debug, Default)]
+pub struct Totals {
+    /// Inputs processed.
+    pub files: u64,
+    /// Of which the output differs from the input.
+    pub changed: u64,
+    /// Inputs skipped or not written (errors).
+    pub failed_files: u64,
+    /// Files the walk passed over.
+    pub ignored: u64,
+    /// Links rewritten.
+    pub rewritten: u64,
+    /// Links left as they were (on purpose, for want of a base, or failed).
+    pub left: u64,
+    /// Errors: failed links, error problems, failed files, report failures.
+    pub errors: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    per_outcome: PerOutcome,
+    per_attribute: BTreeMap<String, PerOutcome>,
+    keep_tables: bool,
+}
+
+impl Totals {
+    /// Empty totals; the `--stats` tables are kept when `stats` is set.
+    pub fn new(stats: bool) -> Self {
+        Totals {
+            keep_tables: stats,
+            ..Default::default()
+        }
+    }
+
+    /// Add one input's result.
+    pub fn add(&mut self, result: &JobResult) {
+        match &result.status {
+            Status::Done { changed } => {
+                self.files += 1;
+                self.changed += u64::from(*changed);
+            }
+            Status::Ignored(_) => self.ignored += 1,
+            Status::Skipped(_) | Status::NotWritten(_) => self.failed_files += 1,
+        }
+        let counts = &result.report.counts;
+        self.rewritten += counts.rewritten;
+        self.left += counts.left + counts.no_base + counts.failed;
+        self.errors += counts.failed + u64::from(result.failure().is_some());
+        self.errors += result
+            .report
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count() as u64;
+        self.bytes += result.bytes_read;
+        if self.keep_tables {
+            for link in &result.report.links {
+                let i = column(link.outcome);
+                self.per_outcome[i] += 1;
+                self.per_attribute
+                    .entry(link.attribute.clone())
+                    .or_default()[i] += 1;
+            }
+        }
+    }
+
+    /// The report file could not be written: an error.
+    pub fn note_report_failure(&mut self) {
+        self.errors += 1;
+    }
+
+    /// Exit status 1?
+    pub fn has_errors(&self) -> bool {
+        self.errors > 0
+    }
+
+    /// The summary line is shown for runs over more than one input, and with
+    /// `--stats`; never with `--quiet`.
+    pub fn show_summary(&self, inputs: usize, settings: &Settings) -> bool {
+        !settings.quiet && (inputs > 1 || settings.stats)
+    }
+
+    /// `linkbase: 12 files (3 changed, 1 skipped), 840 links rewritten, 120 left, 1 error, 3.1 MB at 45.2 MB/s`
+    pub fn summary_line(&self, elapsed: Duration) -> String {
+        let mut files = format!("{} changed", self.changed);
+        if self.failed_files > 0 {
+            let _ = write!(files, ", {} skipped", self.failed_files);
+        }
+        if self.ignored > 0 {
+            let _ = write!(files, ", {} ignored", self.ignored);
+        }
+        let megabytes = self.bytes as f64 / 1e6;
+        let seconds = elapsed.as_secs_f64().max(1e-6);
+        format!(
+            "linkbase: {} ({files}), {} rewritten, {} left, {}, {megabytes:.1} MB at {:.1} MB/s",
+            plural(self.files, "file"),
+            plural(self.rewritten, "link"),
+            self.left,
+            plural(self.errors, "error"),
+            megabytes / seconds,
+        )
+    }
+
+    /// The `--stats` tables: links per outcome, and per attribute and outcome.
+    pub fn stats_table(&self) -> String {
+        let mut header = vec!["attribute".to_string()];
+        header.extend(OUTCOMES.iter().map(|o| o.name().to_string()));
+        header.push("total".into());
+        let mut rows = vec![header];
+        for (attribute, counts) in &self.per_attribute {
+            rows.push(row(attribute, counts));
+        }
+        rows.push(row("total", &self.per_outcome));
+
+        let mut out = String::from("links per outcome:\n");
+        for (outcome, count) in OUTCOMES.iter().zip(self.per_outcome) {
+            let _ = writeln!(out, "  {:<14} {count:>10}", outcome.name());
+        }
+        let _ = writeln!(
+            out,
+            "files: {} processed ({} changed), {} skipped, {} ignored",
+            self.files, self.changed, self.failed_files, self.ignored
+        );
+        out.push_str("links per attribute:\n");
+        out.push_str(&align(&rows));
+        out
+    }
+}
+
+fn row(name: &str, counts: &PerOutcome) -> Vec<String> {
+    let mut row = vec![name.to_string()];
+    row.extend(counts.iter().map(u64::to_string));
+    row.push(counts.iter().sum::<u64>().to_string());
+    row
+}
+
+/// Columns aligned: the first to the left, the others to the right.
+fn align(rows: &[Vec<String>]) -> String {
+    let columns = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        out.push_str("  ");
+        for (c, cell) in r.iter().enumerate() {
+            if c == 0 {
+                let _ = write!(out, "{cell:<w$}", w = widths[c]);
+            } else {
+                let _ = write!(out, "  {cell:>w$}", w = widths[c]);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
