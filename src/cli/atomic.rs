@@ -268,7 +268,10 @@ mod tests {
             .write(&target, b"new", Some(&OsString::from(".orig")))
             .unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"new");
-        assert_eq!(fs::read(dir.path().join("page.html.orig")).unwrap(), ORIGINAL);
+        assert_eq!(
+            fs::read(dir.path().join("page.html.orig")).unwrap(),
+            ORIGINAL
+        );
         assert_eq!(names(dir.path()), ["page.html", "page.html.orig"]);
     }
 
@@ -278,7 +281,9 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let (_dir, target) = folder_with_original();
         fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
-        AtomicWriter::default().write(&target, b"new", None).unwrap();
+        AtomicWriter::default()
+            .write(&target, b"new", None)
+            .unwrap();
         let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
     }

@@ -217,8 +217,7 @@ pub fn looks_like_html(head: &[u8]) -> bool {
     HTML_OPENERS.iter().any(|opener| {
         head.len() >= opener.len()
             && head[..opener.len()].eq_ignore_ascii_case(opener)
-            && (*opener == b"<!--"
-                || matches!(head.get(opener.len()), Some(b' ' | b'>')))
+            && (*opener == b"<!--" || matches!(head.get(opener.len()), Some(b' ' | b'>')))
     })
 }
 
@@ -280,12 +279,28 @@ mod tests {
         let cases: [(&str, &str, &str); 5] = [
             ("nested", "guide/a.html", "https://site/docs/guide/a.html"),
             ("space", "my page.html", "https://site/docs/my%20page.html"),
-            ("reserved", "a?b#c%d.html", "https://site/docs/a%3Fb%23c%25d.html"),
-            ("non-ascii", "été/ß.html", "https://site/docs/%C3%A9t%C3%A9/%C3%9F.html"),
-            ("kept", "a;b=c&d@e+f.html", "https://site/docs/a;b=c&d@e+f.html"),
+            (
+                "reserved",
+                "a?b#c%d.html",
+                "https://site/docs/a%3Fb%23c%25d.html",
+            ),
+            (
+                "non-ascii",
+                "été/ß.html",
+                "https://site/docs/%C3%A9t%C3%A9/%C3%9F.html",
+            ),
+            (
+                "kept",
+                "a;b=c&d@e+f.html",
+                "https://site/docs/a;b=c&d@e+f.html",
+            ),
         ];
         for (name, rel, want) in cases {
-            assert_eq!(url_for("https://site/docs/", Path::new(rel)), want, "{name}");
+            assert_eq!(
+                url_for("https://site/docs/", Path::new(rel)),
+                want,
+                "{name}"
+            );
         }
     }
 

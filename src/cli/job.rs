@@ -127,7 +127,9 @@ fn read_file(file: &InputFile, limit: u64) -> io::Result<Result<Vec<u8>, Option<
 /// Read everything, or `None` as soon as there is more than `limit` bytes.
 fn read_limited(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
     let mut bytes = Vec::new();
-    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 

@@ -220,13 +220,11 @@ fn usage_error(e: &UsageError) -> i32 {
 /// `emit` in input order (results that finish early wait for their turn).
 fn run_jobs(settings: &Settings, entries: &[inputs::Entry], mut emit: impl FnMut(job::JobResult)) {
     use rayon::prelude::*;
-    let pool = match rayon::ThreadPoolBuilder::new()
+    // Should the pool fail to start, the work runs on rayon's global pool.
+    let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs)
         .build()
-    {
-        Ok(pool) => Some(pool),
-        Err(_) => None, // run on the global pool instead
-    };
+        .ok();
     let (tx, rx) = mpsc::channel::<(usize, job::JobResult)>();
     std::thread::scope(|scope| {
         scope.spawn(move || {

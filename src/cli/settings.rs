@@ -254,7 +254,10 @@ pub fn absolute(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     loop {
         if let Ok(canonical) = existing.canonicalize() {
-            return rest.iter().rev().fold(canonical, |acc, part| acc.join(part));
+            return rest
+                .iter()
+                .rev()
+                .fold(canonical, |acc, part| acc.join(part));
         }
         match (existing.parent(), existing.file_name()) {
             (Some(parent), Some(name)) => {
@@ -307,7 +310,9 @@ fn attribute_names(names: Vec<String>) -> Result<Vec<String>, UsageError> {
             if valid {
                 Ok(name)
             } else {
-                Err(UsageError(format!("--attr `{name}`: not an attribute name")))
+                Err(UsageError(format!(
+                    "--attr `{name}`: not an attribute name"
+                )))
             }
         })
         .collect()
