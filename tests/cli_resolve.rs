@@ -66,7 +66,13 @@ fn references_from_stdin_one_a_line_crlf_stripped() {
 #[test]
 fn unresolvable_reference_is_printed_unchanged_and_exits_1() {
     cargo_bin_cmd!("linkbase")
-        .args(["resolve", "mailto:x@example.org", "g", "https://ok.test/", "#top"])
+        .args([
+            "resolve",
+            "mailto:x@example.org",
+            "g",
+            "https://ok.test/",
+            "#top",
+        ])
         .assert()
         .code(1)
         .stdout("g\nhttps://ok.test/\nmailto:x@example.org#top\n")
@@ -85,7 +91,9 @@ fn stdin_errors_name_the_line() {
         .assert()
         .code(1)
         .stdout("http://a/ok\n//[\nhttp://a/fine\n")
-        .stderr(predicate::str::starts_with("linkbase resolve: line 2: cannot resolve `//[`"));
+        .stderr(predicate::str::starts_with(
+            "linkbase resolve: line 2: cannot resolve `//[`",
+        ));
 }
 
 #[test]
@@ -111,26 +119,39 @@ fn unusable_base_is_exit_1_with_one_line() {
         .args(["resolve", "--profile", "whatwg", "http://[", "g"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("unusable base").and(predicate::str::contains("http://[")));
+        .stderr(
+            predicate::str::contains("unusable base").and(predicate::str::contains("http://[")),
+        );
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    cargo_bin_cmd!("linkbase").args(["resolve", "--bogus", BASE]).assert().code(2);
-    cargo_bin_cmd!("linkbase").args(["resolve"]).assert().code(2);
+    cargo_bin_cmd!("linkbase")
+        .args(["resolve", "--bogus", BASE])
+        .assert()
+        .code(2);
+    cargo_bin_cmd!("linkbase")
+        .args(["resolve"])
+        .assert()
+        .code(2);
     cargo_bin_cmd!("linkbase")
         .args(["resolve", "--profile", "rfc9999", BASE, "g"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown profile"));
-    cargo_bin_cmd!("linkbase").args(["resolve", "--pairs", BASE]).assert().code(2);
+    cargo_bin_cmd!("linkbase")
+        .args(["resolve", "--pairs", BASE])
+        .assert()
+        .code(2);
 }
 
 #[test]
 fn pairs_mode() {
     cargo_bin_cmd!("linkbase")
         .args(["resolve", "--pairs"])
-        .write_stdin("http://a/b/c\tg\nhttp://a/b/c\t../x\nhttps://h/\t?q\r\nbad\tg\nnotab\nmailto:x\tg\n")
+        .write_stdin(
+            "http://a/b/c\tg\nhttp://a/b/c\t../x\nhttps://h/\t?q\r\nbad\tg\nnotab\nmailto:x\tg\n",
+        )
         .assert()
         .code(1)
         .stdout("http://a/b/g\nhttp://a/x\nhttps://h/?q\ng\nnotab\ng\n")

@@ -190,10 +190,18 @@ fn a_million_segments_resolve() {
         match profile {
             Profile::Rfc3986 | Profile::Whatwg => assert_eq!(got, "http://h/g", "{profile}"),
             // The older profiles keep unmatched `..`.
-            _ => assert_eq!(got.len(), "http://h/".len() + 3 * (1_000_000 - 2) + 1, "{profile}"),
+            _ => assert_eq!(
+                got.len(),
+                "http://h/".len() + 3 * (1_000_000 - 2) + 1,
+                "{profile}"
+            ),
         }
         let got = base.resolve(&down).unwrap().url;
         assert_eq!(got.len(), "http://h/b/c/".len() + down.len(), "{profile}");
-        assert_eq!(base.resolve(&mixed).unwrap().url, "http://h/b/c/g", "{profile}");
+        assert_eq!(
+            base.resolve(&mixed).unwrap().url,
+            "http://h/b/c/g",
+            "{profile}"
+        );
     }
 }
