@@ -1,5 +1,8 @@
 //! Shared by the resolver tests: the fixtures and the example-table reader.
 
+// Each test crate that includes this module uses only part of it.
+#![allow(dead_code)]
+
 use linkbase::Profile;
 use std::path::Path;
 
