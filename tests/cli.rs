@@ -292,7 +292,6 @@ fn an_empty_attr_is_a_usage_error() {
 }
 
 #[test]
-#[ignore = "BRANCH ONLY: needs the HTML layer (#3)"]
 fn format_forces_how_the_input_is_read() {
     let css = "p { background: url(img/bg.png) }\n";
     linkbase()
@@ -987,40 +986,33 @@ fn in_place_leaves_unchanged_files_alone() {
     assert!(!dir.path().join("page.html.orig").exists());
 }
 
+/// A style sheet with one relative URL, and its rewrite under `https://example.org/docs/`.
+const SHEET: &str = "p { background: url(img/bg.png) }\n";
+const SHEET_AFTER: &str = "p { background: url(https://example.org/docs/img/bg.png) }\n";
+
 #[test]
-#[ignore = "BRANCH ONLY: needs the HTML layer (#3)"]
 fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
     // The atomic writer's test hook makes the write fail at each step.
     for step in ["create", "write", "permissions", "sync", "backup", "rename"] {
         let dir = tempfile::tempdir().unwrap();
-        let page = dir.path().join("page.html");
-        let other = dir.path().join("other.html");
-        write(&page, PAGE);
-        write(&other, PAGE);
+        let sheet = dir.path().join("style.css");
+        let other = dir.path().join("other.css");
+        write(&sheet, SHEET);
+        write(&other, SHEET);
         let output = linkbase()
-            .arg(&page)
+            .arg(&sheet)
             .arg(&other)
-            .args([
-                "-i",
-                "--backup",
-                ".orig",
-                "--url-prefix",
-                "https://example.org/docs/",
-            ])
+            .args(["-i", "--backup", ".orig", "--url-prefix", "https://example.org/docs/"])
             .env("LINKBASE_TEST_FAIL_AT", step)
             .assert()
             .code(1)
             .get_output()
             .clone();
-        assert_eq!(fs::read_to_string(&page).unwrap(), PAGE, "{step}");
-        assert_eq!(
-            fs::read_to_string(&other).unwrap(),
-            PAGE,
-            "{step}: every file failed"
-        );
+        assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET, "{step}");
+        assert_eq!(fs::read_to_string(&other).unwrap(), SHEET, "{step}: every file failed");
         let err = stderr_of(&output);
         assert!(
-            err.contains(&format!("{}: error: cannot", page.display()))
+            err.contains(&format!("{}: error: cannot", sheet.display()))
                 && err.contains("injected failure"),
             "{step}: {err}"
         );
@@ -1031,36 +1023,87 @@ fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
             .collect();
         assert!(leftovers.is_empty(), "{step}: {leftovers:?}");
     }
+    // Without the hook the same run succeeds: the failures above were the hook's.
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("style.css");
+    write(&sheet, SHEET);
+    linkbase()
+        .arg(&sheet)
+        .args(["-i", "--url", "https://example.org/docs/style.css"])
+        .assert()
+        .success();
+    assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET_AFTER);
 }
 
 #[cfg(unix)]
 #[test]
-#[ignore = "BRANCH ONLY: needs the HTML layer (#3)"]
 fn in_place_in_a_read_only_folder_fails_without_touching_the_file() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("ro");
-    let page = folder.join("page.html");
-    write(&page, PAGE);
+    let sheet = folder.join("style.css");
+    write(&sheet, SHEET);
     fs::set_permissions(&folder, fs::Permissions::from_mode(0o555)).unwrap();
     let probe = folder.join("probe");
     let writable = fs::write(&probe, "x").is_ok(); // root ignores permissions
     let _ = fs::remove_file(&probe);
     let result = linkbase()
-        .arg(&page)
-        .args(["-i", "--url", PAGE_URL])
+        .arg(&sheet)
+        .args(["-i", "--url", "https://example.org/docs/style.css"])
         .assert();
     fs::set_permissions(&folder, fs::Permissions::from_mode(0o755)).unwrap();
     if writable {
-        // Running as root: the folder is writable anyway; the run succeeds.
+        // Running as root, the folder is writable anyway: the run succeeds
+        // (the failure path is covered by the test hook above).
         result.success();
-        assert!(fs::read_to_string(&page).unwrap().contains(PAGE_LINK_AFTER));
+        assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET_AFTER);
     } else {
         result
             .code(1)
             .stderr(contains("cannot create a temporary file beside it"));
-        assert_eq!(fs::read_to_string(&page).unwrap(), PAGE);
+        assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET);
     }
+}
+
+#[test]
+fn a_file_listed_twice_is_processed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("style.css");
+    write(&sheet, SHEET);
+    let report = dir.path().join("r.jsonl");
+    linkbase()
+        .arg(&sheet)
+        .arg(&sheet)
+        .args(["-i", "-q", "--url-prefix", "https://example.org/docs/", "--report"])
+        .arg(&report)
+        .assert()
+        .success();
+    assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET_AFTER);
+    let outcomes: Vec<_> = report_lines(&report).iter().map(|l| l["outcome"].clone()).collect();
+    assert_eq!(outcomes, ["rewritten", "ignored"]);
+}
+
+#[test]
+fn two_files_with_the_same_mirror_path_are_an_error_for_the_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a/style.css");
+    let b = dir.path().join("b/style.css");
+    write(&a, SHEET);
+    write(&b, "q { background: url(other.png) }");
+    let out = dir.path().join("out");
+    linkbase()
+        .arg(&a)
+        .arg(&b)
+        .args(["-q", "-o"])
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(format!(
+            "{}: error: its output would be the same file as that of {}; skipped\n",
+            b.display(),
+            a.display()
+        ));
+    assert_eq!(fs::read_to_string(out.join("style.css")).unwrap(), SHEET);
 }
 
 #[test]
