@@ -32,7 +32,9 @@ fn page(i: usize) -> String {
             (i + j) % PAGES,
         ));
     }
-    html.push_str("</main>\n<footer><a href=\"mailto:web@example.org\">mail</a></footer></body></html>\n");
+    html.push_str(
+        "</main>\n<footer><a href=\"mailto:web@example.org\">mail</a></footer></body></html>\n",
+    );
     html
 }
 
@@ -54,7 +56,14 @@ fn run_binary(input: &Path, output: &Path, jobs: &str) -> Duration {
     let status = Command::new(env!("CARGO_BIN_EXE_linkbase"))
         .arg("-r")
         .arg(input)
-        .args(["--url-prefix", "https://example.org/docs/", "-q", "-j", jobs, "-o"])
+        .args([
+            "--url-prefix",
+            "https://example.org/docs/",
+            "-q",
+            "-j",
+            jobs,
+            "-o",
+        ])
         .arg(output)
         .status()
         .expect("run linkbase");

@@ -3,8 +3,8 @@
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
 use super::settings::{Destination, Settings, UsageError};
-use std::collections::HashMap;
 use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -99,7 +99,10 @@ fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
     let mut seen: HashMap<PathBuf, Arc<str>> = HashMap::new();
     for entry in entries.iter_mut() {
         let Entry::File(file) = entry else { continue };
-        let same_file = file.path.canonicalize().unwrap_or_else(|_| file.path.clone());
+        let same_file = file
+            .path
+            .canonicalize()
+            .unwrap_or_else(|_| file.path.clone());
         let key = match destination {
             Destination::Mirror(_) => file.relative.clone(),
             _ => same_file.clone(),
