@@ -122,3 +122,137 @@ fn fixtures() {
         failures.join("\n")
     );
 }
+
+fn rewrite_with<'a>(input: &'a [u8], url: Option<&str>) -> linkbase::Rewrite<'a> {
+    let mut options = linkbase::Options::new();
+    options.url = url.map(str::to_string);
+    options.keep_link_records = true;
+    options.format = linkbase::Format::Html;
+    linkbase::rewrite(input, &options, Some("t.html"))
+}
+
+#[test]
+fn report_names_element_attribute_base_and_rule() {
+    let input = b"<base href=\"../b/\"><a href=\"x\">x</a><img src=\"#f\"><html manifest=m>";
+    let out = rewrite_with(input, Some("http://h.example/a/doc.html"));
+    let rows: Vec<_> = out
+        .report
+        .links
+        .iter()
+        .map(|r| {
+            (
+                r.element.as_str(),
+                r.attribute.as_str(),
+                r.before.as_str(),
+                r.after.as_deref(),
+                r.base.as_deref(),
+                r.rule,
+                r.outcome,
+            )
+        })
+        .collect();
+    use linkbase::{BaseRule::*, Outcome::*};
+    assert_eq!(
+        rows,
+        [
+            (
+                "html",
+                "manifest",
+                "m",
+                Some("http://h.example/a/m"),
+                Some("http://h.example/a/doc.html"),
+                Some(Retrieval),
+                Rewritten
+            ),
+            (
+                "base",
+                "href",
+                "../b/",
+                Some("http://h.example/b/"),
+                Some("http://h.example/a/doc.html"),
+                Some(Retrieval),
+                Rewritten
+            ),
+            (
+                "a",
+                "href",
+                "x",
+                Some("http://h.example/b/x"),
+                Some("http://h.example/b/"),
+                Some(Embedded),
+                Rewritten
+            ),
+            (
+                "img",
+                "src",
+                "#f",
+                None,
+                Some("http://h.example/b/"),
+                Some(Embedded),
+                SameDocument
+            ),
+        ]
+    );
+}
+
+#[test]
+fn nothing_to_change_gives_the_input_bytes() {
+    let cases: &[(&str, &[u8], Option<&str>)] = &[
+        (
+            "all absolute",
+            b"<A HREF='http://x.example/'>x</A>\r\n",
+            Some("http://h.example/"),
+        ),
+        ("no base", b"<p><a href=rel>r</a>", None),
+        (
+            "fragments only",
+            b"<a href=#top>t</a>",
+            Some("http://h.example/"),
+        ),
+    ];
+    for (name, input, url) in cases {
+        let out = rewrite_with(input, *url);
+        assert!(
+            matches!(out.output, std::borrow::Cow::Borrowed(_)),
+            "case {name}: re-serialized although nothing changed"
+        );
+        assert_eq!(&*out.output, *input, "case {name}");
+    }
+}
+
+#[test]
+fn malformed_input_is_left_unchanged_and_reported() {
+    let input = b"<meta charset=utf-8><a href=x>\xFF\xFE bad</a>";
+    let out = rewrite_with(input, Some("http://h.example/"));
+    assert_eq!(&*out.output, &input[..]);
+    assert!(out.report.has_errors());
+    let message = out.report.problems[0].one_line();
+    assert!(
+        message.starts_with("t.html: error: not valid UTF-8"),
+        "{message}"
+    );
+}
+
+#[test]
+fn hostile_sizes_complete() {
+    let depth = 10_000;
+    let deep = format!(
+        "{}<a href=x>x</a>{}",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let out = rewrite_with(deep.as_bytes(), Some("http://h.example/"));
+    let text = String::from_utf8_lossy(&out.output);
+    assert!(text.contains("<a href=\"http://h.example/x\">"));
+    assert_eq!(text.matches("<div>").count(), depth);
+
+    let many: String = (0..100_000)
+        .map(|i| format!("<a href=p{i}>.</a>"))
+        .collect();
+    let out = rewrite_with(many.as_bytes(), Some("http://h.example/"));
+    assert_eq!(out.report.counts.rewritten, 100_000);
+
+    let dots = format!("<a href=\"{}x\">x</a>", "../".repeat(300_000));
+    let out = rewrite_with(dots.as_bytes(), Some("http://h.example/a/b/"));
+    assert!(String::from_utf8_lossy(&out.output).contains("href=\"http://h.example/x\""));
+}
