@@ -1,7 +1,6 @@
 //! `linkbase explain`: the part tree with each part's media type, transfer
 //! encoding, base and the rule that set it.
 
-use super::transfer::TransferEncoding;
 use super::walk::{self, Structure};
 use super::{is_rewritable_type, traverse, PartContext};
 use crate::base::{BaseRule, EstablishedBase};
@@ -51,10 +50,7 @@ pub fn explain_message(
         report,
         &mut |part: &PartContext<'_>, _| {
             let entity = part.entity;
-            let encoding = entity
-                .header("content-transfer-encoding")
-                .map(|h| TransferEncoding::parse(&h.text))
-                .unwrap_or(TransferEncoding::SevenBit);
+            let encoding = entity.transfer_encoding();
             let mut base = part.base.cloned();
             if entity.media_type == "text/html" && entity.structure == Structure::Leaf {
                 if let Ok(content) = super::transfer::decode(

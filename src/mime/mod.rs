@@ -237,10 +237,7 @@ impl Planner<'_> {
         loc: &Location,
         report: &mut Report,
     ) -> Option<Vec<u8>> {
-        let encoding = entity
-            .header("content-transfer-encoding")
-            .map(|h| TransferEncoding::parse(&h.text))
-            .unwrap_or(TransferEncoding::SevenBit);
+        let encoding = entity.transfer_encoding();
         if let TransferEncoding::Unknown(name) = &encoding {
             report.problem(
                 loc,

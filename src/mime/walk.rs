@@ -9,6 +9,7 @@
 //! line is `--boundary`, optionally `--`, then only white space to the end of
 //! the line (RFC 2046 §5.1.1), and nesting stops at [`MAX_DEPTH`].
 
+use super::transfer::TransferEncoding;
 use crate::report::{Location, Report, Severity};
 use memchr::memmem;
 use std::collections::BTreeMap;
@@ -86,6 +87,14 @@ impl Entity {
         self.headers
             .iter()
             .find(|h| h.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The Content-Transfer-Encoding (7bit when there is none).
+    pub fn transfer_encoding(&self) -> TransferEncoding {
+        self.header("content-transfer-encoding")
+            .map_or(TransferEncoding::SevenBit, |h| {
+                TransferEncoding::parse(&h.text)
+            })
     }
 
     /// The location of this entity in `file`, for records and messages.
@@ -302,25 +311,21 @@ impl Walker<'_, '_> {
     }
 
     fn enclosed_message(&mut self, entity: &mut Entity) {
-        let cte = entity
-            .header("content-transfer-encoding")
-            .map(|h| super::transfer::TransferEncoding::parse(&h.text));
-        if let Some(enc) = cte {
-            if !enc.is_identity() {
-                // An encoded enclosed message is not walked: its bytes are
-                // not the input's, so its parts cannot be spliced in place.
-                let reason = format!(
-                    "enclosed message with Content-Transfer-Encoding {}; not walked, left unchanged",
-                    enc.name()
-                );
-                self.report.problem(
-                    &entity.location(self.location),
-                    Severity::Warning,
-                    reason.clone(),
-                );
-                entity.structure = Structure::Unparsed(reason);
-                return;
-            }
+        let enc = entity.transfer_encoding();
+        if !enc.is_identity() {
+            // An encoded enclosed message is not walked: its bytes are not
+            // the input's, so its parts cannot be spliced in place.
+            let reason = format!(
+                "enclosed message with Content-Transfer-Encoding {}; not walked, left unchanged",
+                enc.name()
+            );
+            self.report.problem(
+                &entity.location(self.location),
+                Severity::Warning,
+                reason.clone(),
+            );
+            entity.structure = Structure::Unparsed(reason);
+            return;
         }
         if self.too_deep(entity) {
             return;
