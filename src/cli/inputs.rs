@@ -2,8 +2,9 @@
 //! classified as something linkbase handles or not — in a fixed order
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
-use super::settings::{Settings, UsageError};
+use super::settings::{Destination, Settings, UsageError};
 use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -87,7 +88,45 @@ pub fn collect(settings: &Settings) -> Result<Vec<Entry>, UsageError> {
             })),
         }
     }
+    refuse_duplicates(&mut entries, &settings.destination);
     Ok(entries)
+}
+
+/// Two inputs must not write the same output: a file listed twice (or met
+/// again in a folder) is processed once; two files that would land on the
+/// same mirror path are an error for the second.
+fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
+    let mut seen: HashMap<PathBuf, Arc<str>> = HashMap::new();
+    for entry in entries.iter_mut() {
+        let Entry::File(file) = entry else { continue };
+        let same_file = file
+            .path
+            .canonicalize()
+            .unwrap_or_else(|_| file.path.clone());
+        let key = match destination {
+            Destination::Mirror(_) => file.relative.clone(),
+            _ => same_file.clone(),
+        };
+        let Some(first) = seen.get(&key) else {
+            seen.insert(key, file.name.clone());
+            continue;
+        };
+        let again = first.as_ref() == file.name.as_ref()
+            || Path::new(first.as_ref()).canonicalize().ok() == Some(same_file);
+        let (reason, is_error) = if again {
+            (format!("listed again (as {first}): processed once"), false)
+        } else {
+            (
+                format!("its output would be the same file as that of {first}; skipped"),
+                true,
+            )
+        };
+        *entry = Entry::Skip(Skipped {
+            name: file.name.clone(),
+            reason,
+            is_error,
+        });
+    }
 }
 
 /// An I/O error's cause without Rust's ` (os error N)` suffix.

@@ -1,15 +1,29 @@
 //! The HTML layer: establish a document's base and rewrite every URL-bearing
 //! place. Knows nothing of MIME; the caller hands in a fallback base.
 //!
-//! PROVISIONAL: the HTML issue (#3) implements this module.
+//! One module per job: [`charset`] (which encoding, decode, encode back),
+//! [`prescan`] (the `<meta>` prescan), `dom` (html5ever + rcdom: parse, walk,
+//! serialize), [`links`] (the declarative table of URL-bearing attributes),
+//! `base_element` (rule 5.1), `saved_from` (the saved-page comment),
+//! `rewrite` (one document), [`srcset`] and [`refresh`] (attribute syntaxes).
 
 use crate::base::EstablishedBase;
 use crate::options::Options;
-use crate::report::{Location, Report};
+use crate::report::{Location, Report, Severity};
 use encoding_rs::Encoding;
 
+mod base_element;
+pub mod charset;
+mod dom;
+pub mod links;
+pub mod prescan;
 pub mod refresh;
+mod rewrite;
+mod saved_from;
 pub mod srcset;
+
+pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
+pub use saved_from::saved_from_url;
 
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +45,29 @@ pub struct HtmlContext<'a> {
 
 /// Rewrite the document in `input`. `None` when nothing had to change (the
 /// caller then keeps the input bytes exactly).
+///
+/// The output is in the input's encoding (with its byte order mark, if it had
+/// one). Input that is not valid in its encoding is left unchanged and
+/// reported, so that nothing is lost.
 pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
-    let _ = (input, ctx, report);
-    None
+    let charset = charset::sniff(input, ctx.transport_charset);
+    let text = match charset::decode(input, &charset) {
+        Ok(text) => text,
+        Err(e) => {
+            report.problem(ctx.location, Severity::Error, e.to_string());
+            return None;
+        }
+    };
+    let start = rewrite::Start {
+        options: ctx.options,
+        base: ctx.base,
+        document_url: ctx.document_url,
+        saved_from_allowed: true,
+        iframe_srcdoc: false,
+        query_encoding: charset::query_encoding(&charset),
+        location: ctx.location,
+        depth: 0,
+    };
+    let out = rewrite::rewrite_document(&text, &start, report)?;
+    Some(charset::encode(&out, &charset))
 }

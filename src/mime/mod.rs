@@ -1,10 +1,27 @@
 //! The MIME layer: walk a message or web archive, establish each part's base,
 //! rewrite `text/html` and `text/css` parts, splice the results back.
 //!
-//! PROVISIONAL: the MIME issue (#4) implements this module.
+//! Every byte outside the edited ranges is copied unchanged: headers,
+//! boundaries, preamble, epilogue, attachments and untouched parts. The
+//! edited ranges are the bodies of rewritten `text/html` and `text/css` parts
+//! and the URL bytes of relative `Content-Location` values ([`plan`] returns
+//! them). Parts that are not rewritten are never decoded.
 
+pub mod bases;
+pub mod explain;
+pub mod headers;
+pub mod splice;
+pub mod transfer;
+pub mod walk;
+
+use crate::base::EstablishedBase;
 use crate::options::Options;
-use crate::report::{Location, Report};
+use crate::policy::LinkRewriter;
+use crate::report::{Location, Report, Severity};
+use bases::HeadingBase;
+pub use splice::{Edit, EditPlace};
+use transfer::{Frame, Newline, TransferEncoding};
+use walk::{Entity, Structure};
 
 /// Rewrite a MIME message. `None` when nothing had to change.
 pub fn rewrite_message(
@@ -13,6 +30,264 @@ pub fn rewrite_message(
     location: &Location,
     report: &mut Report,
 ) -> Option<Vec<u8>> {
-    let _ = (input, options, location, report);
-    None
+    let edits = plan(input, options, location, report);
+    if edits.is_empty() {
+        return None;
+    }
+    Some(splice::apply(input, &edits))
+}
+
+/// The edits that rewrite `input`, sorted, not overlapping: applied with
+/// [`splice::apply`] they give [`rewrite_message`]'s output.
+pub fn plan(
+    input: &[u8],
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+) -> Vec<Edit> {
+    let tree = walk::walk(input, location, report);
+    let mut planner = Planner {
+        input,
+        options,
+        location,
+        edits: Vec::new(),
+    };
+    traverse(
+        input,
+        &tree,
+        options,
+        location,
+        report,
+        &mut |part, report| planner.part(part, report),
+    );
+    let mut edits = planner.edits;
+    edits.sort_by_key(|e| e.range.start);
+    edits
+}
+
+/// What the traversal established for one entity.
+pub struct PartContext<'t> {
+    /// The entity.
+    pub entity: &'t Entity,
+    /// Its base (from its heading, else inherited, else the retrieval base).
+    pub base: Option<&'t EstablishedBase>,
+    /// What its own heading said.
+    pub heading: &'t HeadingBase,
+    /// Why it must be left alone (a signature covers it), if it must.
+    pub protected: Option<&'t str>,
+}
+
+/// Visit every entity of `tree` in input order with its base established
+/// (design.md §2): own heading, else the enclosing entity's base, else the
+/// retrieval base (`--url`, `Snapshot-Content-Location`), else none. Signed
+/// and encrypted subtrees are reported once and marked protected unless
+/// `options.force`.
+pub fn traverse(
+    input: &[u8],
+    tree: &Entity,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+    visit: &mut dyn FnMut(&PartContext<'_>, &mut Report),
+) {
+    let retrieval = bases::retrieval_base(tree, options, location, report);
+    let mut t = Traversal {
+        input,
+        options,
+        location,
+        report,
+        visit,
+    };
+    t.entity(tree, retrieval, None);
+}
+
+struct Traversal<'a, 'v> {
+    input: &'a [u8],
+    options: &'a Options,
+    location: &'a Location,
+    report: &'a mut Report,
+    visit: &'v mut dyn FnMut(&PartContext<'_>, &mut Report),
+}
+
+impl Traversal<'_, '_> {
+    fn entity(
+        &mut self,
+        entity: &Entity,
+        enclosing: Option<EstablishedBase>,
+        protected: Option<String>,
+    ) {
+        let loc = entity.location(self.location);
+        let heading = bases::heading_base(
+            entity,
+            self.input,
+            enclosing.as_ref(),
+            self.options,
+            &loc,
+            self.report,
+        );
+        let base = heading.own.clone().or(enclosing);
+        let protected = protected.or_else(|| self.signature(entity, &loc));
+        (self.visit)(
+            &PartContext {
+                entity,
+                base: base.as_ref(),
+                heading: &heading,
+                protected: protected.as_deref(),
+            },
+            self.report,
+        );
+        let inherited = base.as_ref().map(EstablishedBase::inherited);
+        for child in &entity.children {
+            self.entity(child, inherited.clone(), protected.clone());
+        }
+    }
+
+    /// Does a signature cover `entity` (and so forbid changing it)?
+    fn signature(&mut self, entity: &Entity, loc: &Location) -> Option<String> {
+        if self.options.force {
+            return None;
+        }
+        let why = match entity.media_type.as_str() {
+            "multipart/signed" => "signed (multipart/signed)",
+            "multipart/encrypted" => "encrypted (multipart/encrypted)",
+            _ if entity.header("dkim-signature").is_some() => "DKIM-signed",
+            _ => return None,
+        };
+        let mut rewritable = false;
+        entity.for_each(&mut |e| rewritable |= is_rewritable_type(&e.media_type));
+        if rewritable {
+            self.report.problem(
+                loc,
+                Severity::Warning,
+                format!("{why}: left unchanged, rewriting would break the signature (--force rewrites it)"),
+            );
+        }
+        Some(format!("{why}; left unchanged"))
+    }
+}
+
+/// The newline convention of a part: its body's, else its header block's, else LF.
+pub fn part_newline(input: &[u8], entity: &Entity) -> Newline {
+    Newline::detect(&input[entity.body.clone()])
+        .or_else(|| Newline::detect(&input[entity.span.start..entity.body.start]))
+        .unwrap_or(Newline::Lf)
+}
+
+/// Is this a media type whose content is rewritten?
+pub fn is_rewritable_type(media_type: &str) -> bool {
+    matches!(media_type, "text/html" | "text/css")
+}
+
+struct Planner<'a> {
+    input: &'a [u8],
+    options: &'a Options,
+    location: &'a Location,
+    edits: Vec<Edit>,
+}
+
+impl Planner<'_> {
+    fn part(&mut self, part: &PartContext<'_>, report: &mut Report) {
+        if part.protected.is_some() {
+            return;
+        }
+        let entity = part.entity;
+        let loc = entity.location(self.location);
+        if let Some(rel) = &part.heading.relative_location {
+            let mut rewriter = LinkRewriter::new(rel.against.as_ref(), self.options, report, &loc);
+            if let Some(absolute) = rewriter.rewrite("header", "Content-Location", &rel.value) {
+                self.edits.push(Edit {
+                    range: rel.span.clone(),
+                    replacement: absolute.into_bytes(),
+                    place: EditPlace::ContentLocation,
+                    part: entity.path.clone(),
+                });
+            }
+        }
+        if entity.structure != Structure::Leaf || !is_rewritable_type(&entity.media_type) {
+            return;
+        }
+        if entity.truncated {
+            let boundary = entity
+                .enclosing_boundaries
+                .last()
+                .map_or("", String::as_str);
+            report.problem(
+                &loc,
+                Severity::Error,
+                format!("no closing boundary `--{boundary}--` after this {} part (truncated?); its body is left unchanged", entity.media_type),
+            );
+            return;
+        }
+        if let Some(body) = self.rewrite_body(entity, part.base, &loc, report) {
+            self.edits.push(Edit {
+                range: entity.body.clone(),
+                replacement: body,
+                place: EditPlace::Body,
+                part: entity.path.clone(),
+            });
+        }
+    }
+
+    /// The new encoded body of a text/html or text/css part; `None` when it
+    /// stays as it is (nothing changed, or it could not be processed: reported).
+    fn rewrite_body(
+        &self,
+        entity: &Entity,
+        base: Option<&EstablishedBase>,
+        loc: &Location,
+        report: &mut Report,
+    ) -> Option<Vec<u8>> {
+        let encoding = entity.transfer_encoding();
+        if let TransferEncoding::Unknown(name) = &encoding {
+            report.problem(
+                loc,
+                Severity::Warning,
+                format!(
+                    "unknown Content-Transfer-Encoding `{name}`; {} part left unchanged",
+                    entity.media_type
+                ),
+            );
+            return None;
+        }
+        let body = &self.input[entity.body.clone()];
+        let newline = part_newline(self.input, entity);
+        let content = match transfer::decode(&encoding, body, newline) {
+            Ok(c) => c,
+            Err(e) => {
+                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
+                return None;
+            }
+        };
+        let charset = entity
+            .params
+            .get("charset")
+            .and_then(|label| encoding_rs::Encoding::for_label(label.trim().as_bytes()))
+            .or(self.options.charset);
+        let rewritten = if entity.media_type == "text/css" {
+            let mut options = self.options.clone();
+            options.charset = charset;
+            crate::document::rewrite_stylesheet(&content, &options, base, loc, report)?
+        } else {
+            let ctx = crate::html::HtmlContext {
+                options: self.options,
+                base,
+                document_url: base,
+                transport_charset: charset,
+                location: loc,
+            };
+            crate::html::rewrite_html(&content, &ctx, report)?
+        };
+        let frame = Frame {
+            original: body,
+            newline,
+            boundaries: &entity.enclosing_boundaries,
+        };
+        match transfer::encode(&encoding, &rewritten, &frame) {
+            Ok(encoded) => Some(encoded),
+            Err(e) => {
+                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
+                None
+            }
+        }
+    }
 }

@@ -54,7 +54,7 @@ impl WhatwgBase {
             Err(_) if !self.is_hierarchical() && !super::has_scheme(reference) => {
                 Err(ResolveError::BaseNotHierarchical(self.text.clone()))
             }
-            Err(e) => Err(ResolveError::Invalid(format!("`{reference}`: {e}"))),
+            Err(e) => Err(ResolveError::Invalid(e.to_string())),
         }
     }
 }

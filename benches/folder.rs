@@ -1,0 +1,125 @@
+//! A folder of 2,000 generated pages rewritten by the built binary with
+//! `-j 1` and with `-j 2` (`-r … -o DIR`, the way users run it), in the same
+//! run: prints the median time of each, the speed-up of `-j 2` over `-j 1`
+//! (target ≥ 1.8× on 2 cores) and the throughput in MB/s.
+//!
+//! `cargo bench --bench folder`; the page count can be lowered with
+//! `LINKBASE_BENCH_PAGES` while developing.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::cell::RefCell;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const PAGES: usize = 2_000;
+
+/// One page of about 16 KB with ~150 links of the usual kinds.
+fn page(i: usize) -> String {
+    let mut html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n\
+         <title>Page {i}</title>\n<link rel=\"stylesheet\" href=\"../css/site.css\">\n\
+         <script src=\"/js/app.js\"></script>\n<style>body {{ background: url(img/bg{i}.png) }}</style>\n\
+         </head><body>\n<nav><a href=\"../index.html\">Home</a> <a href=\"#main\">Skip</a></nav>\n<main id=\"main\">\n"
+    );
+    for j in 0..50 {
+        html.push_str(&format!(
+            "<p>Paragraph {j} of page {i}: some text to make the page the size of a real one, \
+             with a <a href=\"section{}/page{}.html?ref={j}#part{j}\">relative link</a>, an \
+             <a href=\"https://example.com/external/{j}\">absolute one</a> and an image \
+             <img src=\"images/pic{j}.jpg\" srcset=\"images/pic{j}-2x.jpg 2x, images/pic{j}-3x.jpg 3x\" alt=\"\">.</p>\n",
+            j % 7,
+            (i + j) % PAGES,
+        ));
+    }
+    html.push_str(
+        "</main>\n<footer><a href=\"mailto:web@example.org\">mail</a></footer></body></html>\n",
+    );
+    html
+}
+
+/// Write the folder; returns its size in bytes.
+fn generate(root: &Path, pages: usize) -> u64 {
+    let mut bytes = 0;
+    for i in 0..pages {
+        let folder = root.join(format!("section{}", i % 20));
+        std::fs::create_dir_all(&folder).expect("create the bench folder");
+        let content = page(i);
+        bytes += content.len() as u64;
+        std::fs::write(folder.join(format!("page{i}.html")), content).expect("write a page");
+    }
+    bytes
+}
+
+fn run_binary(input: &Path, output: &Path, jobs: &str) -> Duration {
+    let start = Instant::now();
+    let status = Command::new(env!("CARGO_BIN_EXE_linkbase"))
+        .arg("-r")
+        .arg(input)
+        .args([
+            "--url-prefix",
+            "https://example.org/docs/",
+            "-q",
+            "-j",
+            jobs,
+            "-o",
+        ])
+        .arg(output)
+        .status()
+        .expect("run linkbase");
+    let elapsed = start.elapsed();
+    assert!(status.success(), "linkbase -j {jobs} failed: {status}");
+    elapsed
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+fn folder(c: &mut Criterion) {
+    let pages = std::env::var("LINKBASE_BENCH_PAGES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(PAGES);
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let input = dir.path().join("site");
+    let bytes = generate(&input, pages);
+    let jobs = ["1", "2"];
+    let times: Vec<RefCell<Vec<Duration>>> = jobs.iter().map(|_| RefCell::default()).collect();
+
+    let mut group = c.benchmark_group("folder");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes));
+    for (j, recorded) in jobs.iter().zip(&times) {
+        let output = dir.path().join(format!("out-j{j}"));
+        group.bench_function(format!("{pages} pages -j {j}"), |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        let t = run_binary(&input, &output, j);
+                        recorded.borrow_mut().push(t);
+                        t
+                    })
+                    .sum()
+            })
+        });
+    }
+    group.finish();
+
+    let one = median(&mut times[0].borrow_mut());
+    let two = median(&mut times[1].borrow_mut());
+    let mb = bytes as f64 / 1e6;
+    println!(
+        "\nfolder of {pages} pages, {mb:.1} MB: median -j 1 {:.3} s ({:.1} MB/s), -j 2 {:.3} s ({:.1} MB/s); \
+         speed-up -j 2 / -j 1 = {:.2}x (target >= 1.8x on 2 cores)",
+        one.as_secs_f64(),
+        mb / one.as_secs_f64(),
+        two.as_secs_f64(),
+        mb / two.as_secs_f64(),
+        one.as_secs_f64() / two.as_secs_f64(),
+    );
+}
+
+criterion_group!(benches, folder);
+criterion_main!(benches);

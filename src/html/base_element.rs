@@ -1,0 +1,58 @@
+//! Rule 5.1 for HTML: the first `<base>` element with an `href`, in tree
+//! order (inside `<body>` too; not inside `<template>` contents). Its href is
+//! resolved against the fallback base; when that fails, or gives a
+//! `javascript:` or `data:` URL, the element is ignored (with a warning) and
+//! the fallback base stays in force. Later `<base>` elements never count.
+
+use super::dom::{Document, Scope};
+use crate::base::{BaseRule, EstablishedBase};
+use crate::policy::clean_reference;
+use crate::report::{Location, Report, Severity};
+use crate::resolve::{has_scheme, scheme_len, Base, Profile};
+use encoding_rs::Encoding;
+
+/// The base set by the document's `<base href>`, if it sets a usable one.
+pub fn embedded_base(
+    doc: &Document,
+    fallback: Option<&EstablishedBase>,
+    profile: Profile,
+    query_encoding: &'static Encoding,
+    report: &mut Report,
+    location: &Location,
+) -> Option<EstablishedBase> {
+    let href = doc
+        .elements(Scope::Document)
+        .filter(|e| e.is_html("base"))
+        .find_map(|e| e.attribute("href"))?;
+    let ignore = |report: &mut Report, why: String| {
+        report.problem(
+            location,
+            Severity::Warning,
+            format!("<base href=\"{href}\"> ignored: {why}"),
+        );
+        None
+    };
+    let cleaned = clean_reference(&href);
+    let url = if has_scheme(&cleaned) {
+        cleaned.into_owned()
+    } else {
+        let Some(fallback) = fallback else {
+            return ignore(report, "it is relative and no base URL is known".into());
+        };
+        match fallback.base.resolve(&cleaned) {
+            Ok(r) => r.url.into_owned(),
+            Err(e) => return ignore(report, e.to_string()),
+        }
+    };
+    let scheme = scheme_len(&url).map(|n| url[..n].to_ascii_lowercase());
+    if let Some(s @ ("javascript" | "data")) = scheme.as_deref() {
+        return ignore(report, format!("a `{s}:` URL cannot be a base"));
+    }
+    match Base::parse(&url, profile) {
+        Ok(base) => Some(EstablishedBase::new(
+            base.with_query_encoding(query_encoding),
+            BaseRule::Embedded,
+        )),
+        Err(e) => ignore(report, e.to_string()),
+    }
+}

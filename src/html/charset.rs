@@ -1,0 +1,257 @@
+//! A document's character encoding: which one (BOM > transport/`--charset` >
+//! `<meta>` prescan > `chardetng` guess > windows-1252), decoding, and
+//! writing the rewritten text back in the same encoding.
+
+use super::prescan::prescan;
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
+use std::borrow::Cow;
+use std::fmt;
+
+/// What decided a document's encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CharsetSource {
+    /// A byte order mark.
+    Bom,
+    /// The transport (MIME `charset` parameter) or `--charset`.
+    Transport,
+    /// A `<meta charset>` / `http-equiv` declaration in the first 1024 bytes.
+    Meta,
+    /// Valid UTF-8 or a `chardetng` guess.
+    Detected,
+    /// Nothing said anything: windows-1252.
+    Default,
+}
+
+/// The encoding of a document and how to write it back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charset {
+    /// The encoding.
+    pub encoding: &'static Encoding,
+    /// What decided it.
+    pub source: CharsetSource,
+    /// Length of the byte order mark the input started with (0: none).
+    pub bom_len: usize,
+    /// The input was pure ASCII: characters beyond ASCII that the rewrite
+    /// brings in (from entities) are written as numeric references, so the
+    /// output stays ASCII too.
+    pub ascii_only: bool,
+}
+
+/// The input cannot be decoded without loss in its encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Undecodable {
+    /// The encoding that was tried.
+    pub encoding: &'static str,
+    /// Why that one.
+    pub source: CharsetSource,
+}
+
+impl fmt::Display for Undecodable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = match self.source {
+            CharsetSource::Bom => "by its byte order mark",
+            CharsetSource::Transport => "by the transport / --charset",
+            CharsetSource::Meta => "by its <meta> declaration",
+            CharsetSource::Detected => "by detection",
+            CharsetSource::Default => "by default",
+        };
+        write!(
+            f,
+            "not valid {} (the encoding chosen {why}); left unchanged to avoid data loss",
+            self.encoding
+        )
+    }
+}
+
+/// Decide the encoding of `input` given the transport's charset, if any.
+pub fn sniff(input: &[u8], transport: Option<&'static Encoding>) -> Charset {
+    let ascii_only = input.is_ascii();
+    let (encoding, source, bom_len) = if let Some((enc, len)) = Encoding::for_bom(input) {
+        (enc, CharsetSource::Bom, len)
+    } else if let Some(enc) = transport {
+        (enc, CharsetSource::Transport, 0)
+    } else if let Some(enc) = prescan(input) {
+        (enc, CharsetSource::Meta, 0)
+    } else if ascii_only {
+        (WINDOWS_1252, CharsetSource::Default, 0)
+    } else if std::str::from_utf8(input).is_ok() {
+        (UTF_8, CharsetSource::Detected, 0)
+    } else {
+        let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+        detector.feed(input, true);
+        let guess = detector.guess(None, chardetng::Utf8Detection::Allow);
+        (guess, CharsetSource::Detected, 0)
+    };
+    Charset {
+        encoding,
+        source,
+        bom_len,
+        ascii_only: ascii_only && !is_utf16(encoding),
+    }
+}
+
+/// Decode `input` (after its byte order mark) as `charset` says, or say why
+/// it cannot be done without loss.
+pub fn decode<'a>(input: &'a [u8], charset: &Charset) -> Result<Cow<'a, str>, Undecodable> {
+    let body = &input[charset.bom_len..];
+    charset
+        .encoding
+        .decode_without_bom_handling_and_without_replacement(body)
+        .ok_or(Undecodable {
+            encoding: charset.encoding.name(),
+            source: charset.source,
+        })
+}
+
+/// Encode `text` back into the document's encoding, with its byte order mark
+/// if it had one. Characters the encoding cannot hold become decimal numeric
+/// character references.
+pub fn encode(text: &str, charset: &Charset) -> Vec<u8> {
+    let encoding = charset.encoding;
+    let mut out = Vec::with_capacity(text.len() + charset.bom_len);
+    if charset.bom_len > 0 {
+        match () {
+            _ if encoding == UTF_16LE => out.extend_from_slice(&[0xFF, 0xFE]),
+            _ if encoding == UTF_16BE => out.extend_from_slice(&[0xFE, 0xFF]),
+            _ => out.extend_from_slice(&[0xEF, 0xBB, 0xBF]),
+        }
+    }
+    if encoding == UTF_16LE || encoding == UTF_16BE {
+        let little = encoding == UTF_16LE;
+        for unit in text.encode_utf16() {
+            out.extend_from_slice(&if little {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            });
+        }
+    } else if charset.ascii_only {
+        write_ascii(text, &mut out);
+    } else if encoding == UTF_8 {
+        out.extend_from_slice(text.as_bytes());
+    } else {
+        let (bytes, _, _) = encoding.encode(text);
+        out.extend_from_slice(&bytes);
+    }
+    out
+}
+
+/// The encoding URL queries are written in (the URL Standard's "output
+/// encoding": UTF-8 for UTF-16 documents).
+pub fn query_encoding(charset: &Charset) -> &'static Encoding {
+    charset.encoding.output_encoding()
+}
+
+fn is_utf16(encoding: &'static Encoding) -> bool {
+    encoding == UTF_16LE || encoding == UTF_16BE
+}
+
+/// ASCII as is, everything else as `&#N;`.
+fn write_ascii(text: &str, out: &mut Vec<u8>) {
+    let mut rest = text;
+    while let Some(i) = rest.find(|c: char| !c.is_ascii()) {
+        out.extend_from_slice(&rest.as_bytes()[..i]);
+        let c = rest[i..].chars().next().unwrap_or_default();
+        out.extend_from_slice(format!("&#{};", c as u32).as_bytes());
+        rest = &rest[i + c.len_utf8()..];
+    }
+    out.extend_from_slice(rest.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Case = (
+        &'static str,
+        &'static [u8],
+        Option<&'static Encoding>,
+        &'static str,
+        CharsetSource,
+    );
+
+    #[test]
+    fn precedence() {
+        let sjis = encoding_rs::SHIFT_JIS;
+        let cases: &[Case] = &[
+            (
+                "bom beats all",
+                b"\xEF\xBB\xBF<meta charset=gbk>",
+                Some(sjis),
+                "UTF-8",
+                CharsetSource::Bom,
+            ),
+            (
+                "utf-16le bom",
+                b"\xFF\xFE<\0",
+                None,
+                "UTF-16LE",
+                CharsetSource::Bom,
+            ),
+            (
+                "transport beats meta",
+                b"<meta charset=gbk>",
+                Some(sjis),
+                "Shift_JIS",
+                CharsetSource::Transport,
+            ),
+            (
+                "meta",
+                b"<meta charset=gbk>\xC4\xE3",
+                None,
+                "GBK",
+                CharsetSource::Meta,
+            ),
+            (
+                "ascii",
+                b"<p>plain",
+                None,
+                "windows-1252",
+                CharsetSource::Default,
+            ),
+            (
+                "utf-8",
+                "<p>caf\u{e9}".as_bytes(),
+                None,
+                "UTF-8",
+                CharsetSource::Detected,
+            ),
+        ];
+        for (name, input, transport, want, source) in cases {
+            let c = sniff(input, *transport);
+            assert_eq!(
+                (c.encoding.name(), c.source),
+                (*want, *source),
+                "case {name}"
+            );
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let cases: &[(&str, &[u8])] = &[
+            ("utf-8 with bom", "\u{feff}<p>caf\u{e9}".as_bytes()),
+            ("utf-16be with bom", b"\xFE\xFF\0<\0p\0>\x30\x42"),
+            ("shift_jis", b"<meta charset=shift_jis><p>\x82\xa0"),
+        ];
+        for (name, input) in cases {
+            let c = sniff(input, None);
+            let text = decode(input, &c).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(encode(&text, &c), *input, "case {name}");
+        }
+    }
+
+    #[test]
+    fn unmappable_become_references() {
+        let ascii = sniff(b"<p>x", None);
+        assert_eq!(encode("\u{e9}\u{1F600}", &ascii), b"&#233;&#128512;");
+        let sjis = sniff(b"<meta charset=shift_jis>\x82\xa0", None);
+        assert_eq!(encode("\u{e9}", &sjis), b"&#233;");
+    }
+
+    #[test]
+    fn malformed_is_refused() {
+        let c = sniff(b"<meta charset=utf-8>\xFF", None);
+        assert!(decode(b"<meta charset=utf-8>\xFF", &c).is_err());
+    }
+}

@@ -1,0 +1,158 @@
+//! Writing the tree back with html5ever's serializer, fixing what rcdom's own
+//! `Serialize` loses so the output re-parses to the same tree:
+//! - DOCTYPE public and system identifiers (dropping them changes quirks mode);
+//! - `<template>` contents (rcdom keeps them outside the children);
+//! - the newline the parser drops right after `<pre>`, `<textarea>` and
+//!   `<listing>` (a text child starting with a newline needs one more);
+//! - `<noscript>` content is markup (the document was parsed with scripting
+//!   disabled), so its text is escaped.
+//!
+//! The walk is iterative: nesting depth does not grow the call stack.
+
+use html5ever::serialize::{Serialize, SerializeOpts, Serializer, TraversalScope};
+use html5ever::{ns, QualName};
+use markup5ever_rcdom::{Handle, NodeData};
+use std::io;
+
+/// Serialize the children of `document` to a string.
+pub fn serialize(document: &Handle) -> String {
+    let mut out = Vec::new();
+    let opts = SerializeOpts {
+        scripting_enabled: false,
+        traversal_scope: TraversalScope::ChildrenOnly(None),
+        create_missing_parent: false,
+    };
+    // Writing to a Vec cannot fail, and the tree is well formed.
+    let _ = html5ever::serialize(&mut out, &Faithful(document.clone()), opts);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+struct Faithful(Handle);
+
+enum Op {
+    Open(Handle),
+    Close(QualName),
+}
+
+impl Serialize for Faithful {
+    fn serialize<S: Serializer>(&self, s: &mut S, _scope: TraversalScope) -> io::Result<()> {
+        let mut ops: Vec<Op> = self
+            .0
+            .children
+            .borrow()
+            .iter()
+            .rev()
+            .cloned()
+            .map(Op::Open)
+            .collect();
+        while let Some(op) = ops.pop() {
+            let node = match op {
+                Op::Close(name) => {
+                    s.end_elem(name)?;
+                    continue;
+                }
+                Op::Open(node) => node,
+            };
+            match &node.data {
+                NodeData::Element {
+                    name,
+                    attrs,
+                    template_contents,
+                    ..
+                } => {
+                    s.start_elem(
+                        name.clone(),
+                        attrs.borrow().iter().map(|a| (&a.name, &a.value[..])),
+                    )?;
+                    ops.push(Op::Close(name.clone()));
+                    let contents = template_contents.borrow();
+                    let children = match contents.as_ref() {
+                        Some(fragment) => fragment.children.borrow(),
+                        None => node.children.borrow(),
+                    };
+                    if drops_leading_newline(name) && starts_with_newline(children.first()) {
+                        s.write_text("\n")?;
+                    }
+                    ops.extend(children.iter().rev().cloned().map(Op::Open));
+                }
+                NodeData::Doctype {
+                    name,
+                    public_id,
+                    system_id,
+                } => s.write_doctype(&doctype_text(name, public_id, system_id))?,
+                NodeData::Text { contents } => s.write_text(&contents.borrow())?,
+                NodeData::Comment { contents } => s.write_comment(contents)?,
+                NodeData::ProcessingInstruction { target, contents } => {
+                    s.write_processing_instruction(target, contents)?
+                }
+                NodeData::Document => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The parser drops one newline right after these start tags.
+fn drops_leading_newline(name: &QualName) -> bool {
+    name.ns == ns!(html) && matches!(&*name.local, "pre" | "textarea" | "listing")
+}
+
+fn starts_with_newline(node: Option<&Handle>) -> bool {
+    matches!(node.map(|n| &n.data), Some(NodeData::Text { contents }) if contents.borrow().starts_with('\n'))
+}
+
+/// What follows `<!DOCTYPE `: the name and, when present, the identifiers.
+fn doctype_text(name: &str, public_id: &str, system_id: &str) -> String {
+    let quote = |id: &str| {
+        if id.contains('"') {
+            format!("'{id}'")
+        } else {
+            format!("\"{id}\"")
+        }
+    };
+    match (public_id.is_empty(), system_id.is_empty()) {
+        (true, true) => name.to_string(),
+        (false, true) => format!("{name} PUBLIC {}", quote(public_id)),
+        (true, false) => format!("{name} SYSTEM {}", quote(system_id)),
+        (false, false) => format!("{name} PUBLIC {} {}", quote(public_id), quote(system_id)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+
+    #[test]
+    fn round_trips() {
+        let cases = [
+            (
+                "doctype ids",
+                "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\">",
+                "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\"><html><head></head><body></body></html>",
+            ),
+            (
+                "system only",
+                "<!DOCTYPE html SYSTEM 'about:legacy-compat'>",
+                "<!DOCTYPE html SYSTEM \"about:legacy-compat\"><html><head></head><body></body></html>",
+            ),
+            (
+                "template",
+                "<template><p>a<b>b</b></template>",
+                "<html><head><template><p>a<b>b</b></p></template></head><body></body></html>",
+            ),
+            (
+                "pre newline",
+                "<pre>\n\nx</pre>",
+                "<html><head></head><body><pre>\n\nx</pre></body></html>",
+            ),
+            (
+                "noscript markup",
+                "<body><noscript><p>a &amp; b</p></noscript>",
+                "<html><head></head><body><noscript><p>a &amp; b</p></noscript></body></html>",
+            ),
+        ];
+        for (name, input, want) in cases {
+            assert_eq!(parse(input, false).serialize(), want, "case {name}");
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Each entity's base from its own heading (design.md §2, rule 2):
+//! `Content-Base` first; then `Content-Location` (a relative one resolved
+//! against that heading's Content-Base, else against the enclosing base); then
+//! the legacy `Base:` (RFC 1808) and `Base-URL:` (1994 draft) headers.
+
+use super::headers::{clean_url_value, url_span};
+use super::walk::Entity;
+use crate::base::{BaseRule, EstablishedBase};
+use crate::options::Options;
+use crate::report::{Location, Report, Severity};
+use crate::resolve::{has_scheme, Base};
+use std::ops::Range;
+
+/// A relative `Content-Location` value and what it resolves against.
+#[derive(Clone, Debug)]
+pub struct RelativeLocation {
+    /// The bytes of the input holding the URL (see [`url_span`]).
+    pub span: Range<usize>,
+    /// The cleaned value.
+    pub value: String,
+    /// The heading's Content-Base, else the enclosing base; `None` when
+    /// neither is known.
+    pub against: Option<EstablishedBase>,
+}
+
+/// What an entity's own heading says about bases.
+#[derive(Clone, Debug, Default)]
+pub struct HeadingBase {
+    /// The base the heading establishes, if it establishes one.
+    pub own: Option<EstablishedBase>,
+    /// A relative Content-Location, to be written back in absolute form.
+    pub relative_location: Option<RelativeLocation>,
+}
+
+/// Read the base-bearing headers of `entity`. Unusable values (an absolute URL
+/// the profile cannot parse, a relative one with nothing to resolve against)
+/// are reported as warnings and skipped.
+pub fn heading_base(
+    entity: &Entity,
+    input: &[u8],
+    enclosing: Option<&EstablishedBase>,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+) -> HeadingBase {
+    let mut ctx = Ctx {
+        options,
+        location,
+        report,
+    };
+    let content_base = entity
+        .header("content-base")
+        .map(|h| clean_url_value(&h.text))
+        .filter(|v| !v.is_empty())
+        .and_then(|v| ctx.establish("Content-Base", &v, enclosing, BaseRule::ContentBase));
+
+    let mut relative_location = None;
+    let against = content_base.as_ref().or(enclosing);
+    let content_location = entity.header("content-location").and_then(|h| {
+        let value = clean_url_value(&h.text);
+        if value.is_empty() {
+            return None;
+        }
+        if !has_scheme(&value) {
+            relative_location = Some(RelativeLocation {
+                span: url_span(input, h),
+                value: value.clone(),
+                against: against.cloned(),
+            });
+        }
+        ctx.establish(
+            "Content-Location",
+            &value,
+            against,
+            BaseRule::ContentLocation,
+        )
+    });
+
+    let legacy = || {
+        ["base", "base-url"].iter().find_map(|name| {
+            let h = entity.header(name)?;
+            let value = clean_url_value(&h.text);
+            if value.is_empty() {
+                return None;
+            }
+            Some((h.name.clone(), value))
+        })
+    };
+    let own = content_base.or(content_location).or_else(|| {
+        let (name, value) = legacy()?;
+        ctx.establish(&name, &value, enclosing, BaseRule::LegacyBaseHeader)
+    });
+    HeadingBase {
+        own,
+        relative_location,
+    }
+}
+
+struct Ctx<'a> {
+    options: &'a Options,
+    location: &'a Location,
+    report: &'a mut Report,
+}
+
+impl Ctx<'_> {
+    /// The base `value` of header `name` establishes: itself when absolute,
+    /// else resolved against `against`.
+    fn establish(
+        &mut self,
+        name: &str,
+        value: &str,
+        against: Option<&EstablishedBase>,
+        rule: BaseRule,
+    ) -> Option<EstablishedBase> {
+        // Resolved even when it has a scheme: the older profiles read
+        // `http:g` against an `http:` base as relative.
+        let absolute = match against.map(|a| a.base.resolve(value)) {
+            Some(Ok(r)) => r.url.into_owned(),
+            _ if has_scheme(value) => value.to_string(),
+            None => return None,
+            Some(Err(e)) => {
+                self.warn(format!("{name} `{value}` cannot be resolved: {e}; ignored"));
+                return None;
+            }
+        };
+        match Base::parse(&absolute, self.options.profile) {
+            Ok(base) => Some(EstablishedBase::new(base, rule)),
+            Err(e) => {
+                self.warn(format!(
+                    "{name} `{value}` is not a usable base: {e}; ignored"
+                ));
+                None
+            }
+        }
+    }
+
+    fn warn(&mut self, message: String) {
+        self.report
+            .problem(self.location, Severity::Warning, message);
+    }
+}
+
+/// The retrieval base of the whole message (rule 5.3): `--url`, else the
+/// archive's `Snapshot-Content-Location`.
+pub fn retrieval_base(
+    root: &Entity,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+) -> Option<EstablishedBase> {
+    if options.url.is_some() {
+        return crate::document::retrieval_base(options, location, report);
+    }
+    let value = clean_url_value(&root.header("snapshot-content-location")?.text);
+    if value.is_empty() {
+        return None;
+    }
+    match Base::parse(&value, options.profile) {
+        Ok(base) if has_scheme(&value) => Some(EstablishedBase::new(
+            base,
+            BaseRule::SnapshotContentLocation,
+        )),
+        Ok(_) | Err(_) => {
+            report.problem(
+                location,
+                Severity::Warning,
+                format!("Snapshot-Content-Location `{value}` is not an absolute URL; ignored"),
+            );
+            None
+        }
+    }
+}

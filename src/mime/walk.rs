@@ -1,0 +1,559 @@
+//! Walk a message: the tree of MIME entities, every range an offset into the
+//! input.
+//!
+//! mailparse parses each header block (its header slices borrow from the
+//! input, so offsets come from pointer arithmetic). The multipart splitting is
+//! ours, one level at a time, because mailparse's own fails the whole message
+//! on one bad part, mis-splits an inner boundary that begins with the outer one
+//! (`foo` / `foobar`) and recurses without a limit we control. Here a delimiter
+//! line is `--boundary`, optionally `--`, then only white space to the end of
+//! the line (RFC 2046 §5.1.1), and nesting stops at [`MAX_DEPTH`].
+
+use super::transfer::TransferEncoding;
+use crate::report::{Location, Report, Severity};
+use memchr::memmem;
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// Deepest nesting of multiparts and enclosed messages that is walked. Deeper
+/// entities are copied unchanged and reported (mailparse itself gives up past
+/// 100; real messages rarely pass 10).
+pub const MAX_DEPTH: usize = 50;
+
+/// One header field of an entity.
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// The field name as written, trimmed.
+    pub name: String,
+    /// The raw value bytes (after the colon and any spaces, folding included).
+    pub value: Range<usize>,
+    /// The value unfolded, RFC 2047 encoded-words decoded (mailparse's `get_value`).
+    pub text: String,
+}
+
+/// How an entity's body is structured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Structure {
+    /// A leaf: its body is content.
+    Leaf,
+    /// `multipart/*`: the children lie between delimiter lines of `boundary`.
+    Multipart {
+        /// The boundary parameter.
+        boundary: String,
+    },
+    /// `message/rfc822` (or `message/global`, `message/news`): the body is one
+    /// enclosed message, the only child.
+    Message,
+    /// The entity could not be parsed (the reason was reported); it is copied
+    /// unchanged.
+    Unparsed(String),
+}
+
+/// One MIME entity: a message, a part, or an enclosed message.
+#[derive(Clone, Debug)]
+pub struct Entity {
+    /// Part path: `""` for the top-level message, `1`, `1.2` … for parts; an
+    /// enclosed message is the only child (`.1`) of its `message/rfc822` part.
+    pub path: String,
+    /// Nesting depth: 0 for the top-level message.
+    pub depth: usize,
+    /// The whole entity: header block and body.
+    pub span: Range<usize>,
+    /// The header fields.
+    pub headers: Vec<Header>,
+    /// The body (for a multipart: from the end of the header block to the end
+    /// of the entity, preamble and epilogue included).
+    pub body: Range<usize>,
+    /// The media type, lowercase (`text/html`); the RFC 2045 default when
+    /// there is no Content-Type.
+    pub media_type: String,
+    /// The Content-Type parameters (names lowercase, values unquoted).
+    pub params: BTreeMap<String, String>,
+    /// How the body is structured.
+    pub structure: Structure,
+    /// The enclosed entities.
+    pub children: Vec<Entity>,
+    /// The boundaries of every enclosing multipart, innermost last: no line of
+    /// a rewritten body may start with `--` and one of them.
+    pub enclosing_boundaries: Vec<String>,
+    /// Set when the entity ran to the end of its enclosing body without a
+    /// closing delimiter (a truncated file?): its body is not rewritten.
+    pub truncated: bool,
+}
+
+impl Entity {
+    /// The first header named `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&Header> {
+        self.headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The Content-Transfer-Encoding (7bit when there is none).
+    pub fn transfer_encoding(&self) -> TransferEncoding {
+        self.header("content-transfer-encoding")
+            .map_or(TransferEncoding::SevenBit, |h| {
+                TransferEncoding::parse(&h.text)
+            })
+    }
+
+    /// The location of this entity in `file`, for records and messages.
+    pub fn location(&self, file: &Location) -> Location {
+        if self.path.is_empty() {
+            file.clone()
+        } else {
+            file.with_part(self.path.clone())
+        }
+    }
+
+    /// The path as shown to people: `message` for the top level.
+    pub fn display_path(&self) -> &str {
+        if self.path.is_empty() {
+            "message"
+        } else {
+            &self.path
+        }
+    }
+
+    /// Visit this entity and every entity under it, depth first, in input order.
+    pub fn for_each(&self, f: &mut dyn FnMut(&Entity)) {
+        f(self);
+        for child in &self.children {
+            child.for_each(f);
+        }
+    }
+}
+
+/// Parse `input` as a message: the tree of its entities. Problems (an
+/// unparseable header block, a missing boundary, a truncated part, nesting
+/// deeper than [`MAX_DEPTH`]) are reported at `location`; the entities
+/// concerned are left [`Structure::Unparsed`] or marked truncated.
+pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
+    let mut walker = Walker {
+        input,
+        location,
+        report,
+    };
+    walker.entity(0..input.len(), String::new(), 0, "text/plain", Vec::new())
+}
+
+struct Walker<'i, 'r> {
+    input: &'i [u8],
+    location: &'r Location,
+    report: &'r mut Report,
+}
+
+impl Walker<'_, '_> {
+    fn problem(&mut self, path: &str, message: String) {
+        let loc = if path.is_empty() {
+            self.location.clone()
+        } else {
+            self.location.with_part(path)
+        };
+        self.report.problem(&loc, Severity::Error, message);
+    }
+
+    fn entity(
+        &mut self,
+        span: Range<usize>,
+        path: String,
+        depth: usize,
+        default_type: &str,
+        enclosing_boundaries: Vec<String>,
+    ) -> Entity {
+        let raw = &self.input[span.clone()];
+        let mut entity = Entity {
+            path,
+            depth,
+            span: span.clone(),
+            headers: Vec::new(),
+            body: span.clone(),
+            media_type: if default_type == "message" {
+                "text/plain".to_string()
+            } else {
+                default_type.to_string()
+            },
+            params: BTreeMap::new(),
+            structure: Structure::Leaf,
+            children: Vec::new(),
+            enclosing_boundaries,
+            truncated: false,
+        };
+        // A message (not a part: there an empty line ends the header block)
+        // may be preceded by lines of white space, as some exports write it.
+        let skipped = if depth == 0 || default_type == "message" {
+            leading_space_lines(raw)
+        } else {
+            0
+        };
+        let raw = &raw[skipped..];
+        let (headers, body_start) = match mailparse::parse_headers(raw) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                let reason = format!("cannot parse the header block ({e}); left unchanged");
+                self.problem(&entity.path, reason.clone());
+                entity.structure = Structure::Unparsed(reason);
+                return entity;
+            }
+        };
+        let base = self.input.as_ptr() as usize;
+        entity.headers = headers
+            .iter()
+            .map(|h| {
+                let value = h.get_value_raw();
+                let start = value.as_ptr() as usize - base;
+                Header {
+                    name: String::from_utf8_lossy(h.get_key_raw()).trim().to_string(),
+                    value: start..start + value.len(),
+                    text: h.get_value(),
+                }
+            })
+            .collect();
+        entity.body = span.start + skipped + body_start.min(raw.len())..span.end;
+        if let Some(ct) = entity.header("content-type") {
+            let parsed = mailparse::parse_content_type(&ct.text);
+            if parsed.mimetype.contains('/') {
+                entity.media_type = parsed.mimetype;
+                entity.params = parsed.params;
+            }
+        }
+        if entity.media_type.starts_with("multipart/") {
+            self.multipart(&mut entity);
+        } else if matches!(
+            entity.media_type.as_str(),
+            "message/rfc822" | "message/global" | "message/news"
+        ) {
+            self.enclosed_message(&mut entity);
+        }
+        entity
+    }
+
+    fn too_deep(&mut self, entity: &mut Entity) -> bool {
+        if entity.depth < MAX_DEPTH {
+            return false;
+        }
+        let reason = format!("nested more than {MAX_DEPTH} levels deep; left unchanged");
+        self.problem(&entity.path, reason.clone());
+        entity.structure = Structure::Unparsed(reason);
+        true
+    }
+
+    fn multipart(&mut self, entity: &mut Entity) {
+        let Some(boundary) = entity.params.get("boundary").cloned() else {
+            let reason = format!(
+                "{} without a boundary parameter; left unchanged",
+                entity.media_type
+            );
+            self.problem(&entity.path, reason.clone());
+            entity.structure = Structure::Unparsed(reason);
+            return;
+        };
+        if boundary.is_empty() {
+            let reason = "empty multipart boundary; left unchanged".to_string();
+            self.problem(&entity.path, reason.clone());
+            entity.structure = Structure::Unparsed(reason);
+            return;
+        }
+        if self.too_deep(entity) {
+            return;
+        }
+        let body = entity.body.clone();
+        let delimiters = find_delimiters(self.input, body.clone(), &boundary);
+        if delimiters.is_empty() {
+            let reason = format!("no boundary line `--{boundary}` found; left unchanged");
+            self.problem(&entity.path, reason.clone());
+            entity.structure = Structure::Unparsed(reason);
+            return;
+        }
+        let default_type = if entity.media_type == "multipart/digest" {
+            "message/rfc822"
+        } else {
+            "text/plain"
+        };
+        let mut boundaries = entity.enclosing_boundaries.clone();
+        boundaries.push(boundary.clone());
+        for (i, pair) in delimiters.windows(2).enumerate() {
+            if pair[0].close {
+                break;
+            }
+            // Two delimiter lines in a row share a line break: an empty part.
+            let part = pair[0].line_end..pair[1].part_end.max(pair[0].line_end);
+            self.push_part(entity, i, part, default_type, &boundaries, false);
+        }
+        let last = delimiters[delimiters.len() - 1].clone();
+        if !last.close {
+            let i = delimiters.len() - 1;
+            let part = last.line_end..body.end;
+            self.push_part(entity, i, part, default_type, &boundaries, true);
+        }
+        entity.structure = Structure::Multipart { boundary };
+    }
+
+    fn push_part(
+        &mut self,
+        entity: &mut Entity,
+        index: usize,
+        part: Range<usize>,
+        default_type: &str,
+        boundaries: &[String],
+        truncated: bool,
+    ) {
+        let path = child_path(&entity.path, index + 1);
+        let mut child = self.entity(
+            part,
+            path,
+            entity.depth + 1,
+            default_type,
+            boundaries.to_vec(),
+        );
+        child.truncated = truncated;
+        entity.children.push(child);
+    }
+
+    fn enclosed_message(&mut self, entity: &mut Entity) {
+        let enc = entity.transfer_encoding();
+        if !enc.is_identity() {
+            // An encoded enclosed message is not walked: its bytes are not
+            // the input's, so its parts cannot be spliced in place.
+            let reason = format!(
+                "enclosed message with Content-Transfer-Encoding {}; not walked, left unchanged",
+                enc.name()
+            );
+            self.report.problem(
+                &entity.location(self.location),
+                Severity::Warning,
+                reason.clone(),
+            );
+            entity.structure = Structure::Unparsed(reason);
+            return;
+        }
+        if self.too_deep(entity) {
+            return;
+        }
+        let path = child_path(&entity.path, 1);
+        let child = self.entity(
+            entity.body.clone(),
+            path,
+            entity.depth + 1,
+            "message",
+            entity.enclosing_boundaries.clone(),
+        );
+        entity.children.push(child);
+        entity.structure = Structure::Message;
+    }
+}
+
+/// The length of the lines of nothing but spaces and tabs at the start of `raw`.
+fn leading_space_lines(raw: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(nl) = memchr::memchr(b'\n', &raw[at..]) {
+        let line = &raw[at..at + nl];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() || !line.iter().all(|&b| b == b' ' || b == b'\t') {
+            break;
+        }
+        at += nl + 1;
+    }
+    at
+}
+
+/// The path of child `n` (1-based) of the entity at `parent`.
+fn child_path(parent: &str, n: usize) -> String {
+    if parent.is_empty() {
+        n.to_string()
+    } else {
+        format!("{parent}.{n}")
+    }
+}
+
+/// One delimiter line of a multipart body.
+#[derive(Clone, Debug)]
+struct Delimiter {
+    /// Where the part before this delimiter ends: before the line break that
+    /// precedes the delimiter (it belongs to the delimiter, RFC 2046).
+    part_end: usize,
+    /// Just after the delimiter line's line break.
+    line_end: usize,
+    /// A close delimiter (`--boundary--`).
+    close: bool,
+}
+
+/// Every delimiter line of `boundary` in `input[body]`, up to and including the
+/// close delimiter.
+fn find_delimiters(input: &[u8], body: Range<usize>, boundary: &str) -> Vec<Delimiter> {
+    let mut needle = Vec::with_capacity(boundary.len() + 2);
+    needle.extend_from_slice(b"--");
+    needle.extend_from_slice(boundary.as_bytes());
+    let finder = memmem::Finder::new(&needle);
+    let hay = &input[body.clone()];
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(found) = finder.find(&hay[from..]) {
+        let at = from + found;
+        from = at + 1;
+        if at != 0 && hay[at - 1] != b'\n' {
+            continue;
+        }
+        let mut rest = at + needle.len();
+        let close = hay[rest..].starts_with(b"--");
+        if close {
+            rest += 2;
+        }
+        let line_end = match memchr::memchr(b'\n', &hay[rest..]) {
+            Some(nl) => rest + nl + 1,
+            None => hay.len(),
+        };
+        let tail = &hay[rest..line_end];
+        if !tail.iter().all(|b| b.is_ascii_whitespace()) {
+            continue; // `--foobar` is not a delimiter of `foo`
+        }
+        let mut part_end = at;
+        if part_end > 0 && hay[part_end - 1] == b'\n' {
+            part_end -= 1;
+            if part_end > 0 && hay[part_end - 1] == b'\r' {
+                part_end -= 1;
+            }
+        }
+        out.push(Delimiter {
+            part_end: body.start + part_end,
+            line_end: body.start + line_end,
+            close,
+        });
+        if close {
+            break;
+        }
+        from = line_end.max(from);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(input: &str) -> (Entity, Report) {
+        let mut report = Report::new(false);
+        let e = walk(
+            input.as_bytes(),
+            &Location::file(Some("t.eml")),
+            &mut report,
+        );
+        (e, report)
+    }
+
+    fn slice<'a>(input: &'a str, r: &Range<usize>) -> &'a str {
+        &input[r.clone()]
+    }
+
+    #[test]
+    fn splits_parts_and_keeps_delimiter_line_breaks_out() {
+        let m = "Content-Type: multipart/mixed; boundary=foo\r\n\r\npre\r\n--foo\r\nContent-Type: text/html\r\n\r\n<p>a</p>\r\n--foo\r\n\r\nplain\r\n--foo--\r\nepilogue\r\n";
+        let (e, report) = tree(m);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(e.children.len(), 2);
+        assert_eq!(e.children[0].path, "1");
+        assert_eq!(e.children[0].media_type, "text/html");
+        assert_eq!(slice(m, &e.children[0].body), "<p>a</p>");
+        assert_eq!(slice(m, &e.children[1].body), "plain");
+        assert_eq!(e.children[1].media_type, "text/plain");
+    }
+
+    #[test]
+    fn inner_boundary_with_outer_prefix_is_not_a_delimiter() {
+        let m = "Content-Type: multipart/mixed; boundary=foo\n\n--foo\nContent-Type: multipart/alternative; boundary=foobar\n\n--foobar\nContent-Type: text/html\n\n<a href=x>x</a>\n--foobar--\n--foo--\n";
+        let (e, report) = tree(m);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(e.children.len(), 1);
+        let alt = &e.children[0];
+        assert_eq!(alt.media_type, "multipart/alternative");
+        assert_eq!(alt.children.len(), 1);
+        assert_eq!(alt.children[0].path, "1.1");
+        assert_eq!(slice(m, &alt.children[0].body), "<a href=x>x</a>");
+        assert_eq!(alt.children[0].enclosing_boundaries, ["foo", "foobar"]);
+    }
+
+    #[test]
+    fn missing_close_delimiter_marks_the_last_part_truncated() {
+        let m = "Content-Type: multipart/mixed; boundary=b\n\n--b\n\none\n--b\nContent-Type: text/html\n\n<p>cut";
+        let (e, report) = tree(m);
+        assert_eq!(e.children.len(), 2);
+        assert!(!e.children[0].truncated);
+        assert!(e.children[1].truncated);
+        assert_eq!(slice(m, &e.children[1].body), "<p>cut");
+        assert!(report.problems.is_empty());
+    }
+
+    #[test]
+    fn consecutive_delimiters_give_an_empty_part() {
+        let m = "Content-Type: multipart/mixed; boundary=\":foo\"\n\n--:foo\n--:foo\r\nContent-Type: text/html\n--:foo--\n";
+        let (e, report) = tree(m);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(e.children.len(), 2);
+        assert_eq!(e.children[0].span.len(), 0);
+        assert_eq!(e.children[1].media_type, "text/html");
+    }
+
+    #[test]
+    fn enclosed_message_is_walked_as_the_only_child() {
+        let m = "Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: message/rfc822\n\nContent-Base: http://x/\nContent-Type: text/html\n\n<a href=y>\n--b--\n";
+        let (e, _) = tree(m);
+        let msg = &e.children[0];
+        assert_eq!(msg.structure, Structure::Message);
+        assert_eq!(msg.children[0].path, "1.1");
+        assert_eq!(msg.children[0].media_type, "text/html");
+        assert_eq!(
+            msg.children[0]
+                .header("content-base")
+                .map(|h| h.text.as_str()),
+            Some("http://x/")
+        );
+    }
+
+    #[test]
+    fn nesting_beyond_the_limit_is_reported_not_overflowed() {
+        let depth = MAX_DEPTH + 20;
+        let mut m = String::new();
+        for i in 0..depth {
+            m.push_str(&format!(
+                "Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n"
+            ));
+        }
+        m.push_str("Content-Type: text/html\n\n<a href=x>\n");
+        for i in (0..depth).rev() {
+            m.push_str(&format!("--b{i}--\n"));
+        }
+        let (_, report) = tree(&m);
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert!(report.problems[0]
+            .message
+            .contains("nested more than 50 levels"));
+    }
+
+    #[test]
+    fn unparseable_header_block_is_reported() {
+        let (e, report) = tree(" leading space: x\n\nbody");
+        assert!(matches!(e.structure, Structure::Unparsed(_)));
+        assert_eq!(report.problems.len(), 1);
+        assert!(report.problems[0]
+            .one_line()
+            .starts_with("t.eml: error: cannot parse the header block"));
+    }
+
+    #[test]
+    fn white_space_lines_before_a_message_are_skipped() {
+        let m = "      \n\t\nContent-Type: text/html\n\n<p>";
+        let (e, report) = tree(m);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(e.media_type, "text/html");
+        assert_eq!(slice(m, &e.body), "<p>");
+    }
+
+    #[test]
+    fn header_value_ranges_point_into_the_input() {
+        let m = "Content-Location:\r\n   images/a.gif\r\nContent-Type: image/gif\r\n\r\nxx";
+        let (e, _) = tree(m);
+        let h = e.header("content-location").unwrap();
+        assert_eq!(slice(m, &h.value), "\r\n   images/a.gif");
+        assert_eq!(h.text.trim(), "images/a.gif");
+    }
+}

@@ -1,0 +1,108 @@
+//! `linkbase explain`: the part tree, each part's media type, transfer
+//! encoding, base and the rule that set it.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn explain(args: &[&str]) -> (String, String, Option<i32>) {
+    let out = Command::cargo_bin("linkbase")
+        .expect("binary")
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .arg("explain")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn message_tree_with_bases_and_rules() {
+    let (stdout, stderr, status) =
+        explain(&["fixtures/mime/location-against-enclosing-related/input.eml"]);
+    let expected = "\
+message  multipart/related         7bit    http://www.example.org/guide/  (header Content-Location)
+  1      text/html                 7bit    http://www.example.org/guide/  (5.2 enclosing entity)
+  2      image/gif                 base64  http://www.example.org/guide/images/logo.gif  (header Content-Location)
+  3      application/octet-stream  7bit    http://www.example.org/css/print.css  (header Content-Location)
+  4      font/woff                 7bit    http://static.example.net/fonts/a.woff  (header Content-Location)
+";
+    assert_eq!(stdout, expected);
+    assert_eq!(stderr, "");
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn signed_parts_are_marked_and_warned_about() {
+    let (stdout, stderr, status) = explain(&["fixtures/mime/signed-left-alone/input.eml"]);
+    assert!(
+        stdout.contains("    1.1  text/html                  7bit  http://example.org/news/  (5.2 enclosing entity)  [signed (multipart/signed); left unchanged]\n"),
+        "{stdout}"
+    );
+    assert!(stdout.starts_with("message  multipart/signed "), "{stdout}");
+    assert!(
+        stderr.contains("warning: signed (multipart/signed)"),
+        "{stderr}"
+    );
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn retrieval_url_and_no_base() {
+    let (stdout, _, _) = explain(&[
+        "--url",
+        "https://example.com/a/b.html",
+        "fixtures/mime/retrieval-url-argument/input.eml",
+    ]);
+    assert!(stdout.starts_with("message  multipart/related  7bit  https://example.com/a/b.html  (5.3 retrieval URL (--url))\n"), "{stdout}");
+    assert!(
+        stdout.ends_with("\n  1      image/png          7bit  https://example.com/a/img/a.png  (header Content-Location)\n"),
+        "{stdout}"
+    );
+    let (stdout, _, status) = explain(&["fixtures/mime/no-base-relative-location/input.eml"]);
+    assert!(
+        stdout.lines().all(|l| l.ends_with("(no base: 5.4 none)")),
+        "{stdout}"
+    );
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn malformed_message_reports_the_part_and_exits_1() {
+    let (stdout, stderr, status) = explain(&["fixtures/mime/malformed-missing-boundary/input.eml"]);
+    assert!(
+        stdout.contains("[no boundary line `--never-used` found; left unchanged]"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr,
+        "fixtures/mime/malformed-missing-boundary/input.eml: error: no boundary line `--never-used` found; left unchanged\n"
+    );
+    assert_eq!(status, Some(1));
+}
+
+#[test]
+fn html_file_is_one_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = dir.path().join("page.html");
+    std::fs::write(&page, "<p><a href=\"x.html\">x</a>").expect("write");
+    let path = page.to_string_lossy().into_owned();
+    let (stdout, _, status) = explain(&["--url", "http://example.org/dir/page.html", &path]);
+    assert_eq!(
+        stdout,
+        format!("{path}  http://example.org/dir/page.html  (5.3 retrieval URL (--url))\n")
+    );
+    assert_eq!(status, Some(0));
+    let (stdout, _, _) = explain(&[&path]);
+    assert_eq!(stdout, format!("{path}  (no base: 5.4 none)\n"));
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let (_, stderr, status) = explain(&["no/such/file.eml"]);
+    assert!(stderr.starts_with("no/such/file.eml: "), "{stderr}");
+    assert_eq!(status, Some(1));
+}

@@ -1,0 +1,171 @@
+//! Byte preservation: the output of a MIME rewrite is exactly the input with
+//! the library's edits spliced in, and every edit lies inside the body of a
+//! `text/html` or `text/css` part or inside a `Content-Location` header value,
+//! as found by an independent parse (mailparse's own `parse_mail`, re-run on
+//! the bodies of enclosed messages, which it does not descend into).
+
+// Each test crate that includes this module uses only part of it.
+#![allow(dead_code)]
+
+use linkbase::mime::{self, Edit, EditPlace};
+use linkbase::{Location, Options, Report};
+use mailparse::{body::Body, ParsedMail};
+use std::ops::Range;
+
+/// A place an edit may lie in.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// The bytes of the input.
+    pub range: Range<usize>,
+    /// `Some((media type, transfer encoding))` for a part body, `None` for a
+    /// Content-Location value.
+    pub body_of: Option<(String, String)>,
+}
+
+/// What the check found.
+#[derive(Debug)]
+pub struct Checked {
+    /// The rewrite's output (the input itself when nothing changed).
+    pub output: Vec<u8>,
+    /// The edits, each with the independent region it lies in (`None` when
+    /// the independent parse failed on the whole input).
+    pub edits: Vec<(Edit, Option<Region>)>,
+    /// Why the independent parse could not run, when it could not.
+    pub not_independently_checked: Option<String>,
+    /// The report of the rewrite.
+    pub report: Report,
+}
+
+/// Rewrite `input` as a message and check byte preservation. `Err` names what
+/// was violated.
+pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, String> {
+    let location = Location::file(Some(name));
+    let mut report = Report::new(false);
+    let edits = mime::plan(input, options, &location, &mut report);
+    let mut again = Report::new(false);
+    let output = mime::rewrite_message(input, options, &location, &mut again)
+        .unwrap_or_else(|| input.to_vec());
+
+    let mut at = 0;
+    for e in &edits {
+        if e.range.start < at || e.range.end > input.len() || e.range.start > e.range.end {
+            return Err(format!(
+                "{name}: edit {:?} overlaps or is out of bounds",
+                e.range
+            ));
+        }
+        at = e.range.end;
+    }
+    let spliced = splice(input, &edits);
+    if spliced != output {
+        return Err(format!(
+            "{name}: output differs from the input with the edits spliced in (first difference at byte {})",
+            first_difference(&spliced, &output)
+        ));
+    }
+
+    let mut regions = Vec::new();
+    let not_checked = match mailparse::parse_mail(input) {
+        Ok(mail) => {
+            collect_regions(input, &mail, &mut regions, 0);
+            None
+        }
+        Err(e) => Some(format!("mailparse cannot parse it: {e}")),
+    };
+    let mut checked = Vec::new();
+    for e in edits {
+        let region = if not_checked.is_some() {
+            None
+        } else {
+            let found = regions.iter().find(|r| {
+                r.range.start <= e.range.start
+                    && e.range.end <= r.range.end
+                    && (r.body_of.is_some() == (e.place == EditPlace::Body))
+            });
+            match found {
+                Some(r) => Some(r.clone()),
+                None => {
+                    return Err(format!(
+                        "{name}: part {}: edit {:?} ({:?}) lies outside every text/html or text/css body and Content-Location value",
+                        e.part, e.range, e.place
+                    ))
+                }
+            }
+        };
+        checked.push((e, region));
+    }
+    Ok(Checked {
+        output,
+        edits: checked,
+        not_independently_checked: not_checked,
+        report,
+    })
+}
+
+/// `input` with `edits` applied: written here again, independently of the library.
+fn splice(input: &[u8], edits: &[Edit]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for e in edits {
+        out.extend_from_slice(&input[at..e.range.start]);
+        out.extend_from_slice(&e.replacement);
+        at = e.range.end;
+    }
+    out.extend_from_slice(&input[at..]);
+    out
+}
+
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()))
+}
+
+fn offset(input: &[u8], slice: &[u8]) -> Range<usize> {
+    let start = slice.as_ptr() as usize - input.as_ptr() as usize;
+    start..start + slice.len()
+}
+
+fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, depth: usize) {
+    for h in &mail.headers {
+        if h.get_key_ref()
+            .trim()
+            .eq_ignore_ascii_case("content-location")
+        {
+            out.push(Region {
+                range: offset(input, h.get_value_raw()),
+                body_of: None,
+            });
+        }
+    }
+    for sub in &mail.subparts {
+        collect_regions(input, sub, out, depth + 1);
+    }
+    let raw = match mail.get_body_encoded() {
+        Body::Base64(b) | Body::QuotedPrintable(b) => b.get_raw(),
+        Body::SevenBit(b) | Body::EightBit(b) => b.get_raw(),
+        Body::Binary(b) => b.get_raw(),
+    };
+    let media_type = mail.ctype.mimetype.as_str();
+    if matches!(media_type, "text/html" | "text/css") {
+        let cte = mail
+            .headers
+            .iter()
+            .find(|h| {
+                h.get_key_ref()
+                    .trim()
+                    .eq_ignore_ascii_case("content-transfer-encoding")
+            })
+            .map(|h| h.get_value())
+            .unwrap_or_default();
+        out.push(Region {
+            range: offset(input, raw),
+            body_of: Some((media_type.to_string(), cte)),
+        });
+    } else if media_type.starts_with("message/") && depth < 60 {
+        if let Ok(inner) = mailparse::parse_mail(raw) {
+            collect_regions(input, &inner, out, depth + 1);
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! Every file of the shared real-world corpus (`../shared/corpus/mime`, beside
+//! the checkout): no panic, byte preservation outside the spliced spans (see
+//! `common/splice_check.rs`), every rewritten HTML part decodes and re-parses
+//! to the same element structure, and the messages that failed to parse are
+//! listed with their reasons.
+//!
+//! When the corpus folder is absent the test says so and does not run; with
+//! `LINKBASE_REQUIRE_CORPUS=1` (CI) absence is a failure. `LINKBASE_CORPUS`
+//! points elsewhere.
+
+#[path = "common/splice_check.rs"]
+mod splice_check;
+
+use html5ever::tendril::TendrilSink;
+use linkbase::mime::transfer::{self, Newline, TransferEncoding};
+use linkbase::{Options, Severity};
+use markup5ever_rcdom::{Handle, NodeData, RcDom};
+use splice_check::Region;
+use std::path::{Path, PathBuf};
+
+/// `../shared/corpus/mime` beside the checkout, or `$LINKBASE_CORPUS` when set
+/// (a work tree elsewhere).
+fn corpus_root() -> PathBuf {
+    match std::env::var_os("LINKBASE_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mime"),
+    }
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, out);
+        } else {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if !(name.starts_with("COPYING")
+                || name.starts_with("LICENSE")
+                || name.ends_with(".md"))
+            {
+                out.push(path);
+            }
+        }
+    }
+}
+
+/// Element names and attribute names in tree order: what must survive a rewrite.
+fn shape(html: &[u8]) -> Vec<String> {
+    let dom = html5ever::parse_document(RcDom::default(), Default::default())
+        .from_utf8()
+        .one(html);
+    let mut out = Vec::new();
+    fn walk(node: &Handle, out: &mut Vec<String>) {
+        if let NodeData::Element { name, attrs, .. } = &node.data {
+            let mut s = name.local.to_string();
+            for a in attrs.borrow().iter() {
+                s.push(' ');
+                s.push_str(&a.name.local);
+            }
+            out.push(s);
+        }
+        for child in node.children.borrow().iter() {
+            walk(child, out);
+        }
+    }
+    walk(&dom.document, &mut out);
+    out
+}
+
+fn decode(region: &Region, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let cte = region
+        .body_of
+        .as_ref()
+        .map(|(_, c)| c.as_str())
+        .unwrap_or("");
+    let newline = Newline::detect(bytes).unwrap_or(Newline::Lf);
+    transfer::decode(&TransferEncoding::parse(cte), bytes, newline)
+        .map(|c| c.into_owned())
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn corpus() {
+    let root = corpus_root();
+    if !root.is_dir() {
+        let message = format!(
+            "corpus test did not run: {} does not exist (the shared corpus sits beside the checkout)",
+            root.display()
+        );
+        if std::env::var("LINKBASE_REQUIRE_CORPUS").is_ok_and(|v| v == "1") {
+            panic!("{message}; LINKBASE_REQUIRE_CORPUS=1 requires it");
+        }
+        eprintln!("NOTE: {message}");
+        return;
+    }
+    let mut paths = Vec::new();
+    files(&root, &mut paths);
+    paths.sort();
+    assert!(
+        !paths.is_empty(),
+        "the corpus folder {} is empty",
+        root.display()
+    );
+
+    let options = Options::new();
+    let mut failures = Vec::new();
+    let mut parse_errors = Vec::new();
+    let mut not_checked = Vec::new();
+    let (mut rewritten_parts, mut rewritten_files) = (0, 0);
+    for path in &paths {
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let Ok(input) = std::fs::read(path) else {
+            failures.push(format!("{name}: cannot be read"));
+            continue;
+        };
+        let result = std::panic::catch_unwind(|| splice_check::check(&input, &options, &name));
+        let checked = match result {
+            Err(_) => {
+                failures.push(format!("{name}: panicked"));
+                continue;
+            }
+            Ok(Err(e)) => {
+                failures.push(e);
+                continue;
+            }
+            Ok(Ok(c)) => c,
+        };
+        for p in checked
+            .report
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+        {
+            parse_errors.push(p.one_line());
+        }
+        if let Some(why) = &checked.not_independently_checked {
+            not_checked.push(format!("{name}: {why} ({} edits)", checked.edits.len()));
+        }
+        if !checked.edits.is_empty() {
+            rewritten_files += 1;
+        }
+        for (edit, region) in &checked.edits {
+            let Some(region) = region else { continue };
+            if region
+                .body_of
+                .as_ref()
+                .is_some_and(|(t, _)| t == "text/html")
+            {
+                rewritten_parts += 1;
+                let before = decode(region, &input[edit.range.clone()]);
+                let after = decode(region, &edit.replacement);
+                match (before, after) {
+                    (Ok(b), Ok(a)) if shape(&b) == shape(&a) => {}
+                    (Ok(_), Ok(_)) => failures.push(format!(
+                        "{name}: part {}: the rewritten HTML re-parses to a different element structure",
+                        edit.part
+                    )),
+                    (_, Err(e)) => failures.push(format!("{name}: part {}: the rewritten body does not decode: {e}", edit.part)),
+                    (Err(e), _) => failures.push(format!("{name}: part {}: the original body does not decode: {e}", edit.part)),
+                }
+            }
+        }
+    }
+    println!(
+        "corpus: {} files, {rewritten_files} rewritten, {rewritten_parts} HTML parts re-parsed",
+        paths.len()
+    );
+    println!("problems reported as errors ({}):", parse_errors.len());
+    for e in &parse_errors {
+        println!("  {e}");
+    }
+    println!("not checked against mailparse ({}):", not_checked.len());
+    for n in &not_checked {
+        println!("  {n}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} corpus failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

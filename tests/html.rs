@@ -1,0 +1,258 @@
+//! HTML rewrite fixtures: every `fixtures/html/<case>/` holds `input.html`,
+//! `args` (command-line arguments, one per line) and `expected.html`. Each
+//! case runs through the real binary; stdout must equal `expected.html` byte
+//! for byte, and the output must re-parse to the input's tree except for URL
+//! values (see `common/fidelity.rs`).
+//!
+//! `LINKBASE_BLESS=1 cargo test --test html` rewrites the expected files
+//! (read every one before committing).
+
+#[path = "common/fidelity.rs"]
+mod fidelity;
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn fixture_dirs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/html");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("input.html").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn read_args(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("args"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The value following `flag` in `args`, for every occurrence.
+fn flag_values(args: &[String], flag: &str) -> Vec<String> {
+    args.windows(2)
+        .filter(|w| w[0] == flag)
+        .map(|w| w[1].clone())
+        .collect()
+}
+
+/// A short description of where two byte strings first differ.
+fn first_difference(want: &[u8], got: &[u8]) -> String {
+    let at = want
+        .iter()
+        .zip(got)
+        .position(|(a, b)| a != b)
+        .unwrap_or(want.len().min(got.len()));
+    let line = want[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let show = |b: &[u8]| {
+        let from = at.saturating_sub(40);
+        String::from_utf8_lossy(&b[from.min(b.len())..(at + 60).min(b.len())]).into_owned()
+    };
+    format!(
+        "first difference at byte {at} (line {line}):\n  expected: {:?}\n  actual:   {:?}",
+        show(want),
+        show(got)
+    )
+}
+
+#[test]
+fn fixtures() {
+    let bless = std::env::var_os("LINKBASE_BLESS").is_some();
+    let mut failures = Vec::new();
+    let dirs = fixture_dirs();
+    assert!(!dirs.is_empty(), "no fixtures found");
+    for dir in &dirs {
+        let case = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let args = read_args(dir);
+        let input_path = dir.join("input.html");
+        let input = std::fs::read(&input_path).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let run = Command::cargo_bin("linkbase")
+            .expect("binary")
+            .args(&args)
+            .arg(&input_path)
+            .output()
+            .unwrap_or_else(|e| panic!("{case}: cannot run linkbase: {e}"));
+        if run.status.code() == Some(2) {
+            failures.push(format!(
+                "{case}: usage error: {}",
+                String::from_utf8_lossy(&run.stderr)
+            ));
+            continue;
+        }
+        let expected_path = dir.join("expected.html");
+        if bless {
+            std::fs::write(&expected_path, &run.stdout).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
+        let expected = std::fs::read(&expected_path).unwrap_or_else(|e| panic!("{case}: {e}"));
+        if run.stdout != expected {
+            failures.push(format!(
+                "{case}: {}",
+                first_difference(&expected, &run.stdout)
+            ));
+            continue;
+        }
+        let transport = flag_values(&args, "--charset")
+            .first()
+            .and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes()));
+        let extra = flag_values(&args, "--attr");
+        let check = std::panic::catch_unwind(|| {
+            fidelity::assert_same_tree(&case, &input, &run.stdout, transport, &extra)
+        });
+        if let Err(e) = check {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_else(|| "fidelity check panicked".into());
+            failures.push(msg);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} HTML fixtures failed:\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n")
+    );
+}
+
+fn rewrite_with<'a>(input: &'a [u8], url: Option<&str>) -> linkbase::Rewrite<'a> {
+    let mut options = linkbase::Options::new();
+    options.url = url.map(str::to_string);
+    options.keep_link_records = true;
+    options.format = linkbase::Format::Html;
+    linkbase::rewrite(input, &options, Some("t.html"))
+}
+
+#[test]
+fn report_names_element_attribute_base_and_rule() {
+    let input = b"<base href=\"../b/\"><a href=\"x\">x</a><img src=\"#f\"><html manifest=m>";
+    let out = rewrite_with(input, Some("http://h.example/a/doc.html"));
+    let rows: Vec<_> = out
+        .report
+        .links
+        .iter()
+        .map(|r| {
+            (
+                r.element.as_str(),
+                r.attribute.as_str(),
+                r.before.as_str(),
+                r.after.as_deref(),
+                r.base.as_deref(),
+                r.rule,
+                r.outcome,
+            )
+        })
+        .collect();
+    use linkbase::{BaseRule::*, Outcome::*};
+    assert_eq!(
+        rows,
+        [
+            (
+                "html",
+                "manifest",
+                "m",
+                Some("http://h.example/a/m"),
+                Some("http://h.example/a/doc.html"),
+                Some(Retrieval),
+                Rewritten
+            ),
+            (
+                "base",
+                "href",
+                "../b/",
+                Some("http://h.example/b/"),
+                Some("http://h.example/a/doc.html"),
+                Some(Retrieval),
+                Rewritten
+            ),
+            (
+                "a",
+                "href",
+                "x",
+                Some("http://h.example/b/x"),
+                Some("http://h.example/b/"),
+                Some(Embedded),
+                Rewritten
+            ),
+            (
+                "img",
+                "src",
+                "#f",
+                None,
+                Some("http://h.example/b/"),
+                Some(Embedded),
+                SameDocument
+            ),
+        ]
+    );
+}
+
+#[test]
+fn nothing_to_change_gives_the_input_bytes() {
+    let cases: &[(&str, &[u8], Option<&str>)] = &[
+        (
+            "all absolute",
+            b"<A HREF='http://x.example/'>x</A>\r\n",
+            Some("http://h.example/"),
+        ),
+        ("no base", b"<p><a href=rel>r</a>", None),
+        (
+            "fragments only",
+            b"<a href=#top>t</a>",
+            Some("http://h.example/"),
+        ),
+    ];
+    for (name, input, url) in cases {
+        let out = rewrite_with(input, *url);
+        assert!(
+            matches!(out.output, std::borrow::Cow::Borrowed(_)),
+            "case {name}: re-serialized although nothing changed"
+        );
+        assert_eq!(&*out.output, *input, "case {name}");
+    }
+}
+
+#[test]
+fn malformed_input_is_left_unchanged_and_reported() {
+    let input = b"<meta charset=utf-8><a href=x>\xFF\xFE bad</a>";
+    let out = rewrite_with(input, Some("http://h.example/"));
+    assert_eq!(&*out.output, &input[..]);
+    assert!(out.report.has_errors());
+    let message = out.report.problems[0].one_line();
+    assert!(
+        message.starts_with("t.html: error: not valid UTF-8"),
+        "{message}"
+    );
+}
+
+#[test]
+fn hostile_sizes_complete() {
+    let depth = 10_000;
+    let deep = format!(
+        "{}<a href=x>x</a>{}",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let out = rewrite_with(deep.as_bytes(), Some("http://h.example/"));
+    let text = String::from_utf8_lossy(&out.output);
+    assert!(text.contains("<a href=\"http://h.example/x\">"));
+    assert_eq!(text.matches("<div>").count(), depth);
+
+    let many: String = (0..100_000)
+        .map(|i| format!("<a href=p{i}>.</a>"))
+        .collect();
+    let out = rewrite_with(many.as_bytes(), Some("http://h.example/"));
+    assert_eq!(out.report.counts.rewritten, 100_000);
+
+    let dots = format!("<a href=\"{}x\">x</a>", "../".repeat(300_000));
+    let out = rewrite_with(dots.as_bytes(), Some("http://h.example/a/b/"));
+    assert!(String::from_utf8_lossy(&out.output).contains("href=\"http://h.example/x\""));
+}

@@ -1,0 +1,240 @@
+//! MIME rewriting: the fixtures under `fixtures/mime/<case>/` run through the
+//! real binary (`input.eml` + `args` → `expected.eml`, and `expected.stderr`
+//! / `status` when present), each also checked for byte preservation; then
+//! library-level cases.
+
+#[path = "common/splice_check.rs"]
+mod splice_check;
+
+use assert_cmd::Command;
+use linkbase::{Location, Options, Profile, Report, Severity};
+use std::path::{Path, PathBuf};
+
+fn fixture_dirs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mime");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures/mime exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("input.eml").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn read_args(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("args"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The library options the fixture's arguments stand for.
+fn options_from_args(args: &[String]) -> Options {
+    let mut options = Options::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (arg.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .unwrap_or_default()
+        };
+        match flag {
+            "--url" => options.url = Some(value()),
+            "--profile" => options.profile = value().parse().unwrap_or(Profile::Rfc3986),
+            "--force" => options.force = true,
+            other => panic!("fixture argument `{other}` is not understood by the test"),
+        }
+    }
+    options
+}
+
+fn run_fixture(dir: &Path) -> Result<(), String> {
+    let input = std::fs::read(dir.join("input.eml")).map_err(|e| e.to_string())?;
+    let expected =
+        std::fs::read(dir.join("expected.eml")).map_err(|e| format!("expected.eml: {e}"))?;
+    let args = read_args(dir);
+    let out = Command::cargo_bin("linkbase")
+        .map_err(|e| e.to_string())?
+        .current_dir(dir)
+        .args(&args)
+        .arg("input.eml")
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    if out.stdout != expected {
+        return Err(format!(
+            "stdout differs from expected.eml:\n--- got ---\n{}\n--- stderr ---\n{stderr}",
+            String::from_utf8_lossy(&out.stdout)
+        ));
+    }
+    let expected_stderr = std::fs::read_to_string(dir.join("expected.stderr")).unwrap_or_default();
+    if stderr != expected_stderr {
+        return Err(format!(
+            "stderr differs:\n--- got ---\n{stderr}--- expected ---\n{expected_stderr}"
+        ));
+    }
+    let status: i32 = std::fs::read_to_string(dir.join("status"))
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    if out.status.code() != Some(status) {
+        return Err(format!(
+            "exit status {:?}, expected {status}",
+            out.status.code()
+        ));
+    }
+    let checked = splice_check::check(&input, &options_from_args(&args), "input.eml")?;
+    if checked.output != expected {
+        return Err("library output differs from the binary's".into());
+    }
+    if let Some(why) = checked.not_independently_checked {
+        if !checked.edits.is_empty() {
+            return Err(format!("edits could not be checked independently: {why}"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fixtures() {
+    let dirs = fixture_dirs();
+    assert!(!dirs.is_empty(), "no fixtures found");
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if let Err(e) = run_fixture(dir) {
+            failures.push(format!("fixture {name}: {e}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures failed:\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n\n")
+    );
+}
+
+fn rewrite(input: &str, options: &Options) -> (Option<String>, Report) {
+    let mut report = Report::new(true);
+    let out = linkbase::mime::rewrite_message(
+        input.as_bytes(),
+        options,
+        &Location::file(Some("m.eml")),
+        &mut report,
+    );
+    (
+        out.map(|b| String::from_utf8_lossy(&b).into_owned()),
+        report,
+    )
+}
+
+const SIGNED_WITH_LOCATION: &str = "Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=s\n\n--s\nContent-Type: multipart/related; boundary=r\nContent-Location: http://example.org/dir/\n\n--r\nContent-Type: text/css\nContent-Location: style.css\n\na{}\n--r--\n--s\nContent-Type: application/pgp-signature\n\nsig\n--s--\n";
+
+#[test]
+fn signed_message_is_left_alone_with_a_warning() {
+    let (out, report) = rewrite(SIGNED_WITH_LOCATION, &Options::new());
+    assert_eq!(out, None);
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert_eq!(report.problems[0].severity, Severity::Warning);
+    assert!(report.problems[0]
+        .one_line()
+        .contains("signed (multipart/signed): left unchanged"));
+    assert!(!report.has_errors());
+}
+
+#[test]
+fn signed_message_is_rewritten_with_force() {
+    let mut options = Options::new();
+    options.force = true;
+    let (out, report) = rewrite(SIGNED_WITH_LOCATION, &options);
+    let out = out.expect("rewritten");
+    assert!(
+        out.contains("Content-Location: http://example.org/dir/style.css\n"),
+        "{out}"
+    );
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+}
+
+#[test]
+fn dkim_signed_message_is_left_alone() {
+    let m = "DKIM-Signature: v=1; a=rsa-sha256; d=example.org; b=abc\nContent-Base: http://example.org/\nContent-Type: multipart/related; boundary=r\n\n--r\nContent-Type: text/html\nContent-Location: a.html\n\n<p>x</p>\n--r--\n";
+    let (out, report) = rewrite(m, &Options::new());
+    assert_eq!(out, None);
+    assert!(
+        report.problems[0].message.starts_with("DKIM-signed"),
+        "{:?}",
+        report.problems
+    );
+}
+
+#[test]
+fn relative_content_location_is_recorded_in_the_report() {
+    let m = "Content-Type: multipart/related; boundary=r\nContent-Base: http://example.org/a/\n\n--r\nContent-Type: image/png\nContent-Location: ../img/x.png\n\nPNG\n--r--\n";
+    let (out, report) = rewrite(m, &Options::new());
+    assert!(out
+        .expect("rewritten")
+        .contains("Content-Location: http://example.org/img/x.png\n"));
+    let rec = &report.links[0];
+    assert_eq!(rec.part.as_deref(), Some("1"));
+    assert_eq!(rec.attribute, "Content-Location");
+    assert_eq!(rec.after.as_deref(), Some("http://example.org/img/x.png"));
+    assert_eq!(rec.rule, Some(linkbase::BaseRule::Enclosing));
+}
+
+#[test]
+fn retrieval_url_beats_snapshot_content_location() {
+    let m = "Snapshot-Content-Location: http://snapshot.example/\nContent-Type: multipart/related; boundary=r\n\n--r\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--r--\n";
+    let (out, _) = rewrite(m, &Options::new());
+    assert!(out
+        .expect("rewritten")
+        .contains("Content-Location: http://snapshot.example/x.png\n"));
+    let mut options = Options::new();
+    options.url = Some("http://given.example/dir/".into());
+    let (out, _) = rewrite(m, &options);
+    assert!(out
+        .expect("rewritten")
+        .contains("Content-Location: http://given.example/dir/x.png\n"));
+}
+
+#[test]
+fn message_without_any_base_comes_out_identical() {
+    let m = "Content-Type: multipart/related; boundary=r\n\n--r\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--r--\n";
+    let (out, report) = rewrite(m, &Options::new());
+    assert_eq!(out, None);
+    assert_eq!(report.counts.no_base, 1);
+    assert!(!report.has_errors());
+}
+
+#[test]
+fn garbage_never_panics_and_is_copied() {
+    let inputs: [&[u8]; 6] = [
+        b"",
+        b"\r",
+        b" leading: space\n\nbody",
+        b"Content-Type: multipart/mixed; boundary=\"\"\n\n--\n",
+        b"Content-Type: multipart/mixed; boundary=x\n\n--x\nContent-Type: text/html\nContent-Transfer-Encoding: base64\n\n!!!!",
+        b"Content-Type: message/rfc822\n\nContent-Type: multipart/mixed; boundary=y\n\n--y\n\xff\xfe\n",
+    ];
+    for input in inputs {
+        let result = splice_check::check(input, &Options::new(), "g.eml");
+        assert!(
+            result.is_ok(),
+            "{:?}: {:?}",
+            String::from_utf8_lossy(input),
+            result.err()
+        );
+    }
+}

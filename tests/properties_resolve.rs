@@ -1,0 +1,207 @@
+//! Properties of the resolver (proptest), and linear time on hostile input.
+
+use linkbase::resolve::has_scheme;
+use linkbase::{Base, Profile};
+use proptest::prelude::*;
+use std::borrow::Cow;
+
+const RFC_PROFILES: [Profile; 4] = [
+    Profile::Rfc3986,
+    Profile::UrlSyntax01,
+    Profile::Rfc1808,
+    Profile::RelativeUrl01,
+];
+
+/// A path segment without dot segments, from a URL-ish alphabet.
+fn plain_segment() -> impl Strategy<Value = String> {
+    "[a-z0-9;=%_~-]{0,4}".prop_filter("not a dot segment", |s| s != "." && s != "..")
+}
+
+/// Any segment, dot segments (and near misses) included.
+fn segment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => plain_segment(),
+        2 => Just(".".to_string()),
+        2 => Just("..".to_string()),
+        1 => Just("...".to_string()),
+        1 => Just(".g".to_string()),
+    ]
+}
+
+/// A hierarchical base whose path has no dot segments.
+fn base() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just("http"), Just("https"), Just("ftp"), Just("file")],
+        prop::option::of("[a-z][a-z0-9-]{0,5}(:[0-9]{1,4})?"),
+        prop::collection::vec(plain_segment(), 0..5),
+        prop::option::of("[a-z0-9=&/?;.]{0,5}"),
+        prop::option::of("[a-z0-9/?#.]{0,4}"),
+    )
+        .prop_map(|(scheme, authority, segments, query, fragment)| {
+            let mut s = format!("{scheme}:");
+            if let Some(a) = authority {
+                s.push_str("//");
+                s.push_str(&a);
+            }
+            s.push('/');
+            s.push_str(&segments.join("/"));
+            if let Some(q) = query {
+                s.push('?');
+                s.push_str(&q);
+            }
+            if let Some(f) = fragment {
+                s.push('#');
+                s.push_str(&f);
+            }
+            s
+        })
+}
+
+/// A relative reference: optional `//authority` or `/`, segments, query, fragment.
+fn relative_reference() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just(""), Just("/"), Just("//h")],
+        prop::collection::vec(segment(), 0..8),
+        prop::option::of("[a-z0-9=&/.;?]{0,5}"),
+        prop::option::of("[a-z0-9/?#.]{0,4}"),
+    )
+        .prop_map(|(lead, segments, query, fragment)| {
+            let mut s = String::from(lead);
+            if lead == "//h" && !segments.is_empty() {
+                s.push('/');
+            }
+            s.push_str(&segments.join("/"));
+            if let Some(q) = query {
+                s.push('?');
+                s.push_str(&q);
+            }
+            if let Some(f) = fragment {
+                s.push('#');
+                s.push_str(&f);
+            }
+            s
+        })
+        .prop_filter("relative", |s| !has_scheme(s))
+}
+
+/// The path of an absolute URL (RFC 3986 Appendix B).
+fn path_of(url: &str) -> &str {
+    let end = url.find(['?', '#']).unwrap_or(url.len());
+    let rest = &url[url.find(':').map_or(0, |i| i + 1)..end];
+    match rest.strip_prefix("//") {
+        Some(r) => &r[r.find('/').unwrap_or(r.len())..],
+        None => rest,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn absolute_reference_is_returned_unchanged(
+        base in base(),
+        scheme in "[a-zA-Z][a-zA-Z0-9+.-]{0,6}",
+        rest in "\\PC{0,20}",
+    ) {
+        let reference = format!("{scheme}:{rest}");
+        for profile in RFC_PROFILES {
+            let parsed = Base::parse(&base, profile).unwrap();
+            let got = parsed.resolve(&reference).unwrap();
+            prop_assert!(matches!(got.url, Cow::Borrowed(s) if s == reference), "{profile}");
+            prop_assert!(!got.same_document);
+        }
+    }
+
+    #[test]
+    fn rfc3986_results_are_absolute_without_dot_segments(base in base(), reference in relative_reference()) {
+        let parsed = Base::parse(&base, Profile::Rfc3986).unwrap();
+        let url = parsed.resolve(&reference).unwrap().url;
+        prop_assert!(has_scheme(&url), "{url} is not absolute");
+        let path = path_of(&url);
+        // The one dot segment we write on purpose: `/.//` keeps a path that
+        // starts with `//` from reading as an authority.
+        let checked = path.strip_prefix("/./").filter(|p| p.starts_with('/')).unwrap_or(path);
+        for seg in checked.split('/') {
+            prop_assert!(seg != "." && seg != "..", "{url}: dot segment in {path}");
+        }
+    }
+
+    #[test]
+    fn resolving_the_result_again_gives_the_result(base in base(), reference in relative_reference()) {
+        for profile in Profile::ALL {
+            // The URL Standard rejects some of these bases (`http:/`: no host).
+            let Ok(parsed) = Base::parse(&base, profile) else {
+                prop_assert_eq!(profile, Profile::Whatwg);
+                continue;
+            };
+            let Ok(first) = parsed.resolve(&reference) else { continue };
+            let again = parsed.resolve(&first.url).unwrap();
+            prop_assert_eq!(&again.url, &first.url, "{}", profile);
+        }
+    }
+
+    #[test]
+    fn rfc3986_agrees_with_the_url_standard_on_plain_input(
+        segments in prop::collection::vec(plain_segment(), 1..5),
+        reference in relative_reference(),
+    ) {
+        // Inputs where the two specifications agree: a special scheme with a
+        // host and a path, no `%` (the URL Standard decodes `%2e`), no `//`
+        // reference (it adds a `/` path), no empty segments at the root.
+        prop_assume!(!reference.starts_with("//") && !reference.contains('%'));
+        let base = format!("http://h/{}", segments.join("/")).replace('%', "");
+        let ours = Base::parse(&base, Profile::Rfc3986).unwrap().resolve(&reference).unwrap().url.into_owned();
+        let theirs = url::Url::parse(&base).unwrap().join(&reference).unwrap();
+        prop_assume!(!theirs.path().starts_with("//"));
+        prop_assert_eq!(ours, theirs.as_str());
+    }
+
+    #[test]
+    fn no_input_panics(base in "\\PC{0,24}|[a-z]{1,5}:[/?#.;a-z]{0,12}", reference in "\\PC{0,24}|[/?#.;a-z]{0,16}") {
+        for profile in Profile::ALL {
+            if let Ok(parsed) = Base::parse(&base, profile) {
+                let _ = parsed.resolve(&reference);
+                let _ = parsed.is_hierarchical();
+            }
+        }
+    }
+
+    #[test]
+    fn no_byte_soup_panics(base in any::<Vec<u8>>(), reference in any::<Vec<u8>>()) {
+        let (base, reference) = (String::from_utf8_lossy(&base), String::from_utf8_lossy(&reference));
+        for profile in Profile::ALL {
+            if let Ok(parsed) = Base::parse(&base, profile) {
+                let _ = parsed.resolve(&reference);
+            }
+        }
+    }
+}
+
+/// A million `../` and a million `a/` resolve: segment handling is linear.
+/// (Completion is the assertion; no wall time is measured.)
+#[test]
+fn a_million_segments_resolve() {
+    let up = format!("{}g", "../".repeat(1_000_000));
+    let down = format!("{}g", "a/".repeat(1_000_000));
+    let mixed = "a/../".repeat(500_000) + "./g";
+    for profile in Profile::ALL {
+        let base = Base::parse("http://h/b/c/d", profile).unwrap();
+        let got = base.resolve(&up).unwrap().url;
+        match profile {
+            Profile::Rfc3986 | Profile::Whatwg => assert_eq!(got, "http://h/g", "{profile}"),
+            // The older profiles keep unmatched `..`.
+            _ => assert_eq!(
+                got.len(),
+                "http://h/".len() + 3 * (1_000_000 - 2) + 1,
+                "{profile}"
+            ),
+        }
+        let got = base.resolve(&down).unwrap().url;
+        assert_eq!(got.len(), "http://h/b/c/".len() + down.len(), "{profile}");
+        assert_eq!(
+            base.resolve(&mixed).unwrap().url,
+            "http://h/b/c/g",
+            "{profile}"
+        );
+    }
+}
