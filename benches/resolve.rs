@@ -69,14 +69,23 @@ fn bench_group(c: &mut Criterion, group_name: &str, hrefs: &[&str]) {
 
 /// Criterion's median estimate (ns per iteration) for one benchmark, if it ran.
 fn median_ns(group: &str, bench: &str) -> Option<f64> {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
-    let path = target.join("criterion").join(group).join(bench).join("new/estimates.json");
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    let path = target
+        .join("criterion")
+        .join(group)
+        .join(bench)
+        .join("new/estimates.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     json["median"]["point_estimate"].as_f64()
 }
 
 fn report(group: &str, n: usize) {
-    let (Some(ours), Some(theirs)) = (median_ns(group, "linkbase-rfc3986"), median_ns(group, "url-join")) else {
+    let (Some(ours), Some(theirs)) = (
+        median_ns(group, "linkbase-rfc3986"),
+        median_ns(group, "url-join"),
+    ) else {
         return;
     };
     let (ours, theirs) = (ours / n as f64, theirs / n as f64);
