@@ -41,7 +41,15 @@ pub struct Start<'a> {
 pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Option<String> {
     let doc = dom::parse(text, start.iframe_srcdoc);
     let (fallback, embedded) = bases(&doc, start, report);
-    let document_url = start.document_url.map(|b| with_query_encoding(b, start));
+    // The document's own URL: given by the caller, else the saved-from
+    // comment's URL (which is where the page was retrieved from).
+    let document_url = match start.document_url {
+        Some(b) => Some(with_query_encoding(b, start)),
+        None => fallback
+            .as_ref()
+            .filter(|b| b.rule == BaseRule::SavedFromComment)
+            .cloned(),
+    };
     let base = embedded.as_ref().or(fallback.as_ref());
     let mut walk = Walk {
         rewriter: LinkRewriter::new(base, start.options, report, start.location),
