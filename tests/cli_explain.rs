@@ -106,3 +106,40 @@ fn missing_file_is_an_error() {
     assert!(stderr.starts_with("no/such/file.eml: "), "{stderr}");
     assert_eq!(status, Some(1));
 }
+
+#[test]
+fn html_part_with_its_own_base_element_shows_rule_5_1() {
+    let (stdout, _, status) = explain(&["fixtures/mime/html-base-element-wins/input.eml"]);
+    assert_eq!(
+        stdout,
+        "message  text/html  7bit  http://embedded.example/docs/  (5.1 embedded <base href>)\n"
+    );
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn enclosed_message_with_its_own_base() {
+    let (stdout, _, _) = explain(&["fixtures/mime/rfc822-in-mixed-own-base/input.eml"]);
+    let expected = "\
+message      multipart/mixed        7bit  http://outer.example/list/  (header Content-Base)
+  1          text/html              7bit  http://outer.example/list/  (5.2 enclosing entity)
+  2          message/rfc822         7bit  http://outer.example/list/  (5.2 enclosing entity)
+    2.1      multipart/alternative  7bit  http://inner.example/blog/  (header Content-Base)
+      2.1.1  text/plain             7bit  http://inner.example/blog/  (5.2 enclosing entity)
+      2.1.2  text/html              7bit  http://inner.example/blog/  (5.2 enclosing entity)
+";
+    assert_eq!(stdout, expected);
+}
+
+#[test]
+fn html_file_with_base_element() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = dir.path().join("page.html");
+    std::fs::write(&page, "<head><base href=\"sub/\"></head><a href=x>x</a>").expect("write");
+    let path = page.to_string_lossy().into_owned();
+    let (stdout, _, _) = explain(&["--url", "http://example.org/a/b.html", &path]);
+    assert_eq!(
+        stdout,
+        format!("{path}  http://example.org/a/sub/  (5.1 embedded <base href>)\n")
+    );
+}

@@ -84,6 +84,15 @@ fn relative_reference() -> impl Strategy<Value = String> {
         .prop_filter("relative", |s| !has_scheme(s))
 }
 
+/// Length of `scheme:` plus `//authority` of an absolute URL.
+fn origin_len(url: &str) -> usize {
+    let scheme_end = url.find(':').map_or(0, |i| i + 1);
+    match url[scheme_end..].strip_prefix("//") {
+        Some(r) => scheme_end + 2 + r.find(['/', '?', '#']).unwrap_or(r.len()),
+        None => scheme_end,
+    }
+}
+
 /// The path of an absolute URL (RFC 3986 Appendix B).
 fn path_of(url: &str) -> &str {
     let end = url.find(['?', '#']).unwrap_or(url.len());
@@ -138,6 +147,21 @@ proptest! {
             let again = parsed.resolve(&first.url).unwrap();
             prop_assert_eq!(&again.url, &first.url, "{}", profile);
         }
+    }
+
+    #[test]
+    fn rfc3986_results_are_stable_as_absolute_path_references(base in base(), reference in relative_reference()) {
+        // Not only is the absolute result returned unchanged: its
+        // absolute-path form (`/path?query#fragment`) resolves to it again,
+        // so dot-segment removal is idempotent.
+        let parsed = Base::parse(&base, Profile::Rfc3986).unwrap();
+        let url = parsed.resolve(&reference).unwrap().url.into_owned();
+        let path_start = origin_len(&url);
+        let tail = &url[path_start..];
+        prop_assume!(tail.starts_with('/') && !tail.starts_with("//"));
+        prop_assume!(url[..path_start] == base[..origin_len(&base)]);
+        let again = parsed.resolve(tail).unwrap().url;
+        prop_assert_eq!(again.as_ref(), url.as_str());
     }
 
     #[test]

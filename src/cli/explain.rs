@@ -2,7 +2,6 @@
 //! document), and the rule that set it.
 
 use super::{EXIT_OK, EXIT_PARTIAL};
-use linkbase::base::EstablishedBase;
 use linkbase::mime::explain::{explain_message, render};
 use linkbase::{Format, Location, Options, Report};
 use std::path::PathBuf;
@@ -41,12 +40,19 @@ pub fn run(args: ExplainArgs) -> i32 {
     let mut report = Report::new(false);
     let text = match linkbase::detect_format(&input, Some(&name)) {
         Format::Mime => {
-            let lines = explain_message(&input, &options, &location, &mut report, &embedded_base);
+            let lines = explain_message(&input, &options, &location, &mut report);
             render(&lines)
         }
         _ => {
             let base = linkbase::document::retrieval_base(&options, &location, &mut report);
-            let base = embedded_base(&input, base.as_ref(), &location).or(base);
+            let ctx = linkbase::html::HtmlContext {
+                options: &options,
+                base: base.as_ref(),
+                document_url: base.as_ref(),
+                transport_charset: options.charset,
+                location: &location,
+            };
+            let base = linkbase::html::document_base(&input, &ctx, &mut report);
             match base {
                 Some(b) => format!("{name}  {}  ({})\n", b.url(), b.rule.label()),
                 None => format!("{name}  (no base: 5.4 none)\n"),
@@ -62,13 +68,4 @@ pub fn run(args: ExplainArgs) -> i32 {
     } else {
         EXIT_OK
     }
-}
-
-/// The 5.1 base of an HTML document, from the HTML layer.
-fn embedded_base(
-    _html: &[u8],
-    _fallback: Option<&EstablishedBase>,
-    _location: &Location,
-) -> Option<EstablishedBase> {
-    None
 }

@@ -2,7 +2,7 @@
 //! `<meta>` prescan > `chardetng` guess > windows-1252), decoding, and
 //! writing the rewritten text back in the same encoding.
 
-use super::prescan::prescan;
+use super::prescan::{prescan, prescan_within};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use std::borrow::Cow;
 use std::fmt;
@@ -16,6 +16,9 @@ pub enum CharsetSource {
     Transport,
     /// A `<meta charset>` / `http-equiv` declaration in the first 1024 bytes.
     Meta,
+    /// Such a declaration further on (a browser changes the encoding and
+    /// parses again when it meets one).
+    LateMeta,
     /// Valid UTF-8 or a `chardetng` guess.
     Detected,
     /// Nothing said anything: windows-1252.
@@ -51,7 +54,7 @@ impl fmt::Display for Undecodable {
         let why = match self.source {
             CharsetSource::Bom => "by its byte order mark",
             CharsetSource::Transport => "by the transport / --charset",
-            CharsetSource::Meta => "by its <meta> declaration",
+            CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
             CharsetSource::Detected => "by detection",
             CharsetSource::Default => "by default",
         };
@@ -72,6 +75,8 @@ pub fn sniff(input: &[u8], transport: Option<&'static Encoding>) -> Charset {
         (enc, CharsetSource::Transport, 0)
     } else if let Some(enc) = prescan(input) {
         (enc, CharsetSource::Meta, 0)
+    } else if let Some(enc) = prescan_within(input) {
+        (enc, CharsetSource::LateMeta, 0)
     } else if ascii_only {
         (WINDOWS_1252, CharsetSource::Default, 0)
     } else if std::str::from_utf8(input).is_ok() {
@@ -225,6 +230,12 @@ mod tests {
                 "case {name}"
             );
         }
+        let late = [&[b' '; 1100][..], b"<meta charset=koi8-r>\xF0\xD2"].concat();
+        let c = sniff(&late, None);
+        assert_eq!(
+            (c.encoding.name(), c.source),
+            ("KOI8-R", CharsetSource::LateMeta)
+        );
     }
 
     #[test]

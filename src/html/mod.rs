@@ -43,6 +43,32 @@ pub struct HtmlContext<'a> {
     pub location: &'a Location,
 }
 
+/// The base in force in the document `input` (for `linkbase explain`): its
+/// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
+/// saved-from comment; `None` when there is none or the input cannot be decoded.
+pub fn document_base(
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Option<EstablishedBase> {
+    let charset = charset::sniff(input, ctx.transport_charset);
+    let text = charset::decode(input, &charset).ok()?;
+    rewrite::document_base(&text, &start(ctx, &charset), report)
+}
+
+fn start<'a>(ctx: &HtmlContext<'a>, charset: &charset::Charset) -> rewrite::Start<'a> {
+    rewrite::Start {
+        options: ctx.options,
+        base: ctx.base,
+        document_url: ctx.document_url,
+        saved_from_allowed: true,
+        iframe_srcdoc: false,
+        query_encoding: charset::query_encoding(charset),
+        location: ctx.location,
+        depth: 0,
+    }
+}
+
 /// Rewrite the document in `input`. `None` when nothing had to change (the
 /// caller then keeps the input bytes exactly).
 ///
@@ -58,16 +84,6 @@ pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) ->
             return None;
         }
     };
-    let start = rewrite::Start {
-        options: ctx.options,
-        base: ctx.base,
-        document_url: ctx.document_url,
-        saved_from_allowed: true,
-        iframe_srcdoc: false,
-        query_encoding: charset::query_encoding(&charset),
-        location: ctx.location,
-        depth: 0,
-    };
-    let out = rewrite::rewrite_document(&text, &start, report)?;
+    let out = rewrite::rewrite_document(&text, &start(ctx, &charset), report)?;
     Some(charset::encode(&out, &charset))
 }

@@ -14,7 +14,13 @@ pub const PRESCAN_LIMIT: usize = 1024;
 /// `input`, if any (with the spec's adjustments: UTF-16 → UTF-8,
 /// x-user-defined → windows-1252).
 pub fn prescan(input: &[u8]) -> Option<&'static Encoding> {
-    let bytes = &input[..input.len().min(PRESCAN_LIMIT)];
+    prescan_within(&input[..input.len().min(PRESCAN_LIMIT)])
+}
+
+/// The same scan over all of `bytes`: a declaration after the first 1024
+/// bytes makes a browser change the encoding and parse again, so it counts
+/// (after the BOM, the transport and the first 1024 bytes, before guessing).
+pub fn prescan_within(bytes: &[u8]) -> Option<&'static Encoding> {
     let mut pos = 0;
     while pos < bytes.len() {
         let rest = &bytes[pos..];
@@ -245,7 +251,6 @@ mod tests {
             ),
             ("inside comment", b"<!-- <meta charset=gbk> --><p>", None),
             ("shared dashes", b"<!--><meta charset=gbk>", Some("GBK")),
-            ("after 1024", &[b' '; 1030], None),
             (
                 "utf-16 means utf-8",
                 b"<meta charset=utf-16le>",
@@ -273,6 +278,9 @@ mod tests {
             let got = prescan(input).map(|e| e.name());
             assert_eq!(got, *want, "case {name}");
         }
+        let late = [&[b' '; 1020][..], b"<meta charset=gbk>"].concat();
+        assert_eq!(prescan(&late), None, "after 1024 bytes");
+        assert_eq!(prescan_within(&late).map(|e| e.name()), Some("GBK"));
     }
 
     #[test]

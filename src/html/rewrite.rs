@@ -39,30 +39,17 @@ pub struct Start<'a> {
 
 /// Rewrite the document `text`; `None` when nothing changed.
 pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Option<String> {
-    let profile = start.options.profile;
     let doc = dom::parse(text, start.iframe_srcdoc);
-    let with_encoding = |b: &EstablishedBase| {
-        EstablishedBase::new(
-            b.base.clone().with_query_encoding(start.query_encoding),
-            b.rule,
-        )
+    let (fallback, embedded) = bases(&doc, start, report);
+    // The document's own URL: given by the caller, else the saved-from
+    // comment's URL (which is where the page was retrieved from).
+    let document_url = match start.document_url {
+        Some(b) => Some(with_query_encoding(b, start)),
+        None => fallback
+            .as_ref()
+            .filter(|b| b.rule == BaseRule::SavedFromComment)
+            .cloned(),
     };
-    let fallback = match start.base {
-        Some(b) => Some(with_encoding(b)),
-        None if start.saved_from_allowed => {
-            saved_from_base(&doc, profile, start.query_encoding, report, start.location)
-        }
-        None => None,
-    };
-    let document_url = start.document_url.map(with_encoding);
-    let embedded = embedded_base(
-        &doc,
-        fallback.as_ref(),
-        profile,
-        start.query_encoding,
-        report,
-        start.location,
-    );
     let base = embedded.as_ref().or(fallback.as_ref());
     let mut walk = Walk {
         rewriter: LinkRewriter::new(base, start.options, report, start.location),
@@ -75,6 +62,51 @@ pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> O
         changed |= walk.element(&element);
     }
     changed.then(|| doc.serialize())
+}
+
+/// The base the document `text` establishes itself (5.1 `<base href>`), else
+/// its fallback (`start.base`, else a saved-from comment); `None` for 5.4.
+pub fn document_base(
+    text: &str,
+    start: &Start<'_>,
+    report: &mut Report,
+) -> Option<EstablishedBase> {
+    let doc = dom::parse(text, start.iframe_srcdoc);
+    let (fallback, embedded) = bases(&doc, start, report);
+    embedded.or(fallback)
+}
+
+fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBase {
+    EstablishedBase::new(
+        b.base.clone().with_query_encoding(start.query_encoding),
+        b.rule,
+    )
+}
+
+/// The fallback base (from outside, else the saved-from comment) and the
+/// embedded one (5.1), if any.
+fn bases(
+    doc: &dom::Document,
+    start: &Start<'_>,
+    report: &mut Report,
+) -> (Option<EstablishedBase>, Option<EstablishedBase>) {
+    let profile = start.options.profile;
+    let fallback = match start.base {
+        Some(b) => Some(with_query_encoding(b, start)),
+        None if start.saved_from_allowed => {
+            saved_from_base(doc, profile, start.query_encoding, report, start.location)
+        }
+        None => None,
+    };
+    let embedded = embedded_base(
+        doc,
+        fallback.as_ref(),
+        profile,
+        start.query_encoding,
+        report,
+        start.location,
+    );
+    (fallback, embedded)
 }
 
 struct Walk<'a, 'r> {

@@ -3,7 +3,7 @@
 
 use super::walk::{self, Structure};
 use super::{is_rewritable_type, traverse, PartContext};
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::BaseRule;
 use crate::options::Options;
 use crate::report::{Location, Report};
 
@@ -26,19 +26,14 @@ pub struct PartLine {
     pub note: Option<String>,
 }
 
-/// Finds the 5.1 base of an HTML document's content, given its fallback base.
-pub type EmbeddedBase =
-    dyn Fn(&[u8], Option<&EstablishedBase>, &Location) -> Option<EstablishedBase>;
-
-/// Explain a MIME message: one line per entity, in input order. `embedded`
-/// gives the 5.1 base of an HTML part's decoded content (the HTML layer's
-/// answer), given the part's fallback base.
+/// Explain a MIME message: one line per entity, in input order. The base
+/// shown for an HTML part is the one in force inside it: its `<base href>`
+/// (5.1, the HTML layer's answer) when it has a usable one.
 pub fn explain_message(
     input: &[u8],
     options: &Options,
     location: &Location,
     report: &mut Report,
-    embedded: &EmbeddedBase,
 ) -> Vec<PartLine> {
     let tree = walk::walk(input, location, report);
     let mut lines = Vec::new();
@@ -48,19 +43,15 @@ pub fn explain_message(
         options,
         location,
         report,
-        &mut |part: &PartContext<'_>, _| {
+        &mut |part: &PartContext<'_>, report| {
             let entity = part.entity;
             let encoding = entity.transfer_encoding();
             let mut base = part.base.cloned();
             if entity.media_type == "text/html" && entity.structure == Structure::Leaf {
-                if let Ok(content) = super::transfer::decode(
-                    &encoding,
-                    &input[entity.body.clone()],
-                    super::part_newline(input, entity),
-                ) {
-                    if let Some(found) = embedded(&content, part.base, &entity.location(location)) {
-                        base = Some(found);
-                    }
+                if let Ok(content) = super::decoded_body(input, entity, &encoding) {
+                    let loc = entity.location(location);
+                    let ctx = super::html_context(entity, options, part.base, &loc);
+                    base = crate::html::document_base(&content, &ctx, report);
                 }
             }
             let note = match (&entity.structure, part.protected) {
@@ -125,7 +116,6 @@ mod tests {
             &Options::new(),
             &Location::file(Some("a.mhtml")),
             &mut report,
-            &|_, _, _| None,
         );
         let summary: Vec<(String, Option<String>, Option<BaseRule>)> = lines
             .iter()

@@ -173,6 +173,44 @@ pub fn part_newline(input: &[u8], entity: &Entity) -> Newline {
         .unwrap_or(Newline::Lf)
 }
 
+/// The part's body with its transfer encoding undone.
+pub fn decoded_body<'i>(
+    input: &'i [u8],
+    entity: &Entity,
+    encoding: &TransferEncoding,
+) -> Result<std::borrow::Cow<'i, [u8]>, transfer::TransferError> {
+    transfer::decode(
+        encoding,
+        &input[entity.body.clone()],
+        part_newline(input, entity),
+    )
+}
+
+/// The part's transport charset: its `charset` parameter, else `--charset`.
+fn part_charset(entity: &Entity, options: &Options) -> Option<&'static encoding_rs::Encoding> {
+    entity
+        .params
+        .get("charset")
+        .and_then(|label| encoding_rs::Encoding::for_label(label.trim().as_bytes()))
+        .or(options.charset)
+}
+
+/// What the HTML layer is told about an HTML part.
+fn html_context<'a>(
+    entity: &Entity,
+    options: &'a Options,
+    base: Option<&'a EstablishedBase>,
+    location: &'a Location,
+) -> crate::html::HtmlContext<'a> {
+    crate::html::HtmlContext {
+        options,
+        base,
+        document_url: base,
+        transport_charset: part_charset(entity, options),
+        location,
+    }
+}
+
 /// Is this a media type whose content is rewritten?
 pub fn is_rewritable_type(media_type: &str) -> bool {
     matches!(media_type, "text/html" | "text/css")
@@ -251,30 +289,19 @@ impl Planner<'_> {
         }
         let body = &self.input[entity.body.clone()];
         let newline = part_newline(self.input, entity);
-        let content = match transfer::decode(&encoding, body, newline) {
+        let content = match decoded_body(self.input, entity, &encoding) {
             Ok(c) => c,
             Err(e) => {
                 report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
                 return None;
             }
         };
-        let charset = entity
-            .params
-            .get("charset")
-            .and_then(|label| encoding_rs::Encoding::for_label(label.trim().as_bytes()))
-            .or(self.options.charset);
         let rewritten = if entity.media_type == "text/css" {
             let mut options = self.options.clone();
-            options.charset = charset;
+            options.charset = part_charset(entity, self.options);
             crate::document::rewrite_stylesheet(&content, &options, base, loc, report)?
         } else {
-            let ctx = crate::html::HtmlContext {
-                options: self.options,
-                base,
-                document_url: base,
-                transport_charset: charset,
-                location: loc,
-            };
+            let ctx = html_context(entity, self.options, base, loc);
             crate::html::rewrite_html(&content, &ctx, report)?
         };
         let frame = Frame {

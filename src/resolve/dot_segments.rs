@@ -46,7 +46,19 @@ pub(super) fn has_dot_segments(path: &str) -> bool {
 /// Non-final segments are pushed followed by `/`; the final one is pushed
 /// bare, so a final `.` or `..` leaves a trailing slash (`g/.` → `g/`).
 pub(super) fn push_segments(out: &mut String, root: usize, path: &str, rule: DotRule) {
-    if rule == DotRule::Literal || !has_dot_segments(path) {
+    push_scanned_segments(out, root, path, rule, has_dot_segments(path));
+}
+
+/// [`push_segments`] for a path already scanned: `dots` says whether it has
+/// a dot segment (without one the path is copied as it is).
+pub(super) fn push_scanned_segments(
+    out: &mut String,
+    root: usize,
+    path: &str,
+    rule: DotRule,
+    dots: bool,
+) {
+    if rule == DotRule::Literal || !dots {
         out.push_str(path);
         return;
     }

@@ -18,7 +18,7 @@
 //!   inherited independently; Non-Hierarchical schemes merge without giving
 //!   `.` and `..` any meaning.
 
-use super::dot_segments::DotRule;
+use super::dot_segments::{has_dot_segments, DotRule};
 use super::parsed_base::ParsedBase;
 use super::schemes::categories;
 use super::split::{AuthorityRule, FragmentRule, Split, Syntax};
@@ -145,7 +145,8 @@ impl LegacyBase {
             return base.absolute_path(rest, path_end - path_start, DotRule::Literal);
         }
         if path_end > path_start {
-            return base.merge(rest, path_end - path_start);
+            let path = &reference[path_start..path_end];
+            return base.merge(rest, path.len(), has_dot_segments(path));
         }
         self.empty_path(reference, r)
     }

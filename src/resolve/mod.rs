@@ -9,6 +9,13 @@
 //! assert_eq!(base.resolve("../g").unwrap().url, "http://a/b/g");
 //! assert!(base.resolve("#s").unwrap().same_document);
 //! ```
+//!
+//! The pieces: `split` (component offsets under one profile's parsing rules),
+//! `dot_segments` (the linear segment stack), `parsed_base` (a base split once,
+//! merge prefix precomputed), one module per profile family (`rfc3986`,
+//! `legacy` for RFC 1808 and the 1994/1996 drafts, `whatwg` over the `url`
+//! crate) and `schemes` (scheme categories). `docs/resolver.md` lists every
+//! decision and where it deviates from a specification.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -103,6 +110,14 @@ pub enum ResolveError {
     BaseNotHierarchical(String),
     /// The reference itself is malformed for this profile (whatwg parse failure).
     Invalid(String),
+    /// The base could not be parsed (only from the one-call [`resolve`]).
+    Base(BaseError),
+}
+
+impl From<BaseError> for ResolveError {
+    fn from(e: BaseError) -> Self {
+        ResolveError::Base(e)
+    }
 }
 
 impl fmt::Display for ResolveError {
@@ -112,6 +127,7 @@ impl fmt::Display for ResolveError {
                 write!(f, "base `{b}` is not hierarchical; relative references cannot be resolved against it")
             }
             ResolveError::Invalid(m) => write!(f, "invalid reference: {m}"),
+            ResolveError::Base(e) => e.fmt(f),
         }
     }
 }
@@ -244,7 +260,7 @@ impl Base {
 
 /// One-call convenience: parse `base` and resolve `reference` with `profile`.
 pub fn resolve(base: &str, reference: &str, profile: Profile) -> Result<String, ResolveError> {
-    let base = Base::parse(base, profile).map_err(|e| ResolveError::Invalid(e.to_string()))?;
+    let base = Base::parse(base, profile)?;
     base.resolve(reference).map(|r| r.url.into_owned())
 }
 

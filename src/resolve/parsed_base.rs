@@ -1,7 +1,7 @@
 //! A base URL parsed once into offsets for the RFC-family profiles, with the
 //! prefix every relative-path merge starts from computed in advance.
 
-use super::dot_segments::{protect_path_start, push_segments, DotRule};
+use super::dot_segments::{protect_path_start, push_scanned_segments, push_segments, DotRule};
 use super::schemes::is_hierarchical_scheme;
 use super::split::{Split, Syntax};
 use super::{BaseError, ResolveError, Resolved};
@@ -96,11 +96,13 @@ impl ParsedBase {
     }
 
     /// Merge a relative-path reference: `reference[..path_len]` is its path,
-    /// the rest (query, fragment …) is appended as written.
-    pub fn merge(&self, reference: &str, path_len: usize) -> String {
+    /// the rest (query, fragment …) is appended as written; `dots` says
+    /// whether the path has a dot segment.
+    pub fn merge(&self, reference: &str, path_len: usize, dots: bool) -> String {
         let mut out = String::with_capacity(self.merge_prefix.len() + reference.len());
         out.push_str(&self.merge_prefix);
-        push_segments(&mut out, self.merge_root, &reference[..path_len], self.rule);
+        let path = &reference[..path_len];
+        push_scanned_segments(&mut out, self.merge_root, path, self.rule, dots);
         out.push_str(&reference[path_len..]);
         if self.split.authority.is_none() {
             let path_start = self.merge_root - usize::from(self.rooted);

@@ -8,7 +8,7 @@
 use super::dot_segments::{push_segments, DotRule};
 use super::parsed_base::ParsedBase;
 use super::split::Syntax;
-use super::{has_scheme, BaseError, ResolveError, Resolved};
+use super::{BaseError, ResolveError, Resolved};
 use std::borrow::Cow;
 
 /// A base parsed for the `rfc3986` profile.
@@ -24,21 +24,17 @@ impl Rfc3986Base {
 
     pub fn resolve<'r>(&self, reference: &'r str) -> Result<Resolved<'r>, ResolveError> {
         let base = &self.base;
-        if has_scheme(reference) {
+        let Scan::Relative { path_len, dots } = scan(reference) else {
             return Ok(Resolved {
                 url: Cow::Borrowed(reference),
                 same_document: false,
             });
-        }
+        };
         let b = reference.as_bytes();
         if b.first().is_none_or(|&c| c == b'#') {
             return Ok(base.same_document(reference));
         }
         base.require_hierarchical()?;
-        let path_len = b
-            .iter()
-            .position(|&c| c == b'?' || c == b'#')
-            .unwrap_or(b.len());
         let url = if b.starts_with(b"//") {
             network_path(base.scheme_prefix(), reference)
         } else if path_len == 0 {
@@ -51,7 +47,7 @@ impl Rfc3986Base {
         } else if b[0] == b'/' {
             base.absolute_path(reference, path_len, DotRule::Remove)
         } else {
-            base.merge(reference, path_len)
+            base.merge(reference, path_len, dots)
         };
         Ok(Resolved {
             url: Cow::Owned(url),
@@ -80,4 +76,88 @@ fn network_path(scheme: &str, reference: &str) -> String {
     }
     out.push_str(&reference[path_end..]);
     out
+}
+
+/// What one scan of a reference finds.
+#[derive(Debug, PartialEq, Eq)]
+enum Scan {
+    /// It starts with a scheme.
+    Absolute,
+    /// Its path is `reference[..path_len]`; `dots`: the path has a `.` or
+    /// `..` segment.
+    Relative { path_len: usize, dots: bool },
+}
+
+/// Scan a reference once: scheme (as [`super::has_scheme`]), end of path,
+/// dot segments.
+fn scan(reference: &str) -> Scan {
+    let b = reference.as_bytes();
+    let mut scheme = b.first().is_some_and(u8::is_ascii_alphabetic);
+    let mut dots = false;
+    let mut segment_start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b':' if scheme => return Scan::Absolute,
+            b'?' | b'#' => break,
+            b'/' => {
+                scheme = false;
+                dots |= is_dot_segment(&b[segment_start..i]);
+                segment_start = i + 1;
+            }
+            c if scheme && !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) => {
+                scheme = false;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    dots |= is_dot_segment(&b[segment_start..i]);
+    Scan::Relative { path_len: i, dots }
+}
+
+fn is_dot_segment(segment: &[u8]) -> bool {
+    segment == b"." || segment == b".."
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::dot_segments::has_dot_segments;
+    use crate::resolve::has_scheme;
+
+    #[test]
+    fn scan_agrees_with_the_separate_checks() {
+        for r in [
+            "",
+            "g",
+            "g:h",
+            "./g",
+            "a/../b",
+            "?y",
+            "#s",
+            "g?y/../x",
+            "..",
+            "...",
+            "1a:b",
+            "a+b.c-d:e",
+            "a b:c",
+            "/x/.",
+            "//h/..",
+            "g#s/./x",
+            "é:x",
+            ".g/g.",
+        ] {
+            let expected = if has_scheme(r) {
+                Scan::Absolute
+            } else {
+                let path_len = r.find(['?', '#']).unwrap_or(r.len());
+                Scan::Relative {
+                    path_len,
+                    dots: has_dot_segments(&r[..path_len]),
+                }
+            };
+            assert_eq!(scan(r), expected, "{r:?}");
+        }
+    }
 }

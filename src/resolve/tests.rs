@@ -92,6 +92,12 @@ fn a_base_without_scheme_is_an_error() {
     for profile in Profile::ALL {
         assert!(Base::parse("/just/a/path", profile).is_err(), "{profile}");
     }
+    assert_eq!(
+        r("/just/a/path", "g", Profile::Rfc3986),
+        Err(ResolveError::Base(BaseError::NotAbsolute(
+            "/just/a/path".into()
+        )))
+    );
 }
 
 #[test]
