@@ -27,7 +27,10 @@ fn strip_wrapper(value: &str) -> &str {
     {
         return &value[1..value.len() - 1];
     }
-    if value.len() >= 4 && value[..4].eq_ignore_ascii_case("url:") {
+    if value
+        .get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case("url:"))
+    {
         return &value[4..];
     }
     value
@@ -82,6 +85,12 @@ mod tests {
             ),
             ("tabs", "\thttp://a/b/\t", "http://a/b/"),
             ("percent kept", "a%20b.gif", "a%20b.gif"),
+            // Found by the mime fuzz target: byte 4 inside a character.
+            (
+                "non-ASCII across byte 4",
+                "\"abc\u{ff}\u{ff}\"",
+                "abc\u{ff}\u{ff}",
+            ),
         ];
         for (name, value, expected) in cases {
             assert_eq!(clean_url_value(value), expected, "{name}");

@@ -25,12 +25,14 @@ pub const LAYERS: [(&str, Layer); 3] = [
 pub fn check_unchanged(layer: (&str, Layer), text: &str) -> Result<(), String> {
     let (name, rewrite) = layer;
     if let Some(out) = rewrite(text, &mut |_| None) {
-        return Err(format!("{name}: declining callback changed {text:?} to {out:?}"));
+        return Err(format!(
+            "{name}: declining callback changed {text:?} to {out:?}"
+        ));
     }
     match rewrite(text, &mut |u| Some(u.to_string())) {
-        Some(out) if out != text => {
-            Err(format!("{name}: identity callback changed {text:?} to {out:?}"))
-        }
+        Some(out) if out != text => Err(format!(
+            "{name}: identity callback changed {text:?} to {out:?}"
+        )),
         _ => Ok(()),
     }
 }
@@ -67,12 +69,12 @@ pub fn tokens(css: &str) -> Vec<Tok> {
                         walk(p, &mut inner);
                         Ok::<(), ParseError<()>>(())
                     });
-                    let is_trivia = |t: &&Tok| {
-                        matches!(t, Tok::Other(s) if s.starts_with("ws") || s.starts_with("comment"))
-                    };
+                    let is_trivia = |t: &&Tok| matches!(t, Tok::Other(s) if s.starts_with("ws") || s.starts_with("comment"));
                     let significant: Vec<&Tok> = inner.iter().filter(|t| !is_trivia(t)).collect();
                     match (&token, significant.as_slice()) {
-                        (Token::Function(name), [Tok::Str(v)]) if name.eq_ignore_ascii_case("url") => {
+                        (Token::Function(name), [Tok::Str(v)])
+                            if name.eq_ignore_ascii_case("url") =>
+                        {
                             out.push(Tok::Url(v.clone()))
                         }
                         _ => {
@@ -104,7 +106,10 @@ pub fn check_css(css: &str, spice: &str) -> Result<(), String> {
         Some(format!("X{u}{spice}"))
     });
     let out = out.unwrap_or_else(|| css.to_string());
-    let openers = css.bytes().filter(|b| matches!(b, b'(' | b'[' | b'{')).count();
+    let openers = css
+        .bytes()
+        .filter(|b| matches!(b, b'(' | b'[' | b'{'))
+        .count();
     if openers > MAX_OPENERS {
         return Ok(());
     }
@@ -117,14 +122,18 @@ pub fn check_css(css: &str, spice: &str) -> Result<(), String> {
     for (b, a) in before.iter().zip(&after) {
         match (b, a) {
             _ if b == a => {}
-            (Tok::Url(b), Tok::Url(a)) | (Tok::Str(b), Tok::Str(a)) if *a == format!("X{b}{spice}") => {
+            (Tok::Url(b), Tok::Url(a)) | (Tok::Str(b), Tok::Str(a))
+                if *a == format!("X{b}{spice}") =>
+            {
                 changed.push(b.clone())
             }
             _ => return Err(format!("token {b:?} became {a:?}: {css:?} → {out:?}")),
         }
     }
     if changed != offered {
-        return Err(format!("changed {changed:?} but offered {offered:?}: {css:?} → {out:?}"));
+        return Err(format!(
+            "changed {changed:?} but offered {offered:?}: {css:?} → {out:?}"
+        ));
     }
     Ok(())
 }
@@ -156,7 +165,9 @@ pub fn check_srcset(value: &str, spice: &str) -> Result<(), String> {
             .zip(&after)
             .all(|(b, a)| a.strip_prefix('X').is_some_and(|a| a.starts_with(b)));
     if !reads_back {
-        return Err(format!("urls {before:?} read back as {after:?}: {value:?} → {out:?}"));
+        return Err(format!(
+            "urls {before:?} read back as {after:?}: {value:?} → {out:?}"
+        ));
     }
     if outside(value, candidate_urls(value)) != outside(&out, candidate_urls(&out)) {
         return Err(format!("bytes outside the urls moved: {value:?} → {out:?}"));
@@ -179,15 +190,20 @@ pub fn check_refresh(content: &str, spice: &str) -> Result<(), String> {
                 &content[before.range.clone()],
                 &content[before.range.end..],
             );
-            if !out.starts_with(head) || !out.ends_with(tail) || out.len() < head.len() + tail.len() {
-                return Err(format!("bytes outside the url moved: {content:?} → {out:?}"));
+            if !out.starts_with(head) || !out.ends_with(tail) || out.len() < head.len() + tail.len()
+            {
+                return Err(format!(
+                    "bytes outside the url moved: {content:?} → {out:?}"
+                ));
             }
             let reads_back = refresh_url(&out).is_some_and(|after| {
                 after.range.start == before.range.start
                     && out[after.range].starts_with(&format!("X{old}"))
             });
             if !reads_back {
-                return Err(format!("url {old:?} does not read back: {content:?} → {out:?}"));
+                return Err(format!(
+                    "url {old:?} does not read back: {content:?} → {out:?}"
+                ));
             }
             Ok(())
         }
