@@ -131,7 +131,7 @@ fn a_file_is_rewritten_to_standard_output() {
 #[test]
 fn standard_input_is_rewritten_to_standard_output() {
     for args in [&["--url", PAGE_URL][..], &["-", "--url", PAGE_URL][..]] {
-        run_stdin(&args, PAGE)
+        run_stdin(args, PAGE)
             .success()
             .stdout(contains(PAGE_LINK_AFTER));
     }
