@@ -862,6 +862,39 @@ fn a_broken_pipe_on_standard_output_ends_quietly() {
     assert_eq!(output.status.code(), Some(0));
 }
 
+#[test]
+fn a_broken_pipe_on_a_report_to_standard_output_ends_it_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("links.html");
+    // 3,000 links: a report of some 500 KB, more than a pipe holds.
+    write(&page, "<a href=\"x.html\">x</a>\n".repeat(3_000));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linkbase"))
+        .arg(&page)
+        .args(["--url", PAGE_URL, "--report", "-", "-o"])
+        .arg(dir.path().join("out.html"))
+        .env_remove("LINKBASE_TEST_FAIL_AT")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(stderr_of(&output), "");
+    assert_eq!(output.status.code(), Some(0));
+    let rewritten = fs::read_to_string(dir.path().join("out.html")).unwrap();
+    assert_eq!(
+        rewritten
+            .matches(PAGE_LINK_AFTER.replace("guide/", "").as_str())
+            .count(),
+        3_000
+    );
+}
+
 // --- in place ------------------------------------------------------------------------
 
 #[test]
