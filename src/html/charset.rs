@@ -113,7 +113,7 @@ pub fn decode<'a>(input: &'a [u8], charset: &Charset) -> Result<Cow<'a, str>, Un
 /// character references.
 pub fn encode(text: String, charset: &Charset) -> Vec<u8> {
     let encoding = charset.encoding;
-    if encoding == UTF_8 && charset.bom_len == 0 && !(charset.ascii_only && !text.is_ascii()) {
+    if encoding == UTF_8 && charset.bom_len == 0 && (!charset.ascii_only || text.is_ascii()) {
         return text.into_bytes();
     }
     let text = text.as_str();
