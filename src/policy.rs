@@ -23,6 +23,13 @@ const PLACEHOLDERS: [(&str, &str); 7] = [
 
 /// Does `value` contain a template placeholder such as `{{url}}` or `*|LINK|*`?
 pub fn has_placeholder(value: &str) -> bool {
+    // Every opener starts with one of these bytes: most values have none.
+    if !value
+        .bytes()
+        .any(|b| matches!(b, b'{' | b'*' | b'%' | b'[' | b'<' | b'$'))
+    {
+        return false;
+    }
     PLACEHOLDERS.iter().any(|(open, close)| {
         value
             .find(open)

@@ -19,6 +19,11 @@ fn linkbase() -> Command {
     cmd
 }
 
+/// Run linkbase with `args` and `input` on standard input.
+fn run_stdin(args: &[&str], input: impl Into<Vec<u8>>) -> assert_cmd::assert::Assert {
+    linkbase().args(args).write_stdin(input).assert()
+}
+
 fn write(path: &Path, content: impl AsRef<[u8]>) {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).unwrap();
@@ -126,10 +131,7 @@ fn a_file_is_rewritten_to_standard_output() {
 #[test]
 fn standard_input_is_rewritten_to_standard_output() {
     for args in [&["--url", PAGE_URL][..], &["-", "--url", PAGE_URL][..]] {
-        linkbase()
-            .args(args)
-            .write_stdin(PAGE)
-            .assert()
+        run_stdin(args, PAGE)
             .success()
             .stdout(contains(PAGE_LINK_AFTER));
     }
@@ -182,14 +184,14 @@ fn charset_overrides_the_document_encoding() {
     let mut input = b"<a href=\"x.html\">".to_vec();
     input.extend_from_slice(b"\x83\x8A\x83\x93\x83\x4E");
     input.extend_from_slice(b"</a>");
-    let out = linkbase()
-        .args(["--charset", "shift_jis", "--url", "https://example.org/"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = run_stdin(
+        &["--charset", "shift_jis", "--url", "https://example.org/"],
+        input,
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
     let mut expected = b"<a href=\"https://example.org/x.html\">".to_vec();
     expected.extend_from_slice(b"\x83\x8A\x83\x93\x83\x4E");
     let found = out
@@ -200,10 +202,7 @@ fn charset_overrides_the_document_encoding() {
 
 #[test]
 fn an_unknown_charset_is_a_usage_error() {
-    linkbase()
-        .args(["--charset", "klingon"])
-        .write_stdin(PAGE)
-        .assert()
+    run_stdin(&["--charset", "klingon"], PAGE)
         .code(2)
         .stdout("")
         .stderr(contains("unknown charset `klingon`"));
@@ -217,21 +216,18 @@ fn profile_selects_the_resolution_algorithm() {
         ("url-syntax-01", "href=\"http://a/b/c/?y\""),
     ];
     for (profile, expected) in cases {
-        linkbase()
-            .args(["--profile", profile, "--url", "http://a/b/c/d;p?q"])
-            .write_stdin("<a href=\"?y\">y</a>")
-            .assert()
-            .success()
-            .stdout(contains(expected));
+        run_stdin(
+            &["--profile", profile, "--url", "http://a/b/c/d;p?q"],
+            "<a href=\"?y\">y</a>",
+        )
+        .success()
+        .stdout(contains(expected));
     }
 }
 
 #[test]
 fn an_unknown_profile_is_a_usage_error() {
-    linkbase()
-        .args(["--profile", "rfc9999"])
-        .write_stdin(PAGE)
-        .assert()
+    run_stdin(&["--profile", "rfc9999"], PAGE)
         .code(2)
         .stderr(contains("rfc9999"));
 }
@@ -239,16 +235,10 @@ fn an_unknown_profile_is_a_usage_error() {
 #[test]
 fn absolutize_fragments_rewrites_same_document_references() {
     let input = "<a href=\"#top\">top</a>";
-    linkbase()
-        .args(["--url", PAGE_URL])
-        .write_stdin(input)
-        .assert()
+    run_stdin(&["--url", PAGE_URL], input)
         .success()
         .stdout(contains("href=\"#top\""));
-    linkbase()
-        .args(["--url", PAGE_URL, "--absolutize-fragments"])
-        .write_stdin(input)
-        .assert()
+    run_stdin(&["--url", PAGE_URL, "--absolutize-fragments"], input)
         .success()
         .stdout(contains(format!("href=\"{PAGE_URL}#top\"")));
 }
@@ -256,16 +246,10 @@ fn absolutize_fragments_rewrites_same_document_references() {
 #[test]
 fn attr_adds_url_bearing_attributes() {
     let input = "<img data-src=\"lazy.png\" data-other=\"keep.png\">";
-    linkbase()
-        .args(["--url", PAGE_URL])
-        .write_stdin(input)
-        .assert()
+    run_stdin(&["--url", PAGE_URL], input)
         .success()
         .stdout(contains("data-src=\"lazy.png\""));
-    linkbase()
-        .args(["--url", PAGE_URL, "--attr", "DATA-SRC"])
-        .write_stdin(input)
-        .assert()
+    run_stdin(&["--url", PAGE_URL, "--attr", "DATA-SRC"], input)
         .success()
         .stdout(
             contains("data-src=\"https://example.org/docs/lazy.png\"")
@@ -275,10 +259,7 @@ fn attr_adds_url_bearing_attributes() {
 
 #[test]
 fn an_empty_attr_is_a_usage_error() {
-    linkbase()
-        .args(["--attr", " "])
-        .write_stdin(PAGE)
-        .assert()
+    run_stdin(&["--attr", " "], PAGE)
         .code(2)
         .stderr(contains("--attr"));
 }
@@ -297,11 +278,7 @@ fn format_forces_how_the_input_is_read() {
         .assert()
         .success()
         .stdout(contains("url(https://example.org/s/img/bg.png)"));
-    linkbase()
-        .args(["--format", "xml"])
-        .write_stdin(css)
-        .assert()
-        .code(2);
+    run_stdin(&["--format", "xml"], css).code(2);
 }
 
 #[test]
@@ -320,16 +297,10 @@ Content-Type: application/pgp-signature\n\
 \n\
 sig\n\
 --b--\n";
-    linkbase()
-        .args(["--format", "mime"])
-        .write_stdin(message)
-        .assert()
+    run_stdin(&["--format", "mime"], message)
         .stdout(message)
         .stderr(contains("warning"));
-    linkbase()
-        .args(["--format", "mime", "--force"])
-        .write_stdin(message)
-        .assert()
+    run_stdin(&["--format", "mime", "--force"], message)
         .stdout(contains("href=\"https://example.org/mail/x.html\""));
 }
 
@@ -414,10 +385,7 @@ fn report_dash_writes_to_standard_output_when_documents_go_elsewhere() {
     let record: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     assert_eq!(record["before"], "guide/x.html");
     // Standard output carries the document: the report cannot go there too.
-    linkbase()
-        .args(["--report", "-"])
-        .write_stdin(PAGE)
-        .assert()
+    run_stdin(&["--report", "-"], PAGE)
         .code(2)
         .stderr(contains("--report -"));
 }
@@ -438,10 +406,7 @@ fn report_to_an_impossible_path_is_an_error_before_any_work() {
 #[test]
 fn stats_prints_counts_per_outcome_and_attribute() {
     let input = "<a href=\"a.html\">a</a><a href=\"#x\">x</a><img src=\"i.png\">";
-    let out = linkbase()
-        .args(["--url", PAGE_URL, "--stats"])
-        .write_stdin(input)
-        .assert()
+    let out = run_stdin(&["--url", PAGE_URL, "--stats"], input)
         .success()
         .get_output()
         .clone();
@@ -552,10 +517,7 @@ fn url_prefix_applies_to_a_file_by_its_name() {
 
 #[test]
 fn url_prefix_needs_paths_and_an_absolute_url() {
-    linkbase()
-        .args(["--url-prefix", "https://example.org/"])
-        .write_stdin(PAGE)
-        .assert()
+    run_stdin(&["--url-prefix", "https://example.org/"], PAGE)
         .code(2)
         .stderr(contains("standard input"));
     let dir = tempfile::tempdir().unwrap();
@@ -855,10 +817,7 @@ fn a_file_over_max_size_is_skipped() {
     assert!(dir.path().join("out/small.html").exists());
     assert!(!dir.path().join("out/big.html").exists());
     // standard input too
-    linkbase()
-        .args(["--max-size", "10"])
-        .write_stdin(PAGE)
-        .assert()
+    run_stdin(&["--max-size", "10"], PAGE)
         .code(1)
         .stdout("")
         .stderr(contains("<stdin>: error: skipped: over --max-size 10 B"));
@@ -867,11 +826,7 @@ fn a_file_over_max_size_is_skipped() {
 #[test]
 fn max_size_accepts_suffixes_and_rejects_nonsense() {
     for ok in ["100", "64K", "64kib", "2M", "1G"] {
-        linkbase()
-            .args(["--max-size", ok])
-            .write_stdin(PAGE)
-            .assert()
-            .success();
+        run_stdin(&["--max-size", ok], PAGE).success();
     }
     for bad in ["", "M", "1.5M", "12Q", "-1", "99999999999999999999G"] {
         linkbase()
@@ -905,6 +860,39 @@ fn a_broken_pipe_on_standard_output_ends_quietly() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(stderr_of(&output), "");
     assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn a_broken_pipe_on_a_report_to_standard_output_ends_it_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("links.html");
+    // 3,000 links: a report of some 500 KB, more than a pipe holds.
+    write(&page, "<a href=\"x.html\">x</a>\n".repeat(3_000));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linkbase"))
+        .arg(&page)
+        .args(["--url", PAGE_URL, "--report", "-", "-o"])
+        .arg(dir.path().join("out.html"))
+        .env_remove("LINKBASE_TEST_FAIL_AT")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(stderr_of(&output), "");
+    assert_eq!(output.status.code(), Some(0));
+    let rewritten = fs::read_to_string(dir.path().join("out.html")).unwrap();
+    assert_eq!(
+        rewritten
+            .matches(PAGE_LINK_AFTER.replace("guide/", "").as_str())
+            .count(),
+        3_000
+    );
 }
 
 // --- in place ------------------------------------------------------------------------
@@ -1212,11 +1200,7 @@ fn output_is_the_same_whatever_the_number_of_jobs() {
 #[test]
 fn jobs_must_be_a_positive_number() {
     for bad in ["0", "-1", "many"] {
-        linkbase()
-            .args(["-j", bad])
-            .write_stdin(PAGE)
-            .assert()
-            .code(2);
+        run_stdin(&["-j", bad], PAGE).code(2);
     }
 }
 
@@ -1250,12 +1234,7 @@ fn summary_is_shown_for_several_files_and_silenced_by_quiet() {
 
 #[test]
 fn a_single_file_run_prints_no_summary() {
-    linkbase()
-        .args(["--url", PAGE_URL])
-        .write_stdin(PAGE)
-        .assert()
-        .success()
-        .stderr("");
+    run_stdin(&["--url", PAGE_URL], PAGE).success().stderr("");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Writing a file so that it is either entirely new or untouched: a temporary
-//! file in the same folder, written, given the target's permissions, synced,
-//! then renamed over the target (an atomic replacement on POSIX file systems).
+//! file in the same folder, written, given the target's permissions, synced
+//! (when the write must be durable), then renamed over the target (an atomic
+//! replacement on POSIX file systems).
 //! With a backup suffix the original is first linked (or copied) to
 //! NAME+SUFFIX.
 //!
@@ -120,11 +121,18 @@ impl AtomicWriter {
     /// Replace (or create) `target` with `content`, keeping the original as
     /// `target` + `backup` when a suffix is given. On error `target` is as it
     /// was and no temporary file is left behind.
+    ///
+    /// `durable`: fsync the content before the rename and the folder after
+    /// it, so that a crash cannot leave an empty file in place of the
+    /// original. Needed when the target is an input (`-i`); a mirror's new
+    /// files are written without (an fsync per file costs more than the
+    /// rewrite, and a crash loses nothing that cannot be written again).
     pub fn write(
         &self,
         target: &Path,
         content: &[u8],
         backup: Option<&OsString>,
+        durable: bool,
     ) -> Result<(), WriteError> {
         let at = |step| move |cause| WriteError { step, cause };
         let folder = match target.parent() {
@@ -152,8 +160,10 @@ impl AtomicWriter {
             keep_owner(temp.as_file(), meta);
         }
 
-        self.check(Step::Sync)?;
-        temp.as_file().sync_all().map_err(at(Step::Sync))?;
+        if durable {
+            self.check(Step::Sync)?;
+            temp.as_file().sync_all().map_err(at(Step::Sync))?;
+        }
 
         if let (Some(suffix), Some(_)) = (backup, &original) {
             self.check(Step::Backup)?;
@@ -163,7 +173,9 @@ impl AtomicWriter {
         self.check(Step::Rename)?;
         temp.persist(target)
             .map_err(|e| at(Step::Rename)(e.error))?;
-        sync_folder(folder);
+        if durable {
+            sync_folder(folder);
+        }
         Ok(())
     }
 }
@@ -249,7 +261,7 @@ mod tests {
         for step in Step::ALL {
             let (dir, target) = folder_with_original();
             let err = AtomicWriter::failing_at(step)
-                .write(&target, b"new", Some(&OsString::from(".bak")))
+                .write(&target, b"new", Some(&OsString::from(".bak")), true)
                 .unwrap_err();
             assert_eq!(err.step, step);
             assert_eq!(fs::read(&target).unwrap(), ORIGINAL, "{}", step.name());
@@ -265,7 +277,7 @@ mod tests {
     fn a_write_replaces_content_and_keeps_a_backup() {
         let (dir, target) = folder_with_original();
         AtomicWriter::default()
-            .write(&target, b"new", Some(&OsString::from(".orig")))
+            .write(&target, b"new", Some(&OsString::from(".orig")), true)
             .unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"new");
         assert_eq!(
@@ -282,7 +294,7 @@ mod tests {
         let (_dir, target) = folder_with_original();
         fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
         AtomicWriter::default()
-            .write(&target, b"new", None)
+            .write(&target, b"new", None, true)
             .unwrap();
         let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
@@ -292,7 +304,9 @@ mod tests {
     fn a_new_file_is_created() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("new.html");
-        AtomicWriter::default().write(&target, b"x", None).unwrap();
+        AtomicWriter::default()
+            .write(&target, b"x", None, false)
+            .unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"x");
     }
 }

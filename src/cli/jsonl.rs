@@ -27,6 +27,8 @@ struct FileRecord<'a> {
 /// Writes the report, one JSON value a line.
 pub struct ReportWriter {
     out: BufWriter<Box<dyn Write>>,
+    /// Standard output's reader went away: the rest of the report is dropped quietly.
+    closed: bool,
 }
 
 impl ReportWriter {
@@ -39,6 +41,7 @@ impl ReportWriter {
         };
         Ok(ReportWriter {
             out: BufWriter::new(sink),
+            closed: false,
         })
     }
 
@@ -64,12 +67,32 @@ impl ReportWriter {
     }
 
     fn line(&mut self, value: &impl serde::Serialize) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, value)?;
-        self.out.write_all(b"\n")
+        if self.closed {
+            return Ok(());
+        }
+        let written = serde_json::to_writer(&mut self.out, value)
+            .map_err(io::Error::from)
+            .and_then(|()| self.out.write_all(b"\n"));
+        self.quiet_on_broken_pipe(written)
+    }
+
+    /// A broken pipe (`--report - | head`) ends the report quietly.
+    fn quiet_on_broken_pipe(&mut self, result: io::Result<()>) -> io::Result<()> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     /// Flush everything to the file.
     pub fn finish(mut self) -> io::Result<()> {
-        self.out.flush()
+        if self.closed {
+            return Ok(());
+        }
+        let flushed = self.out.flush();
+        self.quiet_on_broken_pipe(flushed)
     }
 }

@@ -24,10 +24,10 @@ pub fn write(
     content: &[u8],
     changed: bool,
 ) -> Result<(), WriteFailure> {
-    // (where to write, the backup suffix, whether to name the target in errors)
-    let (target, backup, name_target) = match (&settings.destination, input) {
+    // (where to write, the backup suffix, whether it replaces the input)
+    let (target, backup, in_place) = match (&settings.destination, input) {
         (Destination::Stdout, _) => return write_stdout(content),
-        (Destination::File(path), _) => (path.clone(), None, true),
+        (Destination::File(path), _) => (path.clone(), None, false),
         (Destination::Mirror(folder), Some(input)) => {
             let target = folder.join(&input.relative);
             if same_file(&input.path, &target) {
@@ -45,7 +45,7 @@ pub fn write(
                     ))
                 })?;
             }
-            (target, None, true)
+            (target, None, false)
         }
         (Destination::InPlace { backup }, Some(input)) => {
             if !changed {
@@ -56,7 +56,7 @@ pub fn write(
                 .path
                 .canonicalize()
                 .unwrap_or_else(|_| input.path.clone());
-            (target, backup.as_ref(), false)
+            (target, backup.as_ref(), true)
         }
         (Destination::Mirror(_) | Destination::InPlace { .. }, None) => {
             return Err(WriteFailure::Error(
@@ -66,12 +66,12 @@ pub fn write(
     };
     settings
         .writer
-        .write(&target, content, backup)
+        .write(&target, content, backup, in_place)
         .map_err(|e| {
-            WriteFailure::Error(if name_target {
-                format!("output {}: {e}", target.display())
-            } else {
+            WriteFailure::Error(if in_place {
                 e.to_string()
+            } else {
+                format!("output {}: {e}", target.display())
             })
         })
 }

@@ -5,6 +5,11 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
+/// Is a bar shown for `files` inputs?
+fn should_show(files: usize, quiet: bool, stderr_is_terminal: bool) -> bool {
+    !quiet && files > 1 && stderr_is_terminal
+}
+
 /// A progress bar, or nothing.
 pub struct Progress {
     bar: Option<ProgressBar>,
@@ -13,7 +18,7 @@ pub struct Progress {
 impl Progress {
     /// A bar over `files` inputs, when one should be shown.
     pub fn new(files: usize, quiet: bool) -> Self {
-        let show = !quiet && files > 1 && std::io::stderr().is_terminal();
+        let show = should_show(files, quiet, std::io::stderr().is_terminal());
         let bar = show.then(|| {
             let bar = ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template(
@@ -45,6 +50,24 @@ impl Progress {
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::should_show;
+
+    #[test]
+    fn a_bar_needs_several_files_a_terminal_and_no_quiet() {
+        let cases = [
+            ("several files, terminal", 2, false, true, true),
+            ("one file", 1, false, true, false),
+            ("quiet", 5, true, true, false),
+            ("not a terminal", 5, false, false, false),
+        ];
+        for (name, files, quiet, terminal, shown) in cases {
+            assert_eq!(should_show(files, quiet, terminal), shown, "{name}");
         }
     }
 }

@@ -20,6 +20,9 @@ pub fn embedded_base(
     report: &mut Report,
     location: &Location,
 ) -> Option<EstablishedBase> {
+    if !doc.may_have_base_element() {
+        return None;
+    }
     let href = doc
         .elements(Scope::Document)
         .filter(|e| e.is_html("base"))

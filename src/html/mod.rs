@@ -85,5 +85,5 @@ pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) ->
         }
     };
     let out = rewrite::rewrite_document(&text, &start(ctx, &charset), report)?;
-    Some(charset::encode(&out, &charset))
+    Some(charset::encode(out, &charset))
 }

@@ -46,6 +46,9 @@ pub enum Scope {
 /// A parsed HTML document.
 pub struct Document {
     dom: RcDom,
+    /// Did the source contain a `<base` start tag at all? (A `base`
+    /// element cannot come from anywhere else; this spares a full walk.)
+    base_tag_in_source: bool,
 }
 
 /// Parse `text` as a whole document (scripting disabled, so `<noscript>`
@@ -60,10 +63,24 @@ pub fn parse(text: &str, iframe_srcdoc: bool) -> Document {
         ..Default::default()
     };
     let dom = html5ever::parse_document(RcDom::default(), opts).one(StrTendril::from(text));
-    Document { dom }
+    let base_tag_in_source = text.match_indices('<').any(|(i, _)| {
+        text.as_bytes()
+            .get(i + 1..i + 5)
+            .is_some_and(|name| name.eq_ignore_ascii_case(b"base"))
+    });
+    Document {
+        dom,
+        base_tag_in_source,
+    }
 }
 
 impl Document {
+    /// Can the document hold a `base` element? False when its source has no
+    /// `<base` tag, so callers may skip looking.
+    pub fn may_have_base_element(&self) -> bool {
+        self.base_tag_in_source
+    }
+
     /// Every element in tree order, iteratively (deep nesting is fine).
     pub fn elements(&self, scope: Scope) -> Elements {
         Elements {
@@ -108,6 +125,21 @@ pub struct Elements {
     scope: Scope,
 }
 
+impl Elements {
+    /// Push the element children of `node` so that the first pops first
+    /// (text and comments have no elements below them: not pushed at all).
+    fn push_children(&mut self, node: &Handle) {
+        self.stack.extend(
+            node.children
+                .borrow()
+                .iter()
+                .rev()
+                .filter(|c| matches!(c.data, NodeData::Element { .. }))
+                .cloned(),
+        );
+    }
+}
+
 impl Iterator for Elements {
     type Item = Element;
     fn next(&mut self) -> Option<Element> {
@@ -116,18 +148,15 @@ impl Iterator for Elements {
                 template_contents, ..
             } = &node.data
             {
-                self.stack
-                    .extend(node.children.borrow().iter().rev().cloned());
+                self.push_children(&node);
                 if self.scope == Scope::WithTemplates {
                     if let Some(contents) = template_contents.borrow().as_ref() {
-                        self.stack
-                            .extend(contents.children.borrow().iter().rev().cloned());
+                        self.push_children(contents);
                     }
                 }
                 return Some(Element { node });
             }
-            self.stack
-                .extend(node.children.borrow().iter().rev().cloned());
+            self.push_children(&node);
         }
         None
     }
