@@ -222,12 +222,23 @@ fn collect(p: &mut Parser<'_>, url_context: bool, out: &mut Vec<String>) {
             Token::Function(name) => {
                 let lower = name.to_ascii_lowercase();
                 let urls = url_context || lower == "url" || lower.ends_with("image-set");
-                out.push(format!("{token:?}"));
+                let mut inner = Vec::new();
                 let _ = p.parse_nested_block(|p| -> Result<(), ParseError<()>> {
-                    collect(p, urls, out);
+                    collect(p, urls, &mut inner);
                     Ok(())
                 });
-                out.push(")".into());
+                let significant = inner
+                    .iter()
+                    .filter(|t| !t.starts_with("WhiteSpace(") && !t.starts_with("Comment("));
+                if lower == "url" && significant.eq(["<URL>"].iter()) {
+                    // `url( "x" )` is `url(x)` written with quotes, as the CSS
+                    // layer writes a new URL that needs escaping.
+                    out.push("url(<URL>)".into());
+                } else {
+                    out.push(format!("{token:?}"));
+                    out.extend(inner);
+                    out.push(")".into());
+                }
             }
             Token::ParenthesisBlock | Token::SquareBracketBlock | Token::CurlyBracketBlock => {
                 out.push(format!("{token:?}"));

@@ -65,9 +65,10 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
     }
 
     let mut regions = Vec::new();
-    let not_checked = match mailparse::parse_mail(input) {
+    let normalized = colon_after_name(input);
+    let not_checked = match mailparse::parse_mail(&normalized) {
         Ok(mail) => {
-            collect_regions(input, &mail, &mut regions, 0);
+            collect_regions(&normalized, &mail, &mut regions, 0);
             None
         }
         Err(e) => Some(format!("mailparse cannot parse it: {e}")),
@@ -100,6 +101,36 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
         not_independently_checked: not_checked,
         report,
     })
+}
+
+/// `input` with white space between a header name and its colon (RFC 5322
+/// §4.5.3 obsolete syntax, which linkbase accepts and mailparse does not)
+/// moved after the colon: `Content-Type :x` reads as `Content-Type: x`. The
+/// length and every offset stay the same.
+fn colon_after_name(input: &[u8]) -> Vec<u8> {
+    let mut out = input.to_vec();
+    let mut line_start = 0;
+    while line_start < out.len() {
+        let line_end = out[line_start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(out.len(), |i| line_start + i);
+        let line = &out[line_start..line_end];
+        let name_len = line
+            .iter()
+            .take_while(|&&b| b.is_ascii_graphic() && b != b':')
+            .count();
+        let spaces = line[name_len..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if name_len > 0 && spaces > 0 && line.get(name_len + spaces) == Some(&b':') {
+            let at = line_start + name_len;
+            out[at..=at + spaces].rotate_right(1);
+        }
+        line_start = line_end + 1;
+    }
+    out
 }
 
 /// `input` with `edits` applied: written here again, independently of the library.

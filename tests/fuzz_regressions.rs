@@ -1,0 +1,79 @@
+//! Findings of the fuzz targets (`fuzz/`, see docs/fuzzing.md), each turned
+//! into a test. The checks are the ones the targets run: the HTML fidelity
+//! check and the MIME splice check, shared with the HTML and MIME tests.
+
+#[path = "common/fidelity.rs"]
+mod fidelity;
+#[path = "common/splice_check.rs"]
+mod splice_check;
+
+use linkbase::{Format, Options};
+
+fn options(format: Format, url: &str) -> Options {
+    let mut options = Options::new();
+    options.format = format;
+    options.url = Some(url.to_string());
+    options
+}
+
+/// html target: a new URL that needs escaping turns `url(x)` into `url("…")`;
+/// the tree is the same apart from the URL (the fidelity check folds the two
+/// spellings).
+#[test]
+fn css_url_that_needs_quotes_after_resolution() {
+    let input = b"<style>b{background:url(i.png)}</style><p style='background:url(j.png)'>";
+    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/a b/"), None);
+    let text = String::from_utf8_lossy(&out.output);
+    assert!(
+        text.contains(r#"url("http://h.example/a b/i.png")"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"url(&quot;http://h.example/a b/j.png&quot;)"#)
+            || text.contains(r#"url("http://h.example/a b/j.png")"#),
+        "{text}"
+    );
+    fidelity::assert_same_tree("quoted url", input, &out.output, None, &[]);
+}
+
+/// mime target: byte 4 of a Content-Base value inside a character panicked
+/// when the `URL:` prefix was looked for.
+#[test]
+fn content_base_with_non_ascii_at_byte_four() {
+    let input =
+        "Content-Type: text/html\r\nContent-Base: \"abc\u{ff}\u{ff}/\"\r\n\r\n<a href=x>x</a>\r\n";
+    let checked = splice_check::check(
+        input.as_bytes(),
+        &options(Format::Mime, "http://m.example/"),
+        "t.eml",
+    );
+    assert!(checked.is_ok(), "{:?}", checked.err());
+}
+
+/// mime target: `Content-Type :text/html` (white space before the colon, RFC
+/// 5322 obsolete syntax) is an HTML part for linkbase; the independent check
+/// must read it the same way.
+#[test]
+fn content_type_with_space_before_colon() {
+    let input =
+        b"Content-Type :text/html\nContent-Location: http://m.example/a/\n\n<a href=x>x</a>\n";
+    let checked = splice_check::check(input, &options(Format::Mime, "http://m.example/"), "t.eml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(checked.edits.len(), 1, "{:?}", checked.edits);
+    assert!(String::from_utf8_lossy(&checked.output).contains("http://m.example/a/x"));
+}
+
+/// mime target: the same obsolete syntax on the multipart itself; its parts
+/// are walked and the HTML part rewritten.
+#[test]
+fn multipart_content_type_with_space_before_colon() {
+    let input = b"Content-Type :multipart/related; boundary=\"b1\"\n\n--b1\nContent-Type: text/html\n\n<a href=x>x</a>\n--b1--\n";
+    let checked = splice_check::check(
+        input,
+        &options(Format::Mime, "http://m.example/d/"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(checked.edits.len(), 1, "{:?}", checked.edits);
+    assert!(String::from_utf8_lossy(&checked.output).contains("http://m.example/d/x"));
+}
