@@ -763,6 +763,33 @@ fn unreadable_inputs_are_errors_naming_the_file() {
 }
 
 #[test]
+fn links_that_fail_to_resolve_are_one_error_line_per_file() {
+    // A non-hierarchical base: relative references cannot be resolved.
+    let input = "<a href=\"x.html\">x</a><img src=\"y.png\">";
+    run_stdin(&["--url", "mailto:someone@example.org"], input)
+        .code(1)
+        .stdout(input)
+        .stderr("<stdin>: error: 2 links could not be resolved and were left as they are (--report lists each)\n");
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.jsonl");
+    let mut cmd = linkbase();
+    cmd.args(["--url", "mailto:someone@example.org", "--report"])
+        .arg(&report);
+    let output = cmd.write_stdin(input).assert().code(1).get_output().clone();
+    assert_eq!(
+        stderr_of(&output),
+        "<stdin>: error: 2 links could not be resolved and were left as they are; \
+         first: `x.html` in <a href>: base `mailto:someone@example.org` is not hierarchical; \
+         relative references cannot be resolved against it (--report lists each)\n"
+    );
+    let outcomes: Vec<_> = report_lines(&report)
+        .iter()
+        .map(|l| l["outcome"].clone())
+        .collect();
+    assert_eq!(outcomes, ["failed", "failed"]);
+}
+
+#[test]
 fn a_binary_file_is_skipped_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
     let binary = dir.path().join("image.html");
