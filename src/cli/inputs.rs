@@ -2,7 +2,7 @@
 //! classified as something linkbase handles or not — in a fixed order
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
-use super::settings::{Destination, Settings, UsageError};
+use super::settings::{Destination, Settings};
 use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
 use std::collections::HashMap;
 use std::fs;
@@ -62,9 +62,9 @@ pub const CSS_EXTENSIONS: [&str; 1] = ["css"];
 pub const SNIFFED_EXTENSIONS: [&str; 2] = ["txt", "raw"];
 
 /// List every entry for `settings`, in order.
-pub fn collect(settings: &Settings) -> Result<Vec<Entry>, UsageError> {
+pub fn collect(settings: &Settings) -> Vec<Entry> {
     if settings.paths.is_empty() {
-        return Ok(vec![Entry::Stdin]);
+        return vec![Entry::Stdin];
     }
     let mut entries = Vec::new();
     for path in &settings.paths {
@@ -89,7 +89,7 @@ pub fn collect(settings: &Settings) -> Result<Vec<Entry>, UsageError> {
         }
     }
     refuse_duplicates(&mut entries, &settings.destination);
-    Ok(entries)
+    entries
 }
 
 /// Two inputs must not write the same output: a file listed twice (or met

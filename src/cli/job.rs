@@ -121,8 +121,29 @@ impl JobResult {
     }
 }
 
+/// Process one entry; a panic (a bug) becomes an error for this input
+/// only, and the run goes on with the others.
+pub fn process_guarded(entry: &Entry, settings: &Settings) -> JobResult {
+    let run = std::panic::AssertUnwindSafe(|| process(entry, settings));
+    std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+        let name = match entry {
+            Entry::Stdin => None,
+            Entry::File(file) => Some(file.name.clone()),
+            Entry::Skip(skip) => Some(skip.name.clone()),
+        };
+        let cause = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        JobResult::new(name, false).skipped(format!(
+            "internal error, input left as it was (please report it): {cause}"
+        ))
+    })
+}
+
 /// Process one entry.
-pub fn process(entry: &Entry, settings: &Settings) -> JobResult {
+fn process(entry: &Entry, settings: &Settings) -> JobResult {
     let keep_links = settings.options.keep_link_records;
     match entry {
         Entry::Skip(skip) => {
