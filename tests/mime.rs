@@ -238,3 +238,74 @@ fn garbage_never_panics_and_is_copied() {
         );
     }
 }
+
+#[test]
+fn message_detection_by_content() {
+    let cases: [(&str, &[u8], bool); 14] = [
+        (
+            "From: header",
+            b"From: a@example.org\nTo: b@example.org\n\nhi",
+            true,
+        ),
+        (
+            "mbox separator with a time",
+            b"From mrc@example.edu Mon Feb  8 02:14:09 1993\nSubject: x\n\nhi",
+            true,
+        ),
+        (
+            "Mozilla mbox line",
+            b"From - Mon Jan 1 00:00:00 2024\nX-Mozilla-Status: 0001\n\n",
+            true,
+        ),
+        (
+            "Received first",
+            b"Received: by 10.0.0.1;\n        Sat, 30 Jun 2012\nFrom: a\n\n",
+            true,
+        ),
+        ("Message-Id", b"Message-Id: <1@x>\n\n", true),
+        (
+            "DKIM first",
+            b"DKIM-Signature: v=1;\n\tb=abc\nFrom: a\n\n",
+            true,
+        ),
+        (
+            "news Path",
+            b"Path: news.example!not-for-mail\nNewsgroups: comp.lang\n\n",
+            true,
+        ),
+        (
+            "BOM then From",
+            b"\xEF\xBB\xBFFrom: a@example.org\n\nx",
+            true,
+        ),
+        (
+            "white-space lines first",
+            b"    \nDelivered-To: a@example.org\n\nx",
+            true,
+        ),
+        (
+            "unknown fields ended by a blank line",
+            b"Weird-One: 1\nWeird-Two: 2\n\nbody",
+            true,
+        ),
+        ("HTML", b"<!DOCTYPE html><html><head>", false),
+        (
+            "CSS with a pseudo-class",
+            b"a:hover {\n  color: red;\n}\n",
+            false,
+        ),
+        (
+            "CSS, two selectors",
+            b"a:hover{color:red}\nb:focus{color:blue}\n",
+            false,
+        ),
+        ("plain text", b"Hello there: how are you?\n", false),
+    ];
+    for (name, input, expected) in cases {
+        assert_eq!(
+            linkbase::document::looks_like_message(input),
+            expected,
+            "{name}"
+        );
+    }
+}
