@@ -57,7 +57,7 @@ pub fn explain_message(
             let note = match (&entity.structure, part.protected) {
                 (Structure::Unparsed(reason), _) => Some(reason.clone()),
                 (_, Some(why)) if is_rewritable_type(&entity.media_type) => Some(why.to_string()),
-                _ if entity.truncated => Some("truncated; left unchanged".to_string()),
+                _ if entity.truncated => Some("no closing boundary (truncated?)".to_string()),
                 _ => None,
             };
             lines.push(PartLine {

@@ -90,7 +90,6 @@ pub fn traverse(
     report: &mut Report,
     visit: &mut dyn FnMut(&PartContext<'_>, &mut Report),
 ) {
-    let retrieval = bases::retrieval_base(tree, options, location, report);
     let mut t = Traversal {
         input,
         options,
@@ -98,7 +97,17 @@ pub fn traverse(
         report,
         visit,
     };
-    t.entity(tree, retrieval, None);
+    if tree.structure == Structure::Mbox {
+        // Every message of an mbox file stands alone.
+        t.entity_only(tree, None, None);
+        for message in &tree.children {
+            let retrieval = bases::retrieval_base(message, options, location, t.report);
+            t.entity(message, retrieval, None);
+        }
+    } else {
+        let retrieval = bases::retrieval_base(tree, options, location, t.report);
+        t.entity(tree, retrieval, None);
+    }
 }
 
 struct Traversal<'a, 'v> {
@@ -140,6 +149,24 @@ impl Traversal<'_, '_> {
         for child in &entity.children {
             self.entity(child, inherited.clone(), protected.clone());
         }
+    }
+
+    /// Visit `entity` alone (the mbox container: no headers, no base).
+    fn entity_only(
+        &mut self,
+        entity: &Entity,
+        base: Option<&EstablishedBase>,
+        protected: Option<&str>,
+    ) {
+        (self.visit)(
+            &PartContext {
+                entity,
+                base,
+                heading: &HeadingBase::default(),
+                protected,
+            },
+            self.report,
+        );
     }
 
     /// Does a signature cover `entity` (and so forbid changing it)?
@@ -184,6 +211,25 @@ pub fn decoded_body<'i>(
         &input[entity.body.clone()],
         part_newline(input, entity),
     )
+}
+
+/// How many bytes of ASCII white space end `content` (none for UTF-16, whose
+/// code units a byte-wise trim would split).
+fn trailing_space(content: &[u8], entity: &Entity) -> usize {
+    let utf16 = content.starts_with(b"\xFE\xFF")
+        || content.starts_with(b"\xFF\xFE")
+        || entity
+            .params
+            .get("charset")
+            .is_some_and(|c| c.trim().to_ascii_lowercase().starts_with("utf-16"));
+    if utf16 {
+        return 0;
+    }
+    content
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count()
 }
 
 /// The part's transport charset: its `charset` parameter, else `--charset`.
@@ -296,14 +342,19 @@ impl Planner<'_> {
                 return None;
             }
         };
-        let rewritten = if entity.media_type == "text/css" {
+        // The trailing white space (the line breaks before the next boundary
+        // or the next message of an mbox) is kept exactly: the HTML parser
+        // would move it inside <body>.
+        let (text, tail) = content.split_at(content.len() - trailing_space(&content, entity));
+        let mut rewritten = if entity.media_type == "text/css" {
             let mut options = self.options.clone();
             options.charset = part_charset(entity, self.options);
-            crate::document::rewrite_stylesheet(&content, &options, base, loc, report)?
+            crate::document::rewrite_stylesheet(text, &options, base, loc, report)?
         } else {
             let ctx = html_context(entity, self.options, base, loc);
-            crate::html::rewrite_html(&content, &ctx, report)?
+            crate::html::rewrite_html(text, &ctx, report)?
         };
+        rewritten.extend_from_slice(tail);
         let frame = Frame {
             original: body,
             newline,

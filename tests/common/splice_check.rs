@@ -65,13 +65,14 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
     }
 
     let mut regions = Vec::new();
-    let not_checked = match mailparse::parse_mail(input) {
-        Ok(mail) => {
-            collect_regions(input, &mail, &mut regions, 0);
-            None
+    let mut failures = Vec::new();
+    for message in messages(input) {
+        match mailparse::parse_mail(message) {
+            Ok(mail) => collect_regions(input, &mail, &mut regions, 0),
+            Err(e) => failures.push(format!("mailparse cannot parse it: {e}")),
         }
-        Err(e) => Some(format!("mailparse cannot parse it: {e}")),
-    };
+    }
+    let not_checked = (!failures.is_empty()).then(|| failures.join("; "));
     let mut checked = Vec::new();
     for e in edits {
         let region = if not_checked.is_some() {
@@ -100,6 +101,35 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
         not_independently_checked: not_checked,
         report,
     })
+}
+
+/// The messages of `input`: itself, or for an mbox file (it starts with a
+/// `From ` line) every piece after a line starting with `From `.
+fn messages(input: &[u8]) -> Vec<&[u8]> {
+    if !input.starts_with(b"From ") {
+        return vec![input];
+    }
+    let mut starts = vec![0];
+    starts.extend(
+        input
+            .windows(6)
+            .enumerate()
+            .filter(|(_, w)| *w == b"\nFrom ")
+            .map(|(i, _)| i + 1),
+    );
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = starts.get(i + 1).copied().unwrap_or(input.len());
+            let piece = &input[start..end];
+            let body = piece
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(piece.len(), |nl| nl + 1);
+            &piece[body..]
+        })
+        .collect()
 }
 
 /// `input` with `edits` applied: written here again, independently of the library.
