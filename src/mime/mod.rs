@@ -46,6 +46,17 @@ pub fn plan(
     report: &mut Report,
 ) -> Vec<Edit> {
     let tree = walk::walk(input, location, report);
+    plan_tree(input, &tree, options, location, report, Start::Retrieval)
+}
+
+fn plan_tree(
+    input: &[u8],
+    tree: &Entity,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+    start: Start,
+) -> Vec<Edit> {
     let mut planner = Planner {
         input,
         options,
@@ -54,15 +65,25 @@ pub fn plan(
     };
     traverse(
         input,
-        &tree,
+        tree,
         options,
         location,
         report,
+        start,
         &mut |part, report| planner.part(part, report),
     );
     let mut edits = planner.edits;
     edits.sort_by_key(|e| e.range.start);
     edits
+}
+
+/// Where the base of a tree's top entity comes from when its heading sets none.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// The retrieval base (`--url`, `Snapshot-Content-Location`): a whole input.
+    Retrieval,
+    /// The enclosing part's base: the message inside an encoded `message/rfc822` part.
+    Enclosed(Option<EstablishedBase>),
 }
 
 /// What the traversal established for one entity.
@@ -88,6 +109,7 @@ pub fn traverse(
     options: &Options,
     location: &Location,
     report: &mut Report,
+    start: Start,
     visit: &mut dyn FnMut(&PartContext<'_>, &mut Report),
 ) {
     let mut t = Traversal {
@@ -105,8 +127,11 @@ pub fn traverse(
             t.entity(message, retrieval, None);
         }
     } else {
-        let retrieval = bases::retrieval_base(tree, options, location, t.report);
-        t.entity(tree, retrieval, None);
+        let base = match start {
+            Start::Retrieval => bases::retrieval_base(tree, options, location, t.report),
+            Start::Enclosed(base) => base,
+        };
+        t.entity(tree, base, None);
     }
 }
 
@@ -287,6 +312,17 @@ impl Planner<'_> {
                 });
             }
         }
+        if entity.structure == Structure::EncodedMessage {
+            if let Some(body) = self.rewrite_encoded_message(entity, part.base, &loc, report) {
+                self.edits.push(Edit {
+                    range: entity.body.clone(),
+                    replacement: body,
+                    place: EditPlace::EnclosedMessage,
+                    part: entity.path.clone(),
+                });
+            }
+            return;
+        }
         if entity.structure != Structure::Leaf || !is_rewritable_type(&entity.media_type) {
             return;
         }
@@ -312,6 +348,72 @@ impl Planner<'_> {
         }
     }
 
+    /// The new body of a base64 or quoted-printable `message/rfc822` part:
+    /// decoded, the enclosed message rewritten like any message (its top
+    /// inheriting `base`), encoded again; `None` when nothing changed.
+    fn rewrite_encoded_message(
+        &self,
+        entity: &Entity,
+        base: Option<&EstablishedBase>,
+        loc: &Location,
+        report: &mut Report,
+    ) -> Option<Vec<u8>> {
+        let encoding = entity.transfer_encoding();
+        let decoded = self.decode(entity, &encoding, loc, report)?;
+        let tree = walk::walk_enclosed(&decoded, entity, self.location, report);
+        let inherited = Start::Enclosed(base.map(EstablishedBase::inherited));
+        let edits = plan_tree(
+            &decoded,
+            &tree,
+            self.options,
+            self.location,
+            report,
+            inherited,
+        );
+        if edits.is_empty() {
+            return None;
+        }
+        let rewritten = splice::apply(&decoded, &edits);
+        self.encode(entity, &encoding, &rewritten, loc, report)
+    }
+
+    /// The body of `entity` decoded; `None` (reported) when it cannot be.
+    fn decode(
+        &self,
+        entity: &Entity,
+        encoding: &TransferEncoding,
+        loc: &Location,
+        report: &mut Report,
+    ) -> Option<std::borrow::Cow<'_, [u8]>> {
+        decoded_body(self.input, entity, encoding)
+            .map_err(|e| report.problem(loc, Severity::Error, format!("{e}; left unchanged")))
+            .ok()
+    }
+
+    /// `content` encoded like the body of `entity` was; `None` (reported)
+    /// when it cannot be.
+    fn encode(
+        &self,
+        entity: &Entity,
+        encoding: &TransferEncoding,
+        content: &[u8],
+        loc: &Location,
+        report: &mut Report,
+    ) -> Option<Vec<u8>> {
+        let frame = Frame {
+            original: &self.input[entity.body.clone()],
+            newline: part_newline(self.input, entity),
+            boundaries: &entity.enclosing_boundaries,
+        };
+        match transfer::encode(encoding, content, &frame) {
+            Ok(encoded) => Some(encoded),
+            Err(e) => {
+                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
+                None
+            }
+        }
+    }
+
     /// The new encoded body of a text/html or text/css part; `None` when it
     /// stays as it is (nothing changed, or it could not be processed: reported).
     fn rewrite_body(
@@ -333,15 +435,7 @@ impl Planner<'_> {
             );
             return None;
         }
-        let body = &self.input[entity.body.clone()];
-        let newline = part_newline(self.input, entity);
-        let content = match decoded_body(self.input, entity, &encoding) {
-            Ok(c) => c,
-            Err(e) => {
-                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
-                return None;
-            }
-        };
+        let content = self.decode(entity, &encoding, loc, report)?;
         // The trailing white space (the line breaks before the next boundary
         // or the next message of an mbox) is kept exactly: the HTML parser
         // would move it inside <body>.
@@ -355,17 +449,6 @@ impl Planner<'_> {
             crate::html::rewrite_html(text, &ctx, report)?
         };
         rewritten.extend_from_slice(tail);
-        let frame = Frame {
-            original: body,
-            newline,
-            boundaries: &entity.enclosing_boundaries,
-        };
-        match transfer::encode(&encoding, &rewritten, &frame) {
-            Ok(encoded) => Some(encoded),
-            Err(e) => {
-                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
-                None
-            }
-        }
+        self.encode(entity, &encoding, &rewritten, loc, report)
     }
 }

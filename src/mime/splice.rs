@@ -10,6 +10,9 @@ pub enum EditPlace {
     Body,
     /// The URL bytes of a `Content-Location` header value.
     ContentLocation,
+    /// The whole body of a base64 or quoted-printable `message/rfc822` part
+    /// (decoded, rewritten inside, encoded again).
+    EnclosedMessage,
 }
 
 /// One replacement of a range of the input.

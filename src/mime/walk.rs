@@ -49,6 +49,9 @@ pub enum Structure {
     Unparsed(String),
     /// An mbox file of two or more messages: each is a child (`1`, `2` …).
     Mbox,
+    /// A `message/rfc822` part whose body is base64 or quoted-printable: the
+    /// enclosed message is walked after decoding ([`walk_enclosed`]).
+    EncodedMessage,
 }
 
 /// One MIME entity: a message, a part, or an enclosed message.
@@ -162,6 +165,28 @@ pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
         enclosing_boundaries: Vec::new(),
         truncated: false,
     }
+}
+
+/// Walk the decoded body of an [`Structure::EncodedMessage`] part: the
+/// enclosed message, with offsets into `decoded`, as the part's only child.
+pub fn walk_enclosed(
+    decoded: &[u8],
+    part: &Entity,
+    location: &Location,
+    report: &mut Report,
+) -> Entity {
+    let mut walker = Walker {
+        input: decoded,
+        location,
+        report,
+    };
+    walker.entity(
+        0..decoded.len(),
+        child_path(&part.path, 1),
+        part.depth + 1,
+        "message",
+        Vec::new(),
+    )
 }
 
 /// The messages of an mbox file: each runs from the line after its `From `
@@ -375,23 +400,12 @@ impl Walker<'_, '_> {
     }
 
     fn enclosed_message(&mut self, entity: &mut Entity) {
-        let enc = entity.transfer_encoding();
-        if !enc.is_identity() {
-            // An encoded enclosed message is not walked: its bytes are not
-            // the input's, so its parts cannot be spliced in place.
-            let reason = format!(
-                "enclosed message with Content-Transfer-Encoding {}; not walked, left unchanged",
-                enc.name()
-            );
-            self.report.problem(
-                &entity.location(self.location),
-                Severity::Warning,
-                reason.clone(),
-            );
-            entity.structure = Structure::Unparsed(reason);
+        if self.too_deep(entity) {
             return;
         }
-        if self.too_deep(entity) {
+        if !entity.transfer_encoding().is_identity() {
+            // Its bytes are not the input's: walked once decoded.
+            entity.structure = Structure::EncodedMessage;
             return;
         }
         let path = child_path(&entity.path, 1);

@@ -79,9 +79,13 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
             None
         } else {
             let found = regions.iter().find(|r| {
-                r.range.start <= e.range.start
-                    && e.range.end <= r.range.end
-                    && (r.body_of.is_some() == (e.place == EditPlace::Body))
+                let kind_fits = match (&r.body_of, e.place) {
+                    (None, EditPlace::ContentLocation) => true,
+                    (Some((t, _)), EditPlace::Body) => t == "text/html" || t == "text/css",
+                    (Some((t, _)), EditPlace::EnclosedMessage) => t.starts_with("message/"),
+                    _ => false,
+                };
+                kind_fits && r.range.start <= e.range.start && e.range.end <= r.range.end
             });
             match found {
                 Some(r) => Some(r.clone()),
@@ -178,23 +182,29 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
         Body::Binary(b) => b.get_raw(),
     };
     let media_type = mail.ctype.mimetype.as_str();
+    let cte = mail
+        .headers
+        .iter()
+        .find(|h| {
+            h.get_key_ref()
+                .trim()
+                .eq_ignore_ascii_case("content-transfer-encoding")
+        })
+        .map(|h| h.get_value().trim().to_ascii_lowercase())
+        .unwrap_or_default();
     if matches!(media_type, "text/html" | "text/css") {
-        let cte = mail
-            .headers
-            .iter()
-            .find(|h| {
-                h.get_key_ref()
-                    .trim()
-                    .eq_ignore_ascii_case("content-transfer-encoding")
-            })
-            .map(|h| h.get_value())
-            .unwrap_or_default();
         out.push(Region {
             range: offset(input, raw),
             body_of: Some((media_type.to_string(), cte)),
         });
     } else if media_type.starts_with("message/") && depth < 60 {
-        if let Ok(inner) = mailparse::parse_mail(raw) {
+        if cte == "base64" || cte == "quoted-printable" {
+            // Rewritten as a whole: decoded, rewritten inside, encoded again.
+            out.push(Region {
+                range: offset(input, raw),
+                body_of: Some((media_type.to_string(), cte)),
+            });
+        } else if let Ok(inner) = mailparse::parse_mail(raw) {
             collect_regions(input, &inner, out, depth + 1);
         }
     }
