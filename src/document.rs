@@ -63,14 +63,14 @@ pub fn looks_like_message(input: &[u8]) -> bool {
     ];
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let head = &input[..input.len().min(64 * 1024)];
-    // Whole lines only (a last line without its line break may be cut short).
+    // Lines with whether they are whole (ended by a line break: a last line
+    // without one is no empty line, and may be cut short).
     let mut lines = head
         .split_inclusive(|&b| b == b'\n')
-        .filter(|l| l.ends_with(b"\n"))
-        .map(|l| l.strip_suffix(b"\n").unwrap_or(l))
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .skip_while(|l| !l.is_empty() && l.iter().all(|&b| b == b' ' || b == b'\t'));
-    let Some(first) = lines.next() else {
+        .map(|l| (l.ends_with(b"\n"), l.strip_suffix(b"\n").unwrap_or(l)))
+        .map(|(whole, l)| (whole, l.strip_suffix(b"\r").unwrap_or(l)))
+        .skip_while(|(_, l)| !l.is_empty() && l.iter().all(|&b| b == b' ' || b == b'\t'));
+    let Some((_, first)) = lines.next() else {
         return false;
     };
     if first.starts_with(b"From ") {
@@ -91,7 +91,10 @@ pub fn looks_like_message(input: &[u8]) -> bool {
         return true;
     }
     let mut fields = 1;
-    for line in lines {
+    for (whole, line) in lines {
+        if !whole {
+            return false;
+        }
         if line.is_empty() {
             return fields >= 2;
         }
