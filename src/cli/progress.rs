@@ -22,7 +22,7 @@ impl Progress {
         let bar = show.then(|| {
             let bar = ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files ({per_sec}, {eta} left)",
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files, {eta} left",
             ) {
                 bar.set_style(style);
             }
