@@ -828,6 +828,28 @@ fn unreadable_inputs_are_errors_naming_the_file() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_file_without_read_permission_is_an_error() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("secret.html");
+    write(&page, PAGE);
+    fs::set_permissions(&page, fs::Permissions::from_mode(0o000)).unwrap();
+    let readable = fs::read(&page).is_ok(); // root reads anyway
+    let result = linkbase().arg(&page).assert();
+    if readable {
+        // Running as root: nothing stops the read (the missing and
+        // not-a-folder cases above cover the error path).
+        result.success();
+    } else {
+        result.code(1).stdout("").stderr(format!(
+            "{}: error: cannot read: Permission denied\n",
+            page.display()
+        ));
+    }
+}
+
 #[test]
 fn links_that_fail_to_resolve_are_one_error_line_per_file() {
     // A non-hierarchical base: relative references cannot be resolved.
