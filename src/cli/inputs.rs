@@ -96,23 +96,24 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
 /// again in a folder) is processed once; two files that would land on the
 /// same mirror path are an error for the second.
 fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
-    let mut seen: HashMap<PathBuf, Arc<str>> = HashMap::new();
+    let canonical = |file: &InputFile| {
+        file.path
+            .canonicalize()
+            .unwrap_or_else(|_| file.path.clone())
+    };
+    let mut seen: HashMap<PathBuf, (Arc<str>, PathBuf)> = HashMap::new();
     for entry in entries.iter_mut() {
         let Entry::File(file) = entry else { continue };
-        let same_file = file
-            .path
-            .canonicalize()
-            .unwrap_or_else(|_| file.path.clone());
         let key = match destination {
             Destination::Mirror(_) => file.relative.clone(),
-            _ => same_file.clone(),
+            _ => canonical(file),
         };
-        let Some(first) = seen.get(&key) else {
-            seen.insert(key, file.name.clone());
+        let Some((first, first_path)) = seen.get(&key) else {
+            seen.insert(key, (file.name.clone(), file.path.clone()));
             continue;
         };
         let again = first.as_ref() == file.name.as_ref()
-            || Path::new(first.as_ref()).canonicalize().ok() == Some(same_file);
+            || first_path.canonicalize().ok() == Some(canonical(file));
         let (reason, is_error) = if again {
             (format!("listed again (as {first}): processed once"), false)
         } else {
