@@ -9,119 +9,16 @@
 //! while developing.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::RefCell;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The system allocator, counting the bytes in use and their peak.
-struct Counting;
+#[path = "../tests/common/alloc_meter.rs"]
+mod alloc_meter;
+#[path = "../tests/common/mhtml.rs"]
+mod mhtml;
 
-static IN_USE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = IN_USE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                let grown = new_size - layout.size();
-                let now = IN_USE.fetch_add(grown, Ordering::Relaxed) + grown;
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                IN_USE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-const BOUNDARY: &str = "----MultipartBoundary--benchBENCHbench----";
-
-/// A 200 KB page of about 2,400 relative and absolute links, quoted-printable.
-fn html_part() -> String {
-    let mut html = String::from(
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><link rel=\"stylesheet\" href=\"../css/site.css\"></head><body>\n",
-    );
-    let mut i = 0;
-    while html.len() < 200_000 {
-        html.push_str(&format!(
-            "<p>Paragraph {i} with <a href=\"section{}/page{i}.html#p\">a relative link</a>, \
-             <a href=\"https://example.com/x/{i}\">an absolute one</a> and \
-             <img src=\"images/pic{i}.jpg\" alt=\"\">.</p>\n",
-            i % 9
-        ));
-        i += 1;
-    }
-    html.push_str("</body></html>\n");
-    String::from_utf8(quoted_printable::encode(html.as_bytes())).expect("QP output is ASCII")
-}
-
-/// Deterministic pseudo-random bytes (xorshift), incompressible like images.
-fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
-
-/// The archive, about `megabytes` MB, CRLF as Chrome writes it.
-fn archive(megabytes: usize) -> Vec<u8> {
-    let target = megabytes * 1_000_000;
-    let mut out = format!(
-        "From: <Saved by Blink>\r\nSnapshot-Content-Location: https://www.example.org/blog/post.html\r\n\
-         Subject: bench\r\nMIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n\
-         \ttype=\"text/html\";\r\n\tboundary=\"{BOUNDARY}\"\r\n\r\n\r\n--{BOUNDARY}\r\n\
-         Content-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\
-         Content-Location: https://www.example.org/blog/post.html\r\n\r\n"
-    )
-    .into_bytes();
-    out.extend_from_slice(html_part().as_bytes());
-    let wrap = {
-        let mut spec = data_encoding::BASE64.specification();
-        spec.wrap.width = 76;
-        spec.wrap.separator = "\r\n".into();
-        spec.encoding().expect("valid base64 specification")
-    };
-    let mut n = 0;
-    while out.len() < target {
-        let part = format!(
-            "\r\n--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Transfer-Encoding: base64\r\n\
-             Content-Location: https://www.example.org/blog/images/big{n}.jpg\r\n\r\n"
-        );
-        out.extend_from_slice(part.as_bytes());
-        let size = (target - out.len()).min(8_000_000) * 3 / 4;
-        out.extend_from_slice(wrap.encode(&noise(size.max(3), n as u64 + 7)).as_bytes());
-        n += 1;
-    }
-    out.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    // As a file read whole would be: no spare capacity counted as input.
-    out.shrink_to_fit();
-    out
-}
+use mhtml::archive;
 
 fn median(times: &mut [Duration]) -> Duration {
     times.sort();
@@ -144,9 +41,8 @@ fn mime(c: &mut Criterion) {
     let input = archive(megabytes);
 
     // Peak heap during one rewrite, the input itself included.
-    PEAK.store(IN_USE.load(Ordering::Relaxed), Ordering::Relaxed);
-    let out = rewrite(&input);
-    let peak = PEAK.load(Ordering::Relaxed);
+    let (out, usage) = alloc_meter::measure(|| rewrite(&input));
+    let peak = usage.peak;
     assert!(out.len() > input.len(), "links were made longer");
     drop(out);
 

@@ -102,3 +102,19 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Usage) {
     let peak = PEAK.load(Ordering::Relaxed);
     (out, Usage { before, peak })
 }
+
+/// Rewrite `input` with `linkbase::rewrite` (as the command line does with a
+/// file it has read) and return what that used at its peak.
+pub fn rewrite_usage(input: &[u8], options: &linkbase::Options, name: &str) -> Usage {
+    let (out, usage) = measure(|| {
+        let out = linkbase::rewrite(input, options, Some(name));
+        assert!(
+            out.report.counts.rewritten > 0,
+            "{name}: nothing was rewritten: {:?}",
+            out.report.problems
+        );
+        out.output.len()
+    });
+    std::hint::black_box(out);
+    usage
+}
