@@ -338,7 +338,10 @@ impl Planner<'_> {
             );
             return;
         }
-        if let Some(body) = self.rewrite_body(entity, part.base, &loc, report) {
+        if let Some((body, header)) = self.rewrite_body(entity, part.base, &loc, report) {
+            if let Some(header) = header {
+                self.edits.push(header);
+            }
             self.edits.push(Edit {
                 range: entity.body.clone(),
                 replacement: body,
@@ -414,15 +417,17 @@ impl Planner<'_> {
         }
     }
 
-    /// The new encoded body of a text/html or text/css part; `None` when it
-    /// stays as it is (nothing changed, or it could not be processed: reported).
+    /// The new encoded body of a text/html or text/css part, with the header
+    /// edit that declares quoted-printable when a 7bit/8bit body had to become
+    /// quoted-printable; `None` when it stays as it is (nothing changed, or it
+    /// could not be processed: reported).
     fn rewrite_body(
         &self,
         entity: &Entity,
         base: Option<&EstablishedBase>,
         loc: &Location,
         report: &mut Report,
-    ) -> Option<Vec<u8>> {
+    ) -> Option<(Vec<u8>, Option<Edit>)> {
         let encoding = entity.transfer_encoding();
         if let TransferEncoding::Unknown(name) = &encoding {
             report.problem(
@@ -449,6 +454,63 @@ impl Planner<'_> {
             crate::html::rewrite_html(text, &ctx, report)?
         };
         rewritten.extend_from_slice(tail);
-        self.encode(entity, &encoding, &rewritten, loc, report)
+        let body = &self.input[entity.body.clone()];
+        if transfer::breaks_line_limit(&encoding, &rewritten, body) {
+            let header = self.declare_quoted_printable(entity)?;
+            report.problem(
+                loc,
+                Severity::Warning,
+                format!(
+                    "rewritten lines would pass {} octets: the part is re-encoded as quoted-printable",
+                    transfer::MAX_LINE
+                ),
+            );
+            let qp = TransferEncoding::QuotedPrintable;
+            return Some((
+                self.encode(entity, &qp, &rewritten, loc, report)?,
+                Some(header),
+            ));
+        }
+        Some((
+            self.encode(entity, &encoding, &rewritten, loc, report)?,
+            None,
+        ))
+    }
+
+    /// The edit that makes `entity` declare `Content-Transfer-Encoding:
+    /// quoted-printable`: its header's value replaced, or a header line
+    /// inserted before the empty line that ends its header block.
+    fn declare_quoted_printable(&self, entity: &Entity) -> Option<Edit> {
+        let edit = |range, text: &str| Edit {
+            range,
+            replacement: text.as_bytes().to_vec(),
+            place: EditPlace::TransferEncoding,
+            part: entity.path.clone(),
+        };
+        if let Some(h) = entity.header("content-transfer-encoding") {
+            let raw = &self.input[h.value.clone()];
+            let start = h.value.start + raw.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let end = h.value.end
+                - raw
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+            return Some(edit(start.min(end)..end, "quoted-printable"));
+        }
+        let block = &self.input[entity.span.start..entity.body.start];
+        let newline = if block.ends_with(b"\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        if !block.ends_with(b"\n") {
+            return None; // no empty line to insert before
+        }
+        let at = entity.body.start - newline.len();
+        Some(edit(
+            at..at,
+            &format!("Content-Transfer-Encoding: quoted-printable{newline}"),
+        ))
     }
 }

@@ -187,6 +187,16 @@ pub struct Frame<'a> {
 /// The longest line a 7bit or 8bit body may have, in octets (RFC 5322 §2.1.1).
 pub const MAX_LINE: usize = 998;
 
+/// Would `content`, written as a 7bit or 8bit body, break the line limit
+/// that `original` kept? (Then it has to go out as quoted-printable.)
+pub fn breaks_line_limit(encoding: &TransferEncoding, content: &[u8], original: &[u8]) -> bool {
+    matches!(
+        encoding,
+        TransferEncoding::SevenBit | TransferEncoding::EightBit
+    ) && longest_line(content) > MAX_LINE
+        && longest_line(original) <= MAX_LINE
+}
+
 /// Encode `content` (rewritten) like `frame.original` was encoded.
 pub fn encode(
     encoding: &TransferEncoding,
@@ -199,10 +209,7 @@ pub fn encode(
                 Newline::CrLf => lone_lf_to_crlf(content).into_owned(),
                 Newline::Lf => content.to_vec(),
             };
-            if *encoding != TransferEncoding::Binary
-                && longest_line(&out) > MAX_LINE
-                && longest_line(frame.original) <= MAX_LINE
-            {
+            if breaks_line_limit(encoding, &out, frame.original) {
                 return Err(TransferError(format!(
                     "the rewritten {} body would have a line longer than {MAX_LINE} octets",
                     encoding.name()

@@ -15,11 +15,22 @@ use std::ops::Range;
 /// A place an edit may lie in.
 #[derive(Clone, Debug)]
 pub struct Region {
-    /// The bytes of the input.
+    /// The bytes of the input (empty: an insertion point).
     pub range: Range<usize>,
-    /// `Some((media type, transfer encoding))` for a part body, `None` for a
-    /// Content-Location value.
-    pub body_of: Option<(String, String)>,
+    /// What is there.
+    pub kind: RegionKind,
+}
+
+/// What a region holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    /// A Content-Location value.
+    ContentLocation,
+    /// The body of a part of this media type and transfer encoding (lowercase).
+    Body { media_type: String, cte: String },
+    /// The Content-Transfer-Encoding value of a text/html or text/css part,
+    /// or the end of its header block (where one can be inserted).
+    TransferEncoding,
 }
 
 /// What the check found.
@@ -79,10 +90,15 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
             None
         } else {
             let found = regions.iter().find(|r| {
-                let kind_fits = match (&r.body_of, e.place) {
-                    (None, EditPlace::ContentLocation) => true,
-                    (Some((t, _)), EditPlace::Body) => t == "text/html" || t == "text/css",
-                    (Some((t, _)), EditPlace::EnclosedMessage) => t.starts_with("message/"),
+                let kind_fits = match (&r.kind, e.place) {
+                    (RegionKind::ContentLocation, EditPlace::ContentLocation) => true,
+                    (RegionKind::TransferEncoding, EditPlace::TransferEncoding) => true,
+                    (RegionKind::Body { media_type, .. }, EditPlace::Body) => {
+                        media_type == "text/html" || media_type == "text/css"
+                    }
+                    (RegionKind::Body { media_type, .. }, EditPlace::EnclosedMessage) => {
+                        media_type.starts_with("message/")
+                    }
                     _ => false,
                 };
                 kind_fits && r.range.start <= e.range.start && e.range.end <= r.range.end
@@ -169,7 +185,7 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
         {
             out.push(Region {
                 range: offset(input, h.get_value_raw()),
-                body_of: None,
+                kind: RegionKind::ContentLocation,
             });
         }
     }
@@ -182,28 +198,39 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
         Body::Binary(b) => b.get_raw(),
     };
     let media_type = mail.ctype.mimetype.as_str();
-    let cte = mail
-        .headers
-        .iter()
-        .find(|h| {
-            h.get_key_ref()
-                .trim()
-                .eq_ignore_ascii_case("content-transfer-encoding")
-        })
+    let cte_header = mail.headers.iter().find(|h| {
+        h.get_key_ref()
+            .trim()
+            .eq_ignore_ascii_case("content-transfer-encoding")
+    });
+    let cte = cte_header
         .map(|h| h.get_value().trim().to_ascii_lowercase())
         .unwrap_or_default();
+    let body = Region {
+        range: offset(input, raw),
+        kind: RegionKind::Body {
+            media_type: media_type.to_string(),
+            cte: cte.clone(),
+        },
+    };
     if matches!(media_type, "text/html" | "text/css") {
+        let header_end = match cte_header {
+            Some(h) => offset(input, h.get_value_raw()),
+            None => {
+                let at = body.range.start;
+                let blank = if input[..at].ends_with(b"\r\n") { 2 } else { 1 };
+                at.saturating_sub(blank)..at.saturating_sub(blank)
+            }
+        };
         out.push(Region {
-            range: offset(input, raw),
-            body_of: Some((media_type.to_string(), cte)),
+            range: header_end,
+            kind: RegionKind::TransferEncoding,
         });
+        out.push(body);
     } else if media_type.starts_with("message/") && depth < 60 {
         if cte == "base64" || cte == "quoted-printable" {
             // Rewritten as a whole: decoded, rewritten inside, encoded again.
-            out.push(Region {
-                range: offset(input, raw),
-                body_of: Some((media_type.to_string(), cte)),
-            });
+            out.push(body);
         } else if let Ok(inner) = mailparse::parse_mail(raw) {
             collect_regions(input, &inner, out, depth + 1);
         }
