@@ -1,7 +1,7 @@
 //! A folder of 2,000 generated pages rewritten by the built binary with
 //! `-j 1` and with `-j 2` (`-r … -o DIR`, the way users run it), in the same
-//! run: prints the median time of each, the speed-up of `-j 2` over `-j 1`
-//! (target ≥ 1.8× on 2 cores) and the throughput in MB/s.
+//! run, alternating: prints the median time of each, the speed-up of `-j 2`
+//! over `-j 1` (target ≥ 1.8× on 2 cores) and the throughput in MB/s.
 //!
 //! `cargo bench --bench folder`; the page count can be lowered with
 //! `LINKBASE_BENCH_PAGES` while developing.
@@ -72,6 +72,38 @@ fn run_binary(input: &Path, output: &Path, jobs: &str) -> Duration {
     elapsed
 }
 
+/// CPU time (user + system) used so far by this process's waited-for
+/// children, from `/proc/self/stat` (Linux; clock ticks of 1/100 s, the
+/// fixed USER_HZ of Linux's ABI). `None` elsewhere.
+fn children_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // cutime and cstime are fields 16 and 17 of the whole line: 14 and 15 here.
+    let ticks: u64 = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// The reference: copy every file of `input` to the same place under
+/// `output` (one thread), the least any tool that writes a mirror must do.
+fn copy_tree(input: &Path, output: &Path) -> Duration {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("create a copy folder");
+        for entry in std::fs::read_dir(from).expect("list the bench folder") {
+            let path = entry.expect("read the bench folder").path();
+            let target = to.join(path.file_name().expect("a file name"));
+            if path.is_dir() {
+                copy(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).expect("copy a page");
+            }
+        }
+    }
+    let start = Instant::now();
+    copy(input, output);
+    start.elapsed()
+}
+
 fn median(times: &mut [Duration]) -> Duration {
     times.sort();
     times.get(times.len() / 2).copied().unwrap_or_default()
@@ -85,40 +117,86 @@ fn folder(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temporary folder");
     let input = dir.path().join("site");
     let bytes = generate(&input, pages);
-    let jobs = ["1", "2"];
-    let times: Vec<RefCell<Vec<Duration>>> = jobs.iter().map(|_| RefCell::default()).collect();
+    let out1 = dir.path().join("out-j1");
+    let out2 = dir.path().join("out-j2");
+    let copy_out = dir.path().join("copy");
+    // (-j 1, -j 2) times of each pair of runs, measured back to back so
+    // that the load of a shared machine weighs on both alike; and the
+    // reference copy of the same files, run between them.
+    let pairs: RefCell<Vec<(Duration, Duration)>> = RefCell::default();
+    let copies: RefCell<Vec<Duration>> = RefCell::default();
+    // The same runs' CPU time (user + system), where it can be read.
+    let cpu: RefCell<Vec<(Duration, Duration)>> = RefCell::default();
 
     let mut group = c.benchmark_group("folder");
     group.sample_size(10);
-    group.throughput(Throughput::Bytes(bytes));
-    for (j, recorded) in jobs.iter().zip(&times) {
-        let output = dir.path().join(format!("out-j{j}"));
-        group.bench_function(format!("{pages} pages -j {j}"), |b| {
-            b.iter_custom(|iters| {
-                (0..iters)
-                    .map(|_| {
-                        let t = run_binary(&input, &output, j);
-                        recorded.borrow_mut().push(t);
-                        t
-                    })
-                    .sum()
-            })
-        });
-    }
+    group.throughput(Throughput::Bytes(2 * bytes));
+    group.bench_function(format!("{pages} pages, -j 1 then -j 2"), |b| {
+        b.iter_custom(|iters| {
+            (0..iters)
+                .map(|_| {
+                    let cpu_before = children_cpu();
+                    let one = run_binary(&input, &out1, "1");
+                    let cpu_between = children_cpu();
+                    let two = run_binary(&input, &out2, "2");
+                    copies.borrow_mut().push(copy_tree(&input, &copy_out));
+                    if let (Some(a), Some(b), Some(c)) = (cpu_before, cpu_between, children_cpu()) {
+                        cpu.borrow_mut().push((b - a, c - b));
+                    }
+                    pairs.borrow_mut().push((one, two));
+                    one + two
+                })
+                .sum()
+        })
+    });
     group.finish();
 
-    let one = median(&mut times[0].borrow_mut());
-    let two = median(&mut times[1].borrow_mut());
+    let pairs = pairs.into_inner();
+    let mut ones: Vec<Duration> = pairs.iter().map(|p| p.0).collect();
+    let mut twos: Vec<Duration> = pairs.iter().map(|p| p.1).collect();
+    let mut ratios: Vec<f64> = pairs
+        .iter()
+        .map(|(one, two)| one.as_secs_f64() / two.as_secs_f64())
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let one = median(&mut ones);
+    let two = median(&mut twos);
     let mb = bytes as f64 / 1e6;
     println!(
-        "\nfolder of {pages} pages, {mb:.1} MB: median -j 1 {:.3} s ({:.1} MB/s), -j 2 {:.3} s ({:.1} MB/s); \
-         speed-up -j 2 / -j 1 = {:.2}x (target >= 1.8x on 2 cores)",
+        "\nfolder of {pages} pages, {mb:.1} MB, {} pairs of runs: median -j 1 {:.3} s ({:.1} MB/s), \
+         -j 2 {:.3} s ({:.1} MB/s); speed-up -j 2 over -j 1: {:.2}x (median of the pairs' ratios; \
+         ratio of the medians {:.2}x; target >= 1.8x on 2 cores)",
+        pairs.len(),
         one.as_secs_f64(),
         mb / one.as_secs_f64(),
         two.as_secs_f64(),
         mb / two.as_secs_f64(),
+        ratios.get(ratios.len() / 2).copied().unwrap_or_default(),
         one.as_secs_f64() / two.as_secs_f64(),
     );
+    let copy = median(&mut copies.into_inner());
+    println!(
+        "reference: plain copy of the same files {:.3} s ({:.1} MB/s); -j 1 takes {:.2}x the copy, -j 2 {:.2}x",
+        copy.as_secs_f64(),
+        mb / copy.as_secs_f64(),
+        one.as_secs_f64() / copy.as_secs_f64(),
+        two.as_secs_f64() / copy.as_secs_f64(),
+    );
+    let cpu = cpu.into_inner();
+    if !cpu.is_empty() {
+        let mut ones: Vec<Duration> = cpu.iter().map(|p| p.0).collect();
+        let mut twos: Vec<Duration> = cpu.iter().map(|p| p.1).collect();
+        let (one, two) = (median(&mut ones), median(&mut twos));
+        println!(
+            "CPU time (user + system), medians: -j 1 {:.3} s ({:.1} MB per CPU-second), -j 2 {:.3} s \
+             (work added by running in parallel: {:+.0}%); on an idle 2-core machine -j 2 would \
+             take about -j 2 CPU time / 2",
+            one.as_secs_f64(),
+            mb / one.as_secs_f64(),
+            two.as_secs_f64(),
+            (two.as_secs_f64() / one.as_secs_f64() - 1.0) * 100.0,
+        );
+    }
 }
 
 criterion_group!(benches, folder);

@@ -33,8 +33,15 @@ pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
 }
 
 /// Does `input` start with an RFC 5322 header block of a message?
+///
+/// Yes when (after a byte order mark and lines of white space, which some
+/// exports write) it starts with an mbox `From ` line, with a header field
+/// whose name is one messages start with (`From:`, `Received:`,
+/// `MIME-Version:`, `Content-Type:`, `X-…` …), or with a block of two or more
+/// header fields (folded lines allowed) ended by an empty line. Style sheets
+/// (`a:hover {` …) and HTML never look like that.
 pub fn looks_like_message(input: &[u8]) -> bool {
-    const KNOWN: [&str; 12] = [
+    const KNOWN: [&str; 18] = [
         "from",
         "received",
         "mime-version",
@@ -47,29 +54,70 @@ pub fn looks_like_message(input: &[u8]) -> bool {
         "delivered-to",
         "x-",
         "snapshot-content-location",
+        "dkim-signature",
+        "arc-",
+        "path",
+        "newsgroups",
+        "reply-to",
+        "sender",
     ];
-    let first_line_end = input
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(input.len())
-        .min(1000);
-    let line = &input[..first_line_end];
-    let Some(colon) = line.iter().position(|&b| b == b':') else {
-        // mbox "From " separator line
-        return line.starts_with(b"From ");
-    };
-    let name = &line[..colon];
-    if name.is_empty() || !name.iter().all(|&b| b.is_ascii_graphic()) {
+    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let head = &input[..input.len().min(64 * 1024)];
+    // Lines with whether they are whole (ended by a line break: a last line
+    // without one is no empty line, and may be cut short).
+    let mut lines = head
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| (l.ends_with(b"\n"), l.strip_suffix(b"\n").unwrap_or(l)))
+        .map(|(whole, l)| (whole, l.strip_suffix(b"\r").unwrap_or(l)))
+        .skip_while(|(_, l)| !l.is_empty() && l.iter().all(|&b| b == b' ' || b == b'\t'));
+    let Some((_, first)) = lines.next() else {
         return false;
+    };
+    if first.starts_with(b"From ") {
+        return true; // mbox separator line
     }
+    let Some(name) = field_name(first) else {
+        return false;
+    };
     let name = String::from_utf8_lossy(name).to_ascii_lowercase();
-    KNOWN.iter().any(|k| {
+    let known = KNOWN.iter().any(|k| {
         if k.ends_with('-') {
             name.starts_with(k)
         } else {
             name == *k
         }
-    })
+    });
+    if known {
+        return true;
+    }
+    let mut fields = 1;
+    for (whole, line) in lines {
+        if !whole {
+            return false;
+        }
+        if line.is_empty() {
+            return fields >= 2;
+        }
+        if line[0] == b' ' || line[0] == b'\t' {
+            continue; // folded
+        }
+        if field_name(line).is_none() {
+            return false;
+        }
+        fields += 1;
+    }
+    false
+}
+
+/// The name of the header field `line` starts, if it starts one.
+fn field_name(line: &[u8]) -> Option<&[u8]> {
+    let colon = line.iter().position(|&b| b == b':')?;
+    let name = &line[..colon];
+    let name_ok = !name.is_empty()
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+    name_ok.then_some(name)
 }
 
 /// The retrieval base from `--url`, if given and usable.

@@ -143,3 +143,29 @@ fn html_file_with_base_element() {
         format!("{path}  http://example.org/a/sub/  (5.1 embedded <base href>)\n")
     );
 }
+
+#[test]
+fn encoded_enclosed_message_is_explained_decoded() {
+    let (stdout, _, status) = explain(&["fixtures/mime/encoded-rfc822-part/input.eml"]);
+    let expected = "\
+message  multipart/mixed  7bit    (no base: 5.4 none)
+  1      text/plain       7bit    (no base: 5.4 none)
+  2      message/rfc822   base64  (no base: 5.4 none)
+    2.1  text/html        7bit    http://inner.example/blog/  (header Content-Base)
+";
+    assert_eq!(stdout, expected);
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn mbox_messages_are_explained_one_by_one() {
+    let (stdout, _, _) = explain(&["fixtures/mime/mbox-two-messages/input.eml"]);
+    let expected = "\
+mbox     application/mbox       7bit  (no base: 5.4 none)
+  1      text/html              7bit  http://one.example/letters/  (header Content-Base)
+  2      multipart/alternative  7bit  https://two.example/shop/  (header Content-Base)
+    2.1  text/plain             7bit  https://two.example/shop/  (5.2 enclosing entity)
+    2.2  text/html              7bit  https://two.example/shop/  (5.2 enclosing entity)
+";
+    assert_eq!(stdout, expected);
+}

@@ -1,174 +1,235 @@
-//! Data-driven conformance: every row of the specifications' example tables
-//! (`fixtures/resolve/resolution-examples.tsv`) against its own profile, and
-//! every case of the WPT `urltestdata.json` that has a base against `whatwg`.
-//! Each case has a name; a failing case prints it.
+//! Data-driven conformance, one named test case per row:
+//!
+//! - every row of the specifications' example tables
+//!   (`fixtures/resolve/resolution-examples.tsv`) against its own profile:
+//!   `rfc3986/line 41: "g" against http://a/b/c/d;p?q`;
+//! - every case of the WPT `urltestdata.json` that has a base, against `whatwg`:
+//!   `whatwg/"///test" against "http://example.org/"`. The cases the `url`
+//!   crate gets wrong are listed in `fixtures/urltestdata-expected-failures.txt`;
+//!   such a case passes while it still fails, and fails the day it starts
+//!   passing (so the list cannot go stale). `LINKBASE_BLESS=1` rewrites it.
+//!
+//! The harness is `libtest-mimic`, so `cargo test --test conformance -- rfc1808`
+//! runs one profile's rows and `-- --list` lists every case.
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use linkbase::{Base, Profile};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-mod common;
-use common::{fixture, table_rows, Row};
+fn fixture(path: &str) -> String {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(path);
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
 
-/// Run every row; return the names (and what went wrong) of those that fail.
-fn failures(rows: &[Row]) -> Vec<String> {
-    rows.iter()
-        .filter_map(|row| {
-            let got = Base::parse(&row.base, row.profile)
-                .map_err(|e| e.to_string())
-                .and_then(|b| {
-                    b.resolve(&row.reference)
-                        .map(|r| r.url.into_owned())
-                        .map_err(|e| e.to_string())
-                });
-            match got {
-                Ok(url) if url == row.expected => None,
-                Ok(url) => Some(format!(
-                    "{}: expected {}, got {url}",
-                    row.name, row.expected
-                )),
-                Err(e) => Some(format!(
-                    "{}: expected {}, got error: {e}",
-                    row.name, row.expected
-                )),
-            }
+/// Resolve `reference` against `base` under `profile`: the URL, or the error's text.
+fn resolve(profile: Profile, base: &str, reference: &str) -> Result<String, String> {
+    let base = Base::parse(base, profile).map_err(|e| e.to_string())?;
+    base.resolve(reference)
+        .map(|r| r.url.into_owned())
+        .map_err(|e| e.to_string())
+}
+
+/// One row of the example tables.
+struct Row {
+    line: usize,
+    profile: Profile,
+    base: String,
+    reference: String,
+    expected: String,
+}
+
+impl Row {
+    fn name(&self) -> String {
+        format!(
+            "{}/line {}: {:?} against {}",
+            self.profile, self.line, self.reference, self.base
+        )
+    }
+
+    fn check(&self) -> Result<(), Failed> {
+        match resolve(self.profile, &self.base, &self.reference) {
+            Ok(url) if url == self.expected => Ok(()),
+            Ok(url) => Err(format!("expected {}, got {url}", self.expected).into()),
+            Err(e) => Err(format!("expected {}, got error: {e}", self.expected).into()),
+        }
+    }
+}
+
+fn table_rows() -> Result<Vec<Row>, String> {
+    fixture("resolve/resolution-examples.tsv")
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
+        .map(|(i, line)| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let [profile, base, reference, expected] = cols[..] else {
+                return Err(format!("line {}: expected 4 columns: {line:?}", i + 1));
+            };
+            Ok(Row {
+                line: i + 1,
+                profile: profile
+                    .parse()
+                    .map_err(|e| format!("line {}: {e}", i + 1))?,
+                base: base.to_string(),
+                reference: reference.to_string(),
+                expected: expected.to_string(),
+            })
         })
         .collect()
 }
 
-fn check_profile(profile: Profile, expected_rows: usize) {
-    let rows: Vec<Row> = table_rows()
-        .into_iter()
-        .filter(|r| r.profile == profile)
-        .collect();
-    assert_eq!(rows.len(), expected_rows, "{profile}: number of table rows");
-    let failed = failures(&rows);
-    for f in &failed {
-        eprintln!("FAIL {f}");
+/// The number of rows each specification's table has.
+const TABLE_SIZES: [(Profile, usize, &str); 4] = [
+    (Profile::Rfc3986, 42, "RFC 3986 §5.4"),
+    (
+        Profile::UrlSyntax01,
+        43,
+        "draft-fielding-url-syntax-01 Appendix C",
+    ),
+    (Profile::Rfc1808, 39, "RFC 1808 §5"),
+    (
+        Profile::RelativeUrl01,
+        24,
+        "draft-ietf-uri-relative-url-01 §5",
+    ),
+];
+
+/// One `urltestdata.json` case that has a base.
+struct WptCase {
+    input: String,
+    base: String,
+    /// The expected `href`; `None` when the case expects a parse failure.
+    href: Option<String>,
+}
+
+impl WptCase {
+    /// The name, as written in the expected-failures file.
+    fn name(&self) -> String {
+        format!("{:?} against {:?}", self.input, self.base)
     }
-    assert!(
-        failed.is_empty(),
-        "{profile}: {} of {} rows fail:\n{}",
-        failed.len(),
-        rows.len(),
-        failed.join("\n")
-    );
-    println!("{profile}: {}/{} rows pass", rows.len(), rows.len());
+
+    fn passes(&self) -> bool {
+        let got = resolve(Profile::Whatwg, &self.base, &self.input).ok();
+        got == self.href
+    }
 }
 
-#[test]
-fn table_has_148_rows() {
-    assert_eq!(table_rows().len(), 148);
-}
-
-#[test]
-fn rfc3986_section_5_4() {
-    check_profile(Profile::Rfc3986, 42);
-}
-
-#[test]
-fn url_syntax_01_appendix_c() {
-    check_profile(Profile::UrlSyntax01, 43);
-}
-
-#[test]
-fn rfc1808_section_5() {
-    check_profile(Profile::Rfc1808, 39);
-}
-
-#[test]
-fn relative_url_01_section_5() {
-    check_profile(Profile::RelativeUrl01, 24);
-}
-
-/// The name of a urltestdata case, as written in the expected-failures file.
-fn wpt_name(input: &str, base: &str) -> String {
-    format!("{input:?} against {base:?}")
-}
-
-/// Run the `urltestdata.json` cases that have a base under `whatwg`; return
-/// the names of those that do not give the expected result.
-fn wpt_failures() -> (usize, BTreeSet<String>) {
+fn wpt_cases() -> Vec<WptCase> {
     let data: serde_json::Value =
         serde_json::from_str(&fixture("urltestdata.json")).expect("urltestdata.json is JSON");
     let cases = data.as_array().expect("urltestdata.json is an array");
-    let mut count = 0;
-    let mut failed = BTreeSet::new();
-    for case in cases.iter().filter_map(|c| c.as_object()) {
-        let (Some(input), Some(base)) = (
-            case.get("input").and_then(|v| v.as_str()),
-            case.get("base").and_then(|v| v.as_str()),
-        ) else {
-            continue;
-        };
-        count += 1;
-        let expect_failure = case.get("failure").and_then(|v| v.as_bool()) == Some(true);
-        let href = case.get("href").and_then(|v| v.as_str());
-        let got = Base::parse(base, Profile::Whatwg)
-            .ok()
-            .and_then(|b| b.resolve(input).ok().map(|r| r.url.into_owned()));
-        let pass = match (&got, expect_failure) {
-            (None, true) => true,
-            (Some(url), false) => Some(url.as_str()) == href,
-            _ => false,
-        };
-        if !pass {
-            failed.insert(wpt_name(input, base));
-        }
-    }
-    (count, failed)
+    cases
+        .iter()
+        .filter_map(|c| c.as_object())
+        .filter_map(|case| {
+            let input = case.get("input")?.as_str()?;
+            let base = case.get("base")?.as_str()?;
+            let failure = case.get("failure").and_then(|v| v.as_bool()) == Some(true);
+            let href = case.get("href").and_then(|v| v.as_str());
+            Some(WptCase {
+                input: input.to_string(),
+                base: base.to_string(),
+                href: if failure {
+                    None
+                } else {
+                    href.map(str::to_string)
+                },
+            })
+        })
+        .collect()
 }
 
+const EXPECTED_FAILURES: &str = "urltestdata-expected-failures.txt";
+
 fn expected_wpt_failures() -> BTreeSet<String> {
-    fixture("urltestdata-expected-failures.txt")
+    fixture(EXPECTED_FAILURES)
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(str::to_string)
         .collect()
 }
 
-#[test]
-fn whatwg_urltestdata() {
-    let (count, failed) = wpt_failures();
-    if std::env::var_os("LINKBASE_BLESS").is_some() {
-        bless_expected_failures(&failed);
-        return;
-    }
-    let expected = expected_wpt_failures();
-    let unexpected: Vec<_> = failed.difference(&expected).collect();
-    let now_passing: Vec<_> = expected.difference(&failed).collect();
-    for name in &unexpected {
-        eprintln!("FAIL (not in expected failures) {name}");
-    }
-    for name in &now_passing {
-        eprintln!("PASS (listed as an expected failure: remove it) {name}");
-    }
-    assert!(
-        unexpected.is_empty() && now_passing.is_empty(),
-        "{} unexpected failures, {} listed failures now pass \
-         (LINKBASE_BLESS=1 rewrites fixtures/urltestdata-expected-failures.txt)",
-        unexpected.len(),
-        now_passing.len()
-    );
-    println!(
-        "whatwg: {} of {count} cases with a base pass, {} expected failures",
-        count - failed.len(),
-        failed.len()
-    );
-}
-
-fn bless_expected_failures(failed: &BTreeSet<String>) {
+fn bless_expected_failures(cases: &[WptCase]) {
     let mut text = String::from(
         "# urltestdata.json cases (with a base) that the `url` crate does not pass under the\n\
          # whatwg profile. One case a line: input and base as Rust string literals.\n\
          # tests/conformance.rs fails when a case fails that is not listed here, or when a\n\
          # listed case passes. Regenerate: LINKBASE_BLESS=1 cargo test --test conformance\n",
     );
+    let failed: BTreeSet<String> = cases
+        .iter()
+        .filter(|c| !c.passes())
+        .map(WptCase::name)
+        .collect();
     for name in failed {
-        text.push_str(name);
+        text.push_str(&name);
         text.push('\n');
     }
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/urltestdata-expected-failures.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(EXPECTED_FAILURES);
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+
+    match table_rows() {
+        Err(e) => trials.push(Trial::test("tables/parse", move || Err(e.into()))),
+        Ok(rows) => {
+            for (profile, size, source) in TABLE_SIZES {
+                let count = rows.iter().filter(|r| r.profile == profile).count();
+                trials.push(Trial::test(
+                    format!("tables/{profile} has the {size} rows of {source}"),
+                    move || match count == size {
+                        true => Ok(()),
+                        false => Err(format!("{count} rows, expected {size}").into()),
+                    },
+                ));
+            }
+            for row in rows {
+                trials.push(Trial::test(row.name(), move || row.check()));
+            }
+        }
+    }
+
+    let cases = wpt_cases();
+    if std::env::var_os("LINKBASE_BLESS").is_some() {
+        bless_expected_failures(&cases);
+    }
+    let expected = expected_wpt_failures();
+    let names: BTreeSet<String> = cases.iter().map(WptCase::name).collect();
+    let stale: Vec<String> = expected.difference(&names).cloned().collect();
+    trials.push(Trial::test(
+        "whatwg/every expected failure names a case of urltestdata.json",
+        move || match stale.is_empty() {
+            true => Ok(()),
+            false => Err(format!("not cases: {}", stale.join(", ")).into()),
+        },
+    ));
+    for case in cases {
+        let name = case.name();
+        let listed = expected.contains(&name);
+        trials.push(Trial::test(format!("whatwg/{name}"), move || {
+            match (case.passes(), listed) {
+                (true, false) | (false, true) => Ok(()),
+                (true, true) => Err(format!(
+                    "passes now but is listed in fixtures/{EXPECTED_FAILURES}: remove it"
+                )
+                .into()),
+                (false, false) => Err(format!(
+                    "expected {}, got {:?}",
+                    case.href.as_deref().unwrap_or("a parse failure"),
+                    resolve(Profile::Whatwg, &case.base, &case.input)
+                )
+                .into()),
+            }
+        }));
+    }
+
+    libtest_mimic::run(&args, trials).exit();
 }

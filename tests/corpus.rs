@@ -13,9 +13,10 @@ mod splice_check;
 
 use html5ever::tendril::TendrilSink;
 use linkbase::mime::transfer::{self, Newline, TransferEncoding};
+use linkbase::mime::EditPlace;
 use linkbase::{Options, Severity};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
-use splice_check::Region;
+use splice_check::RegionKind;
 use std::path::{Path, PathBuf};
 
 /// `../shared/corpus/mime` beside the checkout, or `$LINKBASE_CORPUS` when set
@@ -70,12 +71,7 @@ fn shape(html: &[u8]) -> Vec<String> {
     out
 }
 
-fn decode(region: &Region, bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let cte = region
-        .body_of
-        .as_ref()
-        .map(|(_, c)| c.as_str())
-        .unwrap_or("");
+fn decode(cte: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
     let newline = Newline::detect(bytes).unwrap_or(Newline::Lf);
     transfer::decode(&TransferEncoding::parse(cte), bytes, newline)
         .map(|c| c.into_owned())
@@ -147,15 +143,21 @@ fn corpus() {
             rewritten_files += 1;
         }
         for (edit, region) in &checked.edits {
-            let Some(region) = region else { continue };
-            if region
-                .body_of
-                .as_ref()
-                .is_some_and(|(t, _)| t == "text/html")
-            {
+            let Some(RegionKind::Body { media_type, cte }) = region.as_ref().map(|r| &r.kind)
+            else {
+                continue;
+            };
+            if media_type == "text/html" {
                 rewritten_parts += 1;
-                let before = decode(region, &input[edit.range.clone()]);
-                let after = decode(region, &edit.replacement);
+                // A 7bit/8bit part whose lines grew too long went out as
+                // quoted-printable (with a header edit saying so).
+                let requalified = checked
+                    .edits
+                    .iter()
+                    .any(|(e, _)| e.place == EditPlace::TransferEncoding && e.part == edit.part);
+                let after_cte = if requalified { "quoted-printable" } else { cte };
+                let before = decode(cte, &input[edit.range.clone()]);
+                let after = decode(after_cte, &edit.replacement);
                 match (before, after) {
                     (Ok(b), Ok(a)) if shape(&b) == shape(&a) => {}
                     (Ok(_), Ok(_)) => failures.push(format!(

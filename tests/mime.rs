@@ -238,3 +238,249 @@ fn garbage_never_panics_and_is_copied() {
         );
     }
 }
+
+#[test]
+fn message_detection_by_content() {
+    let cases: [(&str, &[u8], bool); 14] = [
+        (
+            "From: header",
+            b"From: a@example.org\nTo: b@example.org\n\nhi",
+            true,
+        ),
+        (
+            "mbox separator with a time",
+            b"From mrc@example.edu Mon Feb  8 02:14:09 1993\nSubject: x\n\nhi",
+            true,
+        ),
+        (
+            "Mozilla mbox line",
+            b"From - Mon Jan 1 00:00:00 2024\nX-Mozilla-Status: 0001\n\n",
+            true,
+        ),
+        (
+            "Received first",
+            b"Received: by 10.0.0.1;\n        Sat, 30 Jun 2012\nFrom: a\n\n",
+            true,
+        ),
+        ("Message-Id", b"Message-Id: <1@x>\n\n", true),
+        (
+            "DKIM first",
+            b"DKIM-Signature: v=1;\n\tb=abc\nFrom: a\n\n",
+            true,
+        ),
+        (
+            "news Path",
+            b"Path: news.example!not-for-mail\nNewsgroups: comp.lang\n\n",
+            true,
+        ),
+        (
+            "BOM then From",
+            b"\xEF\xBB\xBFFrom: a@example.org\n\nx",
+            true,
+        ),
+        (
+            "white-space lines first",
+            b"    \nDelivered-To: a@example.org\n\nx",
+            true,
+        ),
+        (
+            "unknown fields ended by a blank line",
+            b"Weird-One: 1\nWeird-Two: 2\n\nbody",
+            true,
+        ),
+        ("HTML", b"<!DOCTYPE html><html><head>", false),
+        (
+            "CSS with a pseudo-class",
+            b"a:hover {\n  color: red;\n}\n",
+            false,
+        ),
+        (
+            "CSS, two selectors",
+            b"a:hover{color:red}\nb:focus{color:blue}\n",
+            false,
+        ),
+        ("plain text", b"Hello there: how are you?\n", false),
+    ];
+    for (name, input, expected) in cases {
+        assert_eq!(
+            linkbase::document::looks_like_message(input),
+            expected,
+            "{name}"
+        );
+    }
+}
+
+mod generated {
+    //! Generated messages (proptest): random trees of multiparts and
+    //! HTML / CSS / other leaves, every transfer encoding, LF or CRLF, bases
+    //! from Content-Base, Content-Location or nowhere.
+
+    use super::splice_check;
+    use linkbase::{Location, Options, Report};
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Node {
+        Leaf {
+            media_type: &'static str,
+            encoding: &'static str,
+            location: Option<&'static str>,
+            links: Vec<&'static str>,
+        },
+        Multipart {
+            base: Option<&'static str>,
+            children: Vec<Node>,
+        },
+    }
+
+    fn leaf() -> impl Strategy<Value = Node> {
+        (
+            prop::sample::select(vec!["text/html", "text/css", "text/plain", "image/png"]),
+            prop::sample::select(vec!["", "7bit", "8bit", "quoted-printable", "base64"]),
+            prop::option::of(prop::sample::select(vec![
+                "page.html",
+                "../up/a.css",
+                "http://abs.example/x.png",
+            ])),
+            prop::collection::vec(
+                prop::sample::select(vec![
+                    "a.html",
+                    "../b/c.png",
+                    "#top",
+                    "https://e.example/",
+                    "d e.gif",
+                    "",
+                ]),
+                0..4,
+            ),
+        )
+            .prop_map(|(media_type, encoding, location, links)| Node::Leaf {
+                media_type,
+                encoding,
+                location,
+                links,
+            })
+    }
+
+    fn node() -> impl Strategy<Value = Node> {
+        leaf().prop_recursive(3, 12, 3, |inner| {
+            (
+                prop::option::of(prop::sample::select(vec![
+                    "http://base.example/dir/",
+                    "https://other.example/a/b/",
+                ])),
+                prop::collection::vec(inner, 1..4),
+            )
+                .prop_map(|(base, children)| Node::Multipart { base, children })
+        })
+    }
+
+    fn content(media_type: &str, links: &[&str]) -> String {
+        match media_type {
+            "text/html" => {
+                let body: String = links
+                    .iter()
+                    .map(|l| format!("<a href=\"{l}\">x</a><img src=\"{l}\">\n"))
+                    .collect();
+                format!("<html><head></head><body>\n{body}caf\u{e9} = 100%</body></html>")
+            }
+            "text/css" => links
+                .iter()
+                .map(|l| format!("a {{ background: url(\"{l}\") }}\n"))
+                .collect(),
+            _ => links.join("\n"),
+        }
+    }
+
+    fn encode(encoding: &str, text: &str, nl: &str) -> String {
+        match encoding {
+            "quoted-printable" => {
+                let crlf = text.replace('\n', "\r\n");
+                String::from_utf8_lossy(&quoted_printable::encode(crlf.as_bytes()))
+                    .replace("\r\n", nl)
+            }
+            "base64" => {
+                let mut spec = data_encoding::BASE64.specification();
+                spec.wrap.width = 76;
+                spec.wrap.separator = nl.to_string();
+                match spec.encoding() {
+                    Ok(e) => e.encode(text.as_bytes()),
+                    Err(_) => data_encoding::BASE64.encode(text.as_bytes()),
+                }
+            }
+            _ => text.replace('\n', nl),
+        }
+    }
+
+    fn render(node: &Node, nl: &str, counter: &mut usize, out: &mut String) {
+        match node {
+            Node::Leaf {
+                media_type,
+                encoding,
+                location,
+                links,
+            } => {
+                out.push_str(&format!("Content-Type: {media_type}; charset=utf-8{nl}"));
+                if !encoding.is_empty() {
+                    out.push_str(&format!("Content-Transfer-Encoding: {encoding}{nl}"));
+                }
+                if let Some(l) = location {
+                    out.push_str(&format!("Content-Location: {l}{nl}"));
+                }
+                out.push_str(nl);
+                out.push_str(&encode(encoding, &content(media_type, links), nl));
+            }
+            Node::Multipart { base, children } => {
+                *counter += 1;
+                let boundary = format!("=_bound{counter}x");
+                if let Some(b) = base {
+                    out.push_str(&format!("Content-Base: {b}{nl}"));
+                }
+                out.push_str(&format!(
+                    "Content-Type: multipart/related; boundary=\"{boundary}\"{nl}{nl}"
+                ));
+                for child in children {
+                    out.push_str(&format!("--{boundary}{nl}"));
+                    render(child, nl, counter, out);
+                    out.push_str(nl);
+                }
+                out.push_str(&format!("--{boundary}--{nl}"));
+            }
+        }
+    }
+
+    fn shape(input: &[u8]) -> Vec<(String, String)> {
+        let mut report = Report::new(false);
+        let tree = linkbase::mime::walk::walk(input, &Location::default(), &mut report);
+        let mut out = Vec::new();
+        tree.for_each(&mut |e| out.push((e.path.clone(), e.media_type.clone())));
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn rewriting_preserves_bytes_and_structure_and_is_idempotent(
+            root in node(),
+            crlf in any::<bool>(),
+            url in prop::option::of(Just("http://retrieved.example/p/q.html")),
+        ) {
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let mut message = format!("From: gen@example.org{nl}MIME-Version: 1.0{nl}");
+            render(&root, nl, &mut 0, &mut message);
+            let input = message.into_bytes();
+            let mut options = Options::new();
+            options.url = url.map(String::from);
+
+            let checked = splice_check::check(&input, &options, "gen.eml").map_err(TestCaseError::fail)?;
+            prop_assert!(checked.not_independently_checked.is_none(), "{:?}", checked.not_independently_checked);
+            prop_assert!(!checked.report.has_errors(), "{:?}", checked.report.problems);
+            prop_assert_eq!(shape(&checked.output), shape(&input));
+
+            let mut again = Report::new(false);
+            let second = linkbase::mime::rewrite_message(&checked.output, &options, &Location::default(), &mut again);
+            prop_assert!(second.is_none(), "a second rewrite changed the output again");
+        }
+    }
+}

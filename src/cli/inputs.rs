@@ -2,7 +2,7 @@
 //! classified as something linkbase handles or not — in a fixed order
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
-use super::settings::{Destination, Settings, UsageError};
+use super::settings::{Destination, Settings};
 use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
 use std::collections::HashMap;
 use std::fs;
@@ -62,9 +62,9 @@ pub const CSS_EXTENSIONS: [&str; 1] = ["css"];
 pub const SNIFFED_EXTENSIONS: [&str; 2] = ["txt", "raw"];
 
 /// List every entry for `settings`, in order.
-pub fn collect(settings: &Settings) -> Result<Vec<Entry>, UsageError> {
+pub fn collect(settings: &Settings) -> Vec<Entry> {
     if settings.paths.is_empty() {
-        return Ok(vec![Entry::Stdin]);
+        return vec![Entry::Stdin];
     }
     let mut entries = Vec::new();
     for path in &settings.paths {
@@ -89,30 +89,31 @@ pub fn collect(settings: &Settings) -> Result<Vec<Entry>, UsageError> {
         }
     }
     refuse_duplicates(&mut entries, &settings.destination);
-    Ok(entries)
+    entries
 }
 
 /// Two inputs must not write the same output: a file listed twice (or met
 /// again in a folder) is processed once; two files that would land on the
 /// same mirror path are an error for the second.
 fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
-    let mut seen: HashMap<PathBuf, Arc<str>> = HashMap::new();
+    let canonical = |file: &InputFile| {
+        file.path
+            .canonicalize()
+            .unwrap_or_else(|_| file.path.clone())
+    };
+    let mut seen: HashMap<PathBuf, (Arc<str>, PathBuf)> = HashMap::new();
     for entry in entries.iter_mut() {
         let Entry::File(file) = entry else { continue };
-        let same_file = file
-            .path
-            .canonicalize()
-            .unwrap_or_else(|_| file.path.clone());
         let key = match destination {
             Destination::Mirror(_) => file.relative.clone(),
-            _ => same_file.clone(),
+            _ => canonical(file),
         };
-        let Some(first) = seen.get(&key) else {
-            seen.insert(key, file.name.clone());
+        let Some((first, first_path)) = seen.get(&key) else {
+            seen.insert(key, (file.name.clone(), file.path.clone()));
             continue;
         };
         let again = first.as_ref() == file.name.as_ref()
-            || Path::new(first.as_ref()).canonicalize().ok() == Some(same_file);
+            || first_path.canonicalize().ok() == Some(canonical(file));
         let (reason, is_error) = if again {
             (format!("listed again (as {first}): processed once"), false)
         } else {

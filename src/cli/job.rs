@@ -69,21 +69,81 @@ impl JobResult {
     /// problems, then why the file was skipped or not written.
     pub fn messages(&self) -> Vec<String> {
         let mut lines: Vec<String> = self.report.problems.iter().map(Problem::one_line).collect();
-        if let Some(reason) = self.failure() {
+        let failed_links = self.failed_links();
+        for message in failed_links
+            .iter()
+            .map(String::as_str)
+            .chain(self.failure())
+        {
             let problem = Problem {
                 file: self.name.clone(),
                 part: None,
                 severity: Severity::Error,
-                message: reason.to_string(),
+                message: message.to_string(),
             };
             lines.push(problem.one_line());
         }
         lines
     }
+
+    /// One line for the links that failed to resolve (they set exit status
+    /// 1): how many, and the first one's value, place and reason when the
+    /// records are kept.
+    fn failed_links(&self) -> Option<String> {
+        let count = self.report.counts.failed;
+        if count == 0 {
+            return None;
+        }
+        let links = if count == 1 { "link" } else { "links" };
+        let mut line = format!("{count} {links} could not be resolved and were left as they are");
+        let first = self.report.links.iter().find(|l| l.outcome.is_error());
+        match first {
+            Some(link) => {
+                let part = link
+                    .part
+                    .as_deref()
+                    .map(|p| format!(" (part {p})"))
+                    .unwrap_or_default();
+                line.push_str(&format!(
+                    "; first: `{}` in <{} {}>{part}: {}",
+                    link.before,
+                    link.element,
+                    link.attribute,
+                    link.reason.as_deref().unwrap_or("failed")
+                ));
+                if count > 1 {
+                    line.push_str(" (--report lists each)");
+                }
+            }
+            None => line.push_str(" (--report lists each)"),
+        }
+        Some(line)
+    }
+}
+
+/// Process one entry; a panic (a bug) becomes an error for this input
+/// only, and the run goes on with the others.
+pub fn process_guarded(entry: &Entry, settings: &Settings) -> JobResult {
+    let run = std::panic::AssertUnwindSafe(|| process(entry, settings));
+    std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+        let name = match entry {
+            Entry::Stdin => None,
+            Entry::File(file) => Some(file.name.clone()),
+            Entry::Skip(skip) => Some(skip.name.clone()),
+        };
+        let cause = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        JobResult::new(name, false).skipped(format!(
+            "internal error, input left as it was (please report it): {cause}"
+        ))
+    })
 }
 
 /// Process one entry.
-pub fn process(entry: &Entry, settings: &Settings) -> JobResult {
+fn process(entry: &Entry, settings: &Settings) -> JobResult {
     let keep_links = settings.options.keep_link_records;
     match entry {
         Entry::Skip(skip) => {

@@ -20,9 +20,10 @@ impl Progress {
     pub fn new(files: usize, quiet: bool) -> Self {
         let show = should_show(files, quiet, std::io::stderr().is_terminal());
         let bar = show.then(|| {
-            let bar = ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
+            let bar =
+                ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files ({per_sec}, {eta} left)",
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files, {eta} left",
             ) {
                 bar.set_style(style);
             }

@@ -154,18 +154,16 @@ pub fn run(args: RewriteArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
-    let entries = match inputs::collect(&settings) {
-        Ok(entries) => entries,
-        Err(e) => return usage_error(&e),
-    };
+    let entries = inputs::collect(&settings);
     let mut report = match settings.report.as_deref() {
         None => None,
         Some(path) => match ReportWriter::create(path) {
             Ok(w) => Some(w),
             Err(e) => {
                 return usage_error(&UsageError(format!(
-                    "--report {}: cannot create: {e}",
-                    path.display()
+                    "--report {}: cannot create: {}",
+                    path.display(),
+                    inputs::io_cause(&e)
                 )))
             }
         },
@@ -234,7 +232,7 @@ fn run_jobs(settings: &Settings, entries: &[inputs::Entry], mut emit: impl FnMut
                     .enumerate()
                     .for_each_with(tx, |tx, (i, entry)| {
                         // The receiver lives until every result is in.
-                        let _ = tx.send((i, job::process(entry, settings)));
+                        let _ = tx.send((i, job::process_guarded(entry, settings)));
                     })
             };
             match &pool {

@@ -273,11 +273,13 @@ pub fn absolute(path: &Path) -> PathBuf {
     }
 }
 
-/// Do `a` and `b` name the same existing file?
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+/// Do `existing` and `maybe` name the same file? (`maybe` is looked at
+/// first: when it does not exist, which is the usual case for an output,
+/// that is one system call.)
+pub fn same_file(existing: &Path, maybe: &Path) -> bool {
+    match maybe.canonicalize() {
+        Ok(b) => existing.canonicalize().is_ok_and(|a| a == b),
+        Err(_) => false,
     }
 }
 

@@ -2,8 +2,8 @@
 //! encoding, base and the rule that set it.
 
 use super::walk::{self, Structure};
-use super::{is_rewritable_type, traverse, PartContext};
-use crate::base::BaseRule;
+use super::{is_rewritable_type, traverse, PartContext, Start};
+use crate::base::{BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::report::{Location, Report};
 
@@ -37,27 +37,54 @@ pub fn explain_message(
 ) -> Vec<PartLine> {
     let tree = walk::walk(input, location, report);
     let mut lines = Vec::new();
-    traverse(
+    explain_tree(
         input,
         &tree,
         options,
         location,
         report,
+        Start::Retrieval,
+        &mut lines,
+    );
+    lines
+}
+
+fn explain_tree(
+    input: &[u8],
+    tree: &walk::Entity,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+    start: Start,
+    lines: &mut Vec<PartLine>,
+) {
+    traverse(
+        input,
+        tree,
+        options,
+        location,
+        report,
+        start,
         &mut |part: &PartContext<'_>, report| {
             let entity = part.entity;
             let encoding = entity.transfer_encoding();
             let mut base = part.base.cloned();
-            if entity.media_type == "text/html" && entity.structure == Structure::Leaf {
-                if let Ok(content) = super::decoded_body(input, entity, &encoding) {
-                    let loc = entity.location(location);
-                    let ctx = super::html_context(entity, options, part.base, &loc);
-                    base = crate::html::document_base(&content, &ctx, report);
+            let decoded = match entity.structure {
+                Structure::Leaf if entity.media_type == "text/html" => {
+                    super::decoded_body(input, entity, &encoding).ok()
                 }
+                Structure::EncodedMessage => super::decoded_body(input, entity, &encoding).ok(),
+                _ => None,
+            };
+            if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
+                let loc = entity.location(location);
+                let ctx = super::html_context(entity, options, part.base, &loc);
+                base = crate::html::document_base(content, &ctx, report);
             }
             let note = match (&entity.structure, part.protected) {
                 (Structure::Unparsed(reason), _) => Some(reason.clone()),
                 (_, Some(why)) if is_rewritable_type(&entity.media_type) => Some(why.to_string()),
-                _ if entity.truncated => Some("truncated; left unchanged".to_string()),
+                _ if entity.truncated => Some("no closing boundary (truncated?)".to_string()),
                 _ => None,
             };
             lines.push(PartLine {
@@ -69,9 +96,14 @@ pub fn explain_message(
                 rule: base.as_ref().map(|b| b.rule),
                 note,
             });
+            if let (Some(content), Structure::EncodedMessage) = (&decoded, &entity.structure) {
+                // The enclosed message, decoded, under its part.
+                let inner = walk::walk_enclosed(content, entity, location, report);
+                let start = Start::Enclosed(base.as_ref().map(EstablishedBase::inherited));
+                explain_tree(content, &inner, options, location, report, start, lines);
+            }
         },
     );
-    lines
 }
 
 /// Render the lines as an indented, aligned table for a terminal.

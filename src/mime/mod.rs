@@ -46,6 +46,17 @@ pub fn plan(
     report: &mut Report,
 ) -> Vec<Edit> {
     let tree = walk::walk(input, location, report);
+    plan_tree(input, &tree, options, location, report, Start::Retrieval)
+}
+
+fn plan_tree(
+    input: &[u8],
+    tree: &Entity,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+    start: Start,
+) -> Vec<Edit> {
     let mut planner = Planner {
         input,
         options,
@@ -54,15 +65,25 @@ pub fn plan(
     };
     traverse(
         input,
-        &tree,
+        tree,
         options,
         location,
         report,
+        start,
         &mut |part, report| planner.part(part, report),
     );
     let mut edits = planner.edits;
     edits.sort_by_key(|e| e.range.start);
     edits
+}
+
+/// Where the base of a tree's top entity comes from when its heading sets none.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// The retrieval base (`--url`, `Snapshot-Content-Location`): a whole input.
+    Retrieval,
+    /// The enclosing part's base: the message inside an encoded `message/rfc822` part.
+    Enclosed(Option<EstablishedBase>),
 }
 
 /// What the traversal established for one entity.
@@ -88,9 +109,9 @@ pub fn traverse(
     options: &Options,
     location: &Location,
     report: &mut Report,
+    start: Start,
     visit: &mut dyn FnMut(&PartContext<'_>, &mut Report),
 ) {
-    let retrieval = bases::retrieval_base(tree, options, location, report);
     let mut t = Traversal {
         input,
         options,
@@ -98,7 +119,20 @@ pub fn traverse(
         report,
         visit,
     };
-    t.entity(tree, retrieval, None);
+    if tree.structure == Structure::Mbox {
+        // Every message of an mbox file stands alone.
+        t.entity_only(tree, None, None);
+        for message in &tree.children {
+            let retrieval = bases::retrieval_base(message, options, location, t.report);
+            t.entity(message, retrieval, None);
+        }
+    } else {
+        let base = match start {
+            Start::Retrieval => bases::retrieval_base(tree, options, location, t.report),
+            Start::Enclosed(base) => base,
+        };
+        t.entity(tree, base, None);
+    }
 }
 
 struct Traversal<'a, 'v> {
@@ -140,6 +174,24 @@ impl Traversal<'_, '_> {
         for child in &entity.children {
             self.entity(child, inherited.clone(), protected.clone());
         }
+    }
+
+    /// Visit `entity` alone (the mbox container: no headers, no base).
+    fn entity_only(
+        &mut self,
+        entity: &Entity,
+        base: Option<&EstablishedBase>,
+        protected: Option<&str>,
+    ) {
+        (self.visit)(
+            &PartContext {
+                entity,
+                base,
+                heading: &HeadingBase::default(),
+                protected,
+            },
+            self.report,
+        );
     }
 
     /// Does a signature cover `entity` (and so forbid changing it)?
@@ -184,6 +236,25 @@ pub fn decoded_body<'i>(
         &input[entity.body.clone()],
         part_newline(input, entity),
     )
+}
+
+/// How many bytes of ASCII white space end `content` (none for UTF-16, whose
+/// code units a byte-wise trim would split).
+fn trailing_space(content: &[u8], entity: &Entity) -> usize {
+    let utf16 = content.starts_with(b"\xFE\xFF")
+        || content.starts_with(b"\xFF\xFE")
+        || entity
+            .params
+            .get("charset")
+            .is_some_and(|c| c.trim().to_ascii_lowercase().starts_with("utf-16"));
+    if utf16 {
+        return 0;
+    }
+    content
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count()
 }
 
 /// The part's transport charset: its `charset` parameter, else `--charset`.
@@ -241,6 +312,17 @@ impl Planner<'_> {
                 });
             }
         }
+        if entity.structure == Structure::EncodedMessage {
+            if let Some(body) = self.rewrite_encoded_message(entity, part.base, &loc, report) {
+                self.edits.push(Edit {
+                    range: entity.body.clone(),
+                    replacement: body,
+                    place: EditPlace::EnclosedMessage,
+                    part: entity.path.clone(),
+                });
+            }
+            return;
+        }
         if entity.structure != Structure::Leaf || !is_rewritable_type(&entity.media_type) {
             return;
         }
@@ -256,7 +338,10 @@ impl Planner<'_> {
             );
             return;
         }
-        if let Some(body) = self.rewrite_body(entity, part.base, &loc, report) {
+        if let Some((body, header)) = self.rewrite_body(entity, part.base, &loc, report) {
+            if let Some(header) = header {
+                self.edits.push(header);
+            }
             self.edits.push(Edit {
                 range: entity.body.clone(),
                 replacement: body,
@@ -266,15 +351,83 @@ impl Planner<'_> {
         }
     }
 
-    /// The new encoded body of a text/html or text/css part; `None` when it
-    /// stays as it is (nothing changed, or it could not be processed: reported).
-    fn rewrite_body(
+    /// The new body of a base64 or quoted-printable `message/rfc822` part:
+    /// decoded, the enclosed message rewritten like any message (its top
+    /// inheriting `base`), encoded again; `None` when nothing changed.
+    fn rewrite_encoded_message(
         &self,
         entity: &Entity,
         base: Option<&EstablishedBase>,
         loc: &Location,
         report: &mut Report,
     ) -> Option<Vec<u8>> {
+        let encoding = entity.transfer_encoding();
+        let decoded = self.decode(entity, &encoding, loc, report)?;
+        let tree = walk::walk_enclosed(&decoded, entity, self.location, report);
+        let inherited = Start::Enclosed(base.map(EstablishedBase::inherited));
+        let edits = plan_tree(
+            &decoded,
+            &tree,
+            self.options,
+            self.location,
+            report,
+            inherited,
+        );
+        if edits.is_empty() {
+            return None;
+        }
+        let rewritten = splice::apply(&decoded, &edits);
+        self.encode(entity, &encoding, &rewritten, loc, report)
+    }
+
+    /// The body of `entity` decoded; `None` (reported) when it cannot be.
+    fn decode(
+        &self,
+        entity: &Entity,
+        encoding: &TransferEncoding,
+        loc: &Location,
+        report: &mut Report,
+    ) -> Option<std::borrow::Cow<'_, [u8]>> {
+        decoded_body(self.input, entity, encoding)
+            .map_err(|e| report.problem(loc, Severity::Error, format!("{e}; left unchanged")))
+            .ok()
+    }
+
+    /// `content` encoded like the body of `entity` was; `None` (reported)
+    /// when it cannot be.
+    fn encode(
+        &self,
+        entity: &Entity,
+        encoding: &TransferEncoding,
+        content: &[u8],
+        loc: &Location,
+        report: &mut Report,
+    ) -> Option<Vec<u8>> {
+        let frame = Frame {
+            original: &self.input[entity.body.clone()],
+            newline: part_newline(self.input, entity),
+            boundaries: &entity.enclosing_boundaries,
+        };
+        match transfer::encode(encoding, content, &frame) {
+            Ok(encoded) => Some(encoded),
+            Err(e) => {
+                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
+                None
+            }
+        }
+    }
+
+    /// The new encoded body of a text/html or text/css part, with the header
+    /// edit that declares quoted-printable when a 7bit/8bit body had to become
+    /// quoted-printable; `None` when it stays as it is (nothing changed, or it
+    /// could not be processed: reported).
+    fn rewrite_body(
+        &self,
+        entity: &Entity,
+        base: Option<&EstablishedBase>,
+        loc: &Location,
+        report: &mut Report,
+    ) -> Option<(Vec<u8>, Option<Edit>)> {
         let encoding = entity.transfer_encoding();
         if let TransferEncoding::Unknown(name) = &encoding {
             report.problem(
@@ -287,34 +440,77 @@ impl Planner<'_> {
             );
             return None;
         }
-        let body = &self.input[entity.body.clone()];
-        let newline = part_newline(self.input, entity);
-        let content = match decoded_body(self.input, entity, &encoding) {
-            Ok(c) => c,
-            Err(e) => {
-                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
-                return None;
-            }
-        };
-        let rewritten = if entity.media_type == "text/css" {
+        let content = self.decode(entity, &encoding, loc, report)?;
+        // The trailing white space (the line breaks before the next boundary
+        // or the next message of an mbox) is kept exactly: the HTML parser
+        // would move it inside <body>.
+        let (text, tail) = content.split_at(content.len() - trailing_space(&content, entity));
+        let mut rewritten = if entity.media_type == "text/css" {
             let mut options = self.options.clone();
             options.charset = part_charset(entity, self.options);
-            crate::document::rewrite_stylesheet(&content, &options, base, loc, report)?
+            crate::document::rewrite_stylesheet(text, &options, base, loc, report)?
         } else {
             let ctx = html_context(entity, self.options, base, loc);
-            crate::html::rewrite_html(&content, &ctx, report)?
+            crate::html::rewrite_html(text, &ctx, report)?
         };
-        let frame = Frame {
-            original: body,
-            newline,
-            boundaries: &entity.enclosing_boundaries,
-        };
-        match transfer::encode(&encoding, &rewritten, &frame) {
-            Ok(encoded) => Some(encoded),
-            Err(e) => {
-                report.problem(loc, Severity::Error, format!("{e}; left unchanged"));
-                None
-            }
+        rewritten.extend_from_slice(tail);
+        let body = &self.input[entity.body.clone()];
+        if transfer::breaks_line_limit(&encoding, &rewritten, body) {
+            let header = self.declare_quoted_printable(entity)?;
+            report.problem(
+                loc,
+                Severity::Warning,
+                format!(
+                    "rewritten lines would pass {} octets: the part is re-encoded as quoted-printable",
+                    transfer::MAX_LINE
+                ),
+            );
+            let qp = TransferEncoding::QuotedPrintable;
+            return Some((
+                self.encode(entity, &qp, &rewritten, loc, report)?,
+                Some(header),
+            ));
         }
+        Some((
+            self.encode(entity, &encoding, &rewritten, loc, report)?,
+            None,
+        ))
+    }
+
+    /// The edit that makes `entity` declare `Content-Transfer-Encoding:
+    /// quoted-printable`: its header's value replaced, or a header line
+    /// inserted before the empty line that ends its header block.
+    fn declare_quoted_printable(&self, entity: &Entity) -> Option<Edit> {
+        let edit = |range, text: &str| Edit {
+            range,
+            replacement: text.as_bytes().to_vec(),
+            place: EditPlace::TransferEncoding,
+            part: entity.path.clone(),
+        };
+        if let Some(h) = entity.header("content-transfer-encoding") {
+            let raw = &self.input[h.value.clone()];
+            let start = h.value.start + raw.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let end = h.value.end
+                - raw
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+            return Some(edit(start.min(end)..end, "quoted-printable"));
+        }
+        let block = &self.input[entity.span.start..entity.body.start];
+        let newline = if block.ends_with(b"\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        if !block.ends_with(b"\n") {
+            return None; // no empty line to insert before
+        }
+        let at = entity.body.start - newline.len();
+        Some(edit(
+            at..at,
+            &format!("Content-Transfer-Encoding: quoted-printable{newline}"),
+        ))
     }
 }

@@ -10,6 +10,13 @@ pub enum EditPlace {
     Body,
     /// The URL bytes of a `Content-Location` header value.
     ContentLocation,
+    /// The whole body of a base64 or quoted-printable `message/rfc822` part
+    /// (decoded, rewritten inside, encoded again).
+    EnclosedMessage,
+    /// The `Content-Transfer-Encoding` of a `text/html` or `text/css` part
+    /// whose 7bit/8bit body had to become quoted-printable: the header's value,
+    /// or a header line inserted at the end of the part's header block.
+    TransferEncoding,
 }
 
 /// One replacement of a range of the input.

@@ -154,12 +154,16 @@ pub fn decode<'b>(
 }
 
 fn decode_base64(body: &[u8]) -> Result<Vec<u8>, TransferError> {
-    let mut symbols: Vec<u8> = body
-        .iter()
-        .copied()
-        .take_while(|&b| b != b'=')
-        .filter(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
-        .collect();
+    let is_symbol = |b: &u8| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/';
+    let end = memchr::memchr(b'=', body).unwrap_or(body.len());
+    // The rewritten content replaces the whole body: data after the padding
+    // would be lost, so such a body is not decoded at all.
+    if body[end..].iter().any(is_symbol) {
+        return Err(TransferError(
+            "base64 body has data after its `=` padding".to_string(),
+        ));
+    }
+    let mut symbols: Vec<u8> = body[..end].iter().copied().filter(is_symbol).collect();
     if symbols.len() % 4 == 1 {
         // One stray symbol cannot carry a byte.
         symbols.pop();
@@ -183,6 +187,16 @@ pub struct Frame<'a> {
 /// The longest line a 7bit or 8bit body may have, in octets (RFC 5322 §2.1.1).
 pub const MAX_LINE: usize = 998;
 
+/// Would `content`, written as a 7bit or 8bit body, break the line limit
+/// that `original` kept? (Then it has to go out as quoted-printable.)
+pub fn breaks_line_limit(encoding: &TransferEncoding, content: &[u8], original: &[u8]) -> bool {
+    matches!(
+        encoding,
+        TransferEncoding::SevenBit | TransferEncoding::EightBit
+    ) && longest_line(content) > MAX_LINE
+        && longest_line(original) <= MAX_LINE
+}
+
 /// Encode `content` (rewritten) like `frame.original` was encoded.
 pub fn encode(
     encoding: &TransferEncoding,
@@ -195,10 +209,7 @@ pub fn encode(
                 Newline::CrLf => lone_lf_to_crlf(content).into_owned(),
                 Newline::Lf => content.to_vec(),
             };
-            if *encoding != TransferEncoding::Binary
-                && longest_line(&out) > MAX_LINE
-                && longest_line(frame.original) <= MAX_LINE
-            {
+            if breaks_line_limit(encoding, &out, frame.original) {
                 return Err(TransferError(format!(
                     "the rewritten {} body would have a line longer than {MAX_LINE} octets",
                     encoding.name()
@@ -385,11 +396,21 @@ mod tests {
             ("aGVsbG8gd29y\r\nbGQ=\r\n", b"hello world"),
             ("aGVs bG8g\nd29ybGQ", b"hello world"),
             ("aGVsbG8*gd29ybGQ=", b"hello world"),
-            ("aGVsbG8gd29ybGQ=etc...", b"hello world"),
+            ("aGVsbG8gd29ybGQ= \r\n=.\n", b"hello world"),
         ];
         for (body, expected) in cases {
             let got = decode(&TransferEncoding::Base64, body.as_bytes(), Newline::Lf).unwrap();
             assert_eq!(&*got, expected, "{body:?}");
+        }
+    }
+
+    #[test]
+    fn base64_with_data_after_the_padding_is_not_decoded() {
+        // Re-encoding only what precedes the `=` would drop the rest (a
+        // list footer, a second encoded chunk) from the file.
+        for body in ["aGVsbG8gd29ybGQ=etc...", "YQ==\nYg==\n", "aGVs=\nbG8=\n"] {
+            let got = decode(&TransferEncoding::Base64, body.as_bytes(), Newline::Lf);
+            assert!(got.is_err(), "{body:?}: {got:?}");
         }
     }
 

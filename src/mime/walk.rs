@@ -47,6 +47,11 @@ pub enum Structure {
     /// The entity could not be parsed (the reason was reported); it is copied
     /// unchanged.
     Unparsed(String),
+    /// An mbox file of two or more messages: each is a child (`1`, `2` …).
+    Mbox,
+    /// A `message/rfc822` part whose body is base64 or quoted-printable: the
+    /// enclosed message is walked after decoding ([`walk_enclosed`]).
+    EncodedMessage,
 }
 
 /// One MIME entity: a message, a part, or an enclosed message.
@@ -106,12 +111,12 @@ impl Entity {
         }
     }
 
-    /// The path as shown to people: `message` for the top level.
+    /// The path as shown to people: `message` (or `mbox`) for the top level.
     pub fn display_path(&self) -> &str {
-        if self.path.is_empty() {
-            "message"
-        } else {
-            &self.path
+        match (self.path.is_empty(), &self.structure) {
+            (true, Structure::Mbox) => "mbox",
+            (true, _) => "message",
+            (false, _) => &self.path,
         }
     }
 
@@ -128,13 +133,97 @@ impl Entity {
 /// unparseable header block, a missing boundary, a truncated part, nesting
 /// deeper than [`MAX_DEPTH`]) are reported at `location`; the entities
 /// concerned are left [`Structure::Unparsed`] or marked truncated.
+///
+/// An mbox file (it starts with a `From ` line) of two or more messages is an
+/// [`Structure::Mbox`] entity whose children are the messages, each without
+/// its `From ` line.
 pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
     let mut walker = Walker {
         input,
         location,
         report,
     };
-    walker.entity(0..input.len(), String::new(), 0, "text/plain", Vec::new())
+    let messages = mbox_messages(input);
+    if messages.len() < 2 {
+        return walker.entity(0..input.len(), String::new(), 0, "text/plain", Vec::new());
+    }
+    let children = messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, span)| walker.entity(span, (i + 1).to_string(), 1, "message", Vec::new()))
+        .collect();
+    Entity {
+        path: String::new(),
+        depth: 0,
+        span: 0..input.len(),
+        headers: Vec::new(),
+        body: 0..input.len(),
+        media_type: "application/mbox".to_string(),
+        params: BTreeMap::new(),
+        structure: Structure::Mbox,
+        children,
+        enclosing_boundaries: Vec::new(),
+        truncated: false,
+    }
+}
+
+/// Walk the decoded body of an [`Structure::EncodedMessage`] part: the
+/// enclosed message, with offsets into `decoded`, as the part's only child.
+pub fn walk_enclosed(
+    decoded: &[u8],
+    part: &Entity,
+    location: &Location,
+    report: &mut Report,
+) -> Entity {
+    let mut walker = Walker {
+        input: decoded,
+        location,
+        report,
+    };
+    walker.entity(
+        0..decoded.len(),
+        child_path(&part.path, 1),
+        part.depth + 1,
+        "message",
+        Vec::new(),
+    )
+}
+
+/// The messages of an mbox file: each runs from the line after its `From `
+/// line to the next `From ` line followed by a header field (or the end).
+/// Empty when `input` does not start with a `From ` line.
+fn mbox_messages(input: &[u8]) -> Vec<Range<usize>> {
+    if !input.starts_with(b"From ") {
+        return Vec::new();
+    }
+    let line_after =
+        |at: usize| memchr::memchr(b'\n', &input[at..]).map_or(input.len(), |nl| at + nl + 1);
+    // A `From ` line starts a message when a header field follows it (a
+    // body line starting with `From ` is normally escaped as `>From `; one
+    // that is not is still not followed by a header).
+    let starts_header = |at: usize| {
+        let line = &input[at..line_after(at)];
+        let name_end = line.iter().position(|&b| b == b':').unwrap_or(0);
+        name_end > 0
+            && line[..name_end]
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    let mut separators = vec![0];
+    for found in memmem::find_iter(input, b"\nFrom ") {
+        let start = found + 1;
+        if starts_header(line_after(start)) {
+            separators.push(start);
+        }
+    }
+    separators
+        .iter()
+        .enumerate()
+        .map(|(i, &sep)| {
+            let end = separators.get(i + 1).copied().unwrap_or(input.len());
+            line_after(sep).min(end)..end
+        })
+        .collect()
 }
 
 struct Walker<'i, 'r> {
@@ -311,23 +400,12 @@ impl Walker<'_, '_> {
     }
 
     fn enclosed_message(&mut self, entity: &mut Entity) {
-        let enc = entity.transfer_encoding();
-        if !enc.is_identity() {
-            // An encoded enclosed message is not walked: its bytes are not
-            // the input's, so its parts cannot be spliced in place.
-            let reason = format!(
-                "enclosed message with Content-Transfer-Encoding {}; not walked, left unchanged",
-                enc.name()
-            );
-            self.report.problem(
-                &entity.location(self.location),
-                Severity::Warning,
-                reason.clone(),
-            );
-            entity.structure = Structure::Unparsed(reason);
+        if self.too_deep(entity) {
             return;
         }
-        if self.too_deep(entity) {
+        if !entity.transfer_encoding().is_identity() {
+            // Its bytes are not the input's: walked once decoded.
+            entity.structure = Structure::EncodedMessage;
             return;
         }
         let path = child_path(&entity.path, 1);
@@ -537,6 +615,23 @@ mod tests {
         assert!(report.problems[0]
             .one_line()
             .starts_with("t.eml: error: cannot parse the header block"));
+    }
+
+    #[test]
+    fn mbox_messages_are_children_without_their_from_lines() {
+        let m = "From a@x Mon Jan  1 00:00:00 2024\nSubject: one\n\nbody\nFrom here on, text\n\nFrom b@x Tue Jan  2 00:00:00 2024\r\nContent-Type: text/html\n\n<p>\n";
+        let (e, report) = tree(m);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(e.structure, Structure::Mbox);
+        assert_eq!(e.display_path(), "mbox");
+        assert_eq!(e.children.len(), 2);
+        assert_eq!(e.children[0].path, "1");
+        assert_eq!(
+            slice(m, &e.children[0].body),
+            "body\nFrom here on, text\n\n"
+        );
+        assert_eq!(e.children[1].media_type, "text/html");
+        assert_eq!(slice(m, &e.children[1].body), "<p>\n");
     }
 
     #[test]

@@ -15,11 +15,22 @@ use std::ops::Range;
 /// A place an edit may lie in.
 #[derive(Clone, Debug)]
 pub struct Region {
-    /// The bytes of the input.
+    /// The bytes of the input (empty: an insertion point).
     pub range: Range<usize>,
-    /// `Some((media type, transfer encoding))` for a part body, `None` for a
-    /// Content-Location value.
-    pub body_of: Option<(String, String)>,
+    /// What is there.
+    pub kind: RegionKind,
+}
+
+/// What a region holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    /// A Content-Location value.
+    ContentLocation,
+    /// The body of a part of this media type and transfer encoding (lowercase).
+    Body { media_type: String, cte: String },
+    /// The Content-Transfer-Encoding value of a text/html or text/css part,
+    /// or the end of its header block (where one can be inserted).
+    TransferEncoding,
 }
 
 /// What the check found.
@@ -66,22 +77,32 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
 
     let mut regions = Vec::new();
     let normalized = colon_after_name(input);
-    let not_checked = match mailparse::parse_mail(&normalized) {
-        Ok(mail) => {
-            collect_regions(&normalized, &mail, &mut regions, 0);
-            None
+    let mut failures = Vec::new();
+    for message in messages(&normalized) {
+        match mailparse::parse_mail(message) {
+            Ok(mail) => collect_regions(&normalized, &mail, &mut regions, 0),
+            Err(e) => failures.push(format!("mailparse cannot parse it: {e}")),
         }
-        Err(e) => Some(format!("mailparse cannot parse it: {e}")),
-    };
+    }
+    let not_checked = (!failures.is_empty()).then(|| failures.join("; "));
     let mut checked = Vec::new();
     for e in edits {
         let region = if not_checked.is_some() {
             None
         } else {
             let found = regions.iter().find(|r| {
-                r.range.start <= e.range.start
-                    && e.range.end <= r.range.end
-                    && (r.body_of.is_some() == (e.place == EditPlace::Body))
+                let kind_fits = match (&r.kind, e.place) {
+                    (RegionKind::ContentLocation, EditPlace::ContentLocation) => true,
+                    (RegionKind::TransferEncoding, EditPlace::TransferEncoding) => true,
+                    (RegionKind::Body { media_type, .. }, EditPlace::Body) => {
+                        media_type == "text/html" || media_type == "text/css"
+                    }
+                    (RegionKind::Body { media_type, .. }, EditPlace::EnclosedMessage) => {
+                        media_type.starts_with("message/")
+                    }
+                    _ => false,
+                };
+                kind_fits && r.range.start <= e.range.start && e.range.end <= r.range.end
             });
             match found {
                 Some(r) => Some(r.clone()),
@@ -133,6 +154,35 @@ fn colon_after_name(input: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The messages of `input`: itself, or for an mbox file (it starts with a
+/// `From ` line) every piece after a line starting with `From `.
+fn messages(input: &[u8]) -> Vec<&[u8]> {
+    if !input.starts_with(b"From ") {
+        return vec![input];
+    }
+    let mut starts = vec![0];
+    starts.extend(
+        input
+            .windows(6)
+            .enumerate()
+            .filter(|(_, w)| *w == b"\nFrom ")
+            .map(|(i, _)| i + 1),
+    );
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = starts.get(i + 1).copied().unwrap_or(input.len());
+            let piece = &input[start..end];
+            let body = piece
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(piece.len(), |nl| nl + 1);
+            &piece[body..]
+        })
+        .collect()
+}
+
 /// `input` with `edits` applied: written here again, independently of the library.
 fn splice(input: &[u8], edits: &[Edit]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -166,7 +216,7 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
         {
             out.push(Region {
                 range: offset(input, h.get_value_raw()),
-                body_of: None,
+                kind: RegionKind::ContentLocation,
             });
         }
     }
@@ -179,23 +229,40 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
         Body::Binary(b) => b.get_raw(),
     };
     let media_type = mail.ctype.mimetype.as_str();
+    let cte_header = mail.headers.iter().find(|h| {
+        h.get_key_ref()
+            .trim()
+            .eq_ignore_ascii_case("content-transfer-encoding")
+    });
+    let cte = cte_header
+        .map(|h| h.get_value().trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    let body = Region {
+        range: offset(input, raw),
+        kind: RegionKind::Body {
+            media_type: media_type.to_string(),
+            cte: cte.clone(),
+        },
+    };
     if matches!(media_type, "text/html" | "text/css") {
-        let cte = mail
-            .headers
-            .iter()
-            .find(|h| {
-                h.get_key_ref()
-                    .trim()
-                    .eq_ignore_ascii_case("content-transfer-encoding")
-            })
-            .map(|h| h.get_value())
-            .unwrap_or_default();
+        let header_end = match cte_header {
+            Some(h) => offset(input, h.get_value_raw()),
+            None => {
+                let at = body.range.start;
+                let blank = if input[..at].ends_with(b"\r\n") { 2 } else { 1 };
+                at.saturating_sub(blank)..at.saturating_sub(blank)
+            }
+        };
         out.push(Region {
-            range: offset(input, raw),
-            body_of: Some((media_type.to_string(), cte)),
+            range: header_end,
+            kind: RegionKind::TransferEncoding,
         });
+        out.push(body);
     } else if media_type.starts_with("message/") && depth < 60 {
-        if let Ok(inner) = mailparse::parse_mail(raw) {
+        if cte == "base64" || cte == "quoted-printable" {
+            // Rewritten as a whole: decoded, rewritten inside, encoded again.
+            out.push(body);
+        } else if let Ok(inner) = mailparse::parse_mail(raw) {
             collect_regions(input, &inner, out, depth + 1);
         }
     }

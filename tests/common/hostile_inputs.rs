@@ -1,0 +1,183 @@
+//! Hostile inputs, built at any size: shared by `tests/hostile.rs` (which
+//! checks the real result of each) and `benches/scaling.rs` (which times each
+//! at N and 10N). Every builder writes into one pre-sized buffer, so building
+//! costs little next to the rewrite it feeds.
+
+// Each crate that includes this module uses only part of it.
+#![allow(dead_code)]
+
+use std::fmt::Write as _;
+
+/// The retrieval URL the HTML inputs are rewritten under.
+pub const BASE: &str = "http://h.example/a/b/";
+
+/// The `Content-Base` the MIME inputs declare.
+pub const MIME_BASE: &str = "http://m.example/dir/";
+
+/// One href of `n` `../` segments, then `x`: resolves to `http://h.example/x`
+/// against [`BASE`].
+pub fn dot_segments_href(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 3 + 32);
+    s.push_str("<a href=\"");
+    for _ in 0..n {
+        s.push_str("../");
+    }
+    s.push_str("x\">x</a>");
+    s.into_bytes()
+}
+
+/// A page of `n` links `<a href=pI>`, each resolving to `BASE` + `pI`.
+pub fn many_links(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 24 + 16);
+    for i in 0..n {
+        let _ = writeln!(s, "<a href=p{i}>.</a>");
+    }
+    s.into_bytes()
+}
+
+/// `depth` nested `<div>`s with one link `<a href=x>` at the bottom.
+pub fn deep_nesting(depth: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(depth * 11 + 32);
+    for _ in 0..depth {
+        s.push_str("<div>");
+    }
+    s.push_str("<a href=x>x</a>");
+    for _ in 0..depth {
+        s.push_str("</div>");
+    }
+    s.into_bytes()
+}
+
+/// A relative href of `bytes` bytes (`aaa…`), then a `title` of `bytes` bytes
+/// on a second link `<a href=y>`: one huge URL, one huge non-URL attribute.
+pub fn huge_attribute(bytes: usize) -> Vec<u8> {
+    let mut s = Vec::with_capacity(bytes * 2 + 64);
+    s.extend_from_slice(b"<a href=\"");
+    s.resize(s.len() + bytes, b'a');
+    s.extend_from_slice(b"\">x</a><a title=\"");
+    s.resize(s.len() + bytes, b't');
+    s.extend_from_slice(b"\" href=y>y</a>");
+    s
+}
+
+/// One `<img srcset>` of `n` candidates `iI.png Nw`.
+pub fn srcset(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 16 + 32);
+    s.push_str("<img srcset=\"");
+    for i in 0..n {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "i{i}.png {}w", i + 1);
+    }
+    s.push_str("\">");
+    s.into_bytes()
+}
+
+/// A message of `levels` nested `multipart/mixed` entities (boundaries `bI`)
+/// with a `text/html` part holding `<a href=x>` at the bottom; the top-level
+/// header block declares [`MIME_BASE`].
+pub fn nested_multipart(levels: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(levels * 64 + 128);
+    let _ = writeln!(s, "Content-Base: {MIME_BASE}");
+    for i in 0..levels {
+        let _ = write!(
+            s,
+            "Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n"
+        );
+    }
+    s.push_str("Content-Type: text/html\n\n<a href=x>x</a>\n");
+    for i in (0..levels).rev() {
+        let _ = writeln!(s, "--b{i}--");
+    }
+    s.into_bytes()
+}
+
+/// A `multipart/mixed` message of `n` `text/html` parts, part `I` holding
+/// `<a href=pI>`; the top-level header block declares [`MIME_BASE`].
+pub fn many_parts(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 64 + 128);
+    let _ = write!(
+        s,
+        "MIME-Version: 1.0\nContent-Base: {MIME_BASE}\nContent-Type: multipart/mixed; boundary=sep\n\npreamble\n"
+    );
+    for i in 0..n {
+        let _ = write!(
+            s,
+            "--sep\nContent-Type: text/html\n\n<a href=p{i}>{i}</a>\n"
+        );
+    }
+    s.push_str("--sep--\nepilogue\n");
+    s.into_bytes()
+}
+
+/// A `text/html` message whose header block is about `bytes` long: `X-Filler`
+/// fields of 70 characters (`folded` false), or one `X-Filler` field folded
+/// over lines of 70 characters (`folded` true), then `Content-Base` and
+/// `Content-Type` after it, and a body `<a href=x>`.
+pub fn huge_header_block(bytes: usize, folded: bool) -> Vec<u8> {
+    let mut s = String::with_capacity(bytes + 256);
+    s.push_str("Subject: hostile\n");
+    if folded {
+        s.push_str("X-Filler:");
+    }
+    let line = "0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVW";
+    while s.len() < bytes {
+        if folded {
+            s.push(' ');
+        } else {
+            s.push_str("X-Filler: ");
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    let _ = write!(
+        s,
+        "Content-Base: {MIME_BASE}\nContent-Type: text/html\n\n<a href=x>x</a>\n"
+    );
+    s.into_bytes()
+}
+
+/// The HTML content the encoded-body messages carry: `n` links
+/// `<a href=pI>`, ending in a line break.
+pub fn encoded_body_content(n: usize) -> Vec<u8> {
+    many_links(n)
+}
+
+/// A `text/html` message, base64, body [`encoded_body_content`]`(n)`
+/// wrapped at 76, every line followed by `garbage` (characters outside the
+/// base64 alphabet, which a permissive decoder skips).
+pub fn base64_with_garbage(n: usize, garbage: &str) -> Vec<u8> {
+    let content = encoded_body_content(n);
+    let encoded = data_encoding::BASE64.encode(&content);
+    let mut s = String::with_capacity(encoded.len() * 2 + 256);
+    let _ = write!(
+        s,
+        "Content-Base: {MIME_BASE}\nContent-Type: text/html\nContent-Transfer-Encoding: base64\n\n"
+    );
+    for chunk in encoded.as_bytes().chunks(76) {
+        s.push_str(std::str::from_utf8(chunk).unwrap_or_default());
+        s.push_str(garbage);
+        s.push('\n');
+    }
+    s.into_bytes()
+}
+
+/// A `text/html` message, quoted-printable, body
+/// [`encoded_body_content`]`(n)`, whose file is cut right after a soft line
+/// break's `=` (`tail` `"="`) or between its `=` and its line break (`"=\r"`).
+pub fn truncated_qp(n: usize, tail: &str) -> Vec<u8> {
+    let content = encoded_body_content(n);
+    let mut s = String::with_capacity(content.len() * 2 + 256);
+    let _ = write!(
+        s,
+        "Content-Base: {MIME_BASE}\nContent-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n"
+    );
+    for line in String::from_utf8_lossy(&content).lines() {
+        s.push_str(&line.replace('=', "=3D"));
+        s.push('\n');
+    }
+    s.push_str("<p>cut");
+    s.push_str(tail);
+    s.into_bytes()
+}

@@ -1,0 +1,85 @@
+//! A generated MHTML web archive, as Chrome writes it: one 200 KB
+//! quoted-printable HTML page with relative links, then large base64 image
+//! parts up to the size asked for. Shared by `benches/mime.rs` (time) and
+//! `benches/memory.rs`, `tests/memory.rs` (peak heap).
+
+// Each crate that includes this module uses only part of it.
+#![allow(dead_code)]
+
+/// The boundary of the archive's `multipart/related`.
+pub const BOUNDARY: &str = "----MultipartBoundary--benchBENCHbench----";
+
+/// A page of about `bytes` bytes: paragraphs, each with a relative link, an
+/// absolute one and an image (about 12 links per KB).
+pub fn html_page(bytes: usize) -> String {
+    let mut html = String::with_capacity(bytes + 256);
+    html.push_str(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><link rel=\"stylesheet\" href=\"../css/site.css\"></head><body>\n",
+    );
+    let mut i = 0;
+    while html.len() < bytes {
+        html.push_str(&format!(
+            "<p>Paragraph {i} with <a href=\"section{}/page{i}.html#p\">a relative link</a>, \
+             <a href=\"https://example.com/x/{i}\">an absolute one</a> and \
+             <img src=\"images/pic{i}.jpg\" alt=\"\">.</p>\n",
+            i % 9
+        ));
+        i += 1;
+    }
+    html.push_str("</body></html>\n");
+    html
+}
+
+/// A 200 KB page of about 2,400 relative and absolute links, quoted-printable.
+pub fn html_part() -> String {
+    let html = html_page(200_000);
+    String::from_utf8(quoted_printable::encode(html.as_bytes())).expect("QP output is ASCII")
+}
+
+/// Deterministic pseudo-random bytes (xorshift), incompressible like images.
+pub fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// The archive, about `megabytes` MB, CRLF as Chrome writes it.
+pub fn archive(megabytes: usize) -> Vec<u8> {
+    let target = megabytes * 1_000_000;
+    let mut out = format!(
+        "From: <Saved by Blink>\r\nSnapshot-Content-Location: https://www.example.org/blog/post.html\r\n\
+         Subject: bench\r\nMIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n\
+         \ttype=\"text/html\";\r\n\tboundary=\"{BOUNDARY}\"\r\n\r\n\r\n--{BOUNDARY}\r\n\
+         Content-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\
+         Content-Location: https://www.example.org/blog/post.html\r\n\r\n"
+    )
+    .into_bytes();
+    out.extend_from_slice(html_part().as_bytes());
+    let wrap = {
+        let mut spec = data_encoding::BASE64.specification();
+        spec.wrap.width = 76;
+        spec.wrap.separator = "\r\n".into();
+        spec.encoding().expect("valid base64 specification")
+    };
+    let mut n = 0;
+    while out.len() < target {
+        let part = format!(
+            "\r\n--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Transfer-Encoding: base64\r\n\
+             Content-Location: https://www.example.org/blog/images/big{n}.jpg\r\n\r\n"
+        );
+        out.extend_from_slice(part.as_bytes());
+        let size = (target - out.len()).min(8_000_000) * 3 / 4;
+        out.extend_from_slice(wrap.encode(&noise(size.max(3), n as u64 + 7)).as_bytes());
+        n += 1;
+    }
+    out.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    // As a file read whole would be: no spare capacity counted as input.
+    out.shrink_to_fit();
+    out
+}

@@ -1,0 +1,140 @@
+//! Properties of the HTML layer (proptest) over generated documents: well
+//! nested markup of many kinds (tables, templates, SVG, noscript, pre,
+//! textarea, style, script, comments, entities) carrying URL-bearing
+//! attributes with arbitrary references.
+//!
+//! - the output re-parses to the input's tree except for URL values (the
+//!   fidelity helper used on every fixture);
+//! - rewriting is idempotent: the output, rewritten again, comes back
+//!   byte-identical (nothing left to change);
+//! - without any base, the input comes back byte-identical.
+
+#[path = "common/fidelity.rs"]
+mod fidelity;
+
+use proptest::prelude::*;
+
+fn reference() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z]{1,6}(/[a-z0-9]{1,4}){0,3}(\\.html)?",
+        "(\\.\\./){1,3}[a-z]{1,5}",
+        "/[a-z]{1,5}\\?q=[a-z&;=]{0,6}",
+        "#[a-z]{1,5}",
+        "https://h\\.example/[a-z]{0,5}",
+        "mailto:x@h\\.example",
+        "\\{\\{[a-z]{1,5}\\}\\}",
+        " [a-z]{1,4}\\.png ",
+        "[a-z]{1,3}[ \"'<>&é日]{0,2}[a-z]{0,3}",
+        Just(String::new()),
+    ]
+}
+
+/// One piece of markup: leaf, or a container with children.
+fn node() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        "[a-zA-Z ,.é日&<>]{0,12}".prop_map(|t| t.replace('&', "&amp;").replace('<', "&lt;")),
+        reference().prop_map(|r| format!("<img src=\"{}\" alt=\"\">", attr(&r))),
+        reference().prop_map(|r| format!("<a href=\"{}\">link</a>", attr(&r))),
+        (reference(), reference()).prop_map(|(a, b)| format!(
+            "<img srcset=\"{} 1x, {} 2x\">",
+            attr(&a.replace([' ', ','], "")),
+            attr(&b.replace([' ', ','], ""))
+        )),
+        reference().prop_map(|r| format!(
+            "<div style=\"background: url('{}')\">s</div>",
+            attr(&r.replace(['\'', '\\'], ""))
+        )),
+        reference().prop_map(|r| format!(
+            "<svg><use xlink:href=\"{}\"></use><a href=\"{}\"><text>t</text></a></svg>",
+            attr(&r),
+            attr(&r)
+        )),
+        reference().prop_map(|r| format!(
+            "<meta http-equiv=\"refresh\" content=\"1; url={}\">",
+            attr(&r.replace(['\'', '"', ';', ','], ""))
+        )),
+        reference().prop_map(|r| format!(
+            "<style>p {{ background: url(\"{}\") }}</style>",
+            r.replace(['"', '\\', '<'], "")
+        )),
+        Just("<!-- a comment -->".to_string()),
+        Just("<script>if (a < b && c) { x = \"</p>\"; }</script>".to_string()),
+        Just("<pre>\n\nkept newline</pre>".to_string()),
+        Just("<textarea>\nfirst</textarea>".to_string()),
+        Just("<br>".to_string()),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        (
+            prop_oneof![
+                Just(("<div>", "</div>")),
+                Just(("<p>", "</p>")),
+                Just(("<section id=x>", "</section>")),
+                Just(("<table><tbody><tr><td>", "</td></tr></tbody></table>")),
+                Just(("<ul><li>", "</li></ul>")),
+                Just(("<template>", "</template>")),
+                Just(("<noscript>", "</noscript>")),
+                Just(("<form action=\"\">", "</form>")),
+                Just(("<blockquote cite=\"src.html\">", "</blockquote>")),
+                Just(("<span>", "</span>")),
+            ],
+            prop::collection::vec(inner, 0..4),
+        )
+            .prop_map(|((open, close), kids)| {
+                // A <p> cannot hold block content; keep the nesting valid.
+                let kids = kids.concat();
+                if open == "<p>" && kids.contains('<') {
+                    format!("<div>{kids}</div>")
+                } else {
+                    format!("{open}{kids}{close}")
+                }
+            })
+    })
+}
+
+fn attr(value: &str) -> String {
+    value.replace('&', "&amp;").replace('"', "&quot;")
+}
+
+fn document() -> impl Strategy<Value = String> {
+    (
+        prop::option::of(reference()),
+        prop::collection::vec(node(), 0..6),
+    )
+        .prop_map(|(base, body)| {
+            let base = base
+                .map(|b| format!("<base href=\"{}\">", attr(&b)))
+                .unwrap_or_default();
+            format!(
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">{base}</head>\n<body>{}</body></html>\n",
+                body.concat()
+            )
+        })
+}
+
+fn rewrite(input: &[u8], url: Option<&str>) -> Vec<u8> {
+    let mut options = linkbase::Options::new();
+    options.url = url.map(str::to_string);
+    options.format = linkbase::Format::Html;
+    linkbase::rewrite(input, &options, None).output.into_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn output_has_the_input_tree_and_rewriting_is_idempotent(doc in document()) {
+        let url = Some("http://h.example/a/b/page.html");
+        let once = rewrite(doc.as_bytes(), url);
+        fidelity::assert_same_tree("generated", doc.as_bytes(), &once, None, &[]);
+        let twice = rewrite(&once, url);
+        prop_assert_eq!(String::from_utf8_lossy(&twice), String::from_utf8_lossy(&once));
+    }
+
+    #[test]
+    fn without_a_base_nothing_changes(doc in document()) {
+        // Only documents whose <base href> cannot give a base either.
+        prop_assume!(!doc.contains("<base href=\"https:") && !doc.contains("<base href=\"mailto:"));
+        let out = rewrite(doc.as_bytes(), None);
+        prop_assert_eq!(out, doc.into_bytes());
+    }
+}
