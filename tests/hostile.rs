@@ -375,3 +375,157 @@ fn a_truncated_quoted_printable_soft_break() {
         assert_same_bytes(tail, got.as_bytes(), want.as_bytes());
     }
 }
+
+/// The names of the files in `dir`.
+fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read the folder")
+        .map(|e| {
+            e.expect("a folder entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// One input of `-i`: its file name, content, arguments, and the output the
+/// library gives for it (what `-i` must write, whole or not at all).
+struct InPlace {
+    name: &'static str,
+    input: Vec<u8>,
+    args: Vec<&'static str>,
+    want: Vec<u8>,
+}
+
+impl InPlace {
+    /// One input of each format.
+    fn all() -> Vec<InPlace> {
+        let page = b"<!DOCTYPE html>\n<p><a href=\"guide/x.html\">x</a> <img srcset=\"a.png 1x, b.png 2x\">\n".to_vec();
+        let message = format!(
+            "Content-Base: {MIME_BASE}\nContent-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\n\nplain\n--b\nContent-Type: text/html\nContent-Transfer-Encoding: base64\n\n{}\n--b--\n",
+            data_encoding::BASE64.encode(b"<a href=\"p.html\">p</a>\n")
+        )
+        .into_bytes();
+        let sheet = b"p { background: url(img/bg.png) }\n".to_vec();
+        let cases = [
+            ("page.html", page, vec!["--url", BASE]),
+            ("message.eml", message, vec![]),
+            ("style.css", sheet, vec!["--url", BASE]),
+        ];
+        cases
+            .into_iter()
+            .map(|(name, input, args)| {
+                let mut o = Options::new();
+                o.url = args.get(1).map(|u| u.to_string());
+                let want = linkbase::rewrite(&input, &o, Some(name))
+                    .output
+                    .into_owned();
+                assert_ne!(want, input, "{name}: the case must change something");
+                InPlace {
+                    name,
+                    input,
+                    args,
+                    want,
+                }
+            })
+            .collect()
+    }
+
+    /// A folder holding the input, and the command `linkbase FILE -i
+    /// --backup .orig ARGS` run in it with `hook` set to `step`.
+    fn prepare(
+        &self,
+        hook: &str,
+        step: &str,
+    ) -> (tempfile::TempDir, std::path::PathBuf, std::process::Command) {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join(self.name);
+        std::fs::write(&path, &self.input).expect("write the input");
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_linkbase"));
+        cmd.current_dir(dir.path())
+            .arg(&path)
+            .args(["-i", "--backup", ".orig"])
+            .args(&self.args)
+            .env_remove("LINKBASE_TEST_FAIL_AT")
+            .env_remove("LINKBASE_TEST_KILL_AT")
+            .env(hook, step);
+        (dir, path, cmd)
+    }
+}
+
+const WRITE_STEPS: [&str; 6] = ["create", "write", "permissions", "sync", "backup", "rename"];
+
+#[test]
+fn in_place_failing_at_every_step_leaves_the_original_and_no_temporary() {
+    for case in InPlace::all() {
+        let name = case.name;
+        for step in WRITE_STEPS {
+            let what = format!("{name}, failing at {step}");
+            let (dir, path, cmd) = case.prepare("LINKBASE_TEST_FAIL_AT", step);
+            let assert = Command::from_std(cmd).assert().code(1);
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            assert!(
+                stderr.contains(&format!("{}: error: cannot", path.display()))
+                    && stderr.contains("injected failure"),
+                "{what}: {stderr}"
+            );
+            assert_same_bytes(
+                &what,
+                &std::fs::read(&path).expect("read back"),
+                &case.input,
+            );
+            let mut names = vec![name.to_string()];
+            if step == "rename" {
+                // The backup is made just before the rename: it is the original.
+                let backup = dir.path().join(format!("{name}.orig"));
+                assert_same_bytes(&what, &std::fs::read(&backup).expect("backup"), &case.input);
+                names.push(format!("{name}.orig"));
+            }
+            assert_eq!(file_names(dir.path()), names, "{what}");
+        }
+        // The same run without the hook writes the new file.
+        let (_dir, path, cmd) = case.prepare("LINKBASE_TEST_UNUSED", "");
+        Command::from_std(cmd).assert().success();
+        assert_same_bytes(name, &std::fs::read(&path).expect("read back"), &case.want);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn in_place_killed_in_every_step_leaves_the_original_or_the_whole_new_file() {
+    for case in InPlace::all() {
+        let name = case.name;
+        for step in WRITE_STEPS {
+            let what = format!("{name}, killed in {step}");
+            let (dir, path, mut cmd) = case.prepare("LINKBASE_TEST_KILL_AT", step);
+            let status = cmd.output().expect("run linkbase").status;
+            assert!(status.code().is_none(), "{what}: not killed: {status}");
+            let now = std::fs::read(&path).expect("the file is still there");
+            // Only the rename puts the new file in place, whole.
+            let expected = if step == "rename" {
+                &case.want
+            } else {
+                &case.input
+            };
+            assert_same_bytes(&what, &now, expected);
+            for other in file_names(dir.path()) {
+                if other == name {
+                    continue;
+                }
+                if other == format!("{name}.orig") {
+                    let backup = std::fs::read(dir.path().join(&other)).expect("backup");
+                    assert_same_bytes(&what, &backup, &case.input);
+                } else {
+                    // A kill leaves the temporary file: never the target.
+                    assert!(
+                        other.starts_with(".linkbase-") && other.ends_with(".tmp"),
+                        "{what}: unexpected file {other}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -5,10 +5,15 @@
 //! With a backup suffix the original is first linked (or copied) to
 //! NAME+SUFFIX.
 //!
-//! Test hook: the environment variable `LINKBASE_TEST_FAIL_AT` (one of
+//! Test hooks: the environment variable `LINKBASE_TEST_FAIL_AT` (one of
 //! `create`, `write`, `permissions`, `sync`, `backup`, `rename`) makes every
-//! write fail at that step, so tests can prove that a failure leaves the
-//! original byte-identical. Only this module reads it.
+//! write fail at that step (`write` after half the content is written), so
+//! tests can prove that a failure leaves the original byte-identical and no
+//! temporary file. `LINKBASE_TEST_KILL_AT` (the same names) aborts the
+//! process in that step, after its work (`write`: after half the content),
+//! as a kill would: no clean-up runs, so tests can prove that the target is
+//! then either the original or the complete new file. Only this module reads
+//! them.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -16,8 +21,11 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The environment variable of the test hook.
+/// The environment variable of the failure test hook.
 pub const FAIL_AT_VARIABLE: &str = "LINKBASE_TEST_FAIL_AT";
+
+/// The environment variable of the kill test hook.
+pub const KILL_AT_VARIABLE: &str = "LINKBASE_TEST_KILL_AT";
 
 /// One step of an atomic write, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,15 +99,22 @@ impl fmt::Display for WriteError {
 #[derive(Clone, Debug, Default)]
 pub struct AtomicWriter {
     fail_at: Option<Step>,
+    kill_at: Option<Step>,
 }
 
 impl AtomicWriter {
-    /// A writer that fails at the step named by [`FAIL_AT_VARIABLE`], if set.
+    /// A writer that fails at the step named by [`FAIL_AT_VARIABLE`], and
+    /// aborts in the step named by [`KILL_AT_VARIABLE`], if set.
     pub fn from_env() -> Self {
-        let fail_at = std::env::var(FAIL_AT_VARIABLE)
-            .ok()
-            .and_then(|name| Step::ALL.into_iter().find(|s| s.name() == name.trim()));
-        AtomicWriter { fail_at }
+        let step = |variable| {
+            std::env::var(variable)
+                .ok()
+                .and_then(|name| Step::ALL.into_iter().find(|s| s.name() == name.trim()))
+        };
+        AtomicWriter {
+            fail_at: step(FAIL_AT_VARIABLE),
+            kill_at: step(KILL_AT_VARIABLE),
+        }
     }
 
     /// A writer that fails at `step` (for tests).
@@ -107,6 +122,14 @@ impl AtomicWriter {
     pub fn failing_at(step: Step) -> Self {
         AtomicWriter {
             fail_at: Some(step),
+            kill_at: None,
+        }
+    }
+
+    /// Die here, as a kill would, when the kill hook names `step`.
+    fn kill_point(&self, step: Step) {
+        if self.kill_at == Some(step) {
+            std::process::abort();
         }
     }
 
@@ -148,9 +171,14 @@ impl AtomicWriter {
             new_file_permissions(&mut builder);
         }
         let mut temp = builder.tempfile_in(folder).map_err(at(Step::Create))?;
+        self.kill_point(Step::Create);
 
+        // In two halves, so that the hooks can stop a write half done.
+        let (first, rest) = content.split_at(content.len() / 2);
+        temp.write_all(first).map_err(at(Step::Write))?;
         self.check(Step::Write)?;
-        temp.write_all(content).map_err(at(Step::Write))?;
+        self.kill_point(Step::Write);
+        temp.write_all(rest).map_err(at(Step::Write))?;
 
         self.check(Step::Permissions)?;
         if let Some(meta) = &original {
@@ -159,20 +187,24 @@ impl AtomicWriter {
                 .map_err(at(Step::Permissions))?;
             keep_owner(temp.as_file(), meta);
         }
+        self.kill_point(Step::Permissions);
 
         if durable {
             self.check(Step::Sync)?;
             temp.as_file().sync_all().map_err(at(Step::Sync))?;
+            self.kill_point(Step::Sync);
         }
 
         if let (Some(suffix), Some(_)) = (backup, &original) {
             self.check(Step::Backup)?;
             keep_backup(target, &with_suffix(target, suffix)).map_err(at(Step::Backup))?;
+            self.kill_point(Step::Backup);
         }
 
         self.check(Step::Rename)?;
         temp.persist(target)
             .map_err(|e| at(Step::Rename)(e.error))?;
+        self.kill_point(Step::Rename);
         if durable {
             sync_folder(folder);
         }
