@@ -106,7 +106,7 @@ impl JobResult {
                     .unwrap_or_default();
                 line.push_str(&format!(
                     "; first: `{}` in <{} {}>{part}: {}",
-                    link.before,
+                    shortened(&link.before.escape_debug().to_string(), 80),
                     link.element,
                     link.attribute,
                     link.reason.as_deref().unwrap_or("failed")
@@ -118,6 +118,15 @@ impl JobResult {
             None => line.push_str(" (--report lists each)"),
         }
         Some(line)
+    }
+}
+
+/// `text`, or its first `max` characters and `…` (a message stays one line
+/// of reasonable length whatever the input holds).
+fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
     }
 }
 
@@ -261,4 +270,16 @@ fn rewrite(
         Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
     };
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shortened;
+
+    #[test]
+    fn long_values_are_shortened_on_a_character_boundary() {
+        assert_eq!(shortened("abc", 3), "abc");
+        assert_eq!(shortened("abcd", 3), "abc…");
+        assert_eq!(shortened("ééééé", 2), "éé…");
+    }
 }
