@@ -320,3 +320,30 @@ fn hostile_sizes_complete() {
     let out = rewrite_with(dots.as_bytes(), Some("http://h.example/a/b/"));
     assert!(String::from_utf8_lossy(&out.output).contains("href=\"http://h.example/x\""));
 }
+
+#[test]
+fn srcdoc_documents_nest_to_a_limit() {
+    // Level 0 is the document itself; each level holds a link and the next
+    // level in an iframe srcdoc.
+    let levels = 10;
+    let mut doc = String::from("<a href=\"deepest\">x</a>");
+    for level in (0..levels).rev() {
+        let escaped = doc.replace('&', "&amp;").replace('"', "&quot;");
+        doc = format!("<a href=\"l{level}\">x</a><iframe srcdoc=\"{escaped}\"></iframe>");
+    }
+    let out = rewrite_with(doc.as_bytes(), Some("http://h.example/"));
+    let after: Vec<_> = out
+        .report
+        .links
+        .iter()
+        .filter(|r| r.outcome == linkbase::Outcome::Rewritten)
+        .map(|r| r.before.as_str())
+        .collect();
+    // The document and 8 nested levels are rewritten; level 9 and below are kept.
+    assert_eq!(after, ["l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8"]);
+    assert!(
+        out.report.problems.iter().any(|p| p.message.contains("nested deeper than 8")),
+        "{:?}",
+        out.report.problems
+    );
+}
