@@ -340,9 +340,15 @@ fn srcdoc_documents_nest_to_a_limit() {
         .map(|r| r.before.as_str())
         .collect();
     // The document and 8 nested levels are rewritten; level 9 and below are kept.
-    assert_eq!(after, ["l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8"]);
+    assert_eq!(
+        after,
+        ["l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8"]
+    );
     assert!(
-        out.report.problems.iter().any(|p| p.message.contains("nested deeper than 8")),
+        out.report
+            .problems
+            .iter()
+            .any(|p| p.message.contains("nested deeper than 8")),
         "{:?}",
         out.report.problems
     );
