@@ -123,6 +123,70 @@ fn fixtures() {
     );
 }
 
+/// `text` in UTF-16 (little or big endian) with its byte order mark.
+fn utf16_with_bom(text: &str, little: bool) -> Vec<u8> {
+    let mut out = if little {
+        vec![0xFF, 0xFE]
+    } else {
+        vec![0xFE, 0xFF]
+    };
+    for unit in text.encode_utf16() {
+        out.extend(if little {
+            unit.to_le_bytes()
+        } else {
+            unit.to_be_bytes()
+        });
+    }
+    out
+}
+
+/// Every UTF-8 fixture (without `--charset`), re-encoded as UTF-16LE and
+/// UTF-16BE with a byte order mark, must give its expected output in that
+/// same encoding: the encoding layer is independent of the rewrite.
+#[test]
+fn fixtures_reencoded_in_utf16() {
+    let scratch = tempfile::tempdir().expect("temporary folder");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for dir in fixture_dirs() {
+        let case = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let args = read_args(&dir);
+        let (Ok(input), Ok(expected)) = (
+            std::fs::read_to_string(dir.join("input.html")),
+            std::fs::read_to_string(dir.join("expected.html")),
+        ) else {
+            continue; // not UTF-8: covered by its own encoding
+        };
+        // An ASCII input writes characters from entities as references
+        // (`&#233;`); a UTF-16 one writes them as they are.
+        if args.iter().any(|a| a == "--charset") || expected.contains("&#") {
+            continue;
+        }
+        for little in [true, false] {
+            let name = format!("{case} (UTF-16{})", if little { "LE" } else { "BE" });
+            let path = scratch.path().join(format!("{case}-{little}.html"));
+            std::fs::write(&path, utf16_with_bom(&input, little)).expect("write");
+            let run = Command::cargo_bin("linkbase")
+                .expect("binary")
+                .args(&args)
+                .arg(&path)
+                .output()
+                .expect("run linkbase");
+            // Unchanged inputs come back as they were, BOM and all.
+            let want = utf16_with_bom(&expected, little);
+            if run.stdout != want {
+                failures.push(format!("{name}: {}", first_difference(&want, &run.stdout)));
+            }
+            ran += 1;
+        }
+    }
+    assert!(ran >= 40, "only {ran} UTF-16 runs: fixtures missing?");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 fn rewrite_with<'a>(input: &'a [u8], url: Option<&str>) -> linkbase::Rewrite<'a> {
     let mut options = linkbase::Options::new();
     options.url = url.map(str::to_string);
@@ -255,4 +319,37 @@ fn hostile_sizes_complete() {
     let dots = format!("<a href=\"{}x\">x</a>", "../".repeat(300_000));
     let out = rewrite_with(dots.as_bytes(), Some("http://h.example/a/b/"));
     assert!(String::from_utf8_lossy(&out.output).contains("href=\"http://h.example/x\""));
+}
+
+#[test]
+fn srcdoc_documents_nest_to_a_limit() {
+    // Level 0 is the document itself; each level holds a link and the next
+    // level in an iframe srcdoc.
+    let levels = 10;
+    let mut doc = String::from("<a href=\"deepest\">x</a>");
+    for level in (0..levels).rev() {
+        let escaped = doc.replace('&', "&amp;").replace('"', "&quot;");
+        doc = format!("<a href=\"l{level}\">x</a><iframe srcdoc=\"{escaped}\"></iframe>");
+    }
+    let out = rewrite_with(doc.as_bytes(), Some("http://h.example/"));
+    let after: Vec<_> = out
+        .report
+        .links
+        .iter()
+        .filter(|r| r.outcome == linkbase::Outcome::Rewritten)
+        .map(|r| r.before.as_str())
+        .collect();
+    // The document and 8 nested levels are rewritten; level 9 and below are kept.
+    assert_eq!(
+        after,
+        ["l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8"]
+    );
+    assert!(
+        out.report
+            .problems
+            .iter()
+            .any(|p| p.message.contains("nested deeper than 8")),
+        "{:?}",
+        out.report.problems
+    );
 }

@@ -59,7 +59,8 @@ pub fn run(args: ExplainArgs) -> i32 {
             }
         }
     };
-    print!("{text}");
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
     for p in &report.problems {
         eprintln!("{}", p.one_line());
     }

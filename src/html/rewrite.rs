@@ -57,11 +57,27 @@ pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> O
         document_url: document_url.as_ref(),
         start,
     };
+    // Walk until the first change; the rest is rewritten while serializing
+    // (one pass over the tree fewer on large documents).
+    let mut visited = 0usize;
     let mut changed = false;
     for element in doc.elements(Scope::WithTemplates) {
-        changed |= walk.element(&element);
+        visited += 1;
+        if walk.element(&element) {
+            changed = true;
+            break;
+        }
     }
-    changed.then(|| doc.serialize())
+    if !changed {
+        return None;
+    }
+    let mut seen = 0usize;
+    Some(doc.serialize_with(|element| {
+        seen += 1;
+        if seen > visited {
+            walk.element(element);
+        }
+    }))
 }
 
 /// The base the document `text` establishes itself (5.1 `<base href>`), else

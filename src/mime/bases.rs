@@ -112,8 +112,8 @@ impl Ctx<'_> {
         against: Option<&EstablishedBase>,
         rule: BaseRule,
     ) -> Option<EstablishedBase> {
-        // Resolved even when it has a scheme: the older profiles read
-        // `http:g` against an `http:` base as relative.
+        // Resolved by the profile even when it has a scheme, so that what a
+        // profile makes of `http:g` holds for headers as for links.
         let absolute = match against.map(|a| a.base.resolve(value)) {
             Some(Ok(r)) => r.url.into_owned(),
             _ if has_scheme(value) => value.to_string(),

@@ -238,16 +238,20 @@ pub fn decoded_body<'i>(
     )
 }
 
-/// How many bytes of ASCII white space end `content` (none for UTF-16, whose
-/// code units a byte-wise trim would split).
-fn trailing_space(content: &[u8], entity: &Entity) -> usize {
-    let utf16 = content.starts_with(b"\xFE\xFF")
+/// Is the part's content UTF-16 (a byte order mark, or its charset)?
+fn is_utf16(content: &[u8], entity: &Entity) -> bool {
+    content.starts_with(b"\xFE\xFF")
         || content.starts_with(b"\xFF\xFE")
         || entity
             .params
             .get("charset")
-            .is_some_and(|c| c.trim().to_ascii_lowercase().starts_with("utf-16"));
-    if utf16 {
+            .is_some_and(|c| c.trim().to_ascii_lowercase().starts_with("utf-16"))
+}
+
+/// How many bytes of ASCII white space end `content` (none for UTF-16, whose
+/// code units a byte-wise trim would split).
+fn trailing_space(content: &[u8], entity: &Entity) -> usize {
+    if is_utf16(content, entity) {
         return 0;
     }
     content
@@ -407,6 +411,7 @@ impl Planner<'_> {
             original: &self.input[entity.body.clone()],
             newline: part_newline(self.input, entity),
             boundaries: &entity.enclosing_boundaries,
+            text: !is_utf16(content, entity),
         };
         match transfer::encode(encoding, content, &frame) {
             Ok(encoded) => Some(encoded),
@@ -454,6 +459,14 @@ impl Planner<'_> {
             crate::html::rewrite_html(text, &ctx, report)?
         };
         rewritten.extend_from_slice(tail);
+        // Base64 text keeps its own line breaks: CRLF (canonical, RFC 2045)
+        // when it had them, whatever the layer wrote.
+        if encoding == TransferEncoding::Base64
+            && !is_utf16(&content, entity)
+            && Newline::detect(&content) == Some(Newline::CrLf)
+        {
+            rewritten = transfer::lone_lf_to_crlf(&rewritten).into_owned();
+        }
         let body = &self.input[entity.body.clone()];
         if transfer::breaks_line_limit(&encoding, &rewritten, body) {
             let header = self.declare_quoted_printable(entity)?;

@@ -182,6 +182,9 @@ pub struct Frame<'a> {
     pub newline: Newline,
     /// The boundaries of the enclosing multiparts.
     pub boundaries: &'a [String],
+    /// Is the content text whose line breaks are single bytes (`\n`, `\r\n`)?
+    /// False for UTF-16, whose line breaks must not be touched.
+    pub text: bool,
 }
 
 /// The longest line a 7bit or 8bit body may have, in octets (RFC 5322 §2.1.1).
@@ -206,8 +209,8 @@ pub fn encode(
     let out = match encoding {
         TransferEncoding::SevenBit | TransferEncoding::EightBit | TransferEncoding::Binary => {
             let out = match frame.newline {
-                Newline::CrLf => lone_lf_to_crlf(content).into_owned(),
-                Newline::Lf => content.to_vec(),
+                Newline::CrLf if frame.text => lone_lf_to_crlf(content).into_owned(),
+                _ => content.to_vec(),
             };
             if breaks_line_limit(encoding, &out, frame.original) {
                 return Err(TransferError(format!(
@@ -246,7 +249,7 @@ fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// Lone `\n` → `\r\n` (existing `\r\n` kept).
-fn lone_lf_to_crlf(bytes: &[u8]) -> Cow<'_, [u8]> {
+pub fn lone_lf_to_crlf(bytes: &[u8]) -> Cow<'_, [u8]> {
     let lone = bytes
         .iter()
         .enumerate()
@@ -287,8 +290,12 @@ fn boundary_collision(body: &[u8], boundaries: &[String]) -> Option<String> {
 /// part's own newline; a line that would begin with `--` + a boundary gets its
 /// first `-` escaped as `=2D`.
 fn encode_qp(content: &[u8], frame: &Frame<'_>) -> Vec<u8> {
-    let canonical = lone_lf_to_crlf(content);
-    let encoded = quoted_printable::encode(&canonical);
+    let encoded = if frame.text {
+        quoted_printable::encode(lone_lf_to_crlf(content))
+    } else {
+        // Every CR and LF byte escaped: only soft line breaks in the output.
+        quoted_printable::encode_binary(content)
+    };
     let mut out = Vec::with_capacity(encoded.len() + 16);
     for (i, line) in encoded.split(|&b| b == b'\n').enumerate() {
         if i > 0 {
@@ -373,6 +380,7 @@ mod tests {
             original,
             newline,
             boundaries,
+            text: true,
         }
     }
 
@@ -465,6 +473,23 @@ mod tests {
         assert!(out.ends_with(b"=\n"));
         let back = decode(&TransferEncoding::QuotedPrintable, &out, Newline::Lf).unwrap();
         assert_eq!(&*back, content.as_bytes());
+    }
+
+    #[test]
+    fn utf16_line_breaks_are_not_touched() {
+        let utf16: Vec<u8> = "<p>\n<a href=x>\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let binary = Frame {
+            text: false,
+            ..frame(b"o\r\n", Newline::CrLf, &[])
+        };
+        let out = encode(&TransferEncoding::Binary, &utf16, &binary).unwrap();
+        assert_eq!(out, utf16);
+        let qp = encode(&TransferEncoding::QuotedPrintable, &utf16, &binary).unwrap();
+        let back = decode(&TransferEncoding::QuotedPrintable, &qp, Newline::CrLf).unwrap();
+        assert_eq!(&*back, &utf16[..]);
     }
 
     #[test]

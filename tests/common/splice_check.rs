@@ -38,11 +38,12 @@ pub enum RegionKind {
 pub struct Checked {
     /// The rewrite's output (the input itself when nothing changed).
     pub output: Vec<u8>,
-    /// The edits, each with the independent region it lies in (`None` when
-    /// the independent parse failed on the whole input).
+    /// The edits, each with the independent region it lies in.
     pub edits: Vec<(Edit, Option<Region>)>,
-    /// Why the independent parse could not run, when it could not.
-    pub not_independently_checked: Option<String>,
+    /// Why mailparse could not parse the whole input, when it could not: the
+    /// regions then come from `collect_regions_part_by_part` (mailparse's
+    /// header parser, a line-prefix boundary split written here).
+    pub whole_parse_failed: Option<String>,
     /// The report of the rewrite.
     pub report: Report,
 }
@@ -81,15 +82,16 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
     for message in messages(&normalized) {
         match mailparse::parse_mail(message) {
             Ok(mail) => collect_regions(&normalized, &mail, &mut regions, 0),
-            Err(e) => failures.push(format!("mailparse cannot parse it: {e}")),
+            Err(e) => {
+                failures.push(format!("mailparse cannot parse it whole: {e}"));
+                collect_regions_part_by_part(&normalized, message, &mut regions, 0);
+            }
         }
     }
     let not_checked = (!failures.is_empty()).then(|| failures.join("; "));
     let mut checked = Vec::new();
     for e in edits {
-        let region = if not_checked.is_some() {
-            None
-        } else {
+        let region = {
             let found = regions.iter().find(|r| {
                 let kind_fits = match (&r.kind, e.place) {
                     (RegionKind::ContentLocation, EditPlace::ContentLocation) => true,
@@ -119,7 +121,7 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
     Ok(Checked {
         output,
         edits: checked,
-        not_independently_checked: not_checked,
+        whole_parse_failed: not_checked,
         report,
     })
 }
@@ -206,6 +208,82 @@ fn first_difference(a: &[u8], b: &[u8]) -> usize {
 fn offset(input: &[u8], slice: &[u8]) -> Range<usize> {
     let start = slice.as_ptr() as usize - input.as_ptr() as usize;
     start..start + slice.len()
+}
+
+/// The regions of `entity` when mailparse cannot parse it whole: its header
+/// block with mailparse's `parse_headers`, its parts split here at lines that
+/// begin with `--boundary` (as mailparse splits), each parsed the same way.
+fn collect_regions_part_by_part(input: &[u8], entity: &[u8], out: &mut Vec<Region>, depth: usize) {
+    // A message may be preceded by lines of white space (linkbase skips them).
+    let mut entity = entity;
+    while let Some(nl) = entity.iter().position(|&b| b == b'\n') {
+        let line = &entity[..nl];
+        if depth > 0 || line.is_empty() || !line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+        {
+            break;
+        }
+        entity = &entity[nl + 1..];
+    }
+    let Ok((headers, body_start)) = mailparse::parse_headers(entity) else {
+        return;
+    };
+    let value = |name: &str| {
+        headers
+            .iter()
+            .find(|h| h.get_key_ref().trim().eq_ignore_ascii_case(name))
+            .map(|h| h.get_value())
+    };
+    for h in &headers {
+        if h.get_key_ref()
+            .trim()
+            .eq_ignore_ascii_case("content-location")
+        {
+            out.push(Region {
+                range: offset(input, h.get_value_raw()),
+                kind: RegionKind::ContentLocation,
+            });
+        }
+    }
+    let ctype = mailparse::parse_content_type(&value("content-type").unwrap_or_default());
+    let body = &entity[body_start.min(entity.len())..];
+    let boundary = ctype
+        .params
+        .get("boundary")
+        .filter(|_| ctype.mimetype.starts_with("multipart/"));
+    if let (Some(boundary), true) = (boundary, depth < 60) {
+        let delimiter = format!("--{boundary}");
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for line in body.split_inclusive(|&b| b == b'\n') {
+            if line.starts_with(delimiter.as_bytes()) {
+                starts.push((at, at + line.len()));
+            }
+            at += line.len();
+        }
+        for pair in starts.windows(2) {
+            let mut end = pair[1].0;
+            if end > pair[0].1 && body[end - 1] == b'\n' {
+                end -= 1;
+                if end > pair[0].1 && body[end - 1] == b'\r' {
+                    end -= 1;
+                }
+            }
+            collect_regions_part_by_part(input, &body[pair[0].1..end], out, depth + 1);
+        }
+        return;
+    }
+    if matches!(ctype.mimetype.as_str(), "text/html" | "text/css") && !body.is_empty() {
+        out.push(Region {
+            range: offset(input, body),
+            kind: RegionKind::Body {
+                media_type: ctype.mimetype.clone(),
+                cte: value("content-transfer-encoding")
+                    .unwrap_or_default()
+                    .trim()
+                    .to_ascii_lowercase(),
+            },
+        });
+    }
 }
 
 fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, depth: usize) {

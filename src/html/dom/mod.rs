@@ -114,8 +114,19 @@ impl Document {
     }
 
     /// The document written back as HTML (a string; the caller encodes it).
+    #[cfg(test)]
     pub fn serialize(&self) -> String {
-        serialize::serialize(&self.dom.document)
+        serialize::serialize(&self.dom.document, &mut |_| {})
+    }
+
+    /// As [`serialize`](Self::serialize), calling `before_element` on each
+    /// element just before it is written, in the order of
+    /// `elements(Scope::WithTemplates)`: the rewrite of the elements after the
+    /// first change happens in the same pass as the writing.
+    pub fn serialize_with(&self, mut before_element: impl FnMut(&Element)) -> String {
+        serialize::serialize(&self.dom.document, &mut |node| {
+            before_element(&Element { node: node.clone() })
+        })
     }
 }
 
@@ -148,11 +159,14 @@ impl Iterator for Elements {
                 template_contents, ..
             } = &node.data
             {
-                self.push_children(&node);
-                if self.scope == Scope::WithTemplates {
-                    if let Some(contents) = template_contents.borrow().as_ref() {
-                        self.push_children(contents);
+                // With templates, a template's contents stand for its
+                // children, as in serialization (the parser leaves a
+                // template's own child list empty).
+                match template_contents.borrow().as_ref() {
+                    Some(contents) if self.scope == Scope::WithTemplates => {
+                        self.push_children(contents)
                     }
+                    _ => self.push_children(&node),
                 }
                 return Some(Element { node });
             }

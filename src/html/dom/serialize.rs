@@ -12,32 +12,42 @@
 use html5ever::serialize::{Serialize, SerializeOpts, Serializer, TraversalScope};
 use html5ever::{ns, QualName};
 use markup5ever_rcdom::{Handle, NodeData};
+use std::cell::RefCell;
 use std::io;
 
-/// Serialize the children of `document` to a string.
-pub fn serialize(document: &Handle) -> String {
+/// Serialize the children of `document` to a string, calling
+/// `before_element` on each element just before it is written (in tree
+/// order, `<template>` contents included), so that it may still change it.
+pub fn serialize(document: &Handle, before_element: &mut dyn FnMut(&Handle)) -> String {
     let mut out = Vec::new();
     let opts = SerializeOpts {
         scripting_enabled: false,
         traversal_scope: TraversalScope::ChildrenOnly(None),
         create_missing_parent: false,
     };
+    let faithful = Faithful {
+        root: document.clone(),
+        before_element: RefCell::new(before_element),
+    };
     // Writing to a Vec cannot fail, and the tree is well formed.
-    let _ = html5ever::serialize(&mut out, &Faithful(document.clone()), opts);
+    let _ = html5ever::serialize(&mut out, &faithful, opts);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-struct Faithful(Handle);
+struct Faithful<'h> {
+    root: Handle,
+    before_element: RefCell<&'h mut dyn FnMut(&Handle)>,
+}
 
 enum Op {
     Open(Handle),
     Close(QualName),
 }
 
-impl Serialize for Faithful {
+impl Serialize for Faithful<'_> {
     fn serialize<S: Serializer>(&self, s: &mut S, _scope: TraversalScope) -> io::Result<()> {
         let mut ops: Vec<Op> = self
-            .0
+            .root
             .children
             .borrow()
             .iter()
@@ -60,6 +70,7 @@ impl Serialize for Faithful {
                     template_contents,
                     ..
                 } => {
+                    (self.before_element.borrow_mut())(&node);
                     s.start_elem(
                         name.clone(),
                         attrs.borrow().iter().map(|a| (&a.name, &a.value[..])),
