@@ -584,3 +584,19 @@ fn heading_bases() {
         assert_eq!(got, expected, "{name}");
     }
 }
+
+#[test]
+fn utf16_style_sheet_part_is_left_alone_with_a_warning() {
+    let css: Vec<u8> = "\u{feff}a { background: url(x.png) }"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let mut m = b"Content-Base: http://e.example/\nContent-Type: text/css; charset=utf-16\nContent-Transfer-Encoding: binary\n\n".to_vec();
+    m.extend_from_slice(&css);
+    let mut report = Report::new(false);
+    let out =
+        linkbase::mime::rewrite_message(&m, &Options::new(), &Location::default(), &mut report);
+    assert_eq!(out, None);
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert_eq!(report.problems[0].severity, Severity::Warning);
+}

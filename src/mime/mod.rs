@@ -450,6 +450,16 @@ impl Planner<'_> {
         // or the next message of an mbox) is kept exactly: the HTML parser
         // would move it inside <body>.
         let (text, tail) = content.split_at(content.len() - trailing_space(&content, entity));
+        if entity.media_type == "text/css" && is_utf16(&content, entity) {
+            // The style sheet layer writes UTF-16 back as UTF-8 (encoding_rs),
+            // which the part's charset would then misdescribe.
+            report.problem(
+                loc,
+                Severity::Warning,
+                "UTF-16 style sheet part left unchanged".to_string(),
+            );
+            return None;
+        }
         let mut rewritten = if entity.media_type == "text/css" {
             let mut options = self.options.clone();
             options.charset = part_charset(entity, self.options);
