@@ -8,6 +8,8 @@
 //! - rewriting is idempotent: the output, rewritten again, comes back
 //!   byte-identical (nothing left to change);
 //! - without any base, the input comes back byte-identical.
+//!
+//! Documents come with and without `<html>`/`<head>`/`<body>` tags.
 
 #[path = "common/fidelity.rs"]
 mod fidelity;
@@ -99,15 +101,21 @@ fn document() -> impl Strategy<Value = String> {
     (
         prop::option::of(reference()),
         prop::collection::vec(node(), 0..6),
+        any::<bool>(),
     )
-        .prop_map(|(base, body)| {
+        .prop_map(|(base, body, wrapped)| {
             let base = base
                 .map(|b| format!("<base href=\"{}\">", attr(&b)))
                 .unwrap_or_default();
-            format!(
-                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">{base}</head>\n<body>{}</body></html>\n",
-                body.concat()
-            )
+            if wrapped {
+                format!(
+                    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">{base}</head>\n<body>{}</body></html>\n",
+                    body.concat()
+                )
+            } else {
+                // A fragment, as in e-mail: html, head and body are implied.
+                format!("{base}{}", body.concat())
+            }
         })
 }
 
