@@ -64,6 +64,12 @@ fn node() -> impl Strategy<Value = String> {
         Just("<pre>\n\nkept newline</pre>".to_string()),
         Just("<textarea>\nfirst</textarea>".to_string()),
         Just("<br>".to_string()),
+        // Not a container: a form inside a form is a tree no HTML
+        // serialization can give back (the parser ignores the inner one).
+        Just(
+            "<form action=\"\"><input name=\"q\"><button formaction=\"go\">go</button></form>"
+                .to_string()
+        ),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         (
@@ -75,7 +81,6 @@ fn node() -> impl Strategy<Value = String> {
                 Just(("<ul><li>", "</li></ul>")),
                 Just(("<template>", "</template>")),
                 Just(("<noscript>", "</noscript>")),
-                Just(("<form action=\"\">", "</form>")),
                 Just(("<blockquote cite=\"src.html\">", "</blockquote>")),
                 Just(("<span>", "</span>")),
             ],
