@@ -33,9 +33,11 @@ fn mime(input: &[u8]) -> linkbase::Rewrite<'_> {
     linkbase::rewrite(input, &options(None, Format::Mime), Some("t.eml"))
 }
 
-/// What the HTML layer writes for a fragment `body` parsed as a whole document.
+/// What the HTML layer writes for a fragment `body` parsed as a whole
+/// document: the fragment itself (the `html`, `head` and `body` elements the
+/// parser implied are not written, as the source had no such tags).
 fn document(body: &str) -> String {
-    format!("<html><head></head><body>{body}</body></html>")
+    body.to_string()
 }
 
 fn linkbase() -> Command {
@@ -159,12 +161,12 @@ fn a_huge_attribute_value() {
     let input = huge_attribute(bytes);
     let out = html(&input);
     let mut want = String::with_capacity(bytes * 2 + 256);
-    want.push_str("<html><head></head><body><a href=\"");
+    want.push_str("<a href=\"");
     want.push_str(BASE);
     want.push_str(&"a".repeat(bytes));
     want.push_str("\">x</a><a title=\"");
     want.push_str(&"t".repeat(bytes));
-    let _ = write!(want, "\" href=\"{BASE}y\">y</a></body></html>");
+    let _ = write!(want, "\" href=\"{BASE}y\">y</a>");
     assert_same_bytes("attribute", &out.output, want.as_bytes());
     assert_eq!(out.report.counts.rewritten, 2);
 }

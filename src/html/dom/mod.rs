@@ -46,9 +46,44 @@ pub enum Scope {
 /// A parsed HTML document.
 pub struct Document {
     dom: RcDom,
-    /// Did the source contain a `<base` start tag at all? (A `base`
-    /// element cannot come from anywhere else; this spares a full walk.)
-    base_tag_in_source: bool,
+    tags: SourceTags,
+}
+
+/// Which start tags the source contains at all (ASCII case-insensitive).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SourceTags {
+    /// `<base`: a `base` element cannot come from anywhere else, so without
+    /// one the search for it is skipped.
+    pub base: bool,
+    /// `<html`; without one the `html` element was implied by the parser.
+    pub html: bool,
+    /// `<head`; without one the `head` element was implied.
+    pub head: bool,
+    /// `<body`; without one the `body` element was implied.
+    pub body: bool,
+}
+
+impl SourceTags {
+    /// Scan `text` for the start tags of interest.
+    pub fn scan(text: &str) -> SourceTags {
+        let mut tags = SourceTags::default();
+        let bytes = text.as_bytes();
+        for (i, _) in text.match_indices('<') {
+            let rest = &bytes[i + 1..];
+            let name_len = rest
+                .iter()
+                .position(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'))
+                .unwrap_or(rest.len());
+            let name = &rest[..name_len];
+            if name.len() == 4 {
+                tags.base |= name.eq_ignore_ascii_case(b"base");
+                tags.html |= name.eq_ignore_ascii_case(b"html");
+                tags.head |= name.eq_ignore_ascii_case(b"head");
+                tags.body |= name.eq_ignore_ascii_case(b"body");
+            }
+        }
+        tags
+    }
 }
 
 /// Parse `text` as a whole document (scripting disabled, so `<noscript>`
@@ -63,14 +98,9 @@ pub fn parse(text: &str, iframe_srcdoc: bool) -> Document {
         ..Default::default()
     };
     let dom = html5ever::parse_document(RcDom::default(), opts).one(StrTendril::from(text));
-    let base_tag_in_source = text.match_indices('<').any(|(i, _)| {
-        text.as_bytes()
-            .get(i + 1..i + 5)
-            .is_some_and(|name| name.eq_ignore_ascii_case(b"base"))
-    });
     Document {
         dom,
-        base_tag_in_source,
+        tags: SourceTags::scan(text),
     }
 }
 
@@ -78,7 +108,7 @@ impl Document {
     /// Can the document hold a `base` element? False when its source has no
     /// `<base` tag, so callers may skip looking.
     pub fn may_have_base_element(&self) -> bool {
-        self.base_tag_in_source
+        self.tags.base
     }
 
     /// Every element in tree order, iteratively (deep nesting is fine).
@@ -116,7 +146,7 @@ impl Document {
     /// The document written back as HTML (a string; the caller encodes it).
     #[cfg(test)]
     pub fn serialize(&self) -> String {
-        serialize::serialize(&self.dom.document, &mut |_| {})
+        serialize::serialize(&self.dom.document, self.tags, &mut |_| {})
     }
 
     /// As [`serialize`](Self::serialize), calling `before_element` on each
@@ -124,7 +154,7 @@ impl Document {
     /// `elements(Scope::WithTemplates)`: the rewrite of the elements after the
     /// first change happens in the same pass as the writing.
     pub fn serialize_with(&self, mut before_element: impl FnMut(&Element)) -> String {
-        serialize::serialize(&self.dom.document, &mut |node| {
+        serialize::serialize(&self.dom.document, self.tags, &mut |node| {
             before_element(&Element { node: node.clone() })
         })
     }

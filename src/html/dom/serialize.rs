@@ -5,10 +5,15 @@
 //! - the newline the parser drops right after `<pre>`, `<textarea>` and
 //!   `<listing>` (a text child starting with a newline needs one more);
 //! - `<noscript>` content is markup (the document was parsed with scripting
-//!   disabled), so its text is escaped.
+//!   disabled), so its text is escaped;
+//! - `<html>`, `<head>` and `<body>` tags the source did not have (the parser
+//!   implied the elements) are not written either, so a fragment-like
+//!   document (an e-mail body, a `srcdoc`) keeps its shape. Written without
+//!   them, the same content re-parses to the same implied elements.
 //!
 //! The walk is iterative: nesting depth does not grow the call stack.
 
+use super::SourceTags;
 use html5ever::serialize::{Serialize, SerializeOpts, Serializer, TraversalScope};
 use html5ever::{ns, QualName};
 use markup5ever_rcdom::{Handle, NodeData};
@@ -18,7 +23,11 @@ use std::io;
 /// Serialize the children of `document` to a string, calling
 /// `before_element` on each element just before it is written (in tree
 /// order, `<template>` contents included), so that it may still change it.
-pub fn serialize(document: &Handle, before_element: &mut dyn FnMut(&Handle)) -> String {
+pub fn serialize(
+    document: &Handle,
+    source: SourceTags,
+    before_element: &mut dyn FnMut(&Handle),
+) -> String {
     let mut out = Vec::new();
     let opts = SerializeOpts {
         scripting_enabled: false,
@@ -27,6 +36,7 @@ pub fn serialize(document: &Handle, before_element: &mut dyn FnMut(&Handle)) -> 
     };
     let faithful = Faithful {
         root: document.clone(),
+        source,
         before_element: RefCell::new(before_element),
     };
     // Writing to a Vec cannot fail, and the tree is well formed.
@@ -36,12 +46,15 @@ pub fn serialize(document: &Handle, before_element: &mut dyn FnMut(&Handle)) -> 
 
 struct Faithful<'h> {
     root: Handle,
+    source: SourceTags,
     before_element: RefCell<&'h mut dyn FnMut(&Handle)>,
 }
 
 enum Op {
     Open(Handle),
     Close(QualName),
+    /// The end of an element whose tags are not written.
+    Unwritten,
 }
 
 impl Serialize for Faithful<'_> {
@@ -61,6 +74,7 @@ impl Serialize for Faithful<'_> {
                     s.end_elem(name)?;
                     continue;
                 }
+                Op::Unwritten => continue,
                 Op::Open(node) => node,
             };
             match &node.data {
@@ -71,11 +85,15 @@ impl Serialize for Faithful<'_> {
                     ..
                 } => {
                     (self.before_element.borrow_mut())(&node);
-                    s.start_elem(
-                        name.clone(),
-                        attrs.borrow().iter().map(|a| (&a.name, &a.value[..])),
-                    )?;
-                    ops.push(Op::Close(name.clone()));
+                    if self.implied(name) && attrs.borrow().is_empty() {
+                        ops.push(Op::Unwritten);
+                    } else {
+                        s.start_elem(
+                            name.clone(),
+                            attrs.borrow().iter().map(|a| (&a.name, &a.value[..])),
+                        )?;
+                        ops.push(Op::Close(name.clone()));
+                    }
                     let contents = template_contents.borrow();
                     let children = match contents.as_ref() {
                         Some(fragment) => fragment.children.borrow(),
@@ -100,6 +118,19 @@ impl Serialize for Faithful<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Faithful<'_> {
+    /// Is `name` an `html`, `head` or `body` element the parser implied?
+    fn implied(&self, name: &QualName) -> bool {
+        name.ns == ns!(html)
+            && match &*name.local {
+                "html" => !self.source.html,
+                "head" => !self.source.head,
+                "body" => !self.source.body,
+                _ => false,
+            }
     }
 }
 
@@ -138,28 +169,40 @@ mod tests {
         let cases = [
             (
                 "doctype ids",
-                "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\">",
-                "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\"><html><head></head><body></body></html>",
+                "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\"><html>",
+                "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\"><html></html>",
             ),
             (
                 "system only",
                 "<!DOCTYPE html SYSTEM 'about:legacy-compat'>",
-                "<!DOCTYPE html SYSTEM \"about:legacy-compat\"><html><head></head><body></body></html>",
+                "<!DOCTYPE html SYSTEM \"about:legacy-compat\">",
             ),
             (
                 "template",
-                "<template><p>a<b>b</b></template>",
-                "<html><head><template><p>a<b>b</b></p></template></head><body></body></html>",
+                "<html><head><template><p>a<b>b</b></template>",
+                "<html><head><template><p>a<b>b</b></p></template></head></html>",
             ),
-            (
-                "pre newline",
-                "<pre>\n\nx</pre>",
-                "<html><head></head><body><pre>\n\nx</pre></body></html>",
-            ),
+            ("pre newline", "<pre>\n\nx</pre>", "<pre>\n\nx</pre>"),
             (
                 "noscript markup",
                 "<body><noscript><p>a &amp; b</p></noscript>",
-                "<html><head></head><body><noscript><p>a &amp; b</p></noscript></body></html>",
+                "<body><noscript><p>a &amp; b</p></noscript></body>",
+            ),
+            (
+                "implied wrappers stay implied",
+                "<p>Hello <a href=x>x</a>",
+                "<p>Hello <a href=\"x\">x</a></p>",
+            ),
+            (
+                "head content and white space",
+                "<title>t</title>  <p>x",
+                "<title>t</title>  <p>x</p>",
+            ),
+            ("header is not head", "<header>h</header>", "<header>h</header>"),
+            (
+                "explicit body only",
+                "<title>t</title><BODY class=c>x",
+                "<title>t</title><body class=\"c\">x</body>",
             ),
         ];
         for (name, input, want) in cases {
