@@ -64,7 +64,7 @@ fn main() {
     );
     drop(input);
 
-    // The same size with a 10 MB page: the HTML part's tree adds about 15x
+    // The same size with a 10 MB page: the HTML part's tree adds about 16x
     // the part, whatever the archive's size.
     let input = mhtml::archive_with_page(mime_mb, 10_000_000);
     report(
