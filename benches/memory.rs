@@ -62,4 +62,16 @@ fn main() {
         "page.mhtml",
         Some(2.5),
     );
+    drop(input);
+
+    // The same size with a 10 MB page: the HTML part's tree adds about 16x
+    // the part, whatever the archive's size.
+    let input = mhtml::archive_with_page(mime_mb, 10_000_000);
+    report(
+        &format!("MHTML archive of {mime_mb} MB (one 10 MB HTML part)"),
+        &input,
+        &Options::new(),
+        "page.mhtml",
+        Some(2.5),
+    );
 }

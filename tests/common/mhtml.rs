@@ -32,7 +32,12 @@ pub fn html_page(bytes: usize) -> String {
 
 /// A 200 KB page of about 2,400 relative and absolute links, quoted-printable.
 pub fn html_part() -> String {
-    let html = html_page(200_000);
+    html_part_of(200_000)
+}
+
+/// A page of about `bytes` bytes ([`html_page`]), quoted-printable.
+pub fn html_part_of(bytes: usize) -> String {
+    let html = html_page(bytes);
     String::from_utf8(quoted_printable::encode(html.as_bytes())).expect("QP output is ASCII")
 }
 
@@ -51,6 +56,12 @@ pub fn noise(len: usize, seed: u64) -> Vec<u8> {
 
 /// The archive, about `megabytes` MB, CRLF as Chrome writes it.
 pub fn archive(megabytes: usize) -> Vec<u8> {
+    archive_with_page(megabytes, 200_000)
+}
+
+/// The archive, about `megabytes` MB, its HTML page about `page_bytes`
+/// before quoted-printable encoding.
+pub fn archive_with_page(megabytes: usize, page_bytes: usize) -> Vec<u8> {
     let target = megabytes * 1_000_000;
     let mut out = format!(
         "From: <Saved by Blink>\r\nSnapshot-Content-Location: https://www.example.org/blog/post.html\r\n\
@@ -60,7 +71,7 @@ pub fn archive(megabytes: usize) -> Vec<u8> {
          Content-Location: https://www.example.org/blog/post.html\r\n\r\n"
     )
     .into_bytes();
-    out.extend_from_slice(html_part().as_bytes());
+    out.extend_from_slice(html_part_of(page_bytes).as_bytes());
     let wrap = {
         let mut spec = data_encoding::BASE64.specification();
         spec.wrap.width = 76;
