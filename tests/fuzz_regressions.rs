@@ -77,3 +77,27 @@ fn multipart_content_type_with_space_before_colon() {
     assert_eq!(checked.edits.len(), 1, "{:?}", checked.edits);
     assert!(String::from_utf8_lossy(&checked.output).contains("http://m.example/d/x"));
 }
+
+/// html target: a comment after `</body>` (or `</html>`), or white space
+/// after `</head>`, re-parsed inside the element when the implied element's
+/// tags were left out; such an element is now written with its tags.
+#[test]
+fn nodes_after_an_implied_wrapper_stay_outside_it() {
+    let cases: [(&str, &[u8]); 3] = [
+        ("comment after body", b"<p><a href=x>x</a></body><!--c-->"),
+        ("comment after html", b"<p><a href=x>x</a></html><!--c-->"),
+        (
+            "white space after head",
+            b"<title>t</title></head>\n<p><a href=x>x</a>",
+        ),
+    ];
+    for (name, input) in cases {
+        let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+        let text = String::from_utf8_lossy(&out.output);
+        assert!(
+            text.contains("href=\"http://h.example/x\""),
+            "{name}: {text}"
+        );
+        fidelity::assert_same_tree(name, input, &out.output, None, &[]);
+    }
+}

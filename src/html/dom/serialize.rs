@@ -9,7 +9,10 @@
 //! - `<html>`, `<head>` and `<body>` tags the source did not have (the parser
 //!   implied the elements) are not written either, so a fragment-like
 //!   document (an e-mail body, a `srcdoc`) keeps its shape. Written without
-//!   them, the same content re-parses to the same implied elements.
+//!   them, the same content re-parses to the same implied elements — unless
+//!   nodes follow the element that would then re-parse into it (a comment
+//!   after `</body>` or `</html>`, white space or a comment after `</head>`):
+//!   such an element is written with its tags.
 //!
 //! The walk is iterative: nesting depth does not grow the call stack.
 
@@ -85,7 +88,10 @@ impl Serialize for Faithful<'_> {
                     ..
                 } => {
                     (self.before_element.borrow_mut())(&node);
-                    if self.implied(name) && attrs.borrow().is_empty() {
+                    if self.implied(name)
+                        && attrs.borrow().is_empty()
+                        && !has_nodes_that_would_move_inside(&node, name)
+                    {
                         ops.push(Op::Unwritten);
                     } else {
                         s.start_elem(
@@ -131,6 +137,33 @@ impl Faithful<'_> {
                 "body" => !self.source.body,
                 _ => false,
             }
+    }
+}
+
+/// Would writing `node` (an implied `html`, `head` or `body`) without its
+/// tags let following nodes re-parse inside it? Comments after `body` (the
+/// "after body" mode puts them in `html`) and after `html` (in the document)
+/// would land in `body`; text and comments between `head` and `body` (the
+/// "after head" mode) would land in `head`.
+fn has_nodes_that_would_move_inside(node: &Handle, name: &QualName) -> bool {
+    let weak = node.parent.take();
+    node.parent.set(weak.clone());
+    let Some(parent) = weak.and_then(|w| w.upgrade()) else {
+        return false;
+    };
+    let siblings = parent.children.borrow();
+    let Some(at) = siblings.iter().position(|c| std::rc::Rc::ptr_eq(c, node)) else {
+        return false;
+    };
+    let following = &siblings[at + 1..];
+    if &*name.local == "head" {
+        following
+            .iter()
+            .take_while(|n| !matches!(n.data, NodeData::Element { .. }))
+            .next()
+            .is_some()
+    } else {
+        !following.is_empty()
     }
 }
 
@@ -199,6 +232,21 @@ mod tests {
                 "<title>t</title>  <p>x</p>",
             ),
             ("header is not head", "<header>h</header>", "<header>h</header>"),
+            (
+                "comment after an implied body",
+                "<p><a href=x>x</a></body><!--c-->",
+                "<body><p><a href=\"x\">x</a></p></body><!--c-->",
+            ),
+            (
+                "comment after an implied html",
+                "<p>x</html><!--c-->",
+                "<html><p>x</p></html><!--c-->",
+            ),
+            (
+                "white space after an implied head",
+                "<title>t</title></head>\n<p>x",
+                "<head><title>t</title></head>\n<p>x</p>",
+            ),
             (
                 "explicit body only",
                 "<title>t</title><BODY class=c>x",
