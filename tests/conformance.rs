@@ -17,12 +17,8 @@ use linkbase::{Base, Profile};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-fn fixture(path: &str) -> String {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(path);
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
+mod common;
+use common::fixture;
 
 /// Resolve `reference` against `base` under `profile`: the URL, or the error's text.
 fn resolve(profile: Profile, base: &str, reference: &str) -> Result<String, String> {

@@ -10,28 +10,10 @@
 #[path = "common/fidelity.rs"]
 mod fidelity;
 
+#[path = "common/fixture_cases.rs"]
+mod fixture_cases;
 use assert_cmd::Command;
-use std::path::{Path, PathBuf};
-
-fn fixture_dirs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/html");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("input.html").is_file())
-        .collect();
-    dirs.sort();
-    dirs
-}
-
-fn read_args(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(dir.join("args"))
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect()
-}
+use fixture_cases::{fixture_dirs, read_args};
 
 /// The value following `flag` in `args`, for every occurrence.
 fn flag_values(args: &[String], flag: &str) -> Vec<String> {
@@ -64,7 +46,7 @@ fn first_difference(want: &[u8], got: &[u8]) -> String {
 fn fixtures() {
     let bless = std::env::var_os("LINKBASE_BLESS").is_some();
     let mut failures = Vec::new();
-    let dirs = fixture_dirs();
+    let dirs = fixture_dirs("html", "input.html");
     assert!(!dirs.is_empty(), "no fixtures found");
     for dir in &dirs {
         let case = dir
@@ -148,7 +130,7 @@ fn fixtures_reencoded_in_utf16() {
     let scratch = tempfile::tempdir().expect("temporary folder");
     let mut failures = Vec::new();
     let mut ran = 0;
-    for dir in fixture_dirs() {
+    for dir in fixture_dirs("html", "input.html") {
         let case = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -6,30 +6,12 @@
 #[path = "common/splice_check.rs"]
 mod splice_check;
 
+#[path = "common/fixture_cases.rs"]
+mod fixture_cases;
 use assert_cmd::Command;
+use fixture_cases::{fixture_dirs, read_args};
 use linkbase::{Location, Options, Profile, Report, Severity};
-use std::path::{Path, PathBuf};
-
-fn fixture_dirs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mime");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/mime exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("input.eml").is_file())
-        .collect();
-    dirs.sort();
-    dirs
-}
-
-fn read_args(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(dir.join("args"))
-        .unwrap_or_default()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(String::from)
-        .collect()
-}
+use std::path::Path;
 
 /// The library options the fixture's arguments stand for.
 fn options_from_args(args: &[String]) -> Options {
@@ -100,7 +82,7 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
 
 #[test]
 fn fixtures() {
-    let dirs = fixture_dirs();
+    let dirs = fixture_dirs("mime", "input.eml");
     assert!(!dirs.is_empty(), "no fixtures found");
     let mut failures = Vec::new();
     for dir in &dirs {
