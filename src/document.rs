@@ -147,20 +147,20 @@ pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Re
     };
     let output = match format {
         Format::Mime => crate::mime::rewrite_message(input, options, &location, &mut report),
-        Format::Css | Format::Html | Format::Auto => {
+        Format::Css => {
             let base = retrieval_base(options, &location, &mut report);
-            if format == Format::Css {
-                rewrite_stylesheet(input, options, base.as_ref(), &location, &mut report)
-            } else {
-                let ctx = crate::html::HtmlContext {
-                    options,
-                    base: base.as_ref(),
-                    document_url: base.as_ref(),
-                    transport_charset: options.charset,
-                    location: &location,
-                };
-                crate::html::rewrite_html(input, &ctx, &mut report)
-            }
+            rewrite_stylesheet(input, options, base.as_ref(), &location, &mut report)
+        }
+        Format::Html | Format::Auto => {
+            let base = retrieval_base(options, &location, &mut report);
+            let ctx = crate::html::HtmlContext {
+                options,
+                base: base.as_ref(),
+                document_url: base.as_ref(),
+                transport_charset: options.charset,
+                location: &location,
+            };
+            crate::html::rewrite_html(input, &ctx, &mut report)
         }
     };
     Rewrite {
@@ -170,7 +170,9 @@ pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Re
     }
 }
 
-/// Rewrite a stand-alone style sheet (UTF-8, or `options.charset`).
+/// Rewrite a stand-alone style sheet: encoding from its byte order mark,
+/// else `options.charset`, else UTF-8; written back in the same encoding,
+/// byte order mark included (the HTML layer's decoder and encoder).
 pub fn rewrite_stylesheet(
     input: &[u8],
     options: &Options,
@@ -178,18 +180,30 @@ pub fn rewrite_stylesheet(
     location: &Location,
     report: &mut Report,
 ) -> Option<Vec<u8>> {
-    let encoding = options.charset.unwrap_or(encoding_rs::UTF_8);
-    let (text, encoding, had_errors) = encoding.decode(input);
-    if had_errors {
+    use crate::html::charset::{self, Charset, CharsetSource};
+    let (encoding, source, bom_len) = match encoding_rs::Encoding::for_bom(input) {
+        Some((encoding, len)) => (encoding, CharsetSource::Bom, len),
+        None => (
+            options.charset.unwrap_or(encoding_rs::UTF_8),
+            CharsetSource::Transport,
+            0,
+        ),
+    };
+    let charset = Charset {
+        encoding,
+        source,
+        bom_len,
+        ascii_only: false,
+    };
+    let Ok(text) = charset::decode(input, &charset) else {
         report.problem(
             location,
             Severity::Error,
             format!("not valid {}; left unchanged", encoding.name()),
         );
         return None;
-    }
+    };
     let mut rewriter = crate::policy::LinkRewriter::new(base, options, report, location);
     let out = crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))?;
-    let (bytes, _, _) = encoding.encode(&out);
-    Some(bytes.into_owned())
+    Some(charset::encode(out, &charset))
 }

@@ -180,7 +180,6 @@ impl<'a> LinkRewriter<'a> {
             );
         };
         match base.base.resolve(&cleaned) {
-            Ok(r) if r.url == value => (Outcome::Absolute, None, None),
             Ok(r) => (Outcome::Rewritten, Some(r.url.into_owned()), None),
             Err(e) => (Outcome::Failed, None, Some(e.to_string())),
         }

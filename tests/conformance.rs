@@ -2,7 +2,7 @@
 //!
 //! - every row of the specifications' example tables
 //!   (`fixtures/resolve/resolution-examples.tsv`) against its own profile:
-//!   `rfc3986/line 41: "g" against http://a/b/c/d;p?q`;
+//!   `rfc3986 line 41: "g" against http://a/b/c/d;p?q`;
 //! - every case of the WPT `urltestdata.json` that has a base, against `whatwg`:
 //!   `whatwg/"///test" against "http://example.org/"`. The cases the `url`
 //!   crate gets wrong are listed in `fixtures/urltestdata-expected-failures.txt`;
@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 mod common;
-use common::fixture;
+use common::{fixture, table_rows, Row};
 
 /// Resolve `reference` against `base` under `profile`: the URL, or the error's text.
 fn resolve(profile: Profile, base: &str, reference: &str) -> Result<String, String> {
@@ -28,53 +28,13 @@ fn resolve(profile: Profile, base: &str, reference: &str) -> Result<String, Stri
         .map_err(|e| e.to_string())
 }
 
-/// One row of the example tables.
-struct Row {
-    line: usize,
-    profile: Profile,
-    base: String,
-    reference: String,
-    expected: String,
-}
-
-impl Row {
-    fn name(&self) -> String {
-        format!(
-            "{}/line {}: {:?} against {}",
-            self.profile, self.line, self.reference, self.base
-        )
+/// Run one table row; the failure says what came out instead.
+fn check_row(row: &Row) -> Result<(), Failed> {
+    match resolve(row.profile, &row.base, &row.reference) {
+        Ok(url) if url == row.expected => Ok(()),
+        Ok(url) => Err(format!("expected {}, got {url}", row.expected).into()),
+        Err(e) => Err(format!("expected {}, got error: {e}", row.expected).into()),
     }
-
-    fn check(&self) -> Result<(), Failed> {
-        match resolve(self.profile, &self.base, &self.reference) {
-            Ok(url) if url == self.expected => Ok(()),
-            Ok(url) => Err(format!("expected {}, got {url}", self.expected).into()),
-            Err(e) => Err(format!("expected {}, got error: {e}", self.expected).into()),
-        }
-    }
-}
-
-fn table_rows() -> Result<Vec<Row>, String> {
-    fixture("resolve/resolution-examples.tsv")
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
-        .map(|(i, line)| {
-            let cols: Vec<&str> = line.split('\t').collect();
-            let [profile, base, reference, expected] = cols[..] else {
-                return Err(format!("line {}: expected 4 columns: {line:?}", i + 1));
-            };
-            Ok(Row {
-                line: i + 1,
-                profile: profile
-                    .parse()
-                    .map_err(|e| format!("line {}: {e}", i + 1))?,
-                base: base.to_string(),
-                reference: reference.to_string(),
-                expected: expected.to_string(),
-            })
-        })
-        .collect()
 }
 
 /// The number of rows each specification's table has.
@@ -174,23 +134,19 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
 
-    match table_rows() {
-        Err(e) => trials.push(Trial::test("tables/parse", move || Err(e.into()))),
-        Ok(rows) => {
-            for (profile, size, source) in TABLE_SIZES {
-                let count = rows.iter().filter(|r| r.profile == profile).count();
-                trials.push(Trial::test(
-                    format!("tables/{profile} has the {size} rows of {source}"),
-                    move || match count == size {
-                        true => Ok(()),
-                        false => Err(format!("{count} rows, expected {size}").into()),
-                    },
-                ));
-            }
-            for row in rows {
-                trials.push(Trial::test(row.name(), move || row.check()));
-            }
-        }
+    let rows = table_rows();
+    for (profile, size, source) in TABLE_SIZES {
+        let count = rows.iter().filter(|r| r.profile == profile).count();
+        trials.push(Trial::test(
+            format!("tables/{profile} has the {size} rows of {source}"),
+            move || match count == size {
+                true => Ok(()),
+                false => Err(format!("{count} rows, expected {size}").into()),
+            },
+        ));
+    }
+    for row in rows {
+        trials.push(Trial::test(row.name.clone(), move || check_row(&row)));
     }
 
     let cases = wpt_cases();

@@ -241,3 +241,33 @@ fn many_rules_are_all_rewritten() {
     let out = rewrite_css(&input, &mut |u| Some(format!("/x/{u}")));
     assert_eq!(out.as_deref(), Some(expected.as_str()));
 }
+
+/// A stand-alone style sheet is written back in its own encoding, byte order
+/// mark included: UTF-16 stays UTF-16, a UTF-8 BOM stays.
+#[test]
+fn stylesheets_keep_their_encoding_and_byte_order_mark() {
+    fn utf16le(text: &str) -> Vec<u8> {
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        bytes
+    }
+    let mut options = linkbase::Options::new();
+    options.format = linkbase::Format::Css;
+    options.url = Some("http://h.example/css/site.css".into());
+    let cases: [(&str, Vec<u8>, Vec<u8>); 2] = [
+        (
+            "UTF-16LE with BOM",
+            utf16le("a { background: url(x.png) }"),
+            utf16le("a { background: url(http://h.example/css/x.png) }"),
+        ),
+        (
+            "UTF-8 with BOM",
+            b"\xEF\xBB\xBFa { background: url(\xC3\xA9.png) }".to_vec(),
+            b"\xEF\xBB\xBFa { background: url(http://h.example/css/\xC3\xA9.png) }".to_vec(),
+        ),
+    ];
+    for (name, input, expected) in cases {
+        let out = linkbase::rewrite(&input, &options, Some("site.css"));
+        assert_eq!(out.output.as_ref(), expected.as_slice(), "{name}");
+    }
+}
