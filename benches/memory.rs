@@ -1,22 +1,37 @@
-//! Peak heap of a rewrite (issue 6, design.md §7): a 20 MB HTML page and a
-//! 100 MB MHTML archive, each rewritten through `linkbase::rewrite` as the
-//! command line does with a file it has read. A counting
-//! `#[global_allocator]` (`tests/common/alloc_meter.rs`, the code
-//! `tests/memory.rs` enforces its bounds with) gives the most bytes live at
-//! any moment, the input and the output included; printed in bytes and as a
-//! multiple of the input size.
+//! Peak memory of a rewrite (issue 6, design.md §7): a 20 MB HTML page and a
+//! 100 MB MHTML archive, measured two ways.
 //!
-//! `cargo bench --bench memory` (under a minute). `LINKBASE_BENCH_HTML_MB`
-//! and `LINKBASE_BENCH_MB` change the two sizes.
+//! 1. Peak resident memory of the real `linkbase` binary (this bench's
+//!    build of it) run as users run it, `linkbase -q -o OUT IN [--url …]`,
+//!    on generated files: the child's `ru_maxrss` (`tests/common/rss.rs`,
+//!    the code `tests/memory.rs` enforces its bounds with), the median of a
+//!    few runs, against the reference measured in the same run: the binary
+//!    on a tiny page (its baseline: code, libraries, start-up).
+//! 2. Peak heap of `linkbase::rewrite` in this process, as the command line
+//!    calls it with a file it has read: a counting `#[global_allocator]`
+//!    (`tests/common/alloc_meter.rs`) gives the most bytes live at any
+//!    moment, the input and the output included.
+//!
+//! Both are printed in bytes and as a multiple of the input size. The
+//! resident figures come first, while this process is still small (see
+//! `rss.rs` on why that matters).
+//!
+//! `cargo bench --bench memory` (about a minute). `LINKBASE_BENCH_HTML_MB`
+//! and `LINKBASE_BENCH_MB` change the two sizes, `LINKBASE_BENCH_RUNS` the
+//! runs per resident figure (3).
 
 #[path = "../tests/common/alloc_meter.rs"]
 mod alloc_meter;
 #[path = "../tests/common/mhtml.rs"]
 mod mhtml;
+#[cfg(target_os = "linux")]
+#[path = "../tests/common/rss.rs"]
+mod rss;
 
 use linkbase::{Format, Options};
 
-fn megabytes(variable: &str, default: usize) -> usize {
+/// The number in the environment variable `variable`, else `default`.
+fn env_number(variable: &str, default: usize) -> usize {
     std::env::var(variable)
         .ok()
         .and_then(|v| v.parse().ok())
@@ -37,13 +52,88 @@ fn report(what: &str, input: &[u8], options: &Options, name: &str, target: Optio
     );
 }
 
+/// The retrieval URL given to the HTML page (it has no base of its own).
+const PAGE_URL: &str = "https://www.example.org/blog/post.html";
+
+/// Peak resident memory of the binary on each input, written to files in a
+/// temporary folder, printed against its baseline on a tiny page.
+#[cfg(target_os = "linux")]
+fn resident(html_mb: usize, mime_mb: usize) -> Result<(), String> {
+    use std::path::Path;
+
+    let runs = env_number("LINKBASE_BENCH_RUNS", 3);
+    let binary = Path::new(env!("CARGO_BIN_EXE_linkbase"));
+    let dir = tempfile::tempdir().map_err(|e| format!("temporary folder: {e}"))?;
+    let html_args = ["--format", "html", "--url", PAGE_URL];
+    let out = dir.path().join("out");
+    // The reference first, while this process is at its smallest.
+    let tiny = rss::write_file(dir.path(), "tiny.html", |w| {
+        mhtml::write_html_page(w, 2_000)
+    })?;
+    let baseline = rss::linkbase_peak(binary, &tiny, &out, &html_args, runs)?;
+    println!(
+        "resident baseline, a 2 KB page: peak {baseline} bytes = {}",
+        rss::in_megabytes(baseline)
+    );
+    let measure = |what: &str, path: &Path, args: &[&str], target: Option<f64>| {
+        let input = std::fs::metadata(path)
+            .map_err(|e| format!("{what}: {e}"))?
+            .len();
+        let peak = rss::linkbase_peak(binary, path, &out, args, runs)?;
+        let target = target.map_or(String::new(), |t| format!(" (target <= {t}x)"));
+        let above = peak.saturating_sub(baseline);
+        println!(
+            "resident peak, {what}: input {input} bytes; peak {peak} bytes = {} = {:.2}x the \
+             input{target}; above the baseline: {above} bytes = {:.2}x (median of {runs} runs)",
+            rss::in_megabytes(peak),
+            peak as f64 / input as f64,
+            above as f64 / input as f64,
+        );
+        let _ = std::fs::remove_file(path);
+        Ok::<_, String>(())
+    };
+    let page = rss::write_file(dir.path(), "page.html", |w| {
+        mhtml::write_html_page(w, html_mb * 1_000_000)
+    })?;
+    measure(
+        &format!("HTML page of {html_mb} MB"),
+        &page,
+        &html_args,
+        None,
+    )?;
+    let archive = rss::write_file(dir.path(), "page.mhtml", |w| {
+        mhtml::write_archive_with_page(w, mime_mb, 200_000)
+    })?;
+    measure(
+        &format!("MHTML archive of {mime_mb} MB (one 200 KB HTML part)"),
+        &archive,
+        &[],
+        Some(2.5),
+    )?;
+    let archive = rss::write_file(dir.path(), "page-10mb.mhtml", |w| {
+        mhtml::write_archive_with_page(w, mime_mb, 10_000_000)
+    })?;
+    measure(
+        &format!("MHTML archive of {mime_mb} MB (one 10 MB HTML part)"),
+        &archive,
+        &[],
+        Some(2.5),
+    )
+}
+
 fn main() {
-    let html_mb = megabytes("LINKBASE_BENCH_HTML_MB", 20);
+    let html_mb = env_number("LINKBASE_BENCH_HTML_MB", 20);
+    let mime_mb = env_number("LINKBASE_BENCH_MB", 100);
+    #[cfg(target_os = "linux")]
+    if let Err(e) = resident(html_mb, mime_mb) {
+        eprintln!("memory bench: resident memory: {e}");
+        std::process::exit(1);
+    }
     let mut input = mhtml::html_page(html_mb * 1_000_000).into_bytes();
     input.shrink_to_fit();
     let mut options = Options::new();
     options.format = Format::Html;
-    options.url = Some("https://www.example.org/blog/post.html".into());
+    options.url = Some(PAGE_URL.into());
     report(
         &format!("HTML page of {html_mb} MB"),
         &input,
@@ -53,7 +143,6 @@ fn main() {
     );
     drop(input);
 
-    let mime_mb = megabytes("LINKBASE_BENCH_MB", 100);
     let input = mhtml::archive(mime_mb);
     report(
         &format!("MHTML archive of {mime_mb} MB (one 200 KB HTML part)"),
