@@ -17,6 +17,66 @@ pub struct Rewrite<'a> {
     pub report: Report,
 }
 
+/// The result of rewriting one input, its output not assembled yet: the
+/// input and what replaces parts of it. Written out piece by piece
+/// ([`PlannedRewrite::pieces`]), as the command line writes a file, a MIME
+/// message's output costs no second copy of the input: only the rewritten
+/// parts are held besides it.
+#[derive(Debug)]
+pub struct PlannedRewrite<'a> {
+    /// The input.
+    pub input: &'a [u8],
+    output: PlannedOutput,
+    /// The format the input was handled as.
+    pub format: Format,
+    /// What happened to every link, and any problems.
+    pub report: Report,
+}
+
+/// What a [`PlannedRewrite`] writes instead of the input.
+#[derive(Debug)]
+enum PlannedOutput {
+    /// Nothing changed: the input itself.
+    Unchanged,
+    /// A new document (HTML and style sheets are written whole).
+    Whole(Vec<u8>),
+    /// The input with these edits (MIME), sorted, not overlapping.
+    Spliced(Vec<crate::mime::Edit>),
+}
+
+impl<'a> PlannedRewrite<'a> {
+    /// Does the output differ from the input?
+    pub fn changed(&self) -> bool {
+        !matches!(self.output, PlannedOutput::Unchanged)
+    }
+
+    /// The output as the pieces it is made of, in order (slices of the input
+    /// and replacements): written one after the other, they are the output.
+    pub fn pieces(&self) -> Vec<&[u8]> {
+        match &self.output {
+            PlannedOutput::Unchanged => vec![self.input],
+            PlannedOutput::Whole(document) => vec![&document[..]],
+            PlannedOutput::Spliced(edits) => crate::mime::splice::pieces(self.input, edits),
+        }
+    }
+
+    /// The output assembled in memory.
+    pub fn assemble(self) -> Rewrite<'a> {
+        let output = match self.output {
+            PlannedOutput::Unchanged => Cow::Borrowed(self.input),
+            PlannedOutput::Whole(document) => Cow::Owned(document),
+            PlannedOutput::Spliced(edits) => {
+                Cow::Owned(crate::mime::splice::apply(self.input, &edits))
+            }
+        };
+        Rewrite {
+            output,
+            format: self.format,
+            report: self.report,
+        }
+    }
+}
+
 /// Decide the format of `input` (named `name`, if it has a name).
 pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
     let lower = name.map(|n| n.to_ascii_lowercase()).unwrap_or_default();
@@ -139,17 +199,44 @@ pub fn retrieval_base(
 /// Rewrite one input. Never fails: whatever cannot be processed is left as
 /// it was and reported.
 pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Rewrite<'a> {
+    plan_rewrite(input, options, name).assemble()
+}
+
+/// [`rewrite`], without assembling the output: for writing it out piece by
+/// piece ([`PlannedRewrite::pieces`]).
+pub fn plan_rewrite<'a>(
+    input: &'a [u8],
+    options: &Options,
+    name: Option<&str>,
+) -> PlannedRewrite<'a> {
     let location = Location::file(name);
     let mut report = Report::new(options.keep_link_records);
     let format = match options.format {
         Format::Auto => detect_format(input, name),
         f => f,
     };
+    let whole = |document: Option<Vec<u8>>| match document {
+        Some(document) => PlannedOutput::Whole(document),
+        None => PlannedOutput::Unchanged,
+    };
     let output = match format {
-        Format::Mime => crate::mime::rewrite_message(input, options, &location, &mut report),
+        Format::Mime => {
+            let edits = crate::mime::plan(input, options, &location, &mut report);
+            if edits.is_empty() {
+                PlannedOutput::Unchanged
+            } else {
+                PlannedOutput::Spliced(edits)
+            }
+        }
         Format::Css => {
             let base = retrieval_base(options, &location, &mut report);
-            rewrite_stylesheet(input, options, base.as_ref(), &location, &mut report)
+            whole(rewrite_stylesheet(
+                input,
+                options,
+                base.as_ref(),
+                &location,
+                &mut report,
+            ))
         }
         Format::Html | Format::Auto => {
             let base = retrieval_base(options, &location, &mut report);
@@ -160,11 +247,12 @@ pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Re
                 transport_charset: options.charset,
                 location: &location,
             };
-            crate::html::rewrite_html(input, &ctx, &mut report)
+            whole(crate::html::rewrite_html(input, &ctx, &mut report))
         }
     };
-    Rewrite {
-        output: output.map(Cow::Owned).unwrap_or(Cow::Borrowed(input)),
+    PlannedRewrite {
+        input,
+        output,
         format,
         report,
     }

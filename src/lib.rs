@@ -36,7 +36,7 @@ pub mod report;
 pub mod resolve;
 
 pub use base::{BaseRule, EstablishedBase};
-pub use document::{detect_format, rewrite, Rewrite};
+pub use document::{detect_format, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
 pub use options::{Format, Options};
 pub use report::{LinkRecord, Location, Outcome, Problem, Report, Severity};
 pub use resolve::{Base, BaseError, Profile, ResolveError, Resolved};

@@ -5,13 +5,15 @@
 //! Peak resident memory of the `linkbase` binary (`common/rss.rs`; the debug
 //! build `cargo test` makes), run as users run it on files, above its
 //! baseline on a tiny page measured in the same run:
-//! - MIME: at most 2.5× the input (the design's target) for an MHTML
-//!   archive of 20 MB;
+//! - MIME: at most 1.5× the input for an MHTML archive of 20 MB (the
+//!   design's target is 2.5×; the command line writes the output in pieces
+//!   and holds little more than the input);
 //! - HTML: at most 20× the input for a 4 MB page (the html5ever + rcdom
 //!   tree dominates it).
 //!
 //! Peak live heap of `linkbase::rewrite` (`common/alloc_meter.rs`), the input
-//! and the output included: the same bounds on the same inputs, in memory.
+//! and the output assembled in memory included: at most 2.5× for the MHTML
+//! archive, 20× for the page.
 //!
 //! One test function: the counting allocator sees the whole process, so
 //! nothing else may run beside the measurement, and the resident figures
@@ -28,8 +30,14 @@ mod rss;
 
 use linkbase::{Format, Options};
 
-/// Peak memory of a MIME rewrite, as a multiple of the input (design.md §7).
+/// Peak heap of a MIME rewrite in memory (`linkbase::rewrite`, the output
+/// assembled), as a multiple of the input (design.md §7).
 const MIME_BOUND: f64 = 2.5;
+/// Peak resident memory of the binary on a message, above its baseline, as
+/// a multiple of the input. It writes the output in pieces beside the input
+/// (measured 1.04× at 100 MB, 1.16× at 20 MB in a debug build): an output
+/// assembled in memory again (2×) fails this.
+const MIME_RESIDENT_BOUND: f64 = 1.5;
 /// Peak memory of an HTML rewrite, as a multiple of the input (measured 15.7×).
 const HTML_BOUND: f64 = 20.0;
 /// The size of the MHTML archive checked, in MB.
@@ -94,12 +102,12 @@ fn resident_checks() {
     let baseline =
         rss::linkbase_peak(binary, &tiny, &out, &html_args, 1).unwrap_or_else(|e| panic!("{e}"));
     println!("baseline, a 2 KB page: resident peak {baseline} bytes");
-    // The input and the output are both resident at the peak: at least 1.9x.
+    // The input is resident at the peak: at least 0.9x.
     let archive = rss::write_file(dir, "page.mhtml", |w| {
         mhtml::write_archive_with_page(w, MIME_MB, 200_000)
     });
     let archive = archive.unwrap_or_else(|e| panic!("{e}"));
-    check_resident(&archive, &out, &[], baseline, MIME_BOUND, 1.9);
+    check_resident(&archive, &out, &[], baseline, MIME_RESIDENT_BOUND, 0.9);
     let page = rss::write_file(dir, "page.html", |w| mhtml::write_html_page(w, HTML_BYTES));
     let page = page.unwrap_or_else(|e| panic!("{e}"));
     check_resident(&page, &out, &html_args, baseline, HTML_BOUND, 3.0);

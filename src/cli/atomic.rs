@@ -141,7 +141,8 @@ impl AtomicWriter {
         Ok(())
     }
 
-    /// Replace (or create) `target` with `content`, keeping the original as
+    /// Replace (or create) `target` with `content` (pieces written one
+    /// after the other), keeping the original as
     /// `target` + `backup` when a suffix is given. On error `target` is as it
     /// was and no temporary file is left behind.
     ///
@@ -153,7 +154,7 @@ impl AtomicWriter {
     pub fn write(
         &self,
         target: &Path,
-        content: &[u8],
+        content: &[&[u8]],
         backup: Option<&OsString>,
         durable: bool,
     ) -> Result<(), WriteError> {
@@ -174,11 +175,11 @@ impl AtomicWriter {
         self.kill_point(Step::Create);
 
         // In two halves, so that the hooks can stop a write half done.
-        let (first, rest) = content.split_at(content.len() / 2);
-        temp.write_all(first).map_err(at(Step::Write))?;
+        let (first, rest) = halves(content);
+        write_pieces(temp.as_file_mut(), &first).map_err(at(Step::Write))?;
         self.check(Step::Write)?;
         self.kill_point(Step::Write);
-        temp.write_all(rest).map_err(at(Step::Write))?;
+        write_pieces(temp.as_file_mut(), &rest).map_err(at(Step::Write))?;
 
         self.check(Step::Permissions)?;
         if let Some(meta) = &original {
@@ -210,6 +211,23 @@ impl AtomicWriter {
         }
         Ok(())
     }
+}
+
+/// `content` cut in two at the middle of its bytes.
+fn halves<'a>(content: &[&'a [u8]]) -> (Vec<&'a [u8]>, Vec<&'a [u8]>) {
+    let mut left = content.iter().map(|p| p.len()).sum::<usize>() / 2;
+    let (mut first, mut rest) = (Vec::new(), Vec::new());
+    for &piece in content {
+        let (a, b) = piece.split_at(left.min(piece.len()));
+        left -= a.len();
+        first.push(a);
+        rest.push(b);
+    }
+    (first, rest)
+}
+
+fn write_pieces(out: &mut fs::File, pieces: &[&[u8]]) -> io::Result<()> {
+    pieces.iter().try_for_each(|piece| out.write_all(piece))
 }
 
 /// `path` with `suffix` appended to its file name.
@@ -293,7 +311,7 @@ mod tests {
         for step in Step::ALL {
             let (dir, target) = folder_with_original();
             let err = AtomicWriter::failing_at(step)
-                .write(&target, b"new", Some(&OsString::from(".bak")), true)
+                .write(&target, &[b"new"], Some(&OsString::from(".bak")), true)
                 .unwrap_err();
             assert_eq!(err.step, step);
             assert_eq!(fs::read(&target).unwrap(), ORIGINAL, "{}", step.name());
@@ -309,7 +327,7 @@ mod tests {
     fn a_write_replaces_content_and_keeps_a_backup() {
         let (dir, target) = folder_with_original();
         AtomicWriter::default()
-            .write(&target, b"new", Some(&OsString::from(".orig")), true)
+            .write(&target, &[b"new"], Some(&OsString::from(".orig")), true)
             .unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"new");
         assert_eq!(
@@ -326,10 +344,37 @@ mod tests {
         let (_dir, target) = folder_with_original();
         fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
         AtomicWriter::default()
-            .write(&target, b"new", None, true)
+            .write(&target, &[b"new"], None, true)
             .unwrap();
         let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
+    }
+
+    #[test]
+    fn content_in_pieces_is_cut_at_the_middle_of_its_bytes() {
+        let content: [&[u8]; 4] = [b"ab", b"", b"cdef", b"g"];
+        let (first, rest) = halves(&content);
+        assert_eq!(first.concat(), b"abc");
+        assert_eq!(rest.concat(), b"defg");
+        let (first, rest) = halves(&[b"x"]);
+        assert_eq!(
+            (first.concat(), rest.concat()),
+            (b"".to_vec(), b"x".to_vec())
+        );
+    }
+
+    #[test]
+    fn content_in_pieces_is_written_whole() {
+        let (_dir, target) = folder_with_original();
+        AtomicWriter::default()
+            .write(
+                &target,
+                &[b"<a href=", b"", b"https://a/x>", b"new</a>"],
+                None,
+                false,
+            )
+            .unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"<a href=https://a/x>new</a>");
     }
 
     #[test]
@@ -337,7 +382,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("new.html");
         AtomicWriter::default()
-            .write(&target, b"x", None, false)
+            .write(&target, &[b"x"], None, false)
             .unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"x");
     }

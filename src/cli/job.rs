@@ -258,10 +258,13 @@ fn rewrite(
         return result.skipped("skipped: binary file (NUL bytes)");
     }
     let options = settings.options_for(file.map(|f| f.relative.as_path()));
-    let rewrite = linkbase::rewrite(bytes, &options, name);
-    let changed = matches!(rewrite.output, std::borrow::Cow::Owned(_));
+    // Written out piece by piece: a message's output is never assembled
+    // beside its input (peak memory, docs/hardening.md).
+    let rewrite = linkbase::plan_rewrite(bytes, &options, name);
+    let changed = rewrite.changed();
+    let written = output::write(settings, file, &rewrite.pieces(), changed);
     result.report = rewrite.report;
-    result.status = match output::write(settings, file, &rewrite.output, changed) {
+    result.status = match written {
         Ok(()) => Status::Done { changed },
         Err(WriteFailure::BrokenPipe) => {
             result.broken_pipe = true;

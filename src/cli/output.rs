@@ -15,13 +15,13 @@ pub enum WriteFailure {
     Error(String),
 }
 
-/// Write `content` — the rewrite of `input` (`None`: standard input) — to
-/// where the settings send it. `changed` is false when the rewrite left the
+/// Write `content` — the rewrite of `input` (`None`: standard input), in
+/// pieces written one after the other — to where the settings send it. `changed` is false when the rewrite left the
 /// input as it was: an in-place run then leaves the file alone entirely.
 pub fn write(
     settings: &Settings,
     input: Option<&InputFile>,
-    content: &[u8],
+    content: &[&[u8]],
     changed: bool,
 ) -> Result<(), WriteFailure> {
     // (where to write, the backup suffix, whether it replaces the input)
@@ -76,9 +76,10 @@ pub fn write(
         })
 }
 
-fn write_stdout(content: &[u8]) -> Result<(), WriteFailure> {
+fn write_stdout(content: &[&[u8]]) -> Result<(), WriteFailure> {
     let mut out = io::stdout().lock();
-    match out.write_all(content).and_then(|()| out.flush()) {
+    let written = content.iter().try_for_each(|piece| out.write_all(piece));
+    match written.and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(WriteFailure::BrokenPipe),
         Err(e) => Err(WriteFailure::Error(format!(

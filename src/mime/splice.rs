@@ -36,22 +36,26 @@ pub struct Edit {
 /// (the planner produces them so); an edit that would overlap its predecessor
 /// is skipped rather than corrupting the output.
 pub fn apply(input: &[u8], edits: &[Edit]) -> Vec<u8> {
-    let grown: usize = edits
-        .iter()
-        .map(|e| e.replacement.len().saturating_sub(e.range.len()))
-        .sum();
-    let mut out = Vec::with_capacity(input.len() + grown);
+    pieces(input, edits).concat()
+}
+
+/// [`apply`]'s output as the pieces it is made of, in order: the bytes of
+/// `input` between the edits and the edits' replacements. Written one after
+/// the other they give the output without assembling it (no second copy of
+/// the input).
+pub fn pieces<'a>(input: &'a [u8], edits: &'a [Edit]) -> Vec<&'a [u8]> {
+    let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
     let mut at = 0;
     for edit in edits {
         if edit.range.start < at || edit.range.end > input.len() {
             continue;
         }
-        out.extend_from_slice(&input[at..edit.range.start]);
-        out.extend_from_slice(&edit.replacement);
+        pieces.push(&input[at..edit.range.start]);
+        pieces.push(&edit.replacement[..]);
         at = edit.range.end;
     }
-    out.extend_from_slice(&input[at..]);
-    out
+    pieces.push(&input[at..]);
+    pieces
 }
 
 #[cfg(test)]
