@@ -15,7 +15,8 @@
 //! - [`mime`]: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
 //! - [`document`]: detect an input's format and dispatch: the one-call entry
-//!   point [`rewrite`].
+//!   point [`rewrite`], and [`plan_rewrite`] for writing the output out in
+//!   pieces without assembling it.
 //!
 //! ```
 //! use linkbase::{Options, rewrite};
