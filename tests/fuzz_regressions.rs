@@ -101,3 +101,87 @@ fn nodes_after_an_implied_wrapper_stay_outside_it() {
         fidelity::assert_same_tree(name, input, &out.output, None, &[]);
     }
 }
+
+/// The part that holds `line` (and nothing else) is left unchanged and
+/// reported; the other HTML part is rewritten; the check, with mailparse as
+/// the independent reader, finds every edit in place.
+fn only_the_doubtful_part_is_left(input: &str, doubtful: &str, reason: &str) {
+    let checked = splice_check::check(
+        input.as_bytes(),
+        &options(Format::Mime, "http://m.example/d/"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let output = String::from_utf8_lossy(&checked.output);
+    assert!(output.contains("http://m.example/d/ok.html"), "{output}");
+    assert!(output.contains(doubtful), "{output}");
+    let errors: Vec<String> = checked
+        .report
+        .problems
+        .iter()
+        .map(|p| p.one_line())
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains(reason), "{errors:?}");
+}
+
+/// mime finding 9: inside message/rfc822, a header line without a colon
+/// ends the header block for Python's `email` and is a field for mailparse;
+/// the enclosed message is left unchanged (RFC 5322 §2.2: not a header field).
+#[test]
+fn rfc822_header_line_without_colon() {
+    let input = "Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: message/rfc822\n\nContent-Type: text/html\nConte22\n\nContent-Base: http://n.example/\n\n<a href=y>y</a>\n--b\nContent-Type: text/html\n\n<a href=ok.html>x</a>\n--b--\n";
+    only_the_doubtful_part_is_left(
+        input,
+        "<a href=y>y</a>",
+        "t.eml: part 1.1: error: cannot parse the header block: line 2 is neither a header field",
+    );
+}
+
+/// mime finding 8: lone CRs in a nested Content-Type (CR and LF occur only
+/// together, RFC 5322 §2.2); mailparse refuses the whole message, linkbase
+/// leaves that part alone and rewrites the rest, and the check now reads the
+/// last part, which runs to the end without a close delimiter, as mailparse
+/// does.
+#[test]
+fn lone_cr_in_nested_content_type() {
+    let input = "Content-Type: multipart/related; boundary=\"b1\"\n\n--b1\nContent-Type: text/r\r\r\n\r\related; boundary=\"b1\"\n\n<a href=y>\n--b1\nContent-Type: text/html\nContent-Location: ok.html\n\n<a href=ok.html>x</a>";
+    let checked = splice_check::check(
+        input.as_bytes(),
+        &options(Format::Mime, "http://m.example/d/"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(checked.whole_parse_failed.is_some(), "mailparse refuses it");
+    let places: Vec<_> = checked
+        .edits
+        .iter()
+        .map(|(e, _)| (e.part.as_str(), e.place))
+        .collect();
+    assert_eq!(places, [("2", linkbase::mime::EditPlace::ContentLocation)]);
+    let errors: Vec<String> = checked
+        .report
+        .problems
+        .iter()
+        .map(|p| p.one_line())
+        .collect();
+    assert!(
+        errors[0].starts_with(
+            "t.eml: part 1: error: cannot parse the header block: line 1 holds a CR without LF"
+        ),
+        "{errors:?}"
+    );
+}
+
+/// mime finding 3: a body line that merely begins with `--b1` is a delimiter
+/// to mailparse, content to RFC 2046 §5.1.1; the part holding it is left
+/// unchanged (design.md §5, prefix-colliding boundaries).
+#[test]
+fn body_line_beginning_with_the_boundary() {
+    let input = "Content-Type: multipart/mixed; boundary=b1\n\n--b1\nContent-Type: text/html\n\n<a href=y>y</a>\n--b1<junk>\n<a href=z>z</a>\n--b1\nContent-Type: text/html\n\n<a href=ok.html>x</a>\n--b1--\n";
+    only_the_doubtful_part_is_left(
+        input,
+        "<a href=y>y</a>\n--b1<junk>\n<a href=z>z</a>",
+        "t.eml: part 1: error: a line begins with the boundary `--b1` but is not a delimiter",
+    );
+}

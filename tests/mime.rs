@@ -567,18 +567,47 @@ fn heading_bases() {
     }
 }
 
+/// A binary (identity-encoded) UTF-16 style sheet part: rewritten in its own
+/// byte order, byte order mark kept, when the mark or the label (`utf-16le`,
+/// `utf-16be`) says which; left alone with a warning when only `utf-16` does.
 #[test]
-fn utf16_style_sheet_part_is_left_alone_with_a_warning() {
-    let css: Vec<u8> = "\u{feff}a { background: url(x.png) }"
-        .encode_utf16()
-        .flat_map(u16::to_le_bytes)
-        .collect();
-    let mut m = b"Content-Base: http://e.example/\nContent-Type: text/css; charset=utf-16\nContent-Transfer-Encoding: binary\n\n".to_vec();
-    m.extend_from_slice(&css);
-    let mut report = Report::new(false);
-    let out =
-        linkbase::mime::rewrite_message(&m, &Options::new(), &Location::default(), &mut report);
-    assert_eq!(out, None);
-    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
-    assert_eq!(report.problems[0].severity, Severity::Warning);
+fn utf16_style_sheet_parts_keep_their_byte_order() {
+    let le = |text: &str| -> Vec<u8> { text.encode_utf16().flat_map(u16::to_le_bytes).collect() };
+    let be = |text: &str| -> Vec<u8> { text.encode_utf16().flat_map(u16::to_be_bytes).collect() };
+    let css = "a { background: url(x.png) }";
+    let absolute = "a { background: url(http://e.example/x.png) }";
+    // (charset label, body, expected body: None when left unchanged)
+    let cases = [
+        (
+            "utf-16",
+            le(&format!("\u{feff}{css}")),
+            Some(le(&format!("\u{feff}{absolute}"))),
+        ),
+        (
+            "utf-16",
+            be(&format!("\u{feff}{css}")),
+            Some(be(&format!("\u{feff}{absolute}"))),
+        ),
+        ("utf-16be", be(css), Some(be(absolute))),
+        ("utf-16", le(css), None),
+    ];
+    for (charset, body, expected) in cases {
+        let head = format!("Content-Base: http://e.example/\nContent-Type: text/css; charset={charset}\nContent-Transfer-Encoding: binary\n\n");
+        let mut m = head.clone().into_bytes();
+        m.extend_from_slice(&body);
+        let mut report = Report::new(false);
+        let out =
+            linkbase::mime::rewrite_message(&m, &Options::new(), &Location::default(), &mut report);
+        let expected = expected.map(|e| [head.as_bytes(), &e].concat());
+        assert_eq!(out, expected, "{charset} {:02x?}", &body[..2]);
+        if out.is_none() {
+            assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+            assert_eq!(report.problems[0].severity, Severity::Warning);
+            assert!(report.problems[0]
+                .message
+                .contains("byte order is in doubt"));
+        } else {
+            assert!(report.problems.is_empty(), "{:?}", report.problems);
+        }
+    }
 }

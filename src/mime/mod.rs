@@ -8,7 +8,9 @@
 //! them). Parts that are not rewritten are never decoded.
 
 pub mod bases;
+mod delimiters;
 pub mod explain;
+mod header_block;
 pub mod headers;
 pub mod splice;
 pub mod transfer;
@@ -248,6 +250,19 @@ fn is_utf16(content: &[u8], entity: &Entity) -> bool {
             .is_some_and(|c| c.trim().to_ascii_lowercase().starts_with("utf-16"))
 }
 
+/// Is the part labelled plain `utf-16` without a byte order mark? Readers
+/// then disagree on its byte order: big-endian by RFC 2781 §4.3 (the MIME
+/// charset), little-endian by the WHATWG Encoding Standard (browsers, and
+/// `encoding_rs`). `utf-16le`/`utf-16be` and a byte order mark are not in doubt.
+fn utf16_byte_order_in_doubt(content: &[u8], entity: &Entity) -> bool {
+    !content.starts_with(b"\xFE\xFF")
+        && !content.starts_with(b"\xFF\xFE")
+        && entity
+            .params
+            .get("charset")
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case("utf-16"))
+}
+
 /// How many bytes of ASCII white space end `content` (none for UTF-16, whose
 /// code units a byte-wise trim would split).
 fn trailing_space(content: &[u8], entity: &Entity) -> usize {
@@ -450,14 +465,11 @@ impl Planner<'_> {
         // or the next message of an mbox) is kept exactly: the HTML parser
         // would move it inside <body>.
         let (text, tail) = content.split_at(content.len() - trailing_space(&content, entity));
-        if entity.media_type == "text/css" && is_utf16(&content, entity) {
-            // Not rewritten: no fixture covers a UTF-16 style sheet through
-            // the transfer encodings yet (the style sheet layer itself keeps
-            // UTF-16, see document::rewrite_stylesheet).
+        if entity.media_type == "text/css" && utf16_byte_order_in_doubt(&content, entity) {
             report.problem(
                 loc,
                 Severity::Warning,
-                "UTF-16 style sheet part left unchanged".to_string(),
+                "UTF-16 style sheet part without a byte order mark: its byte order is in doubt (`charset=utf-16` is big-endian by RFC 2781, little-endian by the WHATWG Encoding Standard); left unchanged".to_string(),
             );
             return None;
         }

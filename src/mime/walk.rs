@@ -9,6 +9,8 @@
 //! line is `--boundary`, optionally `--`, then only white space to the end of
 //! the line (RFC 2046 §5.1.1), and nesting stops at [`MAX_DEPTH`].
 
+use super::delimiters::{self, Collision};
+use super::header_block;
 use super::transfer::TransferEncoding;
 use crate::report::{Location, Report, Severity};
 use memchr::memmem;
@@ -134,8 +136,8 @@ impl Entity {
 /// deeper than [`MAX_DEPTH`]) are reported at `location`; the entities
 /// concerned are left [`Structure::Unparsed`] or marked truncated.
 ///
-/// An mbox file (it starts with a `From ` line) of two or more messages is an
-/// [`Structure::Mbox`] entity whose children are the messages, each without
+/// A UTF-8 byte order mark at the start is skipped. An mbox file (it starts
+/// with a `From ` line) of two or more messages is an [`Structure::Mbox`] entity whose children are the messages, each without
 /// its `From ` line.
 pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
     let mut walker = Walker {
@@ -143,14 +145,31 @@ pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
         location,
         report,
     };
-    let messages = mbox_messages(input);
+    // A UTF-8 byte order mark, written by some exports, is not part of the
+    // message (format detection skips it too).
+    let start = if input.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let messages: Vec<Range<usize>> = mbox_messages(&input[start..])
+        .into_iter()
+        .map(|m| m.start + start..m.end + start)
+        .collect();
     if messages.len() < 2 {
-        return walker.entity(0..input.len(), String::new(), 0, "text/plain", Vec::new());
+        return walker.entity(
+            start..input.len(),
+            String::new(),
+            0,
+            "text/plain",
+            Vec::new(),
+            None,
+        );
     }
     let children = messages
         .into_iter()
         .enumerate()
-        .map(|(i, span)| walker.entity(span, (i + 1).to_string(), 1, "message", Vec::new()))
+        .map(|(i, span)| walker.entity(span, (i + 1).to_string(), 1, "message", Vec::new(), None))
         .collect();
     Entity {
         path: String::new(),
@@ -186,6 +205,7 @@ pub fn walk_enclosed(
         part.depth + 1,
         "message",
         Vec::new(),
+        None,
     )
 }
 
@@ -242,6 +262,9 @@ impl Walker<'_, '_> {
         self.report.problem(&loc, Severity::Error, message);
     }
 
+    /// The entity at `span`: its header block read, its body walked into.
+    /// With `doubt`, readers disagree on where the entity lies: it is read for
+    /// its media type only, reported with that reason and left unchanged.
     fn entity(
         &mut self,
         span: Range<usize>,
@@ -249,8 +272,10 @@ impl Walker<'_, '_> {
         depth: usize,
         default_type: &str,
         enclosing_boundaries: Vec<String>,
+        doubt: Option<String>,
     ) -> Entity {
         let raw = &self.input[span.clone()];
+        let message = depth == 0 || default_type == "message";
         let mut entity = Entity {
             path,
             depth,
@@ -270,19 +295,19 @@ impl Walker<'_, '_> {
         };
         // A message (not a part: there an empty line ends the header block)
         // may be preceded by lines of white space, as some exports write it.
-        let skipped = if depth == 0 || default_type == "message" {
-            leading_space_lines(raw)
-        } else {
-            0
-        };
+        let skipped = if message { leading_space_lines(raw) } else { 0 };
         let raw = &raw[skipped..];
-        let (headers, body_start) = match mailparse::parse_headers(raw) {
+        let parsed = match header_block::problem(raw, message) {
+            Some(why) => Err(why),
+            None => mailparse::parse_headers(raw).map_err(|e| e.to_string()),
+        };
+        let (headers, body_start) = match parsed {
             Ok(parsed) => parsed,
-            Err(e) => {
-                let reason = format!("cannot parse the header block ({e}); left unchanged");
-                self.problem(&entity.path, reason.clone());
-                entity.structure = Structure::Unparsed(reason);
-                return entity;
+            Err(why) => {
+                let reason = doubt.unwrap_or_else(|| {
+                    format!("cannot parse the header block: {why}; left unchanged")
+                });
+                return self.unparsed(entity, reason);
             }
         };
         let base = self.input.as_ptr() as usize;
@@ -306,6 +331,11 @@ impl Walker<'_, '_> {
                 entity.params = parsed.params;
             }
         }
+        if let Some(reason) = doubt {
+            // Its headers are not this entity's for every reader either.
+            entity.headers.clear();
+            return self.unparsed(entity, reason);
+        }
         if entity.media_type.starts_with("multipart/") {
             self.multipart(&mut entity);
         } else if matches!(
@@ -314,6 +344,13 @@ impl Walker<'_, '_> {
         ) {
             self.enclosed_message(&mut entity);
         }
+        entity
+    }
+
+    /// `entity` marked [`Structure::Unparsed`] for `reason`, reported.
+    fn unparsed(&mut self, mut entity: Entity, reason: String) -> Entity {
+        self.problem(&entity.path, reason.clone());
+        entity.structure = Structure::Unparsed(reason);
         entity
     }
 
@@ -347,7 +384,8 @@ impl Walker<'_, '_> {
             return;
         }
         let body = entity.body.clone();
-        let delimiters = find_delimiters(self.input, body.clone(), &boundary);
+        let found = delimiters::find(self.input, body.clone(), &boundary);
+        let delimiters = found.delimiters;
         if delimiters.is_empty() {
             let reason = format!("no boundary line `--{boundary}` found; left unchanged");
             self.problem(&entity.path, reason.clone());
@@ -361,42 +399,44 @@ impl Walker<'_, '_> {
         };
         let mut boundaries = entity.enclosing_boundaries.clone();
         boundaries.push(boundary.clone());
-        for (i, pair) in delimiters.windows(2).enumerate() {
-            if pair[0].close {
+        let mut closed_by_collision = false;
+        for (i, delimiter) in delimiters.iter().enumerate() {
+            if delimiter.close {
                 break;
             }
+            let next = delimiters.get(i + 1);
             // Two delimiter lines in a row share a line break: an empty part.
-            let part = pair[0].line_end..pair[1].part_end.max(pair[0].line_end);
-            self.push_part(entity, i, part, default_type, &boundaries, false);
-        }
-        let last = delimiters[delimiters.len() - 1].clone();
-        if !last.close {
-            let i = delimiters.len() - 1;
-            let part = last.line_end..body.end;
-            self.push_part(entity, i, part, default_type, &boundaries, true);
+            let part = match next {
+                Some(next) => delimiter.line_end..next.part_end.max(delimiter.line_end),
+                None => delimiter.line_end..body.end,
+            };
+            let lines = delimiter.line_end..next.map_or(body.end, |n| n.start);
+            let collisions: Vec<&Collision> = found
+                .collisions
+                .iter()
+                .filter(|c| lines.contains(&c.start))
+                .collect();
+            let doubt = if closed_by_collision {
+                Some(format!("follows a line that lenient readers take for the close delimiter `--{boundary}--`; left unchanged"))
+            } else {
+                collisions.first().map(|_| format!(
+                    "a line begins with the boundary `--{boundary}` but is not a delimiter (RFC 2046 §5.1.1), so readers split this part differently; left unchanged"
+                ))
+            };
+            closed_by_collision |= collisions.iter().any(|c| c.closes);
+            let path = child_path(&entity.path, i + 1);
+            let mut child = self.entity(
+                part,
+                path,
+                entity.depth + 1,
+                default_type,
+                boundaries.clone(),
+                doubt,
+            );
+            child.truncated = next.is_none();
+            entity.children.push(child);
         }
         entity.structure = Structure::Multipart { boundary };
-    }
-
-    fn push_part(
-        &mut self,
-        entity: &mut Entity,
-        index: usize,
-        part: Range<usize>,
-        default_type: &str,
-        boundaries: &[String],
-        truncated: bool,
-    ) {
-        let path = child_path(&entity.path, index + 1);
-        let mut child = self.entity(
-            part,
-            path,
-            entity.depth + 1,
-            default_type,
-            boundaries.to_vec(),
-        );
-        child.truncated = truncated;
-        entity.children.push(child);
     }
 
     fn enclosed_message(&mut self, entity: &mut Entity) {
@@ -415,6 +455,7 @@ impl Walker<'_, '_> {
             entity.depth + 1,
             "message",
             entity.enclosing_boundaries.clone(),
+            None,
         );
         entity.children.push(child);
         entity.structure = Structure::Message;
@@ -442,67 +483,6 @@ fn child_path(parent: &str, n: usize) -> String {
     } else {
         format!("{parent}.{n}")
     }
-}
-
-/// One delimiter line of a multipart body.
-#[derive(Clone, Debug)]
-struct Delimiter {
-    /// Where the part before this delimiter ends: before the line break that
-    /// precedes the delimiter (it belongs to the delimiter, RFC 2046).
-    part_end: usize,
-    /// Just after the delimiter line's line break.
-    line_end: usize,
-    /// A close delimiter (`--boundary--`).
-    close: bool,
-}
-
-/// Every delimiter line of `boundary` in `input[body]`, up to and including the
-/// close delimiter.
-fn find_delimiters(input: &[u8], body: Range<usize>, boundary: &str) -> Vec<Delimiter> {
-    let mut needle = Vec::with_capacity(boundary.len() + 2);
-    needle.extend_from_slice(b"--");
-    needle.extend_from_slice(boundary.as_bytes());
-    let finder = memmem::Finder::new(&needle);
-    let hay = &input[body.clone()];
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(found) = finder.find(&hay[from..]) {
-        let at = from + found;
-        from = at + 1;
-        if at != 0 && hay[at - 1] != b'\n' {
-            continue;
-        }
-        let mut rest = at + needle.len();
-        let close = hay[rest..].starts_with(b"--");
-        if close {
-            rest += 2;
-        }
-        let line_end = match memchr::memchr(b'\n', &hay[rest..]) {
-            Some(nl) => rest + nl + 1,
-            None => hay.len(),
-        };
-        let tail = &hay[rest..line_end];
-        if !tail.iter().all(|b| b.is_ascii_whitespace()) {
-            continue; // `--foobar` is not a delimiter of `foo`
-        }
-        let mut part_end = at;
-        if part_end > 0 && hay[part_end - 1] == b'\n' {
-            part_end -= 1;
-            if part_end > 0 && hay[part_end - 1] == b'\r' {
-                part_end -= 1;
-            }
-        }
-        out.push(Delimiter {
-            part_end: body.start + part_end,
-            line_end: body.start + line_end,
-            close,
-        });
-        if close {
-            break;
-        }
-        from = line_end.max(from);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -537,17 +517,58 @@ mod tests {
     }
 
     #[test]
-    fn inner_boundary_with_outer_prefix_is_not_a_delimiter() {
-        let m = "Content-Type: multipart/mixed; boundary=foo\n\n--foo\nContent-Type: multipart/alternative; boundary=foobar\n\n--foobar\nContent-Type: text/html\n\n<a href=x>x</a>\n--foobar--\n--foo--\n";
+    fn inner_boundary_with_outer_prefix_leaves_the_inner_multipart_alone() {
+        // RFC 2046 §5.1.2 forbids it; mailparse splits the outer multipart at
+        // `--foobar`. The part holding those lines is in doubt, the rest not.
+        let m = "Content-Type: multipart/mixed; boundary=foo\n\n--foo\nContent-Type: multipart/alternative; boundary=foobar\n\n--foobar\nContent-Type: text/html\n\n<a href=x>x</a>\n--foobar--\n--foo\nContent-Type: text/html\n\n<a href=y>\n--foo--\n";
         let (e, report) = tree(m);
-        assert!(report.problems.is_empty(), "{:?}", report.problems);
-        assert_eq!(e.children.len(), 1);
+        assert_eq!(e.children.len(), 2);
         let alt = &e.children[0];
         assert_eq!(alt.media_type, "multipart/alternative");
-        assert_eq!(alt.children.len(), 1);
-        assert_eq!(alt.children[0].path, "1.1");
-        assert_eq!(slice(m, &alt.children[0].body), "<a href=x>x</a>");
-        assert_eq!(alt.children[0].enclosing_boundaries, ["foo", "foobar"]);
+        assert!(alt.children.is_empty());
+        assert!(alt.headers.is_empty());
+        assert!(
+            matches!(&alt.structure, Structure::Unparsed(why) if why.contains("`--foo` but is not a delimiter"))
+        );
+        assert_eq!(e.children[1].structure, Structure::Leaf);
+        assert_eq!(slice(m, &e.children[1].body), "<a href=y>");
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert!(report.problems[0]
+            .one_line()
+            .starts_with("t.eml: part 1: error: a line begins with the boundary `--foo`"));
+    }
+
+    #[test]
+    fn a_lenient_close_leaves_the_later_parts_alone() {
+        let m = "Content-Type: multipart/mixed; boundary=b\n\n--b\n\none\n--b\n\ntwo\n--b--x\n--b\nContent-Type: text/html\n\n<a href=y>\n--b--\n";
+        let (e, report) = tree(m);
+        assert_eq!(e.children.len(), 3);
+        assert_eq!(e.children[0].structure, Structure::Leaf);
+        assert!(matches!(e.children[1].structure, Structure::Unparsed(_)));
+        assert!(
+            matches!(&e.children[2].structure, Structure::Unparsed(why) if why.starts_with("follows a line that lenient readers take for the close delimiter `--b--`"))
+        );
+        assert_eq!(report.problems.len(), 2, "{:?}", report.problems);
+    }
+
+    #[test]
+    fn a_header_line_without_colon_leaves_the_entity_alone_at_every_level() {
+        for (m, path) in [
+            ("Content-Type: text/html\nConte22\n\n<a href=x>", ""),
+            ("Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\nConte22\n\n<a href=x>\n--b--\n", "1"),
+            ("Content-Type: message/rfc822\n\nContent-Type: text/html\nConte22\n\n<a href=x>", "1"),
+        ] {
+            let (e, report) = tree(m);
+            let mut unparsed = Vec::new();
+            e.for_each(&mut |e| {
+                if matches!(e.structure, Structure::Unparsed(_)) {
+                    unparsed.push(e.path.clone());
+                }
+            });
+            assert_eq!(unparsed, [path], "{m}");
+            assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+            assert!(report.problems[0].message.starts_with("cannot parse the header block: line 2 is neither a header field"), "{:?}", report.problems);
+        }
     }
 
     #[test]
@@ -593,12 +614,12 @@ mod tests {
         let mut m = String::new();
         for i in 0..depth {
             m.push_str(&format!(
-                "Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n"
+                "Content-Type: multipart/mixed; boundary=b{i}x\n\n--b{i}x\n"
             ));
         }
         m.push_str("Content-Type: text/html\n\n<a href=x>\n");
         for i in (0..depth).rev() {
-            m.push_str(&format!("--b{i}--\n"));
+            m.push_str(&format!("--b{i}x--\n"));
         }
         let (_, report) = tree(&m);
         assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
@@ -641,6 +662,20 @@ mod tests {
         assert!(report.problems.is_empty(), "{:?}", report.problems);
         assert_eq!(e.media_type, "text/html");
         assert_eq!(slice(m, &e.body), "<p>");
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_a_message_or_mbox_is_skipped() {
+        let m = "\u{feff}From: a@x\nContent-Type: text/html\n\n<p>";
+        let (e, report) = tree(m);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(e.media_type, "text/html");
+        assert_eq!(slice(m, &e.body), "<p>");
+        let mbox = "\u{feff}From a Mon\nSubject: 1\n\none\nFrom b Tue\nSubject: 2\n\ntwo\n";
+        let (e, report) = tree(mbox);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(e.structure, Structure::Mbox);
+        assert_eq!(slice(mbox, &e.children[0].body), "one\n");
     }
 
     #[test]

@@ -74,7 +74,8 @@ pub fn srcset(n: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
-/// A message of `levels` nested `multipart/mixed` entities (boundaries `bI`)
+/// A message of `levels` nested `multipart/mixed` entities (boundaries `bIx`:
+/// none begins with another, which RFC 2046 §5.1.2 forbids)
 /// with a `text/html` part holding `<a href=x>` at the bottom; the top-level
 /// header block declares [`MIME_BASE`].
 pub fn nested_multipart(levels: usize) -> Vec<u8> {
@@ -83,12 +84,12 @@ pub fn nested_multipart(levels: usize) -> Vec<u8> {
     for i in 0..levels {
         let _ = write!(
             s,
-            "Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n"
+            "Content-Type: multipart/mixed; boundary=b{i}x\n\n--b{i}x\n"
         );
     }
     s.push_str("Content-Type: text/html\n\n<a href=x>x</a>\n");
     for i in (0..levels).rev() {
-        let _ = writeln!(s, "--b{i}--");
+        let _ = writeln!(s, "--b{i}x--");
     }
     s.into_bytes()
 }

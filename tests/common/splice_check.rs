@@ -84,7 +84,7 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
             Ok(mail) => collect_regions(&normalized, &mail, &mut regions, 0),
             Err(e) => {
                 failures.push(format!("mailparse cannot parse it whole: {e}"));
-                collect_regions_part_by_part(&normalized, message, &mut regions, 0);
+                collect_regions_part_by_part(&normalized, message, true, &mut regions, 0);
             }
         }
     }
@@ -156,9 +156,11 @@ fn colon_after_name(input: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The messages of `input`: itself, or for an mbox file (it starts with a
-/// `From ` line) every piece after a line starting with `From `.
+/// The messages of `input` (after a UTF-8 byte order mark, which is not part
+/// of a message): itself, or for an mbox file (it starts with a `From ` line)
+/// every piece after a line starting with `From `.
 fn messages(input: &[u8]) -> Vec<&[u8]> {
+    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     if !input.starts_with(b"From ") {
         return vec![input];
     }
@@ -211,15 +213,24 @@ fn offset(input: &[u8], slice: &[u8]) -> Range<usize> {
 }
 
 /// The regions of `entity` when mailparse cannot parse it whole: its header
-/// block with mailparse's `parse_headers`, its parts split here at lines that
-/// begin with `--boundary` (as mailparse splits), each parsed the same way.
-fn collect_regions_part_by_part(input: &[u8], entity: &[u8], out: &mut Vec<Region>, depth: usize) {
-    // A message may be preceded by lines of white space (linkbase skips them).
+/// block with mailparse's `parse_headers`, its parts split here as mailparse
+/// splits them (at lines that begin with `--boundary`; the last part runs to
+/// the end when no delimiter follows it; a part-ending line followed by `--`
+/// ends the multipart), each parsed the same way; the message inside a
+/// `message/*` part too. `message`: the entity is a message (lines of white
+/// space before its first header are skipped, as linkbase and Python's
+/// `email` skip them).
+fn collect_regions_part_by_part(
+    input: &[u8],
+    entity: &[u8],
+    message: bool,
+    out: &mut Vec<Region>,
+    depth: usize,
+) {
     let mut entity = entity;
     while let Some(nl) = entity.iter().position(|&b| b == b'\n') {
         let line = &entity[..nl];
-        if depth > 0 || line.is_empty() || !line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
-        {
+        if !message || line.is_empty() || !line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
             break;
         }
         entity = &entity[nl + 1..];
@@ -245,44 +256,76 @@ fn collect_regions_part_by_part(input: &[u8], entity: &[u8], out: &mut Vec<Regio
         }
     }
     let ctype = mailparse::parse_content_type(&value("content-type").unwrap_or_default());
+    let cte = value("content-transfer-encoding")
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
     let body = &entity[body_start.min(entity.len())..];
     let boundary = ctype
         .params
         .get("boundary")
         .filter(|_| ctype.mimetype.starts_with("multipart/"));
-    if let (Some(boundary), true) = (boundary, depth < 60) {
+    if depth >= 60 {
+        return;
+    }
+    if let Some(boundary) = boundary {
         let delimiter = format!("--{boundary}");
         let mut starts = Vec::new();
         let mut at = 0;
         for line in body.split_inclusive(|&b| b == b'\n') {
             if line.starts_with(delimiter.as_bytes()) {
-                starts.push((at, at + line.len()));
+                starts.push((
+                    at,
+                    at + line.len(),
+                    line[delimiter.len()..].starts_with(b"--"),
+                ));
             }
             at += line.len();
         }
-        for pair in starts.windows(2) {
-            let mut end = pair[1].0;
-            if end > pair[0].1 && body[end - 1] == b'\n' {
-                end -= 1;
-                if end > pair[0].1 && body[end - 1] == b'\r' {
-                    end -= 1;
+        for (i, &(_, part_start, _)) in starts.iter().enumerate() {
+            let end = match starts.get(i + 1) {
+                Some(&(next, _, _)) => {
+                    let mut end = next;
+                    if end > part_start && body[end - 1] == b'\n' {
+                        end -= 1;
+                        if end > part_start && body[end - 1] == b'\r' {
+                            end -= 1;
+                        }
+                    }
+                    end
                 }
+                None => body.len(),
+            };
+            collect_regions_part_by_part(input, &body[part_start..end], false, out, depth + 1);
+            if starts.get(i + 1).is_some_and(|&(_, _, close)| close) {
+                break;
             }
-            collect_regions_part_by_part(input, &body[pair[0].1..end], out, depth + 1);
         }
         return;
     }
-    if matches!(ctype.mimetype.as_str(), "text/html" | "text/css") && !body.is_empty() {
+    if body.is_empty() {
+        return;
+    }
+    if matches!(ctype.mimetype.as_str(), "text/html" | "text/css") {
         out.push(Region {
             range: offset(input, body),
             kind: RegionKind::Body {
                 media_type: ctype.mimetype.clone(),
-                cte: value("content-transfer-encoding")
-                    .unwrap_or_default()
-                    .trim()
-                    .to_ascii_lowercase(),
+                cte,
             },
         });
+    } else if ctype.mimetype.starts_with("message/") {
+        if cte == "base64" || cte == "quoted-printable" {
+            out.push(Region {
+                range: offset(input, body),
+                kind: RegionKind::Body {
+                    media_type: ctype.mimetype.clone(),
+                    cte,
+                },
+            });
+        } else {
+            collect_regions_part_by_part(input, body, true, out, depth + 1);
+        }
     }
 }
 
@@ -340,8 +383,11 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
         if cte == "base64" || cte == "quoted-printable" {
             // Rewritten as a whole: decoded, rewritten inside, encoded again.
             out.push(body);
-        } else if let Ok(inner) = mailparse::parse_mail(raw) {
-            collect_regions(input, &inner, out, depth + 1);
+        } else {
+            match mailparse::parse_mail(raw) {
+                Ok(inner) => collect_regions(input, &inner, out, depth + 1),
+                Err(_) => collect_regions_part_by_part(input, raw, true, out, depth + 1),
+            }
         }
     }
 }

@@ -1,0 +1,173 @@
+//! Is a header block one that every MIME reader splits the same way?
+//!
+//! RFC 5322 §2.2: a header block is header fields, each a line `name:` value
+//! (the name printable US-ASCII without `:`, §3.6.8; white space before the
+//! colon is the obsolete syntax of §4.5.3, which receivers must accept),
+//! possibly folded onto lines that begin with white space, ended by an empty
+//! line. CR and LF occur only together (§2.2, §2.3).
+//!
+//! Readers disagree on anything else. A line without a colon is a field with
+//! an empty value for mailparse but ends the header block for Python's
+//! `email` (the line becomes the first line of the body); a lone CR is a line
+//! break for Python and part of a value (or an error) for mailparse. Where
+//! readers see a different header block they see a different entity, so such
+//! an entity is left unchanged and reported (design.md §5) — by the same rule
+//! for a top-level message, a body part and a message enclosed in a
+//! `message/rfc822` part.
+
+/// Why `raw` (an entity from its first header line on) does not start with a
+/// header block every reader reads alike; `None` when it does. The block ends
+/// at the first empty line, or at the end of `raw` (an entity of headers
+/// only). `message` allows an mbox envelope line (`From ` …) as the first
+/// line, as mbox readers and Python's `email` do.
+pub fn problem(raw: &[u8], message: bool) -> Option<String> {
+    let mut at = 0;
+    let mut number = 0;
+    while at < raw.len() {
+        number += 1;
+        let end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |nl| at + nl);
+        let line = &raw[at..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            return None; // the empty line that ends the block
+        }
+        if line.contains(&b'\r') {
+            return Some(format!(
+                "line {number} holds a CR without LF (`{}`)",
+                shown(line)
+            ));
+        }
+        let kind = if number == 1 && message && line.starts_with(b"From ") {
+            Line::Envelope
+        } else {
+            Line::of(line)
+        };
+        match kind {
+            Line::Field | Line::Envelope => {}
+            Line::Continuation if number > 1 => {}
+            Line::Continuation => {
+                return Some(format!(
+                    "the first line begins with white space (`{}`)",
+                    shown(line)
+                ))
+            }
+            Line::Other => {
+                return Some(format!(
+                    "line {number} is neither a header field nor a folded continuation (`{}`)",
+                    shown(line)
+                ))
+            }
+        }
+        at = end + 1;
+    }
+    None
+}
+
+/// What one line of a header block is.
+enum Line {
+    /// `name:` or `name :` (RFC 5322 field name, obsolete white space allowed).
+    Field,
+    /// Begins with a space or tab: the continuation of a folded field.
+    Continuation,
+    /// An mbox envelope line, `From ` …, first in a message.
+    Envelope,
+    /// Anything else.
+    Other,
+}
+
+impl Line {
+    fn of(line: &[u8]) -> Line {
+        if line.starts_with(b" ") || line.starts_with(b"\t") {
+            return Line::Continuation;
+        }
+        let name = line
+            .iter()
+            .take_while(|&&b| (33..=126).contains(&b) && b != b':')
+            .count();
+        let rest = &line[name..];
+        let space = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if name > 0 && rest.get(space) == Some(&b':') {
+            Line::Field
+        } else {
+            Line::Other
+        }
+    }
+}
+
+/// A line as shown in a one-line message: its first 40 bytes, escaped.
+fn shown(line: &[u8]) -> String {
+    match line.get(..40) {
+        Some(start) if line.len() > 40 => format!("{}…", start.escape_ascii()),
+        _ => line.escape_ascii().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::problem;
+
+    #[test]
+    fn fields_folding_and_obsolete_space_before_colon_are_fine() {
+        let block = b"Subject: a\r\n  folded\r\nContent-Type :text/html\r\nX-Empty:\r\n\r\nbody";
+        assert_eq!(problem(block, false), None);
+        assert_eq!(problem(b"A: b\nC: d", false), None, "headers only");
+        assert_eq!(problem(b"", false), None);
+    }
+
+    #[test]
+    fn a_line_without_colon_is_reported() {
+        let why = problem(b"Content-Type: text/html\nConte22\n\n<p>", true);
+        assert_eq!(
+            why.as_deref(),
+            Some("line 2 is neither a header field nor a folded continuation (`Conte22`)")
+        );
+    }
+
+    #[test]
+    fn names_must_be_printable_ascii() {
+        for block in [
+            &b"Content-W\x01: x\n\n"[..],
+            b"Cont\xc3\xa9nt: x\n\n",
+            b": no name\n\n",
+            b"Two words: x\n\n",
+        ] {
+            assert!(problem(block, false).is_some(), "{block:?}");
+        }
+    }
+
+    #[test]
+    fn a_lone_cr_is_reported_anywhere_in_the_block() {
+        assert!(problem(b"Content-Type: text/r\r\r\n\rrelated\n\n", false)
+            .is_some_and(|w| w.starts_with("line 1 holds a CR without LF")));
+        assert!(problem(b"Subject: a\rb\n\n", false).is_some());
+        assert_eq!(
+            problem(b"A: b\r\n\r\nbody\rwith CR", false),
+            None,
+            "body not read"
+        );
+    }
+
+    #[test]
+    fn the_first_line_cannot_be_a_continuation() {
+        assert!(problem(b" Content-Type: text/html\n\n", false)
+            .is_some_and(|w| w.starts_with("the first line begins with white space")));
+    }
+
+    #[test]
+    fn an_envelope_line_may_start_a_message_only() {
+        let block = b"From a@x Mon Jan  1 00:00:00 2024\nSubject: s\n\n";
+        assert_eq!(problem(block, true), None);
+        assert!(problem(block, false).is_some());
+        assert!(problem(b"Subject: s\nFrom a@x Mon\n\n", true).is_some());
+    }
+
+    #[test]
+    fn long_lines_are_shortened_in_the_message() {
+        let line = "x".repeat(100);
+        let why = problem(format!("A: b\n{line}\n\n").as_bytes(), false).unwrap_or_default();
+        assert!(why.ends_with(&format!("(`{}…`)", "x".repeat(40))), "{why}");
+    }
+}
