@@ -184,4 +184,158 @@ fn body_line_beginning_with_the_boundary() {
         "<a href=y>y</a>\n--b1<junk>\n<a href=z>z</a>",
         "t.eml: part 1: error: a line begins with the boundary `--b1` but is not a delimiter",
     );
+/// The places of the NUL checks below: where character references are not
+/// recognised (names, comments, DOCTYPE, raw text of every kind) and where
+/// they are (RCDATA, attribute values, foreign content text), each with a
+/// NUL, after a link that makes the document change. `NOTE` stands for a
+/// character that keeps the input from being pure ASCII in a legacy encoding.
+const NUL_PLACES: &str = "<!DOCTYPE ht\0ml PUBLIC \"-//x\0y//\" 's\0s'><meta charset=CHARSET>\
+<a href=rel>NOTE</a><title>t\0t</title><textarea>a\0a</textarea>\
+<!--c\0c--><p a\0b=1 c=\"v\0v\">x</p><x\0y>z</x\0y>\
+<style>p{x:\"\0\"}</style><script>s=\"\0\"</script><xmp>\0</xmp>\
+<iframe>\0</iframe><noembed>\0</noembed><noframes>\0</noframes>\
+<noscript>\0</noscript><svg><text>\0</text><![CDATA[\0]]></svg><plaintext>\0";
+
+fn nul_document(charset: &str, note: &[u8]) -> Vec<u8> {
+    let text = NUL_PLACES.replace("CHARSET", charset);
+    let (before, after) = text.split_once("NOTE").unwrap_or((&text, ""));
+    [before.as_bytes(), note, after.as_bytes()].concat()
+}
+
+/// html target, finding 6: the tokenizer stores U+FFFD for a NUL in names,
+/// comments, the DOCTYPE and raw text, where `&#65533;` would be read
+/// literally; an output encoding without U+FFFD (windows-1252, ASCII-only
+/// output, Shift_JIS) writes NUL back there, and `&#65533;` where references
+/// work (RCDATA, attribute values, SVG text).
+#[test]
+fn nul_is_written_back_where_references_do_not_work() {
+    let cases: [(&str, &[u8]); 3] = [
+        ("windows-1252", b"caf\xE9"),
+        ("shift_jis", b"\x82\xA0"),
+        ("ascii", b"plain"),
+    ];
+    for (charset, note) in cases {
+        let input = nul_document(charset, note);
+        let out = linkbase::rewrite(&input, &options(Format::Html, "http://h.example/"), None);
+        let text = String::from_utf8_lossy(&out.output);
+        for want in [
+            "<!DOCTYPE ht\0ml PUBLIC \"-//x\0y//\" \"s\0s\">",
+            "href=\"http://h.example/rel\"",
+            "<title>t&#65533;t</title>",
+            "<textarea>a&#65533;a</textarea>",
+            "<!--c\0c-->",
+            "<p a\0b=\"1\" c=\"v&#65533;v\">",
+            "<x\0y>z</x\0y>",
+            "<style>p{x:\"\0\"}</style>",
+            "<script>s=\"\0\"</script>",
+            "<xmp>\0</xmp>",
+            "<iframe>\0</iframe>",
+            "<noembed>\0</noembed>",
+            "<noframes>\0</noframes>",
+            "<noscript></noscript>",
+            "<svg><text>&#65533;</text>&#65533;</svg>",
+            "<plaintext>\0",
+        ] {
+            assert!(text.contains(want), "{charset}: {want:?} not in {text:?}");
+        }
+        fidelity::assert_same_tree(charset, &input, &out.output, None, &[]);
+    }
+}
+
+/// Where the output encoding holds U+FFFD (UTF-8, gb18030) it is written as
+/// itself everywhere: the NUL or U+FFFD of the source cannot be told apart,
+/// and both re-parse the same.
+#[test]
+fn nul_stays_u_fffd_where_the_encoding_holds_it() {
+    let cases: [(&str, &[u8], &[u8]); 2] = [
+        ("utf-8", "caf\u{e9}".as_bytes(), "\u{fffd}".as_bytes()),
+        ("gb18030", b"\xC4\xE3", b"\x84\x31\xA4\x37"),
+    ];
+    for (charset, note, fffd) in cases {
+        let input = nul_document(charset, note);
+        let out = linkbase::rewrite(&input, &options(Format::Html, "http://h.example/"), None);
+        let comment = [&b"<!--c"[..], fffd, b"c-->"].concat();
+        assert!(
+            out.output.windows(comment.len()).any(|w| w == comment),
+            "{charset}: {:?}",
+            String::from_utf8_lossy(&out.output)
+        );
+        assert!(!out.output.contains(&0), "{charset}: NUL written");
+        fidelity::assert_same_tree(charset, &input, &out.output, None, &[]);
+    }
+}
+
+/// Character references that give U+FFFD (`&#0;`, `&#xFFFD;`, out of range)
+/// work only in text and attribute values, and are written back as
+/// `&#65533;` there.
+#[test]
+fn references_to_u_fffd_stay_references() {
+    let input = b"<a href=x title='&#0;&#xFFFD;&#x110000;'>&#0;&#xFFFD;&#x110000;</a>";
+    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+    let text = String::from_utf8_lossy(&out.output);
+    let three = "&#65533;".repeat(3);
+    assert!(
+        text.contains(&format!("title=\"{three}\">{three}</a>")),
+        "{text}"
+    );
+    fidelity::assert_same_tree("references", input, &out.output, None, &[]);
+}
+
+/// A URL with a character the output encoding cannot hold (from the base, here
+/// an entity in `<base href>`) is written as a numeric reference in an
+/// attribute, and as a CSS escape in a `<style>` sheet, where `&#233;` would
+/// be read literally.
+#[test]
+fn unencodable_url_characters_in_a_style_sheet_are_css_escapes() {
+    let input = b"<base href='/caf&eacute;/'><style>b{background:url(i.png)}</style><a href=x>x</a>";
+    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+    let text = String::from_utf8_lossy(&out.output);
+    assert!(
+        text.contains("<style>b{background:url(http://h.example/caf\\e9 /i.png)}</style>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("href=\"http://h.example/caf&#233;/x\""),
+        "{text}"
+    );
+    fidelity::assert_same_tree("css escape", input, &out.output, None, &[]);
+}
+
+/// html target, finding 6: bytes that decode one way only — the decoded text
+/// does not encode back to them — cannot be written back faithfully; the
+/// document is left unchanged and reported, as input that is not valid in its
+/// encoding is.
+#[test]
+fn documents_that_do_not_round_trip_are_left_unchanged() {
+    let cases: [(&str, &[u8]); 6] = [
+        ("Shift_JIS user-defined", b"<meta charset=shift_jis><!--\xF0\x40-->"),
+        ("Shift_JIS NEC-selected IBM", b"<meta charset=shift_jis><p>\xED\x40"),
+        ("Big5 two code points", b"<meta charset=big5><p>\x88\x62"),
+        ("gb18030 euro", b"<meta charset=gb18030><p>\x80"),
+        ("EUC-JP JIS X 0212", b"<meta charset=euc-jp><p>\x8F\xB0\xA1"),
+        (
+            "ISO-2022-JP redundant escape",
+            b"<meta charset=iso-2022-jp><p>\x1B$B\x24\x22\x1B$B\x24\x22\x1B(B",
+        ),
+    ];
+    for (name, document) in cases {
+        let input = [document, b"<a href=x>x</a>"].concat();
+        let out = linkbase::rewrite(
+            &input,
+            &options(Format::Html, "http://h.example/"),
+            Some("t.html"),
+        );
+        assert_eq!(&*out.output, &input[..], "{name}");
+        assert!(out.report.has_errors(), "{name}: not reported");
+        let message = out.report.problems[0].one_line();
+        assert!(
+            message.starts_with("t.html: error: holds ")
+                && message.contains("do not encode back")
+                && message.ends_with("left unchanged to avoid data loss"),
+            "{name}: {message}"
+        );
+        // With nothing to change it is not re-encoded, so nothing to report.
+        let quiet = linkbase::rewrite(document, &options(Format::Html, "http://h.example/"), None);
+        assert!(!quiet.report.has_errors(), "{name}: reported unchanged input");
+    }
 }

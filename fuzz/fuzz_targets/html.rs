@@ -2,7 +2,10 @@
 //! scripting disabled) to the input's tree apart from URL values — the check
 //! of `tests/common/fidelity.rs`, shared with the HTML fixture tests.
 //!
-//! Input that is not valid in its encoding must come back unchanged.
+//! Input that cannot be written back without loss — not valid in its
+//! encoding, or holding bytes the encoding decodes one way only — must come
+//! back unchanged. Everything else, NUL bytes and characters the output
+//! encoding cannot hold included, must keep its tree.
 //!
 //! Input: one byte of settings (profile, `--absolutize-fragments`, whether a
 //! retrieval URL is given), then the document.
@@ -10,6 +13,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use linkbase::html::charset;
 use linkbase::{Format, Options, Profile};
 
 #[path = "../../tests/common/fidelity.rs"]
@@ -27,36 +31,13 @@ fuzz_target!(|data: &[u8]| {
         options.url = Some("http://h.example/a/b/doc.html?q#f".into());
     }
     let out = linkbase::rewrite(input, &options, Some("fuzz.html"));
-    let charset = linkbase::html::charset::sniff(input, None);
-    if linkbase::html::charset::decode(input, &charset).is_err() {
-        // Not valid in its encoding: the layer must leave it byte for byte.
-        assert!(out.output == input, "undecodable input was changed");
-        return;
-    }
-    if writes_unencodable_characters(input) {
-        // Known issue (reported to the HTML layer): a character the output
-        // encoding cannot hold is written as a numeric reference, which is no
-        // reference in a tag or attribute name or a comment. Such characters
-        // come from NUL there (the parser makes it U+FFFD, which no legacy
-        // encoding holds, nor ASCII-only output) or from decoders that do not
-        // round-trip (Shift_JIS user-defined bytes decode to the Private Use
-        // Area and do not encode back). Only the absence of panics is checked
-        // for such input.
+    let sniffed = charset::sniff(input, None);
+    let writable = charset::decode(input, &sniffed)
+        .and_then(|text| charset::check_round_trip(input, &text, &sniffed));
+    if writable.is_err() {
+        // The layer must leave it byte for byte.
+        assert!(out.output == input, "input that cannot be written back was changed");
         return;
     }
     fidelity::assert_same_tree("fuzz", input, &out.output, None, &[]);
 });
-
-/// Does the document hold characters its output encoding cannot write back
-/// as they are (see the known issue above)?
-fn writes_unencodable_characters(input: &[u8]) -> bool {
-    use encoding_rs::{UTF_16BE, UTF_16LE, UTF_8};
-    let charset = linkbase::html::charset::sniff(input, None);
-    let Ok(text) = linkbase::html::charset::decode(input, &charset) else {
-        return false;
-    };
-    let encoding = charset.encoding;
-    let unicode_output =
-        (encoding == UTF_8 && !charset.ascii_only) || encoding == UTF_16LE || encoding == UTF_16BE;
-    !unicode_output && (text.contains('\0') || encoding.encode(&text).2)
-}

@@ -40,13 +40,28 @@ pub struct Charset {
     pub ascii_only: bool,
 }
 
-/// The input cannot be decoded without loss in its encoding.
+/// The input cannot be written back without loss in its encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Undecodable {
     /// The encoding that was tried.
     pub encoding: &'static str,
     /// Why that one.
     pub source: CharsetSource,
+    /// What is wrong with the input.
+    pub reason: UndecodableReason,
+}
+
+/// Why a document's text cannot be written back as its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndecodableReason {
+    /// Bytes that are not valid in the encoding (decoding them would replace
+    /// them with U+FFFD).
+    Malformed,
+    /// Valid bytes that the encoding decodes one way only: the decoded text
+    /// does not encode back to them (Shift_JIS user-defined characters decode
+    /// to the Private Use Area, which its encoder does not map; duplicates
+    /// encode to the other byte sequence; ISO-2022-JP escapes are normalised).
+    OneWay,
 }
 
 impl fmt::Display for Undecodable {
@@ -58,10 +73,18 @@ impl fmt::Display for Undecodable {
             CharsetSource::Detected => "by detection",
             CharsetSource::Default => "by default",
         };
+        let encoding = self.encoding;
+        match self.reason {
+            UndecodableReason::Malformed => write!(f, "not valid {encoding}"),
+            UndecodableReason::OneWay => write!(
+                f,
+                "holds {encoding} byte sequences that do not encode back to themselves \
+                 (e.g. user-defined characters)"
+            ),
+        }?;
         write!(
             f,
-            "not valid {} (the encoding chosen {why}); left unchanged to avoid data loss",
-            self.encoding
+            " (the encoding chosen {why}); left unchanged to avoid data loss"
         )
     }
 }
@@ -91,21 +114,78 @@ pub fn sniff(input: &[u8], transport: Option<&'static Encoding>) -> Charset {
         encoding,
         source,
         bom_len,
-        ascii_only: ascii_only && !is_utf16(encoding),
+        // ISO-2022-JP is all 7-bit bytes, but not ASCII text.
+        ascii_only: ascii_only && encoding.is_ascii_compatible(),
     }
 }
 
 /// Decode `input` (after its byte order mark) as `charset` says, or say why
 /// it cannot be done without loss.
+///
+/// Bytes that decode but do not encode back are found by
+/// [`check_round_trip`], which a caller runs only when it is about to write
+/// the document back (encoding is much slower than decoding in the CJK
+/// encodings, and an unchanged document is never re-encoded).
 pub fn decode<'a>(input: &'a [u8], charset: &Charset) -> Result<Cow<'a, str>, Undecodable> {
     let body = &input[charset.bom_len..];
     charset
         .encoding
         .decode_without_bom_handling_and_without_replacement(body)
-        .ok_or(Undecodable {
-            encoding: charset.encoding.name(),
-            source: charset.source,
-        })
+        .ok_or_else(|| charset.undecodable(UndecodableReason::Malformed))
+}
+
+/// Does `text`, decoded from `input` by [`decode`], encode back to exactly
+/// the input's bytes? Together with [`decode`] this is the one condition
+/// under which a document is written back: its text, unchanged, must give
+/// its bytes unchanged. UTF-8, UTF-16 and pure ASCII always do.
+pub fn check_round_trip(input: &[u8], text: &str, charset: &Charset) -> Result<(), Undecodable> {
+    let encoding = charset.encoding;
+    if charset.ascii_only || encoding == UTF_8 || is_utf16(encoding) {
+        return Ok(());
+    }
+    let (bytes, _, _) = encoding.encode(text);
+    if *bytes == input[charset.bom_len..] {
+        Ok(())
+    } else {
+        Err(charset.undecodable(UndecodableReason::OneWay))
+    }
+}
+
+impl Charset {
+    fn undecodable(&self, reason: UndecodableReason) -> Undecodable {
+        Undecodable {
+            encoding: self.encoding.name(),
+            source: self.source,
+            reason,
+        }
+    }
+
+    /// Can the output hold `c` as itself? [`encode`] writes any other
+    /// character as a numeric character reference, which is one only in
+    /// text and attribute values.
+    pub fn holds(&self, c: char) -> bool {
+        if c.is_ascii() || is_utf16(self.encoding) {
+            return true;
+        }
+        if self.ascii_only {
+            return false;
+        }
+        if self.encoding == UTF_8 {
+            return true;
+        }
+        let mut buf = [0u8; 4];
+        let mut out = [0u8; 16];
+        let (result, _, _) = self
+            .encoding
+            .new_encoder()
+            .encode_from_utf8_without_replacement(c.encode_utf8(&mut buf), &mut out, true);
+        result == encoding_rs::EncoderResult::InputEmpty
+    }
+
+    /// Does the output hold every character as itself (Unicode output)?
+    pub fn holds_everything(&self) -> bool {
+        !self.ascii_only && (self.encoding == UTF_8 || is_utf16(self.encoding))
+    }
 }
 
 /// Encode `text` back into the document's encoding, with its byte order mark
@@ -262,6 +342,35 @@ mod tests {
         assert_eq!(encode("\u{e9}\u{1F600}".into(), &ascii), b"&#233;&#128512;");
         let sjis = sniff(b"<meta charset=shift_jis>\x82\xa0", None);
         assert_eq!(encode("\u{e9}".into(), &sjis), b"&#233;");
+    }
+
+    #[test]
+    fn one_way_bytes_do_not_round_trip() {
+        let cases: &[(&str, &[u8], bool)] = &[
+            ("shift_jis", b"<meta charset=shift_jis>\x82\xa0", true),
+            ("user-defined", b"<meta charset=shift_jis>\xF0\x40", false),
+            ("ascii", b"<p>x", true),
+            ("iso-2022-jp canonical", b"<meta charset=iso-2022-jp>\x1B$B\x24\x22\x1B(B", true),
+            ("iso-2022-jp katakana", b"<meta charset=iso-2022-jp>\x1B(I\x31\x1B(B", false),
+        ];
+        for (name, input, round_trips) in cases {
+            let c = sniff(input, None);
+            let text = decode(input, &c).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let checked = check_round_trip(input, &text, &c);
+            assert_eq!(checked.is_ok(), *round_trips, "case {name}: {checked:?}");
+        }
+    }
+
+    #[test]
+    fn what_the_output_holds() {
+        let ascii = sniff(b"<p>x", None);
+        let sjis = sniff(b"<meta charset=shift_jis>\x82\xa0", None);
+        let gb18030 = sniff(b"<meta charset=gb18030>\xC4\xE3", None);
+        let utf8 = sniff("caf\u{e9}".as_bytes(), None);
+        assert!(ascii.holds('\0') && !ascii.holds('\u{e9}') && !ascii.holds('\u{fffd}'));
+        assert!(sjis.holds('\u{3042}') && !sjis.holds('\u{fffd}') && !sjis.holds('\u{e000}'));
+        assert!(gb18030.holds('\u{fffd}'));
+        assert!(utf8.holds_everything() && !ascii.holds_everything() && !sjis.holds_everything());
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub fn document_base(
     rewrite::document_base(&text, &start(ctx, &charset), report)
 }
 
-fn start<'a>(ctx: &HtmlContext<'a>, charset: &charset::Charset) -> rewrite::Start<'a> {
+fn start<'a>(ctx: &HtmlContext<'a>, charset: &'a charset::Charset) -> rewrite::Start<'a> {
     rewrite::Start {
         options: ctx.options,
         base: ctx.base,
@@ -64,6 +64,7 @@ fn start<'a>(ctx: &HtmlContext<'a>, charset: &charset::Charset) -> rewrite::Star
         saved_from_allowed: true,
         iframe_srcdoc: false,
         query_encoding: charset::query_encoding(charset),
+        output: Some(charset),
         location: ctx.location,
         depth: 0,
     }
@@ -73,17 +74,23 @@ fn start<'a>(ctx: &HtmlContext<'a>, charset: &charset::Charset) -> rewrite::Star
 /// caller then keeps the input bytes exactly).
 ///
 /// The output is in the input's encoding (with its byte order mark, if it had
-/// one). Input that is not valid in its encoding is left unchanged and
-/// reported, so that nothing is lost.
+/// one). Input that cannot be written back without loss — not valid in its
+/// encoding, or holding bytes that the encoding decodes one way only — is
+/// left unchanged and reported, so that nothing is lost.
 pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
     let charset = charset::sniff(input, ctx.transport_charset);
+    let refuse = |report: &mut Report, e: charset::Undecodable| {
+        report.problem(ctx.location, Severity::Error, e.to_string());
+        None
+    };
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
-        Err(e) => {
-            report.problem(ctx.location, Severity::Error, e.to_string());
-            return None;
-        }
+        Err(e) => return refuse(report, e),
     };
     let out = rewrite::rewrite_document(&text, &start(ctx, &charset), report)?;
+    // Checked only now: nothing is re-encoded when nothing changed.
+    if let Err(e) = charset::check_round_trip(input, &text, &charset) {
+        return refuse(report, e);
+    }
     Some(charset::encode(out, &charset))
 }

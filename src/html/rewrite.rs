@@ -3,6 +3,7 @@
 //! serialize the tree when anything changed.
 
 use super::base_element::embedded_base;
+use super::charset::Charset;
 use super::dom::{self, AttrNs, Element, ElementNs, Scope};
 use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
@@ -31,6 +32,9 @@ pub struct Start<'a> {
     pub iframe_srcdoc: bool,
     /// The encoding URL queries are written in (`whatwg` profile).
     pub query_encoding: &'static Encoding,
+    /// The encoding the document will be written in; `None` when the output
+    /// holds every character as itself (it goes into a `srcdoc` attribute).
+    pub output: Option<&'a Charset>,
     /// Where the document is.
     pub location: &'a Location,
     /// How many `srcdoc` documents enclose this one.
@@ -72,7 +76,7 @@ pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> O
         return None;
     }
     let mut seen = 0usize;
-    Some(doc.serialize_with(|element| {
+    Some(doc.serialize_with(start.output, |element| {
         seen += 1;
         if seen > visited {
             walk.element(element);
@@ -255,6 +259,7 @@ impl Walk<'_, '_> {
             base: inherited.as_ref(),
             saved_from_allowed: false,
             iframe_srcdoc: true,
+            output: None,
             depth: start.depth + 1,
             ..*start
         };

@@ -3,6 +3,7 @@
 
 mod serialize;
 
+use super::charset::Charset;
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ns, ParseOpts};
@@ -146,15 +147,21 @@ impl Document {
     /// The document written back as HTML (a string; the caller encodes it).
     #[cfg(test)]
     pub fn serialize(&self) -> String {
-        serialize::serialize(&self.dom.document, self.tags, &mut |_| {})
+        serialize::serialize(&self.dom.document, self.tags, None, &mut |_| {})
     }
 
     /// As [`serialize`](Self::serialize), calling `before_element` on each
     /// element just before it is written, in the order of
     /// `elements(Scope::WithTemplates)`: the rewrite of the elements after the
-    /// first change happens in the same pass as the writing.
-    pub fn serialize_with(&self, mut before_element: impl FnMut(&Element)) -> String {
-        serialize::serialize(&self.dom.document, self.tags, &mut |node| {
+    /// first change happens in the same pass as the writing. `output` is the
+    /// encoding the text will be written in (`None`: it holds every
+    /// character, or the text goes into an attribute value).
+    pub fn serialize_with(
+        &self,
+        output: Option<&Charset>,
+        mut before_element: impl FnMut(&Element),
+    ) -> String {
+        serialize::serialize(&self.dom.document, self.tags, output, &mut |node| {
             before_element(&Element { node: node.clone() })
         })
     }

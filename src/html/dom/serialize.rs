@@ -12,23 +12,40 @@
 //!   them, the same content re-parses to the same implied elements — unless
 //!   nodes follow the element that would then re-parse into it (a comment
 //!   after `</body>` or `</html>`, white space or a comment after `</head>`):
-//!   such an element is written with its tags.
+//!   such an element is written with its tags;
+//! - where character references are not recognised — element and attribute
+//!   names, comments, the DOCTYPE, the text of raw text elements (`style`,
+//!   `script`, `xmp`, `iframe`, `noembed`, `noframes`, `plaintext`) — a
+//!   character the output encoding cannot hold must not become `&#N;` (the
+//!   encoder's fallback, right in text and attribute values only). There the
+//!   tokenizer turns NUL into U+FFFD, so U+FFFD is written as NUL, which
+//!   re-parses to it; in a `style` sheet any other such character (from a
+//!   rewritten URL) is written as a CSS escape `\HEX `. Other places hold
+//!   only characters from the source, which the output encoding holds once
+//!   the document is known to round-trip (`charset::check_round_trip`).
 //!
 //! The walk is iterative: nesting depth does not grow the call stack.
 
 use super::SourceTags;
+use crate::html::charset::Charset;
 use html5ever::serialize::{Serialize, SerializeOpts, Serializer, TraversalScope};
-use html5ever::{ns, QualName};
+use html5ever::{ns, LocalName, QualName};
 use markup5ever_rcdom::{Handle, NodeData};
+use std::borrow::Cow;
 use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::io;
 
 /// Serialize the children of `document` to a string, calling
 /// `before_element` on each element just before it is written (in tree
 /// order, `<template>` contents included), so that it may still change it.
+/// `output` is the encoding the string will be written in; `None` when every
+/// character can be written as itself (Unicode output, or a string that goes
+/// into an attribute value, such as a `srcdoc` document).
 pub fn serialize(
     document: &Handle,
     source: SourceTags,
+    output: Option<&Charset>,
     before_element: &mut dyn FnMut(&Handle),
 ) -> String {
     let mut out = Vec::new();
@@ -40,6 +57,7 @@ pub fn serialize(
     let faithful = Faithful {
         root: document.clone(),
         source,
+        output: output.filter(|c| !c.holds_everything()),
         before_element: RefCell::new(before_element),
     };
     // Writing to a Vec cannot fail, and the tree is well formed.
@@ -50,6 +68,8 @@ pub fn serialize(
 struct Faithful<'h> {
     root: Handle,
     source: SourceTags,
+    /// The output encoding, when it cannot hold every character.
+    output: Option<&'h Charset>,
     before_element: RefCell<&'h mut dyn FnMut(&Handle)>,
 }
 
@@ -58,6 +78,8 @@ enum Op {
     Close(QualName),
     /// The end of an element whose tags are not written.
     Unwritten,
+    /// The end of a `plaintext` element: no end tag, and nothing after it.
+    EndOfPlaintext,
 }
 
 impl Serialize for Faithful<'_> {
@@ -71,22 +93,34 @@ impl Serialize for Faithful<'_> {
             .cloned()
             .map(Op::Open)
             .collect();
+        // After a `plaintext` element everything is its text: the rest of
+        // the tree is only offered to `before_element`, not written.
+        let mut muted = false;
         while let Some(op) = ops.pop() {
             let node = match op {
+                Op::Close(_) | Op::Unwritten | Op::EndOfPlaintext if muted => continue,
                 Op::Close(name) => {
                     s.end_elem(name)?;
                     continue;
                 }
                 Op::Unwritten => continue,
+                Op::EndOfPlaintext => {
+                    muted = true;
+                    continue;
+                }
                 Op::Open(node) => node,
             };
+            if muted {
+                if matches!(node.data, NodeData::Element { .. }) {
+                    (self.before_element.borrow_mut())(&node);
+                    with_children(&node, |children| {
+                        ops.extend(children.iter().rev().cloned().map(Op::Open))
+                    });
+                }
+                continue;
+            }
             match &node.data {
-                NodeData::Element {
-                    name,
-                    attrs,
-                    template_contents,
-                    ..
-                } => {
+                NodeData::Element { name, attrs, .. } => {
                     (self.before_element.borrow_mut())(&node);
                     if self.implied(name)
                         && attrs.borrow().is_empty()
@@ -94,29 +128,49 @@ impl Serialize for Faithful<'_> {
                     {
                         ops.push(Op::Unwritten);
                     } else {
-                        s.start_elem(
-                            name.clone(),
-                            attrs.borrow().iter().map(|a| (&a.name, &a.value[..])),
-                        )?;
-                        ops.push(Op::Close(name.clone()));
+                        let name = self.literal_name(name).into_owned();
+                        let attrs = attrs.borrow();
+                        let values = attrs.iter().map(|a| &a.value[..]);
+                        match self.literal_attribute_names(&attrs) {
+                            Some(names) => s.start_elem(name.clone(), names.iter().zip(values))?,
+                            None => s.start_elem(
+                                name.clone(),
+                                attrs.iter().map(|a| &a.name).zip(values),
+                            )?,
+                        }
+                        // Its end tag would be read as its text.
+                        ops.push(if is_plaintext(&name) {
+                            Op::EndOfPlaintext
+                        } else {
+                            Op::Close(name)
+                        });
                     }
-                    let contents = template_contents.borrow();
-                    let children = match contents.as_ref() {
-                        Some(fragment) => fragment.children.borrow(),
-                        None => node.children.borrow(),
-                    };
-                    if drops_leading_newline(name) && starts_with_newline(children.first()) {
-                        s.write_text("\n")?;
-                    }
-                    ops.extend(children.iter().rev().cloned().map(Op::Open));
+                    with_children(&node, |children| {
+                        if drops_leading_newline(name) && starts_with_newline(children.first()) {
+                            s.write_text("\n")?;
+                        }
+                        ops.extend(children.iter().rev().cloned().map(Op::Open));
+                        Ok::<_, io::Error>(())
+                    })?;
                 }
                 NodeData::Doctype {
                     name,
                     public_id,
                     system_id,
-                } => s.write_doctype(&doctype_text(name, public_id, system_id))?,
-                NodeData::Text { contents } => s.write_text(&contents.borrow())?,
-                NodeData::Comment { contents } => s.write_comment(contents)?,
+                } => s.write_doctype(&self.literal(
+                    &doctype_text(name, public_id, system_id),
+                    Syntax::Markup,
+                ))?,
+                NodeData::Text { contents } => {
+                    let contents = contents.borrow();
+                    match raw_text_syntax(&node) {
+                        Some(syntax) => s.write_text(&self.literal(&contents, syntax))?,
+                        None => s.write_text(&contents)?,
+                    }
+                }
+                NodeData::Comment { contents } => {
+                    s.write_comment(&self.literal(contents, Syntax::Markup))?
+                }
                 NodeData::ProcessingInstruction { target, contents } => {
                     s.write_processing_instruction(target, contents)?
                 }
@@ -127,7 +181,69 @@ impl Serialize for Faithful<'_> {
     }
 }
 
+/// How a place without character references can spell a character.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Syntax {
+    /// Names, comments, DOCTYPE, raw text: only as itself.
+    Markup,
+    /// A `style` element's text: also as a CSS escape.
+    Css,
+}
+
 impl Faithful<'_> {
+    /// `text` for a place where character references are not recognised:
+    /// characters the output cannot hold are written as described in the
+    /// module documentation.
+    fn literal<'t>(&self, text: &'t str, syntax: Syntax) -> Cow<'t, str> {
+        let Some(output) = self.output else {
+            return Cow::Borrowed(text);
+        };
+        if text.is_ascii() || text.chars().all(|c| output.holds(c)) {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match c {
+                _ if output.holds(c) => out.push(c),
+                '\u{FFFD}' => out.push('\0'),
+                _ if syntax == Syntax::Css => {
+                    let _ = write!(out, "\\{:x} ", u32::from(c));
+                }
+                // Not from the source (which the encoding holds): left to the
+                // encoder's reference, the best that can be done.
+                _ => out.push(c),
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// An element or attribute name, as [`literal`](Self::literal).
+    fn literal_name<'n>(&self, name: &'n QualName) -> Cow<'n, QualName> {
+        match self.literal(&name.local, Syntax::Markup) {
+            Cow::Borrowed(_) => Cow::Borrowed(name),
+            Cow::Owned(local) => Cow::Owned(QualName::new(
+                name.prefix.clone(),
+                name.ns.clone(),
+                LocalName::from(local),
+            )),
+        }
+    }
+
+    /// The attribute names as [`literal`](Self::literal), when any changes
+    /// (`None`, without allocating, in the usual case).
+    fn literal_attribute_names(&self, attrs: &[html5ever::Attribute]) -> Option<Vec<QualName>> {
+        self.output?;
+        if attrs.iter().all(|a| a.name.local.is_ascii()) {
+            return None;
+        }
+        Some(
+            attrs
+                .iter()
+                .map(|a| self.literal_name(&a.name).into_owned())
+                .collect(),
+        )
+    }
+
     /// Is `name` an `html`, `head` or `body` element the parser implied?
     fn implied(&self, name: &QualName) -> bool {
         name.ns == ns!(html)
@@ -146,9 +262,7 @@ impl Faithful<'_> {
 /// would land in `body`; text and comments between `head` and `body` (the
 /// "after head" mode) would land in `head`.
 fn has_nodes_that_would_move_inside(node: &Handle, name: &QualName) -> bool {
-    let weak = node.parent.take();
-    node.parent.set(weak.clone());
-    let Some(parent) = weak.and_then(|w| w.upgrade()) else {
+    let Some(parent) = parent_of(node) else {
         return false;
     };
     let siblings = parent.children.borrow();
@@ -165,6 +279,48 @@ fn has_nodes_that_would_move_inside(node: &Handle, name: &QualName) -> bool {
     } else {
         !following.is_empty()
     }
+}
+
+fn parent_of(node: &Handle) -> Option<Handle> {
+    let weak = node.parent.take();
+    node.parent.set(weak.clone());
+    weak.and_then(|w| w.upgrade())
+}
+
+/// Is the text `node` written unescaped, as the content of a raw text
+/// element (html5ever's serializer decides by the same list; `noscript` is
+/// not among them, scripting being disabled)? Then in which syntax.
+fn raw_text_syntax(node: &Handle) -> Option<Syntax> {
+    let parent = parent_of(node)?;
+    let NodeData::Element { name, .. } = &parent.data else {
+        return None;
+    };
+    if name.ns != ns!(html) {
+        return None;
+    }
+    match &*name.local {
+        "style" => Some(Syntax::Css),
+        "script" | "xmp" | "iframe" | "noembed" | "noframes" | "plaintext" => Some(Syntax::Markup),
+        _ => None,
+    }
+}
+
+/// `f` with the children of `node`, or for a `<template>` its contents'
+/// children (rcdom keeps those apart).
+fn with_children<R>(node: &Handle, f: impl FnOnce(&[Handle]) -> R) -> R {
+    if let NodeData::Element {
+        template_contents, ..
+    } = &node.data
+    {
+        if let Some(fragment) = template_contents.borrow().as_ref() {
+            return f(&fragment.children.borrow());
+        }
+    }
+    f(&node.children.borrow())
+}
+
+fn is_plaintext(name: &QualName) -> bool {
+    name.ns == ns!(html) && &*name.local == "plaintext"
 }
 
 /// The parser drops one newline right after these start tags.
@@ -246,6 +402,11 @@ mod tests {
                 "white space after an implied head",
                 "<title>t</title></head>\n<p>x",
                 "<head><title>t</title></head>\n<p>x</p>",
+            ),
+            (
+                "plaintext has no end tag",
+                "<div>a<plaintext>x</div>",
+                "<div>a<plaintext>x</div>",
             ),
             (
                 "explicit body only",
