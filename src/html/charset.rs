@@ -75,17 +75,18 @@ impl fmt::Display for Undecodable {
         };
         let encoding = self.encoding;
         match self.reason {
-            UndecodableReason::Malformed => write!(f, "not valid {encoding}"),
+            UndecodableReason::Malformed => write!(
+                f,
+                "not valid {encoding} (the encoding chosen {why}); \
+                 left unchanged to avoid data loss"
+            ),
             UndecodableReason::OneWay => write!(
                 f,
-                "holds {encoding} byte sequences that do not encode back to themselves \
-                 (e.g. user-defined characters)"
+                "holds bytes that {encoding} (the encoding chosen {why}) decodes but \
+                 cannot encode back, such as user-defined characters; \
+                 left unchanged to avoid data loss"
             ),
-        }?;
-        write!(
-            f,
-            " (the encoding chosen {why}); left unchanged to avoid data loss"
-        )
+        }
     }
 }
 
@@ -350,8 +351,16 @@ mod tests {
             ("shift_jis", b"<meta charset=shift_jis>\x82\xa0", true),
             ("user-defined", b"<meta charset=shift_jis>\xF0\x40", false),
             ("ascii", b"<p>x", true),
-            ("iso-2022-jp canonical", b"<meta charset=iso-2022-jp>\x1B$B\x24\x22\x1B(B", true),
-            ("iso-2022-jp katakana", b"<meta charset=iso-2022-jp>\x1B(I\x31\x1B(B", false),
+            (
+                "iso-2022-jp canonical",
+                b"<meta charset=iso-2022-jp>\x1B$B\x24\x22\x1B(B",
+                true,
+            ),
+            (
+                "iso-2022-jp katakana",
+                b"<meta charset=iso-2022-jp>\x1B(I\x31\x1B(B",
+                false,
+            ),
         ];
         for (name, input, round_trips) in cases {
             let c = sniff(input, None);

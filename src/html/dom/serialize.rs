@@ -157,13 +157,12 @@ impl Serialize for Faithful<'_> {
                     name,
                     public_id,
                     system_id,
-                } => s.write_doctype(&self.literal(
-                    &doctype_text(name, public_id, system_id),
-                    Syntax::Markup,
-                ))?,
+                } => s.write_doctype(
+                    &self.literal(&doctype_text(name, public_id, system_id), Syntax::Markup),
+                )?,
                 NodeData::Text { contents } => {
                     let contents = contents.borrow();
-                    match raw_text_syntax(&node) {
+                    match self.output.and_then(|_| raw_text_syntax(&node)) {
                         Some(syntax) => s.write_text(&self.literal(&contents, syntax))?,
                         None => s.write_text(&contents)?,
                     }
