@@ -293,5 +293,15 @@ pub fn rewrite_stylesheet(
     };
     let mut rewriter = crate::policy::LinkRewriter::new(base, options, report, location);
     let out = crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))?;
+    if let Err(e) = charset::check_round_trip(input, &text, &charset) {
+        report.problem(location, Severity::Error, e.to_string());
+        return None;
+    }
+    // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
+    // a rewritten URL) is written as a CSS escape.
+    let out = match charset.literal(&out, charset::LiteralSyntax::Css) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    };
     Some(charset::encode(out, &charset))
 }

@@ -271,3 +271,29 @@ fn stylesheets_keep_their_encoding_and_byte_order_mark() {
         assert_eq!(out.output.as_ref(), expected.as_slice(), "{name}");
     }
 }
+
+/// `&#N;` means nothing in CSS: a URL character the style sheet's encoding
+/// cannot hold (here from `--url`) is written as a CSS escape, and a sheet
+/// whose bytes do not encode back (Shift_JIS user-defined characters) is left
+/// unchanged and reported, as the HTML layer does.
+#[test]
+fn stylesheets_never_get_numeric_references() {
+    let mut options = linkbase::Options::new();
+    options.format = linkbase::Format::Css;
+    options.charset = encoding_rs::Encoding::for_label(b"shift_jis");
+    options.url = Some("http://h.example/caf\u{e9}/site.css".into());
+    let input = b"/* \x82\xa0 */ a { background: url(x.png) }";
+    let out = linkbase::rewrite(input, &options, Some("site.css"));
+    assert_eq!(
+        out.output.as_ref(),
+        b"/* \x82\xa0 */ a { background: url(http://h.example/caf\\e9 /x.png) }"
+    );
+    let one_way = b"/* \xF0\x40 */ a { background: url(x.png) }";
+    let out = linkbase::rewrite(one_way, &options, Some("site.css"));
+    assert_eq!(out.output.as_ref(), one_way);
+    let message = out.report.problems[0].one_line();
+    assert!(
+        message.starts_with("site.css: error: holds bytes that Shift_JIS"),
+        "{message}"
+    );
+}

@@ -90,6 +90,16 @@ impl fmt::Display for Undecodable {
     }
 }
 
+/// The syntax of a place where numeric character references are not
+/// recognised, for [`Charset::literal`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiteralSyntax {
+    /// HTML names, comments, DOCTYPE, raw text: a character only as itself.
+    Markup,
+    /// CSS (a style sheet, a `<style>` element's text): also as an escape.
+    Css,
+}
+
 /// Decide the encoding of `input` given the transport's charset, if any.
 pub fn sniff(input: &[u8], transport: Option<&'static Encoding>) -> Charset {
     let ascii_only = input.is_ascii();
@@ -181,6 +191,31 @@ impl Charset {
             .new_encoder()
             .encode_from_utf8_without_replacement(c.encode_utf8(&mut buf), &mut out, true);
         result == encoding_rs::EncoderResult::InputEmpty
+    }
+
+    /// `text` for a place where numeric character references are not
+    /// recognised (where [`encode`]'s `&#N;` would be read as those
+    /// characters): a character the output cannot hold is written as NUL when
+    /// it is U+FFFD (which the HTML tokenizer, and CSS, read NUL as), as a CSS
+    /// escape (`\e9 `) in CSS, and otherwise left to [`encode`] (such
+    /// characters come from the source, which the encoding holds once
+    /// [`check_round_trip`] passed).
+    pub fn literal<'t>(&self, text: &'t str, syntax: LiteralSyntax) -> Cow<'t, str> {
+        if text.is_ascii() || self.holds_everything() || text.chars().all(|c| self.holds(c)) {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match c {
+                _ if self.holds(c) => out.push(c),
+                '\u{FFFD}' => out.push('\0'),
+                _ if syntax == LiteralSyntax::Css => {
+                    out.push_str(&format!("\\{:x} ", u32::from(c)));
+                }
+                _ => out.push(c),
+            }
+        }
+        Cow::Owned(out)
     }
 
     /// Does the output hold every character as itself (Unicode output)?

@@ -27,13 +27,12 @@
 //! The walk is iterative: nesting depth does not grow the call stack.
 
 use super::SourceTags;
-use crate::html::charset::Charset;
+use crate::html::charset::{Charset, LiteralSyntax as Syntax};
 use html5ever::serialize::{Serialize, SerializeOpts, Serializer, TraversalScope};
 use html5ever::{ns, LocalName, QualName};
 use markup5ever_rcdom::{Handle, NodeData};
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::fmt::Write as _;
 use std::io;
 
 /// Serialize the children of `document` to a string, calling
@@ -180,40 +179,14 @@ impl Serialize for Faithful<'_> {
     }
 }
 
-/// How a place without character references can spell a character.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Syntax {
-    /// Names, comments, DOCTYPE, raw text: only as itself.
-    Markup,
-    /// A `style` element's text: also as a CSS escape.
-    Css,
-}
-
 impl Faithful<'_> {
-    /// `text` for a place where character references are not recognised:
-    /// characters the output cannot hold are written as described in the
-    /// module documentation.
+    /// `text` for a place where character references are not recognised
+    /// ([`Charset::literal`]).
     fn literal<'t>(&self, text: &'t str, syntax: Syntax) -> Cow<'t, str> {
-        let Some(output) = self.output else {
-            return Cow::Borrowed(text);
-        };
-        if text.is_ascii() || text.chars().all(|c| output.holds(c)) {
-            return Cow::Borrowed(text);
+        match self.output {
+            Some(output) => output.literal(text, syntax),
+            None => Cow::Borrowed(text),
         }
-        let mut out = String::with_capacity(text.len());
-        for c in text.chars() {
-            match c {
-                _ if output.holds(c) => out.push(c),
-                '\u{FFFD}' => out.push('\0'),
-                _ if syntax == Syntax::Css => {
-                    let _ = write!(out, "\\{:x} ", u32::from(c));
-                }
-                // Not from the source (which the encoding holds): left to the
-                // encoder's reference, the best that can be done.
-                _ => out.push(c),
-            }
-        }
-        Cow::Owned(out)
     }
 
     /// An element or attribute name, as [`literal`](Self::literal).
