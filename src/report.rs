@@ -220,6 +220,19 @@ impl Report {
         self.counts.failed > 0 || self.problems.iter().any(|p| p.severity == Severity::Error)
     }
 
+    /// An empty report that keeps link records as this one does, for work
+    /// whose output may yet be discarded (see [`merge_problems`](Self::merge_problems)).
+    pub fn sub_report(&self) -> Report {
+        Report::new(self.keep_links)
+    }
+
+    /// Append only the problems of `other`: its links were not written after
+    /// all (the document is left unchanged), so they are neither counted nor
+    /// recorded.
+    pub fn merge_problems(&mut self, other: Report) {
+        self.problems.extend(other.problems);
+    }
+
     /// Append another report (e.g. a nested part's) to this one.
     pub fn merge(&mut self, other: Report) {
         self.links.extend(other.links);

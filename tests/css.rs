@@ -291,6 +291,7 @@ fn stylesheets_never_get_numeric_references() {
     let one_way = b"/* \xF0\x40 */ a { background: url(x.png) }";
     let out = linkbase::rewrite(one_way, &options, Some("site.css"));
     assert_eq!(out.output.as_ref(), one_way);
+    assert_eq!(out.report.counts.rewritten, 0, "links counted");
     let message = out.report.problems[0].one_line();
     assert!(
         message.starts_with("site.css: error: holds bytes that Shift_JIS"),

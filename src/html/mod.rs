@@ -87,10 +87,13 @@ pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) ->
         Ok(text) => text,
         Err(e) => return refuse(report, e),
     };
-    let out = rewrite::rewrite_document(&text, &start(ctx, &charset), report)?;
+    let mut document = report.sub_report();
+    let out = rewrite::rewrite_document(&text, &start(ctx, &charset), &mut document);
     // Checked only now: nothing is re-encoded when nothing changed.
-    if let Err(e) = charset::check_round_trip(input, &text, &charset) {
+    if let (Some(_), Err(e)) = (&out, charset::check_round_trip(input, &text, &charset)) {
+        report.merge_problems(document);
         return refuse(report, e);
     }
-    Some(charset::encode(out, &charset))
+    report.merge(document);
+    Some(charset::encode(out?, &charset))
 }
