@@ -195,24 +195,30 @@ impl Charset {
 
     /// `text` for a place where numeric character references are not
     /// recognised (where [`encode`]'s `&#N;` would be read as those
-    /// characters): a character the output cannot hold is written as NUL when
-    /// it is U+FFFD (which the HTML tokenizer, and CSS, read NUL as), as a CSS
-    /// escape (`\e9 `) in CSS, and otherwise left to [`encode`] (such
-    /// characters come from the source, which the encoding holds once
-    /// [`check_round_trip`] passed).
+    /// characters): U+FFFD, when the output cannot hold it, is written as NUL
+    /// (which the HTML tokenizer, and CSS, read as U+FFFD), and in CSS any
+    /// other character the output cannot hold as an escape (`\e9 `). Other
+    /// characters are not looked at: there they come from the source, which
+    /// the encoding holds once [`check_round_trip`] passed.
     pub fn literal<'t>(&self, text: &'t str, syntax: LiteralSyntax) -> Cow<'t, str> {
-        if text.is_ascii() || self.holds_everything() || text.chars().all(|c| self.holds(c)) {
+        if text.is_ascii() || self.holds_everything() {
             return Cow::Borrowed(text);
         }
-        let mut out = String::with_capacity(text.len());
+        let replacement_unheld = !self.holds('\u{FFFD}');
+        let unheld = |c: char| match c {
+            _ if c.is_ascii() => false,
+            '\u{FFFD}' => replacement_unheld,
+            _ => syntax == LiteralSyntax::Css && !self.holds(c),
+        };
+        if !text.chars().any(unheld) {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len() + 8);
         for c in text.chars() {
             match c {
-                _ if self.holds(c) => out.push(c),
+                _ if !unheld(c) => out.push(c),
                 '\u{FFFD}' => out.push('\0'),
-                _ if syntax == LiteralSyntax::Css => {
-                    out.push_str(&format!("\\{:x} ", u32::from(c)));
-                }
-                _ => out.push(c),
+                _ => out.push_str(&format!("\\{:x} ", u32::from(c))),
             }
         }
         Cow::Owned(out)
@@ -415,6 +421,41 @@ mod tests {
         assert!(sjis.holds('\u{3042}') && !sjis.holds('\u{fffd}') && !sjis.holds('\u{e000}'));
         assert!(gb18030.holds('\u{fffd}'));
         assert!(utf8.holds_everything() && !ascii.holds_everything() && !sjis.holds_everything());
+    }
+
+    #[test]
+    fn literal_spellings() {
+        use LiteralSyntax::{Css, Markup};
+        let ascii = sniff(b"<p>x", None);
+        let sjis = sniff(b"<meta charset=shift_jis>\x82\xa0", None);
+        let gb18030 = sniff(b"<meta charset=gb18030>\xC4\xE3", None);
+        let cases = [
+            (
+                "ascii markup",
+                &ascii,
+                Markup,
+                "a\u{fffd}\u{e9}",
+                "a\0\u{e9}",
+            ),
+            ("ascii css", &ascii, Css, "a\u{fffd}\u{e9}b", "a\0\\e9 b"),
+            (
+                "sjis css",
+                &sjis,
+                Css,
+                "\u{3042}\u{e9}\u{fffd}",
+                "\u{3042}\\e9 \0",
+            ),
+            (
+                "gb18030 holds U+FFFD",
+                &gb18030,
+                Markup,
+                "\u{fffd}",
+                "\u{fffd}",
+            ),
+        ];
+        for (name, charset, syntax, text, want) in cases {
+            assert_eq!(charset.literal(text, syntax), want, "case {name}");
+        }
     }
 
     #[test]
