@@ -11,8 +11,10 @@
 //!   document (an e-mail body, a `srcdoc`) keeps its shape. Written without
 //!   them, the same content re-parses to the same implied elements — unless
 //!   nodes follow the element that would then re-parse into it (a comment
-//!   after `</body>` or `</html>`, white space or a comment after `</head>`):
-//!   such an element is written with its tags;
+//!   after `</body>` or `</html>`, white space or a comment after `</head>`),
+//!   or a `body`'s first child would re-parse outside it (after a NUL that
+//!   ended the head: a comment, white space, a `base`): such an element is
+//!   written with its tags;
 //! - where character references are not recognised — element and attribute
 //!   names, comments, the DOCTYPE, the text of raw text elements (`style`,
 //!   `script`, `xmp`, `iframe`, `noembed`, `noframes`, `plaintext`) — a
@@ -234,6 +236,9 @@ impl Faithful<'_> {
 /// would land in `body`; text and comments between `head` and `body` (the
 /// "after head" mode) would land in `head`.
 fn has_nodes_that_would_move_inside(node: &Handle, name: &QualName) -> bool {
+    if &*name.local == "body" && starts_outside_body(node) {
+        return true;
+    }
     let Some(parent) = parent_of(node) else {
         return false;
     };
@@ -250,6 +255,40 @@ fn has_nodes_that_would_move_inside(node: &Handle, name: &QualName) -> bool {
             .is_some()
     } else {
         !following.is_empty()
+    }
+}
+
+/// Would the first child of an implied `body`, written without `<body>`,
+/// re-parse outside it? After the head, white space and comments go into
+/// `html`, and head elements (`base`, `link`, `meta`, `script`, `style`,
+/// `title` …; `noscript` while the head is still open) into `head`. The input
+/// can have such a body only when something that leaves no node ended the
+/// head: a NUL, which ends it and is then dropped in the body.
+fn starts_outside_body(body: &Handle) -> bool {
+    let children = body.children.borrow();
+    match children.first().map(|c| &c.data) {
+        Some(NodeData::Comment { .. }) => true,
+        Some(NodeData::Text { contents }) => contents
+            .borrow()
+            .starts_with(['\t', '\n', '\x0C', '\r', ' ']),
+        Some(NodeData::Element { name, .. }) => {
+            name.ns == ns!(html)
+                && matches!(
+                    &*name.local,
+                    "base"
+                        | "basefont"
+                        | "bgsound"
+                        | "link"
+                        | "meta"
+                        | "noframes"
+                        | "noscript"
+                        | "script"
+                        | "style"
+                        | "template"
+                        | "title"
+                )
+        }
+        _ => false,
     }
 }
 
@@ -374,6 +413,21 @@ mod tests {
                 "white space after an implied head",
                 "<title>t</title></head>\n<p>x",
                 "<head><title>t</title></head>\n<p>x</p>",
+            ),
+            (
+                "NUL ended the head",
+                "<head>\0<base href=x><!--c-->",
+                "<head></head><body><base href=\"x\"><!--c--></body>",
+            ),
+            (
+                "NUL, then a comment",
+                "\0<!--c-->x",
+                "<body><!--c-->x</body>",
+            ),
+            (
+                "NUL, then white space",
+                "<title>t</title>\0 x",
+                "<title>t</title><body> x</body>",
             ),
             (
                 "plaintext has no end tag",
