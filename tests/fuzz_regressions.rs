@@ -392,3 +392,19 @@ fn nul_that_ends_the_head_keeps_what_follows_in_the_body() {
         fidelity::assert_same_tree(name, input, &out.output, None, &[]);
     }
 }
+
+/// html target, found once finding 6's carve-out was gone (the input also
+/// held a NUL): a `<base href>` holding `</style>` put the end tag into a
+/// `<style>` sheet's rewritten URL, which then ended the element early. Such
+/// an end tag is written `\3c /style`, a CSS escape inside the URL.
+#[test]
+fn style_end_tag_from_a_rewritten_url_is_escaped() {
+    let input = b"<base href='/x</STYLE>y/'><style>b{background:url(i.png)}</style><a href=z>z</a>";
+    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+    let text = String::from_utf8_lossy(&out.output);
+    assert!(
+        text.contains("<style>b{background:url(http://h.example/x\\3c /STYLE>y/i.png)}</style>"),
+        "{text}"
+    );
+    fidelity::assert_same_tree("style end tag", input, &out.output, None, &[]);
+}

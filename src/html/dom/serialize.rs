@@ -163,7 +163,15 @@ impl Serialize for Faithful<'_> {
                 )?,
                 NodeData::Text { contents } => {
                     let contents = contents.borrow();
-                    match self.output.and_then(|_| raw_text_syntax(&node)) {
+                    let raw = if self.output.is_some() || contents.contains("</") {
+                        raw_text_syntax(&node)
+                    } else {
+                        None
+                    };
+                    match raw {
+                        Some(Syntax::Css) => s.write_text(&without_style_end_tags(
+                            &self.literal(&contents, Syntax::Css),
+                        ))?,
                         Some(syntax) => s.write_text(&self.literal(&contents, syntax))?,
                         None => s.write_text(&contents)?,
                     }
@@ -292,6 +300,39 @@ fn starts_outside_body(body: &Handle) -> bool {
     }
 }
 
+/// A `<style>` element's text with every `</style` that would end the
+/// element (followed by white space, `/` or `>`, ASCII case-insensitive)
+/// written with a CSS escape, `\3c /style`. The source's text cannot hold one
+/// (it would have ended the element there), so it comes from a rewritten URL
+/// (a `<base href>` holding `</style>`), and is inside a CSS string or
+/// `url()`, where escapes are read.
+fn without_style_end_tags(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let ends_element = |at: usize| {
+        bytes
+            .get(at + 2..at + 7)
+            .is_some_and(|name| name.eq_ignore_ascii_case(b"style"))
+            && matches!(
+                bytes.get(at + 7),
+                Some(b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>')
+            )
+    };
+    let mut out = String::new();
+    let mut copied = 0;
+    for (at, _) in text.match_indices("</") {
+        if ends_element(at) {
+            out.push_str(&text[copied..at]);
+            out.push_str("\\3c ");
+            copied = at + 1;
+        }
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
 fn parent_of(node: &Handle) -> Option<Handle> {
     let weak = node.parent.take();
     node.parent.set(weak.clone());
@@ -363,6 +404,24 @@ fn doctype_text(name: &str, public_id: &str, system_id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::parse;
+
+    #[test]
+    fn style_end_tags_are_escaped() {
+        let cases = [
+            ("none", "a</b>c", "a</b>c"),
+            ("ends it", "a</style>b", "a\\3c /style>b"),
+            (
+                "any case, slash",
+                "</STYLE/</Style\n",
+                "\\3c /STYLE/\\3c /Style\n",
+            ),
+            ("longer name", "</stylex>", "</stylex>"),
+            ("at the end", "a</style", "a</style"),
+        ];
+        for (name, text, want) in cases {
+            assert_eq!(super::without_style_end_tags(text), want, "case {name}");
+        }
+    }
 
     #[test]
     fn round_trips() {
