@@ -186,6 +186,8 @@ fn body_line_beginning_with_the_boundary() {
         "<a href=y>y</a>\n--b1<junk>\n<a href=z>z</a>",
         "t.eml: part 1: error: a line begins with the boundary `--b1` but is not a delimiter",
     );
+}
+
 /// The places of the NUL checks below: where character references are not
 /// recognised (names, comments, DOCTYPE, raw text of every kind) and where
 /// they are (RCDATA, attribute values, foreign content text), each with a
