@@ -407,3 +407,31 @@ fn style_end_tag_from_a_rewritten_url_is_escaped() {
     );
     fidelity::assert_same_tree("style end tag", input, &out.output, None, &[]);
 }
+
+/// mime finding 12: an mbox whose second `From ` line is not followed by a
+/// header field (`Content-Ty<?pe` is no name linkbase's splitter takes) was
+/// one message to linkbase, two to readers that split at every `From ` line
+/// (the check's, Python's `mailbox`); linkbase rewrote across the line. Such
+/// a message is now left unchanged and reported.
+#[test]
+fn mbox_message_with_an_unescaped_from_line() {
+    let input = "\u{feff}From a@x Mon Jan  1 00:00:00 2024\nContent-Type: text/html\n\n<a href=x>x</a>\nFrom b@x Tue Jan  2 00:00:00 2024\nContent-Ty<?pe: message/rfc822\n\nContent-Type: text/html\n\n<a href=y>\n";
+    let checked = splice_check::check(
+        input.as_bytes(),
+        &options(Format::Mime, "http://m.example/d/"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(checked.edits.is_empty(), "{:?}", checked.edits);
+    let errors: Vec<String> = checked
+        .report
+        .problems
+        .iter()
+        .map(|p| p.one_line())
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("t.eml: error: a body line begins with `From `"),
+        "{errors:?}"
+    );
+}

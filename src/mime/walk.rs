@@ -137,8 +137,10 @@ impl Entity {
 /// concerned are left [`Structure::Unparsed`] or marked truncated.
 ///
 /// A UTF-8 byte order mark at the start is skipped. An mbox file (it starts
-/// with a `From ` line) of two or more messages is an [`Structure::Mbox`] entity whose children are the messages, each without
-/// its `From ` line.
+/// with a `From ` line) of two or more messages is an [`Structure::Mbox`]
+/// entity whose children are the messages, each without its `From ` line. A
+/// message holding a `From ` line that does not start a message is left
+/// unchanged: mbox readers disagree on where it ends.
 pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
     let mut walker = Walker {
         input,
@@ -152,24 +154,28 @@ pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
     } else {
         0
     };
-    let messages: Vec<Range<usize>> = mbox_messages(&input[start..])
-        .into_iter()
-        .map(|m| m.start + start..m.end + start)
-        .collect();
-    if messages.len() < 2 {
-        return walker.entity(
-            start..input.len(),
-            String::new(),
-            0,
-            "text/plain",
-            Vec::new(),
-            None,
-        );
+    let split = mbox_messages(&input[start..]);
+    let doubt = |span: &Range<usize>| {
+        split
+            .strays
+            .iter()
+            .any(|&at| span.contains(&(at + start)))
+            .then(|| "a body line begins with `From ` (not escaped as `>From `) and no header follows it: mbox readers that split at every such line see another message there; left unchanged".to_string())
+    };
+    if split.messages.len() < 2 {
+        let span = start..input.len();
+        let doubt = doubt(&span);
+        return walker.entity(span, String::new(), 0, "text/plain", Vec::new(), doubt);
     }
-    let children = messages
-        .into_iter()
+    let children = split
+        .messages
+        .iter()
+        .map(|m| m.start + start..m.end + start)
         .enumerate()
-        .map(|(i, span)| walker.entity(span, (i + 1).to_string(), 1, "message", Vec::new(), None))
+        .map(|(i, span)| {
+            let doubt = doubt(&span);
+            walker.entity(span, (i + 1).to_string(), 1, "message", Vec::new(), doubt)
+        })
         .collect();
     Entity {
         path: String::new(),
@@ -209,12 +215,24 @@ pub fn walk_enclosed(
     )
 }
 
-/// The messages of an mbox file: each runs from the line after its `From `
-/// line to the next `From ` line followed by a header field (or the end).
-/// Empty when `input` does not start with a `From ` line.
-fn mbox_messages(input: &[u8]) -> Vec<Range<usize>> {
+/// The messages of an mbox file, and the `From ` lines that are not taken to
+/// start one.
+#[derive(Default)]
+struct MboxSplit {
+    /// Each message runs from the line after its `From ` line to the next
+    /// `From ` line followed by a header field (or the end).
+    messages: Vec<Range<usize>>,
+    /// Where the other lines that begin with `From ` start: message body
+    /// lines that were not escaped as `>From `. Readers that split at every
+    /// such line (Python's `mailbox`, mboxo) see another message there.
+    strays: Vec<usize>,
+}
+
+/// Split an mbox file; nothing when `input` does not start with a `From ` line.
+fn mbox_messages(input: &[u8]) -> MboxSplit {
+    let mut split = MboxSplit::default();
     if !input.starts_with(b"From ") {
-        return Vec::new();
+        return split;
     }
     let line_after =
         |at: usize| memchr::memchr(b'\n', &input[at..]).map_or(input.len(), |nl| at + nl + 1);
@@ -234,16 +252,19 @@ fn mbox_messages(input: &[u8]) -> Vec<Range<usize>> {
         let start = found + 1;
         if starts_header(line_after(start)) {
             separators.push(start);
+        } else {
+            split.strays.push(start);
         }
     }
-    separators
+    split.messages = separators
         .iter()
         .enumerate()
         .map(|(i, &sep)| {
             let end = separators.get(i + 1).copied().unwrap_or(input.len());
             line_after(sep).min(end)..end
         })
-        .collect()
+        .collect();
+    split
 }
 
 struct Walker<'i, 'r> {
@@ -640,7 +661,7 @@ mod tests {
 
     #[test]
     fn mbox_messages_are_children_without_their_from_lines() {
-        let m = "From a@x Mon Jan  1 00:00:00 2024\nSubject: one\n\nbody\nFrom here on, text\n\nFrom b@x Tue Jan  2 00:00:00 2024\r\nContent-Type: text/html\n\n<p>\n";
+        let m = "From a@x Mon Jan  1 00:00:00 2024\nSubject: one\n\nbody\n>From here on, text\n\nFrom b@x Tue Jan  2 00:00:00 2024\r\nContent-Type: text/html\n\n<p>\n";
         let (e, report) = tree(m);
         assert!(report.problems.is_empty(), "{:?}", report.problems);
         assert_eq!(e.structure, Structure::Mbox);
@@ -649,10 +670,30 @@ mod tests {
         assert_eq!(e.children[0].path, "1");
         assert_eq!(
             slice(m, &e.children[0].body),
-            "body\nFrom here on, text\n\n"
+            "body\n>From here on, text\n\n"
         );
         assert_eq!(e.children[1].media_type, "text/html");
         assert_eq!(slice(m, &e.children[1].body), "<p>\n");
+    }
+
+    #[test]
+    fn an_unescaped_from_line_leaves_its_message_alone() {
+        let two = "From a@x Mon\nSubject: one\n\nbody\nFrom here on, text\n\nFrom b@x Tue\nContent-Type: text/html\n\n<p>\n";
+        let one = "From a@x Mon\nContent-Type: text/html\n\n<a href=x>\nFrom here on, text\n";
+        for (m, doubtful) in [(two, "1"), (one, "")] {
+            let (e, report) = tree(m);
+            let mut unparsed = Vec::new();
+            e.for_each(&mut |e| {
+                if matches!(e.structure, Structure::Unparsed(_)) {
+                    unparsed.push(e.path.clone());
+                }
+            });
+            assert_eq!(unparsed, [doubtful], "{m}");
+            assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+            assert!(report.problems[0]
+                .message
+                .starts_with("a body line begins with `From `"));
+        }
     }
 
     #[test]
