@@ -39,8 +39,13 @@ use markup5ever::{expanded_name, local_name, namespace_prefix, ns};
 mod tag_sets;
 
 mod data;
+// linkbase patch: the stack of open elements keeps what "p in button scope"
+// and "a template is open" need, so neither walks it (PATCHES.md).
+mod open_elems;
 mod rules;
 mod types;
+
+use self::open_elems::OpenElems;
 
 /// Tree builder options, with an impl for Default.
 #[derive(Copy, Clone)]
@@ -108,7 +113,8 @@ pub struct TreeBuilder<Handle, Sink> {
     doc_handle: Handle,
 
     /// Stack of open elements, most recently added at end.
-    open_elems: RefCell<Vec<Handle>>,
+    // linkbase patch: was `RefCell<Vec<Handle>>` (PATCHES.md).
+    open_elems: RefCell<OpenElems<Handle>>,
 
     /// List of active formatting elements.
     active_formatting: RefCell<Vec<FormatEntry<Handle>>>,
@@ -544,7 +550,9 @@ where
     }
 
     fn end(&self) {
-        for elem in self.open_elems.borrow_mut().drain(..).rev() {
+        // linkbase patch: was `.drain(..)` on the Vec.
+        let open_elems = self.open_elems.borrow_mut().take_all();
+        for elem in open_elems.into_iter().rev() {
             self.sink.pop(&elem);
         }
     }
@@ -839,7 +847,12 @@ where
                     tag.attrs.clone(),
                     tag.had_duplicate_attributes,
                 );
-                self.open_elems.borrow_mut()[node_index] = new_element.clone();
+                // linkbase patch: was `open_elems[node_index] = new_element.clone()`.
+                self.open_elems.borrow_mut().replace(
+                    node_index,
+                    new_element.clone(),
+                    self.sink.elem_name(&new_element).expanded(),
+                );
                 self.active_formatting.borrow_mut()[node_formatting_index] =
                     FormatEntry::Element(new_element.clone(), tag);
                 node = new_element;
@@ -912,16 +925,22 @@ where
                 .iter()
                 .position(|n| self.sink.same_node(n, &furthest_block))
                 .expect("furthest block missing from open element stack");
-            self.open_elems
-                .borrow_mut()
-                .insert(new_furthest_block_index + 1, new_element);
+            // linkbase patch: the element's name goes with it.
+            self.open_elems.borrow_mut().insert(
+                new_furthest_block_index + 1,
+                new_element.clone(),
+                self.sink.elem_name(&new_element).expanded(),
+            );
 
             // 20.
         }
     }
 
     fn push(&self, elem: &Handle) {
-        self.open_elems.borrow_mut().push(elem.clone());
+        // linkbase patch: the element's name goes with it.
+        self.open_elems
+            .borrow_mut()
+            .push(elem.clone(), self.sink.elem_name(elem).expanded());
     }
 
     fn pop(&self) -> Handle {
@@ -1113,10 +1132,49 @@ where
     }
 
     fn in_html_elem_named(&self, name: LocalName) -> bool {
+        // linkbase patch: a `template` is looked up without a walk.
+        if name == local_name!("template") {
+            let fast = self.open_elems.borrow().has_template();
+            self.check_fast_answer(fast, || self.walk_for_html_elem_named(name));
+            return fast;
+        }
+        self.walk_for_html_elem_named(name)
+    }
+
+    // linkbase patch: the original body of `in_html_elem_named`.
+    fn walk_for_html_elem_named(&self, name: LocalName) -> bool {
         self.open_elems
             .borrow()
             .iter()
             .any(|elem| self.html_elem_named(elem, name.clone()))
+    }
+
+    // linkbase patch: in debug builds, the answer kept by `OpenElems` must be
+    // the answer of the walk it replaces; the walk is skipped on deeper
+    // stacks, so that deep nesting stays linear in debug builds too.
+    fn check_fast_answer(&self, fast: bool, walk: impl FnOnce() -> bool) {
+        const DEEPEST_CHECKED: usize = 300;
+        if cfg!(debug_assertions) && self.open_elems.borrow().len() <= DEEPEST_CHECKED {
+            debug_assert_eq!(fast, walk(), "linkbase patch: OpenElems disagrees with the walk");
+        }
+    }
+
+    // linkbase patch: "has a button element in scope", without a walk.
+    fn has_button_in_scope(&self) -> bool {
+        let fast = self.open_elems.borrow().has_button_in_scope();
+        self.check_fast_answer(fast, || {
+            self.in_scope_named(default_scope, local_name!("button"))
+        });
+        fast
+    }
+
+    // linkbase patch: "has a p element in button scope", without a walk.
+    fn has_p_in_button_scope(&self) -> bool {
+        let fast = self.open_elems.borrow().has_p_in_button_scope();
+        self.check_fast_answer(fast, || {
+            self.in_scope_named(button_scope, local_name!("p"))
+        });
+        fast
     }
 
     fn current_node_named(&self, name: LocalName) -> bool {
@@ -1216,7 +1274,8 @@ where
     }
 
     fn close_p_element_in_button_scope(&self) {
-        if self.in_scope_named(button_scope, local_name!("p")) {
+        // linkbase patch: was `in_scope_named(button_scope, p)`.
+        if self.has_p_in_button_scope() {
             self.close_p_element();
         }
     }

@@ -242,7 +242,9 @@ where
                             self.sink.mark_script_already_started(&elem);
                         }
                         self.insert_appropriately(AppendNode(elem.clone()), None);
-                        self.open_elems.borrow_mut().push(elem);
+                        // linkbase patch: was `open_elems.push(elem)`; through
+                        // `push`, which records the element's name.
+                        self.push(&elem);
                         self.to_raw_text_mode(ScriptData)
                     },
 
@@ -602,7 +604,8 @@ where
                 },
 
                 Token::Tag(tag @ tag!(<button>)) => {
-                    if self.in_scope_named(default_scope, local_name!("button")) {
+                    // linkbase patch: was `in_scope_named(default_scope, button)`.
+                    if self.has_button_in_scope() {
                         self.sink.parse_error(Borrowed("nested buttons"));
                         self.generate_implied_end_tags(cursory_implied_end);
                         self.pop_until_named(local_name!("button"));
@@ -691,7 +694,8 @@ where
                 },
 
                 Token::Tag(tag!(</p>)) => {
-                    if !self.in_scope_named(button_scope, local_name!("p")) {
+                    // linkbase patch: was `in_scope_named(button_scope, p)`.
+                    if !self.has_p_in_button_scope() {
                         self.sink.parse_error(Borrowed("No <p> tag to close"));
                         self.insert_phantom(local_name!("p"));
                     }
