@@ -1,0 +1,387 @@
+//! The patched html5ever (`vendor/html5ever`, PATCHES.md) builds the trees
+//! the HTML standard prescribes. The patch answers "p in button scope",
+//! "button in scope" and "a template is open" from indices kept with the
+//! stack of open elements instead of walking it; in debug builds every
+//! answer is checked against the original walk (`debug_assert_eq!` in
+//! `TreeBuilder::check_fast_answer`), so:
+//!
+//! - the property test parses generated tag soup (misnested `p`, `div`,
+//!   `button`, tables, lists, formatting elements and the adoption agency,
+//!   `template`, `select`, SVG and MathML, stray end tags), as documents and
+//!   as fragments in several contexts: an index gone stale makes the check
+//!   panic. It only exists in debug builds, where the check runs.
+//! - the examples check the exact trees of the cases the patch decides, as
+//!   html5lib's tree-construction tests write them (the unpatched html5ever
+//!   0.40.1 gives the same trees).
+
+use html5ever::tendril::TendrilSink;
+use html5ever::{ns, parse_document, parse_fragment, LocalName, ParseOpts, QualName};
+use markup5ever_rcdom::{Handle, NodeData, RcDom};
+use std::fmt::Write;
+
+/// The tree under `node`, one line per node, in html5lib's test format
+/// (`| ` and two spaces per level; `content` for template contents).
+fn dump_children(out: &mut String, node: &Handle, depth: usize) {
+    for child in node.children.borrow().iter() {
+        dump_node(out, child, depth);
+    }
+}
+
+fn dump_node(out: &mut String, node: &Handle, depth: usize) {
+    let indent = "  ".repeat(depth);
+    match &node.data {
+        NodeData::Document | NodeData::ProcessingInstruction { .. } => {}
+        NodeData::Doctype { name, .. } => {
+            let _ = writeln!(out, "| {indent}<!DOCTYPE {name}>");
+        }
+        NodeData::Text { contents } => {
+            let _ = writeln!(out, "| {indent}\"{}\"", contents.borrow());
+        }
+        NodeData::Comment { contents } => {
+            let _ = writeln!(out, "| {indent}<!-- {contents} -->");
+        }
+        NodeData::Element {
+            name,
+            attrs,
+            template_contents,
+            ..
+        } => {
+            let prefix = match name.ns {
+                ns!(svg) => "svg ",
+                ns!(mathml) => "math ",
+                _ => "",
+            };
+            let _ = writeln!(out, "| {indent}<{prefix}{}>", name.local);
+            let mut attrs: Vec<String> = attrs
+                .borrow()
+                .iter()
+                .map(|a| format!("{}=\"{}\"", a.name.local, a.value))
+                .collect();
+            attrs.sort();
+            for attr in attrs {
+                let _ = writeln!(out, "| {indent}  {attr}");
+            }
+            if let Some(contents) = template_contents.borrow().as_ref() {
+                let _ = writeln!(out, "| {indent}  content");
+                dump_children(out, contents, depth + 2);
+            }
+        }
+    }
+    dump_children(out, node, depth + 1);
+}
+
+fn options(scripting: bool) -> ParseOpts {
+    let mut options = ParseOpts::default();
+    options.tree_builder.scripting_enabled = scripting;
+    options
+}
+
+fn document_tree(html: &str, scripting: bool) -> String {
+    let dom = parse_document(RcDom::default(), options(scripting)).one(html);
+    let mut out = String::new();
+    dump_children(&mut out, &dom.document, 0);
+    out
+}
+
+fn fragment_tree(html: &str, context: &str) -> String {
+    let (ns, local) = match context.split_once(' ') {
+        Some(("svg", local)) => (ns!(svg), local),
+        Some(("math", local)) => (ns!(mathml), local),
+        _ => (ns!(html), context),
+    };
+    let name = QualName::new(None, ns, LocalName::from(local));
+    let dom = parse_fragment(RcDom::default(), options(false), name, vec![], false).one(html);
+    let mut out = String::new();
+    dump_children(&mut out, &dom.document, 0);
+    out
+}
+
+/// `| ` lines from a readable block: each line of `tree` trimmed at its
+/// margin (the first line's indentation).
+fn expected(tree: &str) -> String {
+    let lines: Vec<&str> = tree.lines().filter(|l| !l.trim().is_empty()).collect();
+    let margin = lines
+        .iter()
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    lines.iter().map(|l| format!("| {}\n", &l[margin..])).collect()
+}
+
+#[test]
+fn a_block_start_tag_closes_an_open_p() {
+    assert_eq!(
+        document_tree("<p>a<div>b</div>c", false),
+        expected(
+            r#"
+            <html>
+              <head>
+              <body>
+                <p>
+                  "a"
+                <div>
+                  "b"
+                "c"
+            "#
+        )
+    );
+}
+
+#[test]
+fn a_button_bounds_the_button_scope_of_p() {
+    // The div inside the button does not close the p outside it; the p
+    // after the button does.
+    assert_eq!(
+        document_tree("<p>a<button><div>b</div></button><p>c", false),
+        expected(
+            r#"
+            <html>
+              <head>
+              <body>
+                <p>
+                  "a"
+                  <button>
+                    <div>
+                      "b"
+                <p>
+                  "c"
+            "#
+        )
+    );
+}
+
+#[test]
+fn a_table_cell_bounds_the_scopes_of_p_and_button() {
+    // Quirks mode (no doctype): the table does not close the p. Inside the
+    // cell neither the p nor the button outside it is in scope.
+    assert_eq!(
+        document_tree("<p>a<button><table><td><div>b<button>c</table>d", false),
+        expected(
+            r#"
+            <html>
+              <head>
+              <body>
+                <p>
+                  "a"
+                  <button>
+                    <table>
+                      <tbody>
+                        <tr>
+                          <td>
+                            <div>
+                              "b"
+                              <button>
+                                "c"
+                    "d"
+            "#
+        )
+    );
+}
+
+#[test]
+fn a_button_closes_an_open_button_and_an_end_p_without_p_makes_one() {
+    assert_eq!(
+        document_tree("<button>a<button>b</button></p>c", false),
+        expected(
+            r#"
+            <html>
+              <head>
+              <body>
+                <button>
+                  "a"
+                <button>
+                  "b"
+                <p>
+                "c"
+            "#
+        )
+    );
+}
+
+#[test]
+fn svg_integration_points_bound_the_scope_and_p_closes_after_them() {
+    // foreignObject bounds the button scope: the inner p does not close the
+    // outer one; after </svg> the div does.
+    assert_eq!(
+        document_tree("<p>a<svg><foreignObject><p>b<div>c</div></foreignObject></svg><div>d", false),
+        expected(
+            r#"
+            <html>
+              <head>
+              <body>
+                <p>
+                  "a"
+                  <svg svg>
+                    <svg foreignObject>
+                      <p>
+                        "b"
+                      <div>
+                        "c"
+                <div>
+                  "d"
+            "#
+        )
+    );
+}
+
+#[test]
+fn the_adoption_agency_moves_a_p_and_a_later_div_still_closes_it() {
+    // The adoption agency removes and inserts elements in the middle of the
+    // stack of open elements; the p's index must follow.
+    assert_eq!(
+        document_tree("<b>a<p>b</b>c<div>d", false),
+        expected(
+            r#"
+            <html>
+              <head>
+              <body>
+                <b>
+                  "a"
+                <p>
+                  <b>
+                    "b"
+                  "c"
+                <div>
+                  "d"
+            "#
+        )
+    );
+}
+
+#[test]
+fn a_form_inside_a_template_is_kept_even_with_a_form_open() {
+    assert_eq!(
+        document_tree("<form><template><form>a</form></template></form><form>b", false),
+        expected(
+            r#"
+            <html>
+              <head>
+              <body>
+                <form>
+                  <template>
+                    content
+                      <form>
+                        "a"
+                <form>
+                  "b"
+            "#
+        )
+    );
+}
+
+#[test]
+fn a_p_in_a_fragment_of_a_button_is_closed_by_a_div() {
+    // In a fragment the context element is not on the stack: only the
+    // root html element bounds the scope.
+    assert_eq!(
+        fragment_tree("<p>a<div>b", "button"),
+        expected(
+            r#"
+            <html>
+              <p>
+                "a"
+              <div>
+                "b"
+            "#
+        )
+    );
+}
+
+/// The property test: only where the patch's checks run.
+#[cfg(debug_assertions)]
+mod generated_tag_soup {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One token of tag soup.
+    fn token() -> impl Strategy<Value = String> {
+        let tags = prop_oneof![
+            Just("p"),
+            Just("div"),
+            Just("button"),
+            Just("table"),
+            Just("tbody"),
+            Just("tr"),
+            Just("td"),
+            Just("th"),
+            Just("caption"),
+            Just("ul"),
+            Just("ol"),
+            Just("li"),
+            Just("dl"),
+            Just("dd"),
+            Just("dt"),
+            Just("b"),
+            Just("i"),
+            Just("a"),
+            Just("nobr"),
+            Just("template"),
+            Just("select"),
+            Just("option"),
+            Just("form"),
+            Just("h1"),
+            Just("marquee"),
+            Just("object"),
+            Just("svg"),
+            Just("foreignObject"),
+            Just("desc"),
+            Just("math"),
+            Just("mi"),
+            Just("annotation-xml"),
+            Just("span"),
+            Just("html"),
+            Just("body"),
+        ];
+        prop_oneof![
+            4 => (tags.clone(), 0..3usize).prop_map(|(tag, attr)| match attr {
+                0 => format!("<{tag}>"),
+                1 => format!("<{tag} class=c>"),
+                _ => format!("<{tag} encoding=text/html>"),
+            }),
+            3 => tags.prop_map(|tag| format!("</{tag}>")),
+            1 => prop_oneof![
+                Just("x".to_string()),
+                Just("</p>".to_string()),
+                Just("</br>".to_string()),
+                Just("<br>".to_string()),
+                Just("<hr>".to_string()),
+                Just("<input type=hidden>".to_string()),
+                Just("<!--c-->".to_string()),
+                Just("<table><tr><td>".to_string()),
+            ],
+        ]
+    }
+
+    fn soup() -> impl Strategy<Value = String> {
+        prop::collection::vec(token(), 0..60).prop_map(|tokens| tokens.concat())
+    }
+
+    fn context() -> impl Strategy<Value = &'static str> {
+        prop_oneof![
+            Just("body"),
+            Just("div"),
+            Just("p"),
+            Just("button"),
+            Just("td"),
+            Just("table"),
+            Just("tr"),
+            Just("select"),
+            Just("template"),
+            Just("svg svg"),
+            Just("math math"),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        #[test]
+        fn the_kept_indices_answer_as_the_walks_do(
+            html in soup(), scripting in any::<bool>(), context in context()
+        ) {
+            // A failed check panics inside the parser; the trees are built.
+            prop_assert!(document_tree(&html, scripting).contains("| <html>\n"));
+            prop_assert!(fragment_tree(&html, context).starts_with("| <html>\n"));
+        }
+    }
+}
