@@ -39,8 +39,9 @@ use markup5ever::{expanded_name, local_name, namespace_prefix, ns};
 mod tag_sets;
 
 mod data;
-// linkbase patch: the stack of open elements keeps what "p in button scope"
-// and "a template is open" need, so neither walks it (PATCHES.md).
+// linkbase patch: the stack of open elements keeps what "p in button scope",
+// "button in scope" and "a template is open" need, so none walks it
+// (PATCHES.md).
 mod open_elems;
 mod rules;
 mod types;
