@@ -105,7 +105,10 @@ fn expected(tree: &str) -> String {
         .map(|l| l.len() - l.trim_start().len())
         .min()
         .unwrap_or(0);
-    lines.iter().map(|l| format!("| {}\n", &l[margin..])).collect()
+    lines
+        .iter()
+        .map(|l| format!("| {}\n", &l[margin..]))
+        .collect()
 }
 
 #[test]
@@ -203,7 +206,10 @@ fn svg_integration_points_bound_the_scope_and_p_closes_after_them() {
     // foreignObject bounds the button scope: the inner p does not close the
     // outer one; after </svg> the div does.
     assert_eq!(
-        document_tree("<p>a<svg><foreignObject><p>b<div>c</div></foreignObject></svg><div>d", false),
+        document_tree(
+            "<p>a<svg><foreignObject><p>b<div>c</div></foreignObject></svg><div>d",
+            false
+        ),
         expected(
             r#"
             <html>
@@ -251,7 +257,10 @@ fn the_adoption_agency_moves_a_p_and_a_later_div_still_closes_it() {
 #[test]
 fn a_form_inside_a_template_is_kept_even_with_a_form_open() {
     assert_eq!(
-        document_tree("<form><template><form>a</form></template></form><form>b", false),
+        document_tree(
+            "<form><template><form>a</form></template></form><form>b",
+            false
+        ),
         expected(
             r#"
             <html>
