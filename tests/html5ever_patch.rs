@@ -111,15 +111,22 @@ fn expected(tree: &str) -> String {
         .collect()
 }
 
+/// [`expected`] for the children of `body` in a document whose `html`,
+/// `head` and `body` are implied.
+fn in_body(tree: &str) -> String {
+    let children: String = expected(tree)
+        .lines()
+        .map(|line| format!("|     {}\n", &line[2..]))
+        .collect();
+    expected("<html>\n  <head>\n  <body>") + &children
+}
+
 #[test]
 fn a_block_start_tag_closes_an_open_p() {
     assert_eq!(
         document_tree("<p>a<div>b</div>c", false),
-        expected(
+        in_body(
             r#"
-            <html>
-              <head>
-              <body>
                 <p>
                   "a"
                 <div>
@@ -136,11 +143,8 @@ fn a_button_bounds_the_button_scope_of_p() {
     // after the button does.
     assert_eq!(
         document_tree("<p>a<button><div>b</div></button><p>c", false),
-        expected(
+        in_body(
             r#"
-            <html>
-              <head>
-              <body>
                 <p>
                   "a"
                   <button>
@@ -159,11 +163,8 @@ fn a_table_cell_bounds_the_scopes_of_p_and_button() {
     // cell neither the p nor the button outside it is in scope.
     assert_eq!(
         document_tree("<p>a<button><table><td><div>b<button>c</table>d", false),
-        expected(
+        in_body(
             r#"
-            <html>
-              <head>
-              <body>
                 <p>
                   "a"
                   <button>
@@ -185,11 +186,8 @@ fn a_table_cell_bounds_the_scopes_of_p_and_button() {
 fn a_button_closes_an_open_button_and_an_end_p_without_p_makes_one() {
     assert_eq!(
         document_tree("<button>a<button>b</button></p>c", false),
-        expected(
+        in_body(
             r#"
-            <html>
-              <head>
-              <body>
                 <button>
                   "a"
                 <button>
@@ -210,11 +208,8 @@ fn svg_integration_points_bound_the_scope_and_p_closes_after_them() {
             "<p>a<svg><foreignObject><p>b<div>c</div></foreignObject></svg><div>d",
             false
         ),
-        expected(
+        in_body(
             r#"
-            <html>
-              <head>
-              <body>
                 <p>
                   "a"
                   <svg svg>
@@ -236,11 +231,8 @@ fn the_adoption_agency_moves_a_p_and_a_later_div_still_closes_it() {
     // stack of open elements; the p's index must follow.
     assert_eq!(
         document_tree("<b>a<p>b</b>c<div>d", false),
-        expected(
+        in_body(
             r#"
-            <html>
-              <head>
-              <body>
                 <b>
                   "a"
                 <p>
@@ -261,11 +253,8 @@ fn a_form_inside_a_template_is_kept_even_with_a_form_open() {
             "<form><template><form>a</form></template></form><form>b",
             false
         ),
-        expected(
+        in_body(
             r#"
-            <html>
-              <head>
-              <body>
                 <form>
                   <template>
                     content
