@@ -70,6 +70,23 @@ fn start<'a>(ctx: &HtmlContext<'a>, charset: &'a charset::Charset) -> rewrite::S
     }
 }
 
+/// The document `input` parsed and written back with nothing changed,
+/// decoded and encoded as [`rewrite_html`] does (`None` where that leaves the
+/// input unchanged as undecodable). For tests and the fuzz target: its tree is
+/// the input's, unless that tree cannot be written as HTML (nested `<a>` from
+/// the adoption agency algorithm …); a rewrite changes nothing else.
+#[doc(hidden)]
+pub fn reserialize_html(input: &[u8], transport: Option<&'static Encoding>) -> Option<Vec<u8>> {
+    let charset = charset::sniff(input, transport);
+    let text = charset::decode(input, &charset).ok()?;
+    charset::check_round_trip(input, &text, &charset).ok()?;
+    let doc = dom::parse(&text, false);
+    Some(charset::encode(
+        doc.serialize_with(Some(&charset), |_| {}),
+        &charset,
+    ))
+}
+
 /// Rewrite the document in `input`. `None` when nothing had to change (the
 /// caller then keeps the input bytes exactly).
 ///

@@ -21,15 +21,28 @@ pub fn assert_same_tree(
     transport: Option<&'static encoding_rs::Encoding>,
     extra: &[String],
 ) {
-    let charset = linkbase::html::charset::sniff(input, transport);
-    let decode = |bytes: &[u8], what: &str| {
-        linkbase::html::charset::decode(bytes, &charset)
-            .unwrap_or_else(|e| panic!("{case}: {what} does not decode: {e}"))
-            .into_owned()
-    };
-    let (a, b) = (decode(input, "input"), decode(output, "output"));
-    if let Err(e) = compare_documents(&a, &b, false, extra) {
+    if let Some(e) = tree_difference(input, input, output, transport, extra) {
         panic!("{case}: output tree differs from input tree: {e}");
+    }
+}
+
+/// The first difference in anything but URL values between the trees of `a`
+/// and `b`, both decoded in the encoding of the document `document`.
+pub fn tree_difference(
+    document: &[u8],
+    a: &[u8],
+    b: &[u8],
+    transport: Option<&'static encoding_rs::Encoding>,
+    extra: &[String],
+) -> Option<String> {
+    let charset = linkbase::html::charset::sniff(document, transport);
+    let decode = |bytes: &[u8]| {
+        linkbase::html::charset::decode(bytes, &charset).map(std::borrow::Cow::into_owned)
+    };
+    match (decode(a), decode(b)) {
+        (Ok(a), Ok(b)) => compare_documents(&a, &b, false, extra).err(),
+        (Err(e), _) => Some(format!("the first does not decode: {e}")),
+        (_, Err(e)) => Some(format!("the second does not decode: {e}")),
     }
 }
 

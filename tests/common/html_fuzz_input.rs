@@ -6,7 +6,8 @@
 //! retrieval URL is given), then the document. Input that cannot be written
 //! back without loss — not valid in its encoding, or holding bytes the
 //! encoding decodes one way only — must come back unchanged; everything else
-//! must keep its tree apart from URL values.
+//! must keep its tree apart from URL values (a tree that HTML cannot
+//! represent: the tree it gets when written back unchanged).
 
 use linkbase::html::charset;
 use linkbase::{Format, Options, Profile};
@@ -35,5 +36,20 @@ pub fn check_html_input(case: &str, data: &[u8]) {
         );
         return;
     }
-    crate::fidelity::assert_same_tree(case, input, &out.output, None, &[]);
+    let Some(difference) = crate::fidelity::tree_difference(input, input, &out.output, None, &[])
+    else {
+        return;
+    };
+    // A tree that HTML cannot represent (nested `<a>` from the adoption
+    // agency algorithm, `<form>` in `<form>` …) re-parses differently even
+    // when written back unchanged. Then the rewrite must give exactly the tree
+    // that writing back unchanged gives, apart from URL values.
+    let plain = linkbase::html::reserialize_html(input, None)
+        .unwrap_or_else(|| panic!("{case}: written back, but cannot be re-serialized"));
+    if crate::fidelity::tree_difference(input, input, &plain, None, &[]).is_none() {
+        panic!("{case}: output tree differs from input tree: {difference}");
+    }
+    if let Some(e) = crate::fidelity::tree_difference(input, &plain, &out.output, None, &[]) {
+        panic!("{case}: output tree differs from the input written back unchanged: {e}");
+    }
 }
