@@ -357,7 +357,7 @@ fn documents_that_do_not_round_trip_are_left_unchanged() {
 
 /// html target: every seed — the hand-written pages and the inputs of its
 /// findings (finding 6: NUL in an attribute name of a windows-1252 page, NUL
-/// in a comment, a Shift_JIS page with user-defined characters; 7, 10, 11) —
+/// in a comment, a Shift_JIS page with user-defined characters; 7, 10, 11, 13) —
 /// passes the target's full check.
 #[test]
 fn html_seeds_pass_the_full_check() {
