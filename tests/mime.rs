@@ -567,6 +567,30 @@ fn heading_bases() {
     }
 }
 
+/// An HTML or CSS part labelled plain `utf-16` without a byte order mark is
+/// left alone with a warning: RFC 2781 reads it big-endian, the WHATWG
+/// Encoding Standard little-endian.
+#[test]
+fn utf16_parts_of_doubtful_byte_order_are_left_alone() {
+    let le = |text: &str| -> Vec<u8> { text.encode_utf16().flat_map(u16::to_le_bytes).collect() };
+    for (media_type, text) in [
+        ("text/html", "<p><a href=x.html>x</a>"),
+        ("text/css", "a { background: url(x.png) }"),
+    ] {
+        let mut m = format!("Content-Base: http://e.example/\nContent-Type: {media_type}; charset=utf-16\nContent-Transfer-Encoding: binary\n\n").into_bytes();
+        m.extend_from_slice(&le(text));
+        let mut report = Report::new(false);
+        let out =
+            linkbase::mime::rewrite_message(&m, &Options::new(), &Location::default(), &mut report);
+        assert_eq!(out, None, "{media_type}");
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert_eq!(report.problems[0].severity, Severity::Warning);
+        let message = &report.problems[0].message;
+        assert!(message.contains("byte order is in doubt"), "{message}");
+        assert!(message.contains(media_type), "{message}");
+    }
+}
+
 /// A binary (identity-encoded) UTF-16 style sheet part: rewritten in its own
 /// byte order, byte order mark kept, when the mark or the label (`utf-16le`,
 /// `utf-16be`) says which; left alone with a warning when only `utf-16` does.

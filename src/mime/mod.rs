@@ -465,11 +465,11 @@ impl Planner<'_> {
         // or the next message of an mbox) is kept exactly: the HTML parser
         // would move it inside <body>.
         let (text, tail) = content.split_at(content.len() - trailing_space(&content, entity));
-        if entity.media_type == "text/css" && utf16_byte_order_in_doubt(&content, entity) {
+        if utf16_byte_order_in_doubt(&content, entity) {
             report.problem(
                 loc,
                 Severity::Warning,
-                "UTF-16 style sheet part without a byte order mark: its byte order is in doubt (`charset=utf-16` is big-endian by RFC 2781, little-endian by the WHATWG Encoding Standard); left unchanged".to_string(),
+                format!("UTF-16 {} part without a byte order mark: its byte order is in doubt (`charset=utf-16` is big-endian by RFC 2781, little-endian by the WHATWG Encoding Standard); left unchanged", entity.media_type),
             );
             return None;
         }
