@@ -12,16 +12,17 @@
 //! itself does between the two sizes; they are not judged.
 //!
 //! Where the issue names a size (a 50 MB attribute value, a 10 MB header
-//! block, 100,000 srcset candidates), that size is N, so every buffer is
-//! beyond the machine's caches at both sizes; a small row (a tenth or a
-//! hundredth of N) is kept beside each. The bench runs itself again under
-//! [`ALLOCATOR_POLICY`] (memory reused from the heap, never handed back), so
-//! that no run pays the kernel's page faults for fresh memory.
+//! block, 100,000 srcset candidates), that size is N (the attribute's
+//! buffers are then beyond the machine's caches at both sizes); a small row
+//! (a tenth or a hundredth of N) is kept beside each. The bench runs itself
+//! again under [`ALLOCATOR_POLICY`] (memory reused from the heap, never
+//! handed back), so that no run pays the kernel's page faults for fresh
+//! memory.
 //!
 //! `cargo bench --bench scaling` (about a minute; 7.3 GB of memory at its
-//! peak, the reference's six copies of a 1 GB input); `-- NAME` runs only the cases whose name contains
-//! NAME. The runs at N and 10N alternate, so that load from other processes
-//! falls on both alike.
+//! peak, the reference's six copies of a 1 GB input); `-- NAME` runs only
+//! the cases whose name contains NAME. The runs at N and 10N alternate, so
+//! that load from other processes falls on both alike.
 
 #[path = "../tests/common/hostile_inputs.rs"]
 mod hostile_inputs;
