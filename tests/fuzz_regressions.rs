@@ -454,3 +454,46 @@ fn unrepresentable_tree_gets_the_tree_of_a_plain_write() {
     assert_eq!(difference, None);
     html_fuzz_input::check_html_input("form in form", &[&[0u8][..], input].concat());
 }
+
+/// Fuzz finding 14 (`resolve`): the `url` crate, behind the `whatwg` profile,
+/// keeps a Windows drive letter segment that is not a `file:` path's first
+/// when it shortens the path (a debug assertion fails inside it on `..`; a
+/// release build returns a wrong URL). The profile refuses those inputs; every
+/// other profile resolves them by its own rules.
+#[test]
+fn file_path_with_an_inner_drive_letter() {
+    use linkbase::resolve::{Base, Profile, ResolveError};
+    let seed = std::fs::read("fuzz/seeds/resolve/finding-url-crate-inner-drive-letter").unwrap();
+    let text = String::from_utf8_lossy(&seed);
+    let (base, reference) = text.split_once('\n').unwrap();
+    for profile in Profile::ALL {
+        if let Ok(parsed) = Base::parse(base, profile) {
+            let _ = parsed.resolve(reference);
+        }
+    }
+    // (base, reference, what the whatwg profile gives: None when refused)
+    let cases = [
+        ("file:///a/h:", "..", None),
+        ("file:///a/h:", "x", None),
+        ("file:///a/b", "x/h:/../y", None),
+        ("file:///h:", "..", Some("file:///h:/")),
+        ("file:///c:/a", "../b", Some("file:///c:/b")),
+        ("file:///a/b", "x/h:/y", Some("file:///a/x/h:/y")),
+    ];
+    for (base, reference, expected) in cases {
+        let whatwg = Base::parse(base, Profile::Whatwg).unwrap();
+        match (whatwg.resolve(reference), expected) {
+            (Ok(resolved), Some(expected)) => assert_eq!(resolved.url, expected),
+            (Err(ResolveError::Unsupported(reason)), None) => {
+                assert!(reason.contains("drive letter"), "{reason}")
+            }
+            (got, _) => panic!("{base} + {reference}: {got:?}, expected {expected:?}"),
+        }
+        let rfc = Base::parse(base, Profile::Rfc3986).unwrap();
+        assert!(rfc.resolve(reference).is_ok(), "{base} + {reference}");
+    }
+    assert!(matches!(
+        Base::parse("file:///a/h:/..", Profile::Whatwg),
+        Err(linkbase::resolve::BaseError::Unparseable(_))
+    ));
+}

@@ -112,6 +112,9 @@ pub enum ResolveError {
     Invalid(String),
     /// The base could not be parsed (only from the one-call [`resolve`]).
     Base(BaseError),
+    /// The profile cannot resolve this reference correctly (whatwg: an input
+    /// the `url` crate is known to get wrong), so it gives no answer.
+    Unsupported(String),
 }
 
 impl From<BaseError> for ResolveError {
@@ -128,6 +131,7 @@ impl fmt::Display for ResolveError {
             }
             ResolveError::Invalid(m) => write!(f, "invalid reference: {m}"),
             ResolveError::Base(e) => e.fmt(f),
+            ResolveError::Unsupported(m) => write!(f, "not resolved: {m}"),
         }
     }
 }
@@ -173,6 +177,7 @@ mod parsed_base;
 mod rfc3986;
 mod schemes;
 mod split;
+mod url_crate_guard;
 mod whatwg;
 
 /// The per-profile engine behind a [`Base`].

@@ -2,8 +2,12 @@
 //! Nothing here re-implements the standard; this adapter only maps errors
 //! and passes the document's encoding for query strings.
 
+use super::url_crate_guard::shortens_past_inner_drive_letter;
 use super::{BaseError, ResolveError, Resolved};
 use std::borrow::Cow;
+
+/// Why an input the `url` crate would mis-resolve is refused.
+const DRIVE_LETTER_DEFECT: &str = "the `url` crate would shorten this file: path wrongly (it keeps a Windows drive letter segment that is not the first; URL Standard: only the first)";
 
 /// A base parsed by the URL Standard's parser.
 #[derive(Clone, Debug)]
@@ -16,6 +20,11 @@ pub(super) struct WhatwgBase {
 
 impl WhatwgBase {
     pub fn parse(text: &str) -> Result<Self, BaseError> {
+        if shortens_past_inner_drive_letter(None, text) {
+            return Err(BaseError::Unparseable(format!(
+                "`{text}`: {DRIVE_LETTER_DEFECT}"
+            )));
+        }
         let url =
             url::Url::parse(text).map_err(|e| BaseError::Unparseable(format!("`{text}`: {e}")))?;
         Ok(WhatwgBase {
@@ -46,6 +55,9 @@ impl WhatwgBase {
         } else {
             options
         };
+        if shortens_past_inner_drive_letter(Some(&self.url), reference) {
+            return Err(ResolveError::Unsupported(DRIVE_LETTER_DEFECT.to_string()));
+        }
         match options.parse(reference) {
             Ok(url) => Ok(Resolved {
                 url: Cow::Owned(url.into()),
