@@ -1,15 +1,21 @@
 //! The patched html5ever (`vendor/html5ever`, PATCHES.md) builds the trees
 //! the HTML standard prescribes. The patch answers "p in button scope",
 //! "button in scope" and "a template is open" from indices kept with the
-//! stack of open elements instead of walking it; in debug builds every
-//! answer is checked against the original walk (`debug_assert_eq!` in
-//! `TreeBuilder::check_fast_answer`), so:
+//! stack of open elements instead of walking it, and applies the "Noah's
+//! Ark" clause and finds formatting elements by name from positions kept
+//! with the list of active formatting elements instead of scanning it; in
+//! debug builds every answer is checked against the original walk or scan
+//! (`debug_assert_eq!` in `TreeBuilder::check_fast_answer`,
+//! `create_formatting_element_for`, `last_active_formatting_named`,
+//! `position_in_active_formatting`), so:
 //!
 //! - the property test parses generated tag soup (misnested `p`, `div`,
-//!   `button`, tables, lists, formatting elements and the adoption agency,
-//!   `template`, `select`, SVG and MathML, stray end tags), as documents and
-//!   as fragments in several contexts: an index gone stale makes the check
-//!   panic. It only exists in debug builds, where the check runs.
+//!   `button`, tables, lists, formatting elements with a few attribute
+//!   variants and the adoption agency, the elements that put markers on the
+//!   list, `template`, `select`, SVG and MathML, stray end tags), as
+//!   documents and as fragments in several contexts: an index or a position
+//!   gone stale makes a check panic. It only exists in debug builds, where
+//!   the checks run.
 //! - the examples check the exact trees of the cases the patch decides, as
 //!   html5lib's tree-construction tests write them (the unpatched html5ever
 //!   0.40.1 gives the same trees).
@@ -285,6 +291,253 @@ fn a_p_in_a_fragment_of_a_button_is_closed_by_a_div() {
     );
 }
 
+// The Noah's Ark clause: a fourth formatting element with the same tag name
+// and attributes as three after the last marker removes the earliest of the
+// three from the list of active formatting elements. The second `<p>` closes
+// the first and the elements still on the list are reconstructed for "x":
+// which ones shows what the list held.
+
+#[test]
+fn noahs_ark_a_fourth_identical_b_removes_the_earliest() {
+    assert_eq!(
+        document_tree("<p><b><b><b><b><p>x", false),
+        in_body(
+            r#"
+                <p>
+                  <b>
+                    <b>
+                      <b>
+                        <b>
+                <p>
+                  <b>
+                    <b>
+                      <b>
+                        "x"
+            "#
+        )
+    );
+}
+
+#[test]
+fn noahs_ark_attribute_order_does_not_matter() {
+    assert_eq!(
+        document_tree(
+            "<p><b class=x id=y><b id=y class=x><b class=x id=y><b id=y class=x><p>x",
+            false
+        ),
+        in_body(
+            r#"
+                <p>
+                  <b>
+                    class="x"
+                    id="y"
+                    <b>
+                      class="x"
+                      id="y"
+                      <b>
+                        class="x"
+                        id="y"
+                        <b>
+                          class="x"
+                          id="y"
+                <p>
+                  <b>
+                    class="x"
+                    id="y"
+                    <b>
+                      class="x"
+                      id="y"
+                      <b>
+                        class="x"
+                        id="y"
+                        "x"
+            "#
+        )
+    );
+}
+
+#[test]
+fn noahs_ark_a_different_attribute_value_removes_nothing() {
+    assert_eq!(
+        document_tree("<p><b id=1><b id=1><b id=1><b id=2><p>x", false),
+        in_body(
+            r#"
+                <p>
+                  <b>
+                    id="1"
+                    <b>
+                      id="1"
+                      <b>
+                        id="1"
+                        <b>
+                          id="2"
+                <p>
+                  <b>
+                    id="1"
+                    <b>
+                      id="1"
+                      <b>
+                        id="1"
+                        <b>
+                          id="2"
+                          "x"
+            "#
+        )
+    );
+}
+
+/// `<p><b><b>{open}<b><b>{close}<p>x`: two `b` before the marker that
+/// `open` puts on the list and two after it are not four alike; both before
+/// it are reconstructed after `close` clears the list back to the marker.
+/// `wrapped` is the tree of `open` and the two inner `b`, from its margin.
+fn noahs_ark_bounded_by_a_marker(open: &str, close: &str, wrapped: &str) {
+    let tree = format!(
+        "<p>\n  <b>\n    <b>\n{}\n<p>\n  <b>\n    <b>\n      \"x\"",
+        indent(wrapped, 6)
+    );
+    assert_eq!(
+        document_tree(&format!("<p><b><b>{open}<b><b>{close}<p>x"), false),
+        in_body(&tree),
+        "{open}…{close}"
+    );
+}
+
+fn indent(block: &str, spaces: usize) -> String {
+    block
+        .lines()
+        .map(|line| format!("{}{line}", " ".repeat(spaces)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn noahs_ark_is_bounded_by_the_markers_of_marquee_object_applet() {
+    for element in ["marquee", "object", "applet"] {
+        noahs_ark_bounded_by_a_marker(
+            &format!("<{element}>"),
+            &format!("</{element}>"),
+            &format!("<{element}>\n  <b>\n    <b>"),
+        );
+    }
+}
+
+#[test]
+fn noahs_ark_is_bounded_by_the_marker_of_a_template() {
+    noahs_ark_bounded_by_a_marker(
+        "<template>",
+        "</template>",
+        "<template>\n  content\n    <b>\n      <b>",
+    );
+}
+
+#[test]
+fn noahs_ark_is_bounded_by_the_marker_of_a_table_cell() {
+    noahs_ark_bounded_by_a_marker(
+        "<table><td>",
+        "</table>",
+        "<table>\n  <tbody>\n    <tr>\n      <td>\n        <b>\n          <b>",
+    );
+}
+
+#[test]
+fn noahs_ark_counts_the_entries_before_a_marker_again_once_it_is_cleared() {
+    assert_eq!(
+        document_tree("<p><b><b><b><marquee></marquee><b><p>x", false),
+        in_body(
+            r#"
+                <p>
+                  <b>
+                    <b>
+                      <b>
+                        <marquee>
+                        <b>
+                <p>
+                  <b>
+                    <b>
+                      <b>
+                        "x"
+            "#
+        )
+    );
+}
+
+#[test]
+fn the_adoption_agency_with_nested_identical_bs() {
+    // `</b>` takes the innermost `b`; the `p` moves under the second.
+    assert_eq!(
+        document_tree("<b>1<b>2<b>3<p>4</b>5", false),
+        in_body(
+            r#"
+                <b>
+                  "1"
+                  <b>
+                    "2"
+                    <b>
+                      "3"
+                    <p>
+                      <b>
+                        "4"
+                      "5"
+            "#
+        )
+    );
+}
+
+#[test]
+fn the_adoption_agency_reorders_the_list_then_noahs_ark_applies() {
+    // `</b>` puts the new `i` before the new `b` on the list (an insertion
+    // in the middle of it and a removal before it); then four `b` leave
+    // three on the list, reconstructed for "i" after `</p>`.
+    assert_eq!(
+        document_tree("<b>a<i>b<p>c</b>d<b>e<b>f<b>g<b>h</p>i", false),
+        in_body(
+            r#"
+                <b>
+                  "a"
+                  <i>
+                    "b"
+                <i>
+                  <p>
+                    <b>
+                      "c"
+                    "d"
+                    <b>
+                      "e"
+                      <b>
+                        "f"
+                        <b>
+                          "g"
+                          <b>
+                            "h"
+                  <b>
+                    <b>
+                      <b>
+                        "i"
+            "#
+        )
+    );
+}
+
+#[test]
+fn an_a_start_tag_closes_the_open_a_past_other_formatting_elements() {
+    assert_eq!(
+        document_tree("<a><b><b><b><a>x", false),
+        in_body(
+            r#"
+                <a>
+                  <b>
+                    <b>
+                      <b>
+                <b>
+                  <b>
+                    <b>
+                      <a>
+                        "x"
+            "#
+        )
+    );
+}
+
 /// The property test: only where the patch's checks run.
 #[cfg(debug_assertions)]
 mod generated_tag_soup {
@@ -320,6 +573,7 @@ mod generated_tag_soup {
             Just("h1"),
             Just("marquee"),
             Just("object"),
+            Just("applet"),
             Just("svg"),
             Just("foreignObject"),
             Just("desc"),
@@ -330,7 +584,25 @@ mod generated_tag_soup {
             Just("html"),
             Just("body"),
         ];
+        // Formatting elements with a few attribute variants (some alike in
+        // another order), for the Noah's Ark clause.
+        let formatting = prop_oneof![
+            Just("b"),
+            Just("i"),
+            Just("a"),
+            Just("font"),
+            Just("nobr"),
+            Just("code"),
+        ];
+        let attributes = prop_oneof![
+            Just(""),
+            Just(" id=1"),
+            Just(" id=2"),
+            Just(" id=1 class=c"),
+            Just(" class=c id=1"),
+        ];
         prop_oneof![
+            3 => (formatting, attributes).prop_map(|(tag, attrs)| format!("<{tag}{attrs}>")),
             4 => (tags.clone(), 0..3usize).prop_map(|(tag, attr)| match attr {
                 0 => format!("<{tag}>"),
                 1 => format!("<{tag} class=c>"),

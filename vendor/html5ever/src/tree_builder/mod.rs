@@ -38,6 +38,9 @@ use markup5ever::{expanded_name, local_name, namespace_prefix, ns};
 #[macro_use]
 mod tag_sets;
 
+// linkbase patch: the list of active formatting elements keeps what the
+// Noah's Ark clause needs, so that it does not scan the list (PATCHES.md).
+mod active_formatting;
 mod data;
 // linkbase patch: the stack of open elements keeps what "p in button scope",
 // "button in scope" and "a template is open" need, so none walks it
@@ -46,6 +49,7 @@ mod open_elems;
 mod rules;
 mod types;
 
+use self::active_formatting::ActiveFormatting;
 use self::open_elems::OpenElems;
 
 /// Tree builder options, with an impl for Default.
@@ -118,7 +122,8 @@ pub struct TreeBuilder<Handle, Sink> {
     open_elems: RefCell<OpenElems<Handle>>,
 
     /// List of active formatting elements.
-    active_formatting: RefCell<Vec<FormatEntry<Handle>>>,
+    // linkbase patch: was `RefCell<Vec<FormatEntry<Handle>>>` (PATCHES.md).
+    active_formatting: RefCell<ActiveFormatting<Handle>>,
 
     //§ the-element-pointers
     /// Head element pointer.
@@ -279,7 +284,8 @@ where
             tracer.trace_handle(e);
         }
 
-        for e in &*self.active_formatting.borrow() {
+        // linkbase patch: was `for e in &*self.active_formatting.borrow()`.
+        for e in self.active_formatting.borrow().iter() {
             if let FormatEntry::Element(handle, _) = e {
                 tracer.trace_handle(handle);
             }
@@ -569,7 +575,8 @@ pub fn html_elem<Handle>(open_elems: &[Handle]) -> &Handle {
 }
 
 struct ActiveFormattingView<'a, Handle: 'a> {
-    data: Ref<'a, Vec<FormatEntry<Handle>>>,
+    // linkbase patch: was `Ref<'a, Vec<FormatEntry<Handle>>>`.
+    data: Ref<'a, ActiveFormatting<Handle>>,
 }
 
 impl<'a, Handle: 'a> ActiveFormattingView<'a, Handle> {
@@ -653,14 +660,32 @@ where
     }
 
     fn position_in_active_formatting(&self, element: &Handle) -> Option<usize> {
-        self.active_formatting
-            .borrow()
-            .iter()
-            .position(|n| match n {
-                FormatEntry::Marker => false,
-                FormatEntry::Element(ref handle, _) => self.sink.same_node(handle, element),
-            })
+        // linkbase patch: searched from the end, where the element sought
+        // (most often the current node) usually is, instead of from the
+        // start: a walk over the whole list for every `</b>` made n nested
+        // formatting elements cost O(n²) to close. An element has at most one
+        // entry (each entry is made for a new element), so the answer is the
+        // same; debug builds check it against the search from the start.
+        let is_entry_for = |entry: &FormatEntry<Handle>| match entry {
+            FormatEntry::Marker => false,
+            FormatEntry::Element(ref handle, _) => self.sink.same_node(handle, element),
+        };
+        let active_formatting = self.active_formatting.borrow();
+        let position = active_formatting.iter().rposition(is_entry_for);
+        if cfg!(debug_assertions) && active_formatting.len() <= Self::LONGEST_CHECKED {
+            debug_assert_eq!(
+                position,
+                active_formatting.iter().position(is_entry_for),
+                "linkbase patch: an element with two active formatting entries"
+            );
+        }
+        position
     }
+
+    // linkbase patch: lists and stacks longer than this skip the debug
+    // checks against the original walks, so that deep nesting stays linear
+    // in debug builds too.
+    const LONGEST_CHECKED: usize = 300;
 
     fn set_quirks_mode(&self, mode: QuirksMode) {
         self.quirks_mode.set(mode);
@@ -734,11 +759,8 @@ where
         for _ in 0..8 {
             // 5.
             // We clone the Handle and Tag so they don't cause an immutable borrow of self.
-            let maybe_fmt_entry = self
-                .active_formatting_end_to_marker()
-                .iter()
-                .find(|&(_, _, tag)| tag.name == subject)
-                .map(|(i, h, t)| (i, h.clone(), t.clone()));
+            // linkbase patch: was a scan back to the last marker.
+            let maybe_fmt_entry = self.last_active_formatting_named(&subject);
 
             let Some((fmt_elem_index, fmt_elem, fmt_elem_tag)) = maybe_fmt_entry else {
                 return self.process_end_tag_in_body(Tag {
@@ -854,8 +876,11 @@ where
                     new_element.clone(),
                     self.sink.elem_name(&new_element).expanded(),
                 );
-                self.active_formatting.borrow_mut()[node_formatting_index] =
-                    FormatEntry::Element(new_element.clone(), tag);
+                // linkbase patch: was `active_formatting[node_formatting_index] =
+                // FormatEntry::Element(new_element.clone(), tag)`; the tag is the same.
+                self.active_formatting
+                    .borrow_mut()
+                    .replace_handle(node_formatting_index, new_element.clone());
                 node = new_element;
 
                 // 13.8.
@@ -886,7 +911,7 @@ where
                 fmt_elem_tag.attrs.clone(),
                 fmt_elem_tag.had_duplicate_attributes,
             );
-            let new_entry = FormatEntry::Element(new_element.clone(), fmt_elem_tag);
+            // linkbase patch: no `new_entry`; the list's methods take its parts.
 
             // 16.
             self.sink.reparent_children(&furthest_block, &new_element);
@@ -903,14 +928,23 @@ where
                     let index = self
                         .position_in_active_formatting(&to_replace)
                         .expect("bookmark not found in active formatting elements");
-                    self.active_formatting.borrow_mut()[index] = new_entry;
+                    // linkbase patch: was `active_formatting[index] = new_entry`;
+                    // the entry replaced has the same tag.
+                    self.active_formatting
+                        .borrow_mut()
+                        .replace_handle(index, new_element.clone());
                 },
                 Bookmark::InsertAfter(previous) => {
                     let index = self
                         .position_in_active_formatting(&previous)
                         .expect("bookmark not found in active formatting elements")
                         + 1;
-                    self.active_formatting.borrow_mut().insert(index, new_entry);
+                    // linkbase patch: was `.insert(index, new_entry)`.
+                    self.active_formatting.borrow_mut().insert_element(
+                        index,
+                        new_element.clone(),
+                        fmt_elem_tag,
+                    );
                     let old_index = self
                         .position_in_active_formatting(&fmt_elem)
                         .expect("formatting element not found in active formatting elements");
@@ -1042,8 +1076,11 @@ where
             );
 
             // Step 9. Replace the entry for entry in the list with an entry for new element.
-            self.active_formatting.borrow_mut()[entry_index] =
-                FormatEntry::Element(new_element, tag);
+            // linkbase patch: was `active_formatting[entry_index] =
+            // FormatEntry::Element(new_element, tag)`; the tag is the same.
+            self.active_formatting
+                .borrow_mut()
+                .replace_handle(entry_index, new_element);
 
             // Step 10. If the entry for new element in the list of active formatting elements is
             // not the last entry in the list, return to the step labeled advance.
@@ -1154,9 +1191,12 @@ where
     // the answer of the walk it replaces; the walk is skipped on deeper
     // stacks, so that deep nesting stays linear in debug builds too.
     fn check_fast_answer(&self, fast: bool, walk: impl FnOnce() -> bool) {
-        const DEEPEST_CHECKED: usize = 300;
-        if cfg!(debug_assertions) && self.open_elems.borrow().len() <= DEEPEST_CHECKED {
-            debug_assert_eq!(fast, walk(), "linkbase patch: OpenElems disagrees with the walk");
+        if cfg!(debug_assertions) && self.open_elems.borrow().len() <= Self::LONGEST_CHECKED {
+            debug_assert_eq!(
+                fast,
+                walk(),
+                "linkbase patch: OpenElems disagrees with the walk"
+            );
         }
     }
 
@@ -1172,9 +1212,7 @@ where
     // linkbase patch: "has a p element in button scope", without a walk.
     fn has_p_in_button_scope(&self) -> bool {
         let fast = self.open_elems.borrow().has_p_in_button_scope();
-        self.check_fast_answer(fast, || {
-            self.in_scope_named(button_scope, local_name!("p"))
-        });
+        self.check_fast_answer(fast, || self.in_scope_named(button_scope, local_name!("p")));
         fast
     }
 
@@ -1574,20 +1612,18 @@ where
     }
 
     fn create_formatting_element_for(&self, tag: Tag) -> Handle {
-        // FIXME: This really wants unit tests.
-        let mut first_match = None;
-        let mut matches = 0usize;
-        for (i, _, old_tag) in self.active_formatting_end_to_marker().iter() {
-            if tag.equiv_modulo_attr_order(old_tag) {
-                first_match = Some(i);
-                matches += 1;
-            }
+        // linkbase patch: the Noah's Ark clause without a scan of the list.
+        let victim = self.active_formatting.borrow().noahs_ark_victim(&tag);
+        if cfg!(debug_assertions) && self.active_formatting.borrow().len() <= Self::LONGEST_CHECKED
+        {
+            debug_assert_eq!(
+                victim,
+                self.noahs_ark_victim_by_scan(&tag),
+                "linkbase patch: ActiveFormatting disagrees with the scan"
+            );
         }
-
-        if matches >= 3 {
-            self.active_formatting
-                .borrow_mut()
-                .remove(first_match.expect("matches with no index"));
+        if let Some(victim) = victim {
+            self.active_formatting.borrow_mut().remove(victim);
         }
 
         let elem = self.insert_element(
@@ -1597,19 +1633,58 @@ where
             tag.attrs.clone(),
             tag.had_duplicate_attributes,
         );
+        // linkbase patch: was `.push(FormatEntry::Element(elem.clone(), tag))`.
         self.active_formatting
             .borrow_mut()
-            .push(FormatEntry::Element(elem.clone(), tag));
+            .push_element(elem.clone(), tag);
         elem
     }
 
-    fn clear_active_formatting_to_marker(&self) {
-        loop {
-            match self.active_formatting.borrow_mut().pop() {
-                None | Some(FormatEntry::Marker) => break,
-                _ => (),
+    // linkbase patch: the last entry named `name` after the last marker,
+    // without a scan; in debug builds, checked against the original scan.
+    fn last_active_formatting_named(&self, name: &LocalName) -> Option<(usize, Handle, Tag)> {
+        let active_formatting = self.active_formatting.borrow();
+        let index = active_formatting.last_named_after_marker(name);
+        if cfg!(debug_assertions) && active_formatting.len() <= Self::LONGEST_CHECKED {
+            let scanned = self
+                .active_formatting_end_to_marker()
+                .iter()
+                .find(|&(_, _, tag)| tag.name == *name)
+                .map(|(i, _, _)| i);
+            debug_assert_eq!(
+                index, scanned,
+                "linkbase patch: ActiveFormatting disagrees with the scan"
+            );
+        }
+        let index = index?;
+        match active_formatting[index] {
+            FormatEntry::Element(ref handle, ref tag) => Some((index, handle.clone(), tag.clone())),
+            FormatEntry::Marker => None,
+        }
+    }
+
+    // linkbase patch: the original scan of `create_formatting_element_for`,
+    // kept for the debug check: the earliest entry after the last marker
+    // equivalent to `tag`, if there are three or more.
+    fn noahs_ark_victim_by_scan(&self, tag: &Tag) -> Option<usize> {
+        let mut first_match = None;
+        let mut matches = 0usize;
+        for (i, _, old_tag) in self.active_formatting_end_to_marker().iter() {
+            if tag.equiv_modulo_attr_order(old_tag) {
+                first_match = Some(i);
+                matches += 1;
             }
         }
+        if matches >= 3 {
+            first_match
+        } else {
+            None
+        }
+    }
+
+    fn clear_active_formatting_to_marker(&self) {
+        // linkbase patch: was a loop of `pop` until a marker.
+        self.active_formatting.borrow_mut().clear_to_last_marker();
     }
 
     fn process_end_tag_in_body(&self, tag: Tag) {
@@ -1645,12 +1720,19 @@ where
     }
 
     fn handle_misnested_a_tags(&self, tag: &Tag) {
-        let Some(node) = self
-            .active_formatting_end_to_marker()
-            .iter()
-            .find(|&(_, n, _)| self.html_elem_named(n, local_name!("a")))
-            .map(|(_, n, _)| n.clone())
-        else {
+        // linkbase patch: was a scan back to the last marker for an element
+        // named `a` (entries are HTML elements named as their tags).
+        let a = self.last_active_formatting_named(&local_name!("a"));
+        if cfg!(debug_assertions) && self.active_formatting.borrow().len() <= Self::LONGEST_CHECKED
+        {
+            let scanned = self
+                .active_formatting_end_to_marker()
+                .iter()
+                .find(|&(_, n, _)| self.html_elem_named(n, local_name!("a")))
+                .map(|(i, _, _)| i);
+            debug_assert_eq!(a.as_ref().map(|(i, _, _)| *i), scanned);
+        }
+        let Some((_, node, _)) = a else {
             return;
         };
 

@@ -259,7 +259,8 @@ where
                     Token::Tag(tag @ tag!(<template>)) => {
                         self.active_formatting
                             .borrow_mut()
-                            .push(FormatEntry::Marker);
+                            // linkbase patch: was `.push(FormatEntry::Marker)`.
+                            .push_marker();
                         self.frameset_ok.set(false);
                         self.mode.set(InsertionMode::InTemplate);
                         self.template_modes
@@ -771,7 +772,8 @@ where
                     self.insert_element_for(tag);
                     self.active_formatting
                         .borrow_mut()
-                        .push(FormatEntry::Marker);
+                        // linkbase patch: was `.push(FormatEntry::Marker)`.
+                        .push_marker();
                     self.frameset_ok.set(false);
                     ProcessResult::Done
                 },
@@ -1047,7 +1049,8 @@ where
                     self.pop_until_current(table_scope);
                     self.active_formatting
                         .borrow_mut()
-                        .push(FormatEntry::Marker);
+                        // linkbase patch: was `.push(FormatEntry::Marker)`.
+                        .push_marker();
                     self.insert_element_for(tag);
                     self.mode.set(InsertionMode::InCaption);
                     ProcessResult::Done
@@ -1309,7 +1312,8 @@ where
                     self.mode.set(InsertionMode::InCell);
                     self.active_formatting
                         .borrow_mut()
-                        .push(FormatEntry::Marker);
+                        // linkbase patch: was `.push(FormatEntry::Marker)`.
+                        .push_marker();
                     ProcessResult::Done
                 },
 
