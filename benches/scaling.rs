@@ -75,6 +75,14 @@ const CASES: &[Case] = &[
         format: Some(Format::Html),
         runs: 5,
     },
+    Case {
+        name: "nested formatting elements",
+        n: 1_000,
+        unit: "levels",
+        build: deep_formatting,
+        format: Some(Format::Html),
+        runs: 5,
+    },
     // Issue 6's "50 MB attribute value" is the size N here: every buffer of
     // the rewrite is larger than the machine's L3 cache at both sizes.
     Case {

@@ -152,6 +152,20 @@ fn ten_thousand_nested_elements_keep_their_link() {
 }
 
 #[test]
+fn ten_thousand_nested_formatting_elements_that_all_differ_keep_their_link() {
+    // Each `<b id=k>` is unlike every other, so the list of active
+    // formatting elements holds all ten thousand (the Noah's Ark clause
+    // removes none); the patched parser looks them up without scanning it.
+    let depth = 10_000;
+    let input = deep_formatting(depth);
+    let out = html(&input);
+    let opening: String = (0..depth).map(|i| format!("<b id=\"{i}\">")).collect();
+    let want = format!("{opening}<a href=\"{BASE}x\">x</a>{}", "</b>".repeat(depth));
+    assert_same_bytes("formatting", &out.output, document(&want).as_bytes());
+    assert_eq!(out.report.counts.rewritten, 1);
+}
+
+#[test]
 fn a_huge_attribute_value() {
     // 8 MB, not the 50 MB: html5ever's tokenizer takes about a
     // second per megabyte of attribute in a debug build (50 MB: 47 s here).

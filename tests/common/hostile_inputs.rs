@@ -48,6 +48,22 @@ pub fn deep_nesting(depth: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// `depth` nested formatting elements that all differ in their attributes
+/// (`<b id="0"><b id="1">…`: none is removed by the "Noah's Ark" clause, so the
+/// list of active formatting elements grows with the depth), one link
+/// `<a href=x>` at the bottom, then all closed with `</b>`.
+pub fn deep_formatting(depth: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(depth * 20 + 32);
+    for i in 0..depth {
+        let _ = write!(s, "<b id=\"{i}\">");
+    }
+    s.push_str("<a href=x>x</a>");
+    for _ in 0..depth {
+        s.push_str("</b>");
+    }
+    s.into_bytes()
+}
+
 /// A relative href of `bytes` bytes (`aaa…`), then a `title` of `bytes` bytes
 /// on a second link `<a href=y>`: one huge URL, one huge non-URL attribute.
 pub fn huge_attribute(bytes: usize) -> Vec<u8> {
