@@ -15,18 +15,21 @@
 //! removed. Scanning back to the last marker for them, comparing each entry,
 //! made n nested formatting elements that all differ in their attributes
 //! (`<b id=1><b id=2>…`) cost O(n²). This type keeps, for each canonical key
-//! (tag kind and name, attributes sorted), the positions of the element
-//! entries with that key, and the positions of the markers; every mutation of
-//! the list goes through its methods, so the positions cannot go stale.
+//! (tag kind and name, attributes sorted; computed and hashed once per
+//! entry), the positions of the element entries with that key, and the
+//! positions of the markers; every mutation of the list goes through its
+//! methods, so the positions cannot go stale.
 //!
 //! It also keeps the positions of the element entries by tag name, for the
 //! two other scans back to the last marker: the adoption agency's search for
 //! the formatting element of an end tag (`</i>` scanned past every open `b`)
 //! and the search for an open `a` at every `<a>`.
 
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::ops::Deref;
+use std::rc::Rc;
 
 use crate::tokenizer::{Tag, TagKind};
 use crate::tree_builder::types::FormatEntry;
@@ -34,9 +37,11 @@ use crate::{Attribute, LocalName};
 
 /// What makes two tags the same for the Noah's Ark clause: exactly what
 /// `Tag::equiv_modulo_attr_order` compares (kind, name, attributes in
-/// sorted order; the self-closing flag ignored).
+/// sorted order; the self-closing flag ignored), and a hash of it, computed
+/// once.
 #[derive(PartialEq, Eq)]
 struct TagKey {
+    hash: u64,
     kind: TagKind,
     name: LocalName,
     /// Sorted, as `equiv_modulo_attr_order` sorts them.
@@ -44,10 +49,21 @@ struct TagKey {
 }
 
 impl TagKey {
-    fn of(tag: &Tag) -> TagKey {
+    /// The key of `tag`, hashed with `random_state` (random keys, so that
+    /// input cannot be made to collide).
+    fn of(tag: &Tag, random_state: &RandomState) -> TagKey {
         let mut attrs = tag.attrs.clone();
         attrs.sort();
+        let mut hasher = random_state.build_hasher();
+        tag.kind.hash(&mut hasher);
+        tag.name.hash(&mut hasher);
+        attrs.len().hash(&mut hasher);
+        for attr in &attrs {
+            attr.name.hash(&mut hasher);
+            attr.value.hash(&mut hasher);
+        }
         TagKey {
+            hash: hasher.finish(),
             kind: tag.kind,
             name: tag.name.clone(),
             attrs,
@@ -55,40 +71,62 @@ impl TagKey {
     }
 }
 
-// `Attribute` has no `Hash`; this hashes what `Eq` compares.
+// The hash computed once (`Attribute` has no `Hash` of its own).
 impl Hash for TagKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.kind.hash(state);
-        self.name.hash(state);
-        self.attrs.len().hash(state);
-        for attr in &self.attrs {
-            attr.name.hash(state);
-            attr.value.hash(state);
-        }
+        state.write_u64(self.hash);
     }
 }
 
+/// A hasher for [`TagKey`]s, which hash as one `u64` already hashed.
+#[derive(Default)]
+struct PrehashedKey(u64);
+
+impl Hasher for PrehashedKey {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Positions<K, S = RandomState> = HashMap<K, Vec<usize>, S>;
+
 /// The list of active formatting elements, most recently added at the end,
-/// and the positions that the Noah's Ark clause needs.
+/// and the positions that the Noah's Ark clause and the searches by name
+/// need.
 pub(crate) struct ActiveFormatting<Handle> {
     entries: Vec<FormatEntry<Handle>>,
+    /// The key of each entry (`None` for a marker), beside `entries`.
+    keys: Vec<Option<Rc<TagKey>>>,
     /// Positions (ascending) of the markers.
     marker_positions: Vec<usize>,
     /// For each key, the positions (ascending) of the element entries with
     /// that key; no empty lists.
-    positions_by_key: HashMap<TagKey, Vec<usize>>,
+    positions_by_key: Positions<Rc<TagKey>, BuildHasherDefault<PrehashedKey>>,
     /// For each tag name, the positions (ascending) of the element entries
     /// with that name; no empty lists.
-    positions_by_name: HashMap<LocalName, Vec<usize>>,
+    positions_by_name: Positions<LocalName>,
+    random_state: RandomState,
 }
 
 impl<Handle> Default for ActiveFormatting<Handle> {
     fn default() -> Self {
         ActiveFormatting {
             entries: Vec::new(),
+            keys: Vec::new(),
             marker_positions: Vec::new(),
-            positions_by_key: HashMap::new(),
+            positions_by_key: HashMap::default(),
             positions_by_name: HashMap::new(),
+            random_state: RandomState::new(),
         }
     }
 }
@@ -102,24 +140,32 @@ impl<Handle> Deref for ActiveFormatting<Handle> {
 }
 
 impl<Handle> ActiveFormatting<Handle> {
-    /// Push an entry for `handle`, an element created for `tag`.
-    pub(crate) fn push_element(&mut self, handle: Handle, tag: Tag) {
+    /// "Push onto the list of active formatting elements" `handle`, an
+    /// element created for `tag`: first the Noah's Ark clause — if three or
+    /// more entries after the last marker have the same key, the earliest is
+    /// removed, and its position returned — then the new entry at the end.
+    pub(crate) fn push_formatting_element(&mut self, handle: Handle, tag: Tag) -> Option<usize> {
+        let key = Rc::new(TagKey::of(&tag, &self.random_state));
+        let removed = self.positions_by_key.get(&key).and_then(|positions| {
+            let alike = self.after_last_marker(positions);
+            (alike.len() >= 3).then(|| alike[0])
+        });
+        if let Some(position) = removed {
+            self.remove(position);
+        }
         let position = self.entries.len();
-        self.positions_by_key
-            .entry(TagKey::of(&tag))
-            .or_default()
-            .push(position);
-        self.positions_by_name
-            .entry(tag.name.clone())
-            .or_default()
-            .push(position);
+        add_position(&mut self.positions_by_key, key.clone(), position);
+        add_position(&mut self.positions_by_name, tag.name.clone(), position);
         self.entries.push(FormatEntry::Element(handle, tag));
+        self.keys.push(Some(key));
+        removed
     }
 
     /// Push a marker.
     pub(crate) fn push_marker(&mut self) {
         self.marker_positions.push(self.entries.len());
         self.entries.push(FormatEntry::Marker);
+        self.keys.push(None);
     }
 
     /// Remove the entries after the last marker, and that marker (all
@@ -128,8 +174,10 @@ impl<Handle> ActiveFormatting<Handle> {
         let keep = self.marker_positions.pop().unwrap_or(0);
         while self.entries.len() > keep {
             let position = self.entries.len() - 1;
-            if let Some(FormatEntry::Element(_, tag)) = self.entries.pop() {
-                self.forget_element(position, &tag);
+            let entry = self.entries.pop();
+            if let (Some(FormatEntry::Element(_, tag)), Some(Some(key))) = (entry, self.keys.pop())
+            {
+                self.forget_element(position, &tag.name, &key);
             }
         }
     }
@@ -137,9 +185,12 @@ impl<Handle> ActiveFormatting<Handle> {
     /// Remove the entry at `index`.
     pub(crate) fn remove(&mut self, index: usize) -> FormatEntry<Handle> {
         let entry = self.entries.remove(index);
-        match entry {
-            FormatEntry::Element(_, ref tag) => self.forget_element(index, tag),
-            FormatEntry::Marker => {
+        let key = self.keys.remove(index);
+        match (&entry, key) {
+            (FormatEntry::Element(_, tag), Some(key)) => {
+                self.forget_element(index, &tag.name, &key)
+            },
+            _ => {
                 if let Ok(i) = self.marker_positions.binary_search(&index) {
                     self.marker_positions.remove(i);
                 }
@@ -158,7 +209,7 @@ impl<Handle> ActiveFormatting<Handle> {
     }
 
     /// Insert an entry for `handle`, an element created for `tag`, at
-    /// `index`.
+    /// `index` (the adoption agency; no Noah's Ark clause there).
     pub(crate) fn insert_element(&mut self, index: usize, handle: Handle, tag: Tag) {
         if index < self.entries.len() {
             for list in self.all_lists() {
@@ -167,12 +218,12 @@ impl<Handle> ActiveFormatting<Handle> {
                 }
             }
         }
-        let by_key = self.positions_by_key.entry(TagKey::of(&tag)).or_default();
-        by_key.insert(by_key.partition_point(|&p| p < index), index);
-        let by_name = self.positions_by_name.entry(tag.name.clone()).or_default();
-        by_name.insert(by_name.partition_point(|&p| p < index), index);
+        let key = Rc::new(TagKey::of(&tag, &self.random_state));
+        add_position(&mut self.positions_by_key, key.clone(), index);
+        add_position(&mut self.positions_by_name, tag.name.clone(), index);
         self.entries
             .insert(index, FormatEntry::Element(handle, tag));
+        self.keys.insert(index, Some(key));
     }
 
     /// Let the element entry at `index` point to `handle`, an element
@@ -182,16 +233,6 @@ impl<Handle> ActiveFormatting<Handle> {
             FormatEntry::Element(ref mut old, _) => *old = handle,
             FormatEntry::Marker => panic!("replacing a marker of the active formatting list"),
         }
-    }
-
-    /// The Noah's Ark clause for a new element created for `tag`: the
-    /// position of the earliest of the entries after the last marker with
-    /// the same key, if there are three or more of them (that entry is to be
-    /// removed).
-    pub(crate) fn noahs_ark_victim(&self, tag: &Tag) -> Option<usize> {
-        let positions = self.positions_by_key.get(&TagKey::of(tag))?;
-        let after_marker = self.after_last_marker(positions);
-        (after_marker.len() >= 3).then(|| after_marker[0])
     }
 
     /// The position of the last element entry named `name` after the last
@@ -210,11 +251,11 @@ impl<Handle> ActiveFormatting<Handle> {
         }
     }
 
-    /// Drop `position`, where an element entry for `tag` was, from its key's
-    /// list.
-    fn forget_element(&mut self, position: usize, tag: &Tag) {
-        forget_position(&mut self.positions_by_key, TagKey::of(tag), position);
-        forget_position(&mut self.positions_by_name, tag.name.clone(), position);
+    /// Drop `position`, where an element entry named `name` with `key` was,
+    /// from their lists.
+    fn forget_element(&mut self, position: usize, name: &LocalName, key: &TagKey) {
+        forget_position(&mut self.positions_by_key, key, position);
+        forget_position(&mut self.positions_by_name, name, position);
     }
 
     fn all_lists(&mut self) -> impl Iterator<Item = &mut Vec<usize>> {
@@ -224,15 +265,34 @@ impl<Handle> ActiveFormatting<Handle> {
     }
 }
 
+/// Add `position` to the list of `key` in `lists`, in order.
+fn add_position<K: Hash + Eq, S: BuildHasher>(
+    lists: &mut Positions<K, S>,
+    key: K,
+    position: usize,
+) {
+    let list = lists.entry(key).or_default();
+    if list.last().is_none_or(|&last| last < position) {
+        list.push(position);
+    } else {
+        list.insert(list.partition_point(|&p| p < position), position);
+    }
+}
+
 /// Drop `position` from the list of `key` in `lists`, and the list if it is
 /// left empty.
-fn forget_position<K: Hash + Eq>(lists: &mut HashMap<K, Vec<usize>>, key: K, position: usize) {
-    if let Some(list) = lists.get_mut(&key) {
+fn forget_position<K, Q, S>(lists: &mut Positions<K, S>, key: &Q, position: usize)
+where
+    K: Hash + Eq + std::borrow::Borrow<Q>,
+    Q: Hash + Eq + ?Sized,
+    S: BuildHasher,
+{
+    if let Some(list) = lists.get_mut(key) {
         if let Ok(i) = list.binary_search(&position) {
             list.remove(i);
         }
         if list.is_empty() {
-            lists.remove(&key);
+            lists.remove(key);
         }
     }
 }

@@ -1612,19 +1612,14 @@ where
     }
 
     fn create_formatting_element_for(&self, tag: Tag) -> Handle {
-        // linkbase patch: the Noah's Ark clause without a scan of the list.
-        let victim = self.active_formatting.borrow().noahs_ark_victim(&tag);
-        if cfg!(debug_assertions) && self.active_formatting.borrow().len() <= Self::LONGEST_CHECKED
-        {
-            debug_assert_eq!(
-                victim,
-                self.noahs_ark_victim_by_scan(&tag),
-                "linkbase patch: ActiveFormatting disagrees with the scan"
-            );
-        }
-        if let Some(victim) = victim {
-            self.active_formatting.borrow_mut().remove(victim);
-        }
+        // linkbase patch: the Noah's Ark clause is applied by
+        // `ActiveFormatting::push_formatting_element`, without a scan of the
+        // list; in debug builds, checked against the original scan. (The
+        // element is now created before the clause removes an entry:
+        // creating and inserting it does not read the list.)
+        let scanned = (cfg!(debug_assertions)
+            && self.active_formatting.borrow().len() <= Self::LONGEST_CHECKED)
+            .then(|| self.noahs_ark_victim_by_scan(&tag));
 
         let elem = self.insert_element(
             PushFlag::Push,
@@ -1633,10 +1628,18 @@ where
             tag.attrs.clone(),
             tag.had_duplicate_attributes,
         );
-        // linkbase patch: was `.push(FormatEntry::Element(elem.clone(), tag))`.
-        self.active_formatting
+        // linkbase patch: was `.push(FormatEntry::Element(elem.clone(), tag))`
+        // after the scan and the removal.
+        let removed = self
+            .active_formatting
             .borrow_mut()
-            .push_element(elem.clone(), tag);
+            .push_formatting_element(elem.clone(), tag);
+        if let Some(scanned) = scanned {
+            debug_assert_eq!(
+                removed, scanned,
+                "linkbase patch: ActiveFormatting disagrees with the scan"
+            );
+        }
         elem
     }
 
