@@ -100,12 +100,27 @@ impl Hasher for PrehashedKey {
 
 type Positions<K, S = RandomState> = HashMap<K, Vec<usize>, S>;
 
+/// From this length on (after a push), the list keeps its [`Index`]; below
+/// half of it, it drops it. Short lists (all of most documents) are scanned
+/// as html5ever did, which costs less than keeping the index; debug builds
+/// keep the index on every list, so that their checks compare it with the
+/// scans on every input.
+const INDEXED_FROM: usize = if cfg!(debug_assertions) { 0 } else { 32 };
+
 /// The list of active formatting elements, most recently added at the end,
-/// and the positions that the Noah's Ark clause and the searches by name
-/// need.
+/// and, while it is long, the positions that the Noah's Ark clause and the
+/// searches by name need.
 pub(crate) struct ActiveFormatting<Handle> {
     entries: Vec<FormatEntry<Handle>>,
-    /// The key of each entry (`None` for a marker), beside `entries`.
+    /// Kept up to date with `entries` from [`INDEXED_FROM`] entries on.
+    index: Option<Index>,
+    random_state: RandomState,
+}
+
+/// Positions in the list, kept through every change of it.
+#[derive(Default)]
+struct Index {
+    /// The key of each entry (`None` for a marker), beside the entries.
     keys: Vec<Option<Rc<TagKey>>>,
     /// Positions (ascending) of the markers.
     marker_positions: Vec<usize>,
@@ -115,17 +130,13 @@ pub(crate) struct ActiveFormatting<Handle> {
     /// For each tag name, the positions (ascending) of the element entries
     /// with that name; no empty lists.
     positions_by_name: Positions<LocalName>,
-    random_state: RandomState,
 }
 
 impl<Handle> Default for ActiveFormatting<Handle> {
     fn default() -> Self {
         ActiveFormatting {
             entries: Vec::new(),
-            keys: Vec::new(),
-            marker_positions: Vec::new(),
-            positions_by_key: HashMap::default(),
-            positions_by_name: HashMap::new(),
+            index: None,
             random_state: RandomState::new(),
         }
     }
@@ -142,94 +153,71 @@ impl<Handle> Deref for ActiveFormatting<Handle> {
 impl<Handle> ActiveFormatting<Handle> {
     /// "Push onto the list of active formatting elements" `handle`, an
     /// element created for `tag`: first the Noah's Ark clause — if three or
-    /// more entries after the last marker have the same key, the earliest is
-    /// removed, and its position returned — then the new entry at the end.
+    /// more entries after the last marker have the same tag name and
+    /// attributes, the earliest is removed, and its position returned — then
+    /// the new entry at the end.
     pub(crate) fn push_formatting_element(&mut self, handle: Handle, tag: Tag) -> Option<usize> {
-        let key = Rc::new(TagKey::of(&tag, &self.random_state));
-        let removed = self.positions_by_key.get(&key).and_then(|positions| {
-            let alike = self.after_last_marker(positions);
-            (alike.len() >= 3).then(|| alike[0])
-        });
+        let removed = match self.index {
+            Some(ref index) => index.noahs_ark_victim(&TagKey::of(&tag, &self.random_state)),
+            None => self.noahs_ark_victim_by_scan(&tag),
+        };
         if let Some(position) = removed {
             self.remove(position);
         }
-        let position = self.entries.len();
-        add_position(&mut self.positions_by_key, key.clone(), position);
-        add_position(&mut self.positions_by_name, tag.name.clone(), position);
+        if let Some(ref mut index) = self.index {
+            index.insert_element(self.entries.len(), &tag, &self.random_state);
+        }
         self.entries.push(FormatEntry::Element(handle, tag));
-        self.keys.push(Some(key));
+        if self.index.is_none() && self.entries.len() > INDEXED_FROM {
+            self.index = Some(Index::of(&self.entries, &self.random_state));
+        }
         removed
     }
 
     /// Push a marker.
     pub(crate) fn push_marker(&mut self) {
-        self.marker_positions.push(self.entries.len());
+        if let Some(ref mut index) = self.index {
+            index.insert_marker(self.entries.len());
+        }
         self.entries.push(FormatEntry::Marker);
-        self.keys.push(None);
     }
 
     /// Remove the entries after the last marker, and that marker (all
     /// entries if there is no marker).
     pub(crate) fn clear_to_last_marker(&mut self) {
-        let keep = self.marker_positions.pop().unwrap_or(0);
-        while self.entries.len() > keep {
-            let position = self.entries.len() - 1;
-            let entry = self.entries.pop();
-            if let (Some(FormatEntry::Element(_, tag)), Some(Some(key))) = (entry, self.keys.pop())
-            {
-                self.forget_element(position, &tag.name, &key);
+        while let Some(last) = self.entries.len().checked_sub(1) {
+            if let FormatEntry::Marker = self.remove(last) {
+                break;
             }
         }
     }
 
     /// Remove the entry at `index`.
-    pub(crate) fn remove(&mut self, index: usize) -> FormatEntry<Handle> {
-        let entry = self.entries.remove(index);
-        let key = self.keys.remove(index);
-        match (&entry, key) {
-            (FormatEntry::Element(_, tag), Some(key)) => {
-                self.forget_element(index, &tag.name, &key)
-            },
-            _ => {
-                if let Ok(i) = self.marker_positions.binary_search(&index) {
-                    self.marker_positions.remove(i);
-                }
-            },
+    pub(crate) fn remove(&mut self, position: usize) -> FormatEntry<Handle> {
+        let entry = self.entries.remove(position);
+        if let Some(ref mut index) = self.index {
+            index.remove(position);
         }
-        // Removing the last entry (the usual case) shifts nothing; in the
-        // middle, this costs about what the `Vec` shift above costs.
-        if index < self.entries.len() {
-            for list in self.all_lists() {
-                for p in list.iter_mut().rev().take_while(|p| **p > index) {
-                    *p -= 1;
-                }
-            }
+        if self.entries.len() < INDEXED_FROM / 2 {
+            self.index = None;
         }
         entry
     }
 
     /// Insert an entry for `handle`, an element created for `tag`, at
-    /// `index` (the adoption agency; no Noah's Ark clause there).
-    pub(crate) fn insert_element(&mut self, index: usize, handle: Handle, tag: Tag) {
-        if index < self.entries.len() {
-            for list in self.all_lists() {
-                for p in list.iter_mut().rev().take_while(|p| **p >= index) {
-                    *p += 1;
-                }
-            }
+    /// `position` (the adoption agency; no Noah's Ark clause there).
+    pub(crate) fn insert_element(&mut self, position: usize, handle: Handle, tag: Tag) {
+        if let Some(ref mut index) = self.index {
+            index.insert_element(position, &tag, &self.random_state);
         }
-        let key = Rc::new(TagKey::of(&tag, &self.random_state));
-        add_position(&mut self.positions_by_key, key.clone(), index);
-        add_position(&mut self.positions_by_name, tag.name.clone(), index);
         self.entries
-            .insert(index, FormatEntry::Element(handle, tag));
-        self.keys.insert(index, Some(key));
+            .insert(position, FormatEntry::Element(handle, tag));
     }
 
-    /// Let the element entry at `index` point to `handle`, an element
+    /// Let the element entry at `position` point to `handle`, an element
     /// created for the same tag (reconstruction, the adoption agency).
-    pub(crate) fn replace_handle(&mut self, index: usize, handle: Handle) {
-        match self.entries[index] {
+    pub(crate) fn replace_handle(&mut self, position: usize, handle: Handle) {
+        match self.entries[position] {
             FormatEntry::Element(ref mut old, _) => *old = handle,
             FormatEntry::Marker => panic!("replacing a marker of the active formatting list"),
         }
@@ -239,6 +227,73 @@ impl<Handle> ActiveFormatting<Handle> {
     /// marker (the adoption agency's formatting element; an open `a` for a
     /// new `<a>`).
     pub(crate) fn last_named_after_marker(&self, name: &LocalName) -> Option<usize> {
+        match self.index {
+            Some(ref index) => index.last_named_after_marker(name),
+            None => self.last_named_after_marker_by_scan(name),
+        }
+    }
+
+    /// [`Self::last_named_after_marker`] as html5ever searched: back from
+    /// the end to the last marker.
+    pub(crate) fn last_named_after_marker_by_scan(&self, name: &LocalName) -> Option<usize> {
+        self.entries_after_last_marker()
+            .find(|(_, tag)| tag.name == *name)
+            .map(|(position, _)| position)
+    }
+
+    /// The Noah's Ark clause as html5ever applied it: a scan back to the
+    /// last marker, comparing every entry with `tag`.
+    pub(crate) fn noahs_ark_victim_by_scan(&self, tag: &Tag) -> Option<usize> {
+        let mut first_match = None;
+        let mut matches = 0usize;
+        for (position, old_tag) in self.entries_after_last_marker() {
+            if tag.equiv_modulo_attr_order(old_tag) {
+                first_match = Some(position);
+                matches += 1;
+            }
+        }
+        if matches >= 3 {
+            first_match
+        } else {
+            None
+        }
+    }
+
+    /// The element entries after the last marker, the last first, with
+    /// their positions.
+    fn entries_after_last_marker(&self) -> impl Iterator<Item = (usize, &Tag)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .rev()
+            .map_while(|(position, entry)| match entry {
+                FormatEntry::Element(_, tag) => Some((position, tag)),
+                FormatEntry::Marker => None,
+            })
+    }
+}
+
+impl Index {
+    /// The index of `entries`.
+    fn of<Handle>(entries: &[FormatEntry<Handle>], random_state: &RandomState) -> Index {
+        let mut index = Index::default();
+        for (position, entry) in entries.iter().enumerate() {
+            match entry {
+                FormatEntry::Element(_, tag) => index.insert_element(position, tag, random_state),
+                FormatEntry::Marker => index.insert_marker(position),
+            }
+        }
+        index
+    }
+
+    /// The clause for a tag whose key is `key`: the earliest of three or
+    /// more entries alike after the last marker.
+    fn noahs_ark_victim(&self, key: &TagKey) -> Option<usize> {
+        let alike = self.after_last_marker(self.positions_by_key.get(key)?);
+        (alike.len() >= 3).then(|| alike[0])
+    }
+
+    fn last_named_after_marker(&self, name: &LocalName) -> Option<usize> {
         let positions = self.positions_by_name.get(name)?;
         self.after_last_marker(positions).last().copied()
     }
@@ -251,11 +306,56 @@ impl<Handle> ActiveFormatting<Handle> {
         }
     }
 
-    /// Drop `position`, where an element entry named `name` with `key` was,
-    /// from their lists.
-    fn forget_element(&mut self, position: usize, name: &LocalName, key: &TagKey) {
-        forget_position(&mut self.positions_by_key, key, position);
-        forget_position(&mut self.positions_by_name, name, position);
+    /// An element entry for `tag` is inserted at `position`.
+    fn insert_element(&mut self, position: usize, tag: &Tag, random_state: &RandomState) {
+        self.shift_from(position);
+        let key = Rc::new(TagKey::of(tag, random_state));
+        add_position(&mut self.positions_by_key, key.clone(), position);
+        add_position(&mut self.positions_by_name, tag.name.clone(), position);
+        self.keys.insert(position, Some(key));
+    }
+
+    /// A marker is inserted (pushed) at `position`.
+    fn insert_marker(&mut self, position: usize) {
+        self.shift_from(position);
+        let list = &mut self.marker_positions;
+        list.insert(list.partition_point(|&p| p < position), position);
+        self.keys.insert(position, None);
+    }
+
+    /// The entry at `position` is removed.
+    fn remove(&mut self, position: usize) {
+        match self.keys.remove(position) {
+            Some(key) => {
+                forget_position(&mut self.positions_by_key, &*key, position);
+                forget_position(&mut self.positions_by_name, &key.name, position);
+            },
+            None => {
+                if let Ok(i) = self.marker_positions.binary_search(&position) {
+                    self.marker_positions.remove(i);
+                }
+            },
+        }
+        // Removing the last entry (the usual case) shifts nothing; in the
+        // middle, this costs about what the `Vec` shift of the entries costs.
+        if position < self.keys.len() {
+            for list in self.all_lists() {
+                for p in list.iter_mut().rev().take_while(|p| **p > position) {
+                    *p -= 1;
+                }
+            }
+        }
+    }
+
+    /// Positions from `position` on move up one, for an insertion there.
+    fn shift_from(&mut self, position: usize) {
+        if position < self.keys.len() {
+            for list in self.all_lists() {
+                for p in list.iter_mut().rev().take_while(|p| **p >= position) {
+                    *p += 1;
+                }
+            }
+        }
     }
 
     fn all_lists(&mut self) -> impl Iterator<Item = &mut Vec<usize>> {

@@ -1613,13 +1613,17 @@ where
 
     fn create_formatting_element_for(&self, tag: Tag) -> Handle {
         // linkbase patch: the Noah's Ark clause is applied by
-        // `ActiveFormatting::push_formatting_element`, without a scan of the
-        // list; in debug builds, checked against the original scan. (The
+        // `ActiveFormatting::push_formatting_element`, without a scan of a
+        // long list; in debug builds, checked against the original scan. (The
         // element is now created before the clause removes an entry:
         // creating and inserting it does not read the list.)
         let scanned = (cfg!(debug_assertions)
             && self.active_formatting.borrow().len() <= Self::LONGEST_CHECKED)
-            .then(|| self.noahs_ark_victim_by_scan(&tag));
+            .then(|| {
+                self.active_formatting
+                    .borrow()
+                    .noahs_ark_victim_by_scan(&tag)
+            });
 
         let elem = self.insert_element(
             PushFlag::Push,
@@ -1649,11 +1653,7 @@ where
         let active_formatting = self.active_formatting.borrow();
         let index = active_formatting.last_named_after_marker(name);
         if cfg!(debug_assertions) && active_formatting.len() <= Self::LONGEST_CHECKED {
-            let scanned = self
-                .active_formatting_end_to_marker()
-                .iter()
-                .find(|&(_, _, tag)| tag.name == *name)
-                .map(|(i, _, _)| i);
+            let scanned = active_formatting.last_named_after_marker_by_scan(name);
             debug_assert_eq!(
                 index, scanned,
                 "linkbase patch: ActiveFormatting disagrees with the scan"
@@ -1663,25 +1663,6 @@ where
         match active_formatting[index] {
             FormatEntry::Element(ref handle, ref tag) => Some((index, handle.clone(), tag.clone())),
             FormatEntry::Marker => None,
-        }
-    }
-
-    // linkbase patch: the original scan of `create_formatting_element_for`,
-    // kept for the debug check: the earliest entry after the last marker
-    // equivalent to `tag`, if there are three or more.
-    fn noahs_ark_victim_by_scan(&self, tag: &Tag) -> Option<usize> {
-        let mut first_match = None;
-        let mut matches = 0usize;
-        for (i, _, old_tag) in self.active_formatting_end_to_marker().iter() {
-            if tag.equiv_modulo_attr_order(old_tag) {
-                first_match = Some(i);
-                matches += 1;
-            }
-        }
-        if matches >= 3 {
-            first_match
-        } else {
-            None
         }
     }
 
