@@ -100,12 +100,13 @@ impl Hasher for PrehashedKey {
 
 type Positions<K, S = RandomState> = HashMap<K, Vec<usize>, S>;
 
-/// From this length on (after a push), the list keeps its [`Index`]; below
+/// Past this length (after a push), the list keeps its [`Index`]; below
 /// half of it, it drops it. Short lists (all of most documents) are scanned
-/// as html5ever did, which costs less than keeping the index; debug builds
-/// keep the index on every list, so that their checks compare it with the
-/// scans on every input.
-const INDEXED_FROM: usize = if cfg!(debug_assertions) { 0 } else { 32 };
+/// as html5ever did, which costs less than keeping the index. Debug builds
+/// switch at a length of 4, so that their checks compare the index with the
+/// scans on most inputs with formatting elements, and the index is built
+/// from a list and dropped often.
+const INDEXED_FROM: usize = if cfg!(debug_assertions) { 4 } else { 32 };
 
 /// The list of active formatting elements, most recently added at the end,
 /// and, while it is long, the positions that the Noah's Ark clause and the
