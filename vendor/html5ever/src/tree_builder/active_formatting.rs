@@ -14,11 +14,12 @@
 //! name, namespace and attributes as the new one, the earliest of them is
 //! removed. Scanning back to the last marker for them, comparing each entry,
 //! made n nested formatting elements that all differ in their attributes
-//! (`<b id=1><b id=2>…`) cost O(n²). This type keeps, for each canonical key
-//! (tag kind and name, attributes sorted; computed and hashed once per
-//! entry), the positions of the element entries with that key, and the
-//! positions of the markers; every mutation of the list goes through its
-//! methods, so the positions cannot go stale.
+//! (`<b id=1><b id=2>…`) cost O(n²). While the list is long, this type keeps
+//! the positions of its element entries by a hash of what the clause
+//! compares (computed once per entry), and of its markers; the few entries
+//! with the new tag's hash after the last marker are then compared with it.
+//! Every mutation of the list goes through its methods, so the positions
+//! cannot go stale.
 //!
 //! It also keeps the positions of the element entries by tag name, for the
 //! two other scans back to the last marker: the adoption agency's search for
@@ -29,56 +30,33 @@ use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::ops::Deref;
-use std::rc::Rc;
 
-use crate::tokenizer::{Tag, TagKind};
+use crate::tokenizer::Tag;
 use crate::tree_builder::types::FormatEntry;
-use crate::{Attribute, LocalName};
+use crate::LocalName;
 
-/// What makes two tags the same for the Noah's Ark clause: exactly what
-/// `Tag::equiv_modulo_attr_order` compares (kind, name, attributes in
-/// sorted order; the self-closing flag ignored), and a hash of it, computed
-/// once.
-#[derive(PartialEq, Eq)]
-struct TagKey {
-    hash: u64,
-    kind: TagKind,
-    name: LocalName,
-    /// Sorted, as `equiv_modulo_attr_order` sorts them.
-    attrs: Vec<Attribute>,
-}
-
-impl TagKey {
-    /// The key of `tag`, hashed with `random_state` (random keys, so that
-    /// input cannot be made to collide).
-    fn of(tag: &Tag, random_state: &RandomState) -> TagKey {
-        let mut attrs = tag.attrs.clone();
-        attrs.sort();
+/// A hash of what `Tag::equiv_modulo_attr_order` compares — kind, name, and
+/// the attributes in any order (a sum of their hashes, so no sorting) — with
+/// `random_state`'s random keys, so that input cannot be made to collide.
+/// Tags alike hash alike; tags that hash alike are still compared before
+/// they count as alike.
+fn tag_hash(tag: &Tag, random_state: &RandomState) -> u64 {
+    let mut attrs_hash = 0u64;
+    for attr in &tag.attrs {
         let mut hasher = random_state.build_hasher();
-        tag.kind.hash(&mut hasher);
-        tag.name.hash(&mut hasher);
-        attrs.len().hash(&mut hasher);
-        for attr in &attrs {
-            attr.name.hash(&mut hasher);
-            attr.value.hash(&mut hasher);
-        }
-        TagKey {
-            hash: hasher.finish(),
-            kind: tag.kind,
-            name: tag.name.clone(),
-            attrs,
-        }
+        attr.name.hash(&mut hasher);
+        attr.value.hash(&mut hasher);
+        attrs_hash = attrs_hash.wrapping_add(hasher.finish());
     }
+    let mut hasher = random_state.build_hasher();
+    tag.kind.hash(&mut hasher);
+    tag.name.hash(&mut hasher);
+    tag.attrs.len().hash(&mut hasher);
+    attrs_hash.hash(&mut hasher);
+    hasher.finish()
 }
 
-// The hash computed once (`Attribute` has no `Hash` of its own).
-impl Hash for TagKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-/// A hasher for [`TagKey`]s, which hash as one `u64` already hashed.
+/// A hasher for keys that are [`tag_hash`]es already.
 #[derive(Default)]
 struct PrehashedKey(u64);
 
@@ -121,13 +99,14 @@ pub(crate) struct ActiveFormatting<Handle> {
 /// Positions in the list, kept through every change of it.
 #[derive(Default)]
 struct Index {
-    /// The key of each entry (`None` for a marker), beside the entries.
-    keys: Vec<Option<Rc<TagKey>>>,
+    /// The [`tag_hash`] of each entry (`None` for a marker), beside the
+    /// entries.
+    hashes: Vec<Option<u64>>,
     /// Positions (ascending) of the markers.
     marker_positions: Vec<usize>,
-    /// For each key, the positions (ascending) of the element entries with
-    /// that key; no empty lists.
-    positions_by_key: Positions<Rc<TagKey>, BuildHasherDefault<PrehashedKey>>,
+    /// For each [`tag_hash`], the positions (ascending) of the element
+    /// entries with that hash; no empty lists.
+    positions_by_hash: Positions<u64, BuildHasherDefault<PrehashedKey>>,
     /// For each tag name, the positions (ascending) of the element entries
     /// with that name; no empty lists.
     positions_by_name: Positions<LocalName>,
@@ -159,7 +138,22 @@ impl<Handle> ActiveFormatting<Handle> {
     /// the new entry at the end.
     pub(crate) fn push_formatting_element(&mut self, handle: Handle, tag: Tag) -> Option<usize> {
         let removed = match self.index {
-            Some(ref index) => index.noahs_ark_victim(&TagKey::of(&tag, &self.random_state)),
+            Some(ref index) => {
+                let same_hash =
+                    index.after_last_marker_with_hash(tag_hash(&tag, &self.random_state));
+                // Entries alike are at most three after the last marker (this
+                // clause keeps it so), so at most three are compared.
+                if same_hash.len() < 3 {
+                    None
+                } else {
+                    let mut alike = same_hash.iter().copied().filter(|&position| {
+                        matches!(&self.entries[position],
+                            FormatEntry::Element(_, old) if tag.equiv_modulo_attr_order(old))
+                    });
+                    let first = alike.next();
+                    (alike.count() >= 2).then_some(first).flatten()
+                }
+            },
             None => self.noahs_ark_victim_by_scan(&tag),
         };
         if let Some(position) = removed {
@@ -197,7 +191,7 @@ impl<Handle> ActiveFormatting<Handle> {
     pub(crate) fn remove(&mut self, position: usize) -> FormatEntry<Handle> {
         let entry = self.entries.remove(position);
         if let Some(ref mut index) = self.index {
-            index.remove(position);
+            index.remove(position, &entry);
         }
         if self.entries.len() < INDEXED_FROM / 2 {
             self.index = None;
@@ -287,11 +281,13 @@ impl Index {
         index
     }
 
-    /// The clause for a tag whose key is `key`: the earliest of three or
-    /// more entries alike after the last marker.
-    fn noahs_ark_victim(&self, key: &TagKey) -> Option<usize> {
-        let alike = self.after_last_marker(self.positions_by_key.get(key)?);
-        (alike.len() >= 3).then(|| alike[0])
+    /// The positions of the entries after the last marker whose tag hashes
+    /// as `hash`.
+    fn after_last_marker_with_hash(&self, hash: u64) -> &[usize] {
+        match self.positions_by_hash.get(&hash) {
+            Some(positions) => self.after_last_marker(positions),
+            None => &[],
+        }
     }
 
     fn last_named_after_marker(&self, name: &LocalName) -> Option<usize> {
@@ -310,10 +306,10 @@ impl Index {
     /// An element entry for `tag` is inserted at `position`.
     fn insert_element(&mut self, position: usize, tag: &Tag, random_state: &RandomState) {
         self.shift_from(position);
-        let key = Rc::new(TagKey::of(tag, random_state));
-        add_position(&mut self.positions_by_key, key.clone(), position);
+        let hash = tag_hash(tag, random_state);
+        add_position(&mut self.positions_by_hash, hash, position);
         add_position(&mut self.positions_by_name, tag.name.clone(), position);
-        self.keys.insert(position, Some(key));
+        self.hashes.insert(position, Some(hash));
     }
 
     /// A marker is inserted (pushed) at `position`.
@@ -321,17 +317,17 @@ impl Index {
         self.shift_from(position);
         let list = &mut self.marker_positions;
         list.insert(list.partition_point(|&p| p < position), position);
-        self.keys.insert(position, None);
+        self.hashes.insert(position, None);
     }
 
-    /// The entry at `position` is removed.
-    fn remove(&mut self, position: usize) {
-        match self.keys.remove(position) {
-            Some(key) => {
-                forget_position(&mut self.positions_by_key, &*key, position);
-                forget_position(&mut self.positions_by_name, &key.name, position);
+    /// `entry`, at `position`, is removed.
+    fn remove<Handle>(&mut self, position: usize, entry: &FormatEntry<Handle>) {
+        match (self.hashes.remove(position), entry) {
+            (Some(hash), FormatEntry::Element(_, tag)) => {
+                forget_position(&mut self.positions_by_hash, &hash, position);
+                forget_position(&mut self.positions_by_name, &tag.name, position);
             },
-            None => {
+            _ => {
                 if let Ok(i) = self.marker_positions.binary_search(&position) {
                     self.marker_positions.remove(i);
                 }
@@ -339,7 +335,7 @@ impl Index {
         }
         // Removing the last entry (the usual case) shifts nothing; in the
         // middle, this costs about what the `Vec` shift of the entries costs.
-        if position < self.keys.len() {
+        if position < self.hashes.len() {
             for list in self.all_lists() {
                 for p in list.iter_mut().rev().take_while(|p| **p > position) {
                     *p -= 1;
@@ -350,7 +346,7 @@ impl Index {
 
     /// Positions from `position` on move up one, for an insertion there.
     fn shift_from(&mut self, position: usize) {
-        if position < self.keys.len() {
+        if position < self.hashes.len() {
             for list in self.all_lists() {
                 for p in list.iter_mut().rev().take_while(|p| **p >= position) {
                     *p += 1;
@@ -361,7 +357,7 @@ impl Index {
 
     fn all_lists(&mut self) -> impl Iterator<Item = &mut Vec<usize>> {
         std::iter::once(&mut self.marker_positions)
-            .chain(self.positions_by_key.values_mut())
+            .chain(self.positions_by_hash.values_mut())
             .chain(self.positions_by_name.values_mut())
     }
 }
