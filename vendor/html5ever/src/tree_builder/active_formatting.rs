@@ -187,7 +187,7 @@ impl<Handle> ActiveFormatting<Handle> {
         }
     }
 
-    /// Remove the entry at `index`.
+    /// Remove the entry at `position`.
     pub(crate) fn remove(&mut self, position: usize) -> FormatEntry<Handle> {
         let entry = self.entries.remove(position);
         if let Some(ref mut index) = self.index {
