@@ -23,7 +23,10 @@
 //! let mut options = Options::new();
 //! options.url = Some("https://example.org/docs/guide/page.html".into());
 //! let out = rewrite(b"<a href=\"../intro.html\">intro</a>", &options, None);
-//! # let _ = out;
+//! assert_eq!(
+//!     &out.output[..],
+//!     b"<a href=\"https://example.org/docs/intro.html\">intro</a>"
+//! );
 //! ```
 
 pub mod base;
