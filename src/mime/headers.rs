@@ -65,6 +65,45 @@ pub fn url_span(input: &[u8], header: &Header) -> Range<usize> {
     }
 }
 
+/// `url` as a header value that stays 7-bit: the URL itself when it is
+/// ASCII, else RFC 2047 `Q` encoded-words in UTF-8, each at most 75
+/// characters (§2), separated by folding white space (`newline` and a
+/// space), which readers drop between adjacent encoded-words (§6.2).
+pub fn seven_bit_header_value(url: &str, newline: &[u8]) -> Vec<u8> {
+    if url.is_ascii() {
+        return url.as_bytes().to_vec();
+    }
+    const OPEN: &str = "=?UTF-8?Q?";
+    const CLOSE: &str = "?=";
+    const MAX_WORD: usize = 75;
+    let mut out = Vec::with_capacity(url.len() * 2);
+    let mut word = String::from(OPEN);
+    for ch in url.chars() {
+        let mut piece = String::new();
+        let mut buf = [0u8; 4];
+        for &byte in ch.encode_utf8(&mut buf).as_bytes() {
+            // RFC 2047 §5 (3): in a header field, only these stand for themselves.
+            if byte.is_ascii_alphanumeric() || b"!*+-/".contains(&byte) {
+                piece.push(byte as char);
+            } else {
+                piece.push_str(&format!("={byte:02X}"));
+            }
+        }
+        // A character's bytes are never split across two words (§5).
+        if word.len() + piece.len() + CLOSE.len() > MAX_WORD && word.len() > OPEN.len() {
+            word.push_str(CLOSE);
+            out.extend_from_slice(word.as_bytes());
+            out.extend_from_slice(newline);
+            out.push(b' ');
+            word = String::from(OPEN);
+        }
+        word.push_str(&piece);
+    }
+    word.push_str(CLOSE);
+    out.extend_from_slice(word.as_bytes());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,5 +155,27 @@ mod tests {
             let span = url_span(raw.as_bytes(), &header);
             assert_eq!(&raw[span], expected, "{raw:?}");
         }
+    }
+
+    #[test]
+    fn seven_bit_values_decode_back_to_the_url() {
+        for url in [
+            "http://example.org/d/café.png",
+            "http://example.org/日本語/ページ.html?q=ü&x=_=?",
+            &format!("http://example.org/{}/é.png", "a".repeat(200)),
+        ] {
+            for newline in [&b"\n"[..], b"\r\n"] {
+                let value = seven_bit_header_value(url, newline);
+                assert!(value.is_ascii(), "{url}");
+                let text = String::from_utf8(value.clone()).unwrap();
+                for line in text.split(std::str::from_utf8(newline).unwrap()) {
+                    assert!(line.len() <= 76, "{line:?}");
+                }
+                let header = [b"Content-Location: ".as_slice(), &value, b"\n\n"].concat();
+                let (parsed, _) = mailparse::parse_header(&header).unwrap();
+                assert_eq!(parsed.get_value(), url, "{text}");
+            }
+        }
+        assert_eq!(seven_bit_header_value("http://a/b", b"\n"), b"http://a/b");
     }
 }

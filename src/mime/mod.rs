@@ -323,9 +323,18 @@ impl Planner<'_> {
         if let Some(rel) = &part.heading.relative_location {
             let mut rewriter = LinkRewriter::new(rel.against.as_ref(), self.options, report, &loc);
             if let Some(absolute) = rewriter.rewrite("header", "Content-Location", &rel.value) {
+                // A header that was 7-bit stays 7-bit (an encoded-word value
+                // decoded to non-ASCII is written as encoded-words again).
+                let replacement = if self.input[rel.span.clone()].is_ascii() {
+                    let newline = transfer::Newline::detect(&self.input[rel.span.start..])
+                        .unwrap_or(transfer::Newline::Lf);
+                    headers::seven_bit_header_value(&absolute, newline.as_bytes())
+                } else {
+                    absolute.into_bytes()
+                };
                 self.edits.push(Edit {
                     range: rel.span.clone(),
-                    replacement: absolute.into_bytes(),
+                    replacement,
                     place: EditPlace::ContentLocation,
                     part: entity.path.clone(),
                 });

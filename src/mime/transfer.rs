@@ -107,7 +107,7 @@ impl Newline {
         })
     }
 
-    fn as_bytes(self) -> &'static [u8] {
+    pub(crate) fn as_bytes(self) -> &'static [u8] {
         match self {
             Newline::Lf => b"\n",
             Newline::CrLf => b"\r\n",
