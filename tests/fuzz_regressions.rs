@@ -497,3 +497,34 @@ fn file_path_with_an_inner_drive_letter() {
         Err(linkbase::resolve::BaseError::Unparseable(_))
     ));
 }
+
+/// mime target, finding 15: in an mbox, a line beginning with white space
+/// right after the `From ` envelope line continues no header field; mailparse
+/// read it as a field (so no Content-Type), linkbase as the envelope line's
+/// continuation (so `text/html`). Such a message is now left unchanged and
+/// reported. The fuzz input (its first byte is the target's settings) is the
+/// seed `finding-15-continuation-after-envelope`.
+#[test]
+fn continuation_line_after_the_envelope_line() {
+    let seed = std::fs::read("fuzz/seeds/mime/finding-15-continuation-after-envelope").unwrap();
+    let input = &seed[1..];
+    let checked = splice_check::check(
+        input,
+        &options(Format::Mime, "http://m.example/d/"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(checked.edits.is_empty(), "{:?}", checked.edits);
+    let errors: Vec<String> = checked
+        .report
+        .problems
+        .iter()
+        .map(|p| p.one_line())
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("begins with white space but follows no header field")),
+        "{errors:?}"
+    );
+}

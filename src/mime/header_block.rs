@@ -23,6 +23,8 @@
 pub fn problem(raw: &[u8], message: bool) -> Option<String> {
     let mut at = 0;
     let mut number = 0;
+    // Is there a field for a continuation line to continue?
+    let mut in_field = false;
     while at < raw.len() {
         number += 1;
         let end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |nl| at + nl);
@@ -43,11 +45,20 @@ pub fn problem(raw: &[u8], message: bool) -> Option<String> {
             Line::of(line)
         };
         match kind {
-            Line::Field | Line::Envelope => {}
-            Line::Continuation if number > 1 => {}
-            Line::Continuation => {
+            Line::Field => in_field = true,
+            Line::Envelope => {}
+            Line::Continuation if in_field => {}
+            Line::Continuation if number == 1 => {
                 return Some(format!(
                     "the first line begins with white space (`{}`)",
+                    shown(line)
+                ))
+            }
+            // Right after an mbox envelope line: mailparse reads a field
+            // named by the line, Python's `email` a defect.
+            Line::Continuation => {
+                return Some(format!(
+                    "line {number} begins with white space but follows no header field (`{}`)",
                     shown(line)
                 ))
             }
@@ -154,6 +165,18 @@ mod tests {
     fn the_first_line_cannot_be_a_continuation() {
         assert!(problem(b" Content-Type: text/html\n\n", false)
             .is_some_and(|w| w.starts_with("the first line begins with white space")));
+    }
+
+    #[test]
+    fn a_continuation_needs_a_field_before_it() {
+        // Fuzz finding 15: the envelope line is no field to continue.
+        let block = b"From a@x Mon Jan  1 00:00:00\n 2024\nContent-Type: text/html\n\n<a href=x>";
+        assert_eq!(
+            problem(block, true).as_deref(),
+            Some("line 2 begins with white space but follows no header field (` 2024`)")
+        );
+        let folded = b"From a@x Mon Jan  1 00:00:00 2024\nSubject: a\n b\n\n";
+        assert_eq!(problem(folded, true), None);
     }
 
     #[test]
