@@ -291,16 +291,11 @@ pub fn rewrite_stylesheet(
         );
         return None;
     };
-    let mut sheet = report.sub_report();
-    let mut rewriter = crate::policy::LinkRewriter::new(base, options, &mut sheet, location);
-    let out = crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url));
-    if let (Some(_), Err(e)) = (&out, charset::check_round_trip(input, &text, &charset)) {
-        report.merge_problems(sheet);
-        report.problem(location, Severity::Error, e.to_string());
-        return None;
-    }
-    report.merge(sheet);
-    let out = out?;
+    let out =
+        charset::rewrite_if_it_round_trips(input, &text, &charset, location, report, |sheet| {
+            let mut rewriter = crate::policy::LinkRewriter::new(base, options, sheet, location);
+            crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))
+        })?;
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
     // a rewritten URL) is written as a CSS escape.
     let out = match charset.literal(&out, charset::LiteralSyntax::Css) {

@@ -3,6 +3,7 @@
 //! writing the rewritten text back in the same encoding.
 
 use super::prescan::{prescan, prescan_within};
+use crate::report::{Location, Report, Severity};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use std::borrow::Cow;
 use std::fmt;
@@ -160,6 +161,32 @@ pub fn check_round_trip(input: &[u8], text: &str, charset: &Charset) -> Result<(
     } else {
         Err(charset.undecodable(UndecodableReason::OneWay))
     }
+}
+
+/// Run `rewrite` over `text` (decoded from `input`) with a report of its
+/// own, and keep what it wrote only if the document can be written back
+/// faithfully ([`check_round_trip`], checked only when something changed, so
+/// an unchanged document costs no encoding pass). When it cannot, the
+/// document is left unchanged: `rewrite`'s links are neither counted nor
+/// recorded, its problems are kept, and the reason is reported as an error.
+/// The one gate for HTML documents and style sheets.
+pub fn rewrite_if_it_round_trips<T>(
+    input: &[u8],
+    text: &str,
+    charset: &Charset,
+    location: &Location,
+    report: &mut Report,
+    rewrite: impl FnOnce(&mut Report) -> Option<T>,
+) -> Option<T> {
+    let mut own = report.sub_report();
+    let out = rewrite(&mut own);
+    if let (Some(_), Err(e)) = (&out, check_round_trip(input, text, charset)) {
+        report.merge_problems(own);
+        report.problem(location, Severity::Error, e.to_string());
+        return None;
+    }
+    report.merge(own);
+    out
 }
 
 impl Charset {

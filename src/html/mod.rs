@@ -96,21 +96,20 @@ pub fn reserialize_html(input: &[u8], transport: Option<&'static Encoding>) -> O
 /// left unchanged and reported, so that nothing is lost.
 pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
     let charset = charset::sniff(input, ctx.transport_charset);
-    let refuse = |report: &mut Report, e: charset::Undecodable| {
-        report.problem(ctx.location, Severity::Error, e.to_string());
-        None
-    };
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
-        Err(e) => return refuse(report, e),
+        Err(e) => {
+            report.problem(ctx.location, Severity::Error, e.to_string());
+            return None;
+        }
     };
-    let mut document = report.sub_report();
-    let out = rewrite::rewrite_document(&text, &start(ctx, &charset), &mut document);
-    // Checked only now: nothing is re-encoded when nothing changed.
-    if let (Some(_), Err(e)) = (&out, charset::check_round_trip(input, &text, &charset)) {
-        report.merge_problems(document);
-        return refuse(report, e);
-    }
-    report.merge(document);
-    Some(charset::encode(out?, &charset))
+    let out = charset::rewrite_if_it_round_trips(
+        input,
+        &text,
+        &charset,
+        ctx.location,
+        report,
+        |report| rewrite::rewrite_document(&text, &start(ctx, &charset), report),
+    )?;
+    Some(charset::encode(out, &charset))
 }
