@@ -16,8 +16,9 @@ pub enum WriteFailure {
 }
 
 /// Write `content` — the rewrite of `input` (`None`: standard input), in
-/// pieces written one after the other — to where the settings send it. `changed` is false when the rewrite left the
-/// input as it was: an in-place run then leaves the file alone entirely.
+/// pieces written one after the other — to where the settings send it.
+/// `changed` is false when the rewrite left the input as it was: an in-place
+/// run then leaves the file alone entirely.
 pub fn write(
     settings: &Settings,
     input: Option<&InputFile>,

@@ -13,15 +13,25 @@
 //! after the first, so that the profile refuses those inputs instead of
 //! returning a wrong URL.
 
+use std::borrow::Cow;
+
 /// Would resolving `input` (a reference against `base`, or a base on its
 /// own when `base` is `None`) shorten a `file:` path whose last segment is a
 /// drive letter that is not its first segment?
 pub(super) fn shortens_past_inner_drive_letter(base: Option<&url::Url>, input: &str) -> bool {
-    let cleaned: String = input
-        .trim_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
+    // As the URL parser reads it: C0 controls and spaces trimmed, tabs and
+    // newlines removed (copied only when there are some).
+    let trimmed = input.trim_matches(|c: char| c <= ' ');
+    let cleaned: Cow<'_, str> = if trimmed.contains(['\t', '\n', '\r']) {
+        Cow::Owned(
+            trimmed
+                .chars()
+                .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(trimmed)
+    };
     let base_is_file = base.is_some_and(|b| b.scheme() == "file");
     let rest = match super::scheme_len(&cleaned) {
         Some(n) if cleaned[..n].eq_ignore_ascii_case("file") => &cleaned[n + 1..],
@@ -69,8 +79,8 @@ pub(super) fn shortens_past_inner_drive_letter(base: Option<&url::Url>, input: &
 /// would not (a drive letter that is not the only segment).
 fn shorten(stack: &mut Vec<&str>) -> bool {
     match stack.last() {
-        Some(last) if stack.len() > 1 && is_normalized_drive_letter(last) => true,
-        Some(last) if stack.len() == 1 && is_normalized_drive_letter(last) => false,
+        // The standard keeps a drive letter that is the only segment.
+        Some(last) if is_normalized_drive_letter(last) => stack.len() > 1,
         _ => {
             stack.pop();
             false

@@ -244,17 +244,7 @@ fn collect_regions_part_by_part(
             .find(|h| h.get_key_ref().trim().eq_ignore_ascii_case(name))
             .map(|h| h.get_value())
     };
-    for h in &headers {
-        if h.get_key_ref()
-            .trim()
-            .eq_ignore_ascii_case("content-location")
-        {
-            out.push(Region {
-                range: offset(input, h.get_value_raw()),
-                kind: RegionKind::ContentLocation,
-            });
-        }
-    }
+    push_content_locations(input, &headers, out);
     let ctype = mailparse::parse_content_type(&value("content-type").unwrap_or_default());
     let cte = value("content-transfer-encoding")
         .unwrap_or_default()
@@ -329,8 +319,13 @@ fn collect_regions_part_by_part(
     }
 }
 
-fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, depth: usize) {
-    for h in &mail.headers {
+/// The value of every `Content-Location` among `headers`, as a region.
+fn push_content_locations(
+    input: &[u8],
+    headers: &[mailparse::MailHeader<'_>],
+    out: &mut Vec<Region>,
+) {
+    for h in headers {
         if h.get_key_ref()
             .trim()
             .eq_ignore_ascii_case("content-location")
@@ -341,6 +336,10 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
             });
         }
     }
+}
+
+fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, depth: usize) {
+    push_content_locations(input, &mail.headers, out);
     for sub in &mail.subparts {
         collect_regions(input, sub, out, depth + 1);
     }
