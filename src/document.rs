@@ -80,6 +80,12 @@ impl<'a> PlannedRewrite<'a> {
 /// Decide the format of `input` (named `name`, if it has a name).
 pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
     let lower = name.map(|n| n.to_ascii_lowercase()).unwrap_or_default();
+    if lower.ends_with(".warc")
+        || lower.ends_with(".warc.gz")
+        || crate::warc::looks_like_warc(input)
+    {
+        return Format::Warc;
+    }
     if lower.ends_with(".mht") || lower.ends_with(".mhtml") || lower.ends_with(".eml") {
         return Format::Mime;
     }
@@ -227,6 +233,11 @@ pub fn plan_rewrite<'a>(
             } else {
                 PlannedOutput::Spliced(edits)
             }
+        }
+        Format::Warc => {
+            let (output, warc_report, _) = crate::warc::convert_to_vec(input, options, name);
+            report.merge(warc_report);
+            PlannedOutput::Whole(output)
         }
         Format::Css => {
             let base = retrieval_base(options, &location, &mut report);

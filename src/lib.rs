@@ -14,6 +14,8 @@
 //! - [`css`], [`html`]: rewrite a style sheet or a document given a fallback base.
 //! - [`mime`]: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
+//! - [`warc`]: web archives: read a WARC record by record, write the
+//!   rewritten payloads as `conversion` records of a new WARC.
 //! - [`document`]: detect an input's format and dispatch: the one-call entry
 //!   point [`rewrite`], and [`plan_rewrite`] for writing the output out in
 //!   pieces without assembling it.
@@ -38,6 +40,7 @@ pub mod options;
 pub mod policy;
 pub mod report;
 pub mod resolve;
+pub mod warc;
 
 pub use base::{BaseRule, EstablishedBase};
 pub use document::{detect_format, plan_rewrite, rewrite, PlannedRewrite, Rewrite};

@@ -16,6 +16,9 @@ pub enum Format {
     Mime,
     /// A CSS style sheet.
     Css,
+    /// A web archive (`.warc`, `.warc.gz`): the output is a new WARC of
+    /// `conversion` records ([`crate::warc`]).
+    Warc,
 }
 
 /// Everything that steers a rewrite. The CLI builds exactly one of these.

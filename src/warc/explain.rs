@@ -1,0 +1,111 @@
+//! `linkbase explain` on a WARC: one line per record — its offset, type and
+//! target URI, and for a rewritten payload its base and the rule that set
+//! it (and an HTTP `Content-Location`/`Content-Base`, which sets none); for
+//! any other record why it is passed over. MHTML payloads list their parts.
+
+use super::payload::Payload;
+use super::reader::{Item, Reader};
+use crate::base::{BaseRule, EstablishedBase};
+use crate::options::{Format, Options};
+use crate::report::{Location, Report};
+use crate::resolve::Base;
+use std::fmt::Write as _;
+use std::io::{self, Read};
+
+/// The label of the base a record's `WARC-Target-URI` gives (rule 5.3).
+pub const TARGET_URI_RULE: &str = "5.3 retrieval URL (WARC-Target-URI)";
+
+/// Explain every record of the WARC `input` (named `name`), as text.
+pub fn explain_warc(
+    input: impl Read,
+    options: &Options,
+    name: Option<&str>,
+    report: &mut Report,
+) -> io::Result<String> {
+    let mut reader = Reader::new(input, 256 << 20)?;
+    let location = Location::file(name);
+    let mut out = String::new();
+    while let Some(item) = reader.next_item()? {
+        let record = match item {
+            Item::Record(record) => record,
+            Item::Broken(broken) => {
+                let _ = writeln!(out, "@{}  broken record: {}", broken.offset, broken.message);
+                continue;
+            }
+        };
+        let target = record.target_uri().unwrap_or("-");
+        let _ = write!(
+            out,
+            "@{}  {}  {target}",
+            record.offset,
+            record.record_type()
+        );
+        let payload = match Payload::of(&record, 256 << 20) {
+            Ok(payload) => payload,
+            Err(pass) => {
+                let _ = writeln!(out, "  ({})", pass.describe());
+                continue;
+            }
+        };
+        let own = payload.options(&record, options);
+        let at = location.with_part(format!("record at offset {}", record.offset));
+        let base = own
+            .url
+            .as_deref()
+            .and_then(|url| Base::parse(url, own.profile).ok())
+            .map(|b| EstablishedBase::new(b, BaseRule::Retrieval));
+        let _ = write!(
+            out,
+            "  {}",
+            crate::warc::record::media_type(&payload.content_type)
+        );
+        match payload.format {
+            Format::Mime => {
+                let _ = writeln!(out);
+                let lines = crate::mime::explain::explain_message(&payload.body, &own, &at, report);
+                for line in crate::mime::explain::render(&lines).lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+            format => {
+                let established = if format == Format::Html {
+                    let ctx = crate::html::HtmlContext {
+                        options: &own,
+                        base: base.as_ref(),
+                        document_url: base.as_ref(),
+                        transport_charset: own.charset,
+                        location: &at,
+                    };
+                    crate::html::document_base(&payload.body, &ctx, report)
+                } else {
+                    base
+                };
+                match established {
+                    Some(b) => {
+                        let rule = match b.rule {
+                            BaseRule::Retrieval => TARGET_URI_RULE,
+                            other => other.label(),
+                        };
+                        let _ = write!(out, "  {}  ({rule})", b.url());
+                    }
+                    None => {
+                        let _ = write!(out, "  (no base: 5.4 none)");
+                    }
+                }
+                let _ = writeln!(out);
+            }
+        }
+        for header in ["Content-Location", "Content-Base"] {
+            if let Some(value) = payload.http_field(header) {
+                let _ = writeln!(
+                    out,
+                    "    HTTP {header}: {value}  (sets no base: RFC 7231 Appendix B, as browsers; docs/warc.md)"
+                );
+            }
+        }
+        for note in &payload.notes {
+            let _ = writeln!(out, "    note: {note}");
+        }
+    }
+    Ok(out)
+}

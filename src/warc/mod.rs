@@ -1,0 +1,418 @@
+//! Web archives (WARC 1.0 and 1.1, ISO 28500): read a WARC record by record,
+//! rewrite the links of the HTML, CSS and MHTML payloads of its `response`,
+//! `resource` and `conversion` records, and write a new WARC/1.1 holding one
+//! `conversion` record per payload that changed (`WARC-Refers-To` the
+//! original). An original record is never altered or copied.
+//!
+//! - [`reader`]: records from any [`Read`], plain or gzip, never the whole file.
+//! - [`record`]: one record's fields and block.
+//! - [`http`]: the HTTP message of a `response` record, its body decoded.
+//! - [`payload`]: which records are rewritten, and their payload and base.
+//! - [`writer`]: WARC/1.1 records, one gzip member each for `.warc.gz`.
+//! - [`digest`]: `sha1:` base32 digests and deterministic record IDs.
+//!
+//! [`convert`] ties them together. The rules are in docs/warc.md.
+
+pub mod digest;
+pub mod explain;
+pub mod http;
+pub mod payload;
+pub mod reader;
+pub mod record;
+pub mod writer;
+
+use crate::options::Options;
+use crate::report::{Location, Report, Severity};
+use payload::{Pass, Payload};
+use reader::{Item, Reader};
+use record::Record;
+use std::collections::BTreeMap;
+use std::io::{self, Read, Write};
+use writer::Writer;
+
+/// How the output WARC is written.
+#[derive(Clone, Debug)]
+pub struct WarcOptions {
+    /// `WARC-Date` of every record written (`YYYY-MM-DDThh:mm:ssZ`).
+    pub date: String,
+    /// One gzip member per record (`.warc.gz`).
+    pub gzip: bool,
+    /// `WARC-Filename` of the `warcinfo` record, when the output has a name.
+    pub file_name: Option<String>,
+    /// Records whose block, or whose decoded HTTP body, is larger are passed over.
+    pub max_record: u64,
+}
+
+impl WarcOptions {
+    /// Plain output, dated by `SOURCE_DATE_EPOCH` when set (reproducible
+    /// output), else now; records up to 256 MiB.
+    pub fn new() -> Self {
+        WarcOptions {
+            date: warc_date(source_date_epoch()),
+            gzip: false,
+            file_name: None,
+            max_record: 256 << 20,
+        }
+    }
+}
+
+impl Default for WarcOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Seconds since 1970 from `SOURCE_DATE_EPOCH` (reproducible builds'
+/// convention) when set and valid, else the clock.
+pub fn source_date_epoch() -> u64 {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        })
+}
+
+/// `seconds` since 1970 as a WARC date (W3C-ISO8601, UTC, seconds).
+pub fn warc_date(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let rest = seconds % 86_400;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Does `head` (the first bytes of an input) look like a WARC: `WARC/1.`
+/// at the start, or a gzip stream whose first bytes are that?
+pub fn looks_like_warc(head: &[u8]) -> bool {
+    if head.starts_with(b"WARC/1.") {
+        return true;
+    }
+    if !head.starts_with(&[0x1f, 0x8b]) {
+        return false;
+    }
+    let mut start = [0u8; 7];
+    let mut decoder = flate2::read::GzDecoder::new(head);
+    let mut got = 0;
+    while got < start.len() {
+        match decoder.read(&mut start[got..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
+        }
+    }
+    &start[..got] == b"WARC/1."
+}
+
+/// What became of one input record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Its payload changed: a conversion record was written.
+    Converted,
+    /// Rewritten, but no link needed to change: nothing written.
+    Unchanged,
+    /// Not rewritten, by rule (its type, truncated, not HTML…): nothing written.
+    Passed(Pass),
+    /// Not a readable record (bad length, bad gzip member): reported.
+    Broken,
+}
+
+/// One input record, as it went.
+#[derive(Debug)]
+pub struct RecordResult {
+    /// Its offset ([`Record::offset`]).
+    pub offset: u64,
+    /// Its `WARC-Record-ID` (empty for a broken record).
+    pub id: String,
+    /// Its `WARC-Target-URI`.
+    pub target_uri: Option<String>,
+    /// What became of it.
+    pub outcome: Outcome,
+    /// Its links and problems (problems name the record as their part).
+    pub report: Report,
+}
+
+/// Counts over one WARC.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    /// Records read (broken ones included).
+    pub records: u64,
+    /// Conversion records written.
+    pub conversions: u64,
+    /// Records rewritten with nothing to change.
+    pub unchanged: u64,
+    /// Records passed over, by reason (`revisit`, `request`, `truncated`…).
+    pub passed: BTreeMap<String, u64>,
+    /// Broken records.
+    pub broken: u64,
+    /// Links rewritten.
+    pub links: u64,
+    /// Problems reported (warnings and errors).
+    pub problems: u64,
+}
+
+impl Summary {
+    fn add(&mut self, result: &RecordResult) {
+        self.records += 1;
+        match &result.outcome {
+            Outcome::Converted => self.conversions += 1,
+            Outcome::Unchanged => self.unchanged += 1,
+            Outcome::Passed(pass) => *self.passed.entry(pass.key().to_string()).or_default() += 1,
+            Outcome::Broken => self.broken += 1,
+        }
+        self.links += result.report.counts.rewritten;
+        self.problems += result.report.problems.len() as u64;
+    }
+}
+
+/// A stable description of the options that change a conversion (the
+/// retrieval URL is each record's own): part of every record ID written,
+/// and of the `warcinfo` record.
+pub fn options_description(options: &Options) -> String {
+    let mut text = format!(
+        "profile={} fragments={} force={}",
+        options.profile.name(),
+        options.absolutize_fragments,
+        options.force
+    );
+    if let Some(charset) = options.charset {
+        text.push_str(&format!(" charset={}", charset.name()));
+    }
+    for attribute in &options.extra_attributes {
+        text.push_str(&format!(" attr={attribute}"));
+    }
+    text
+}
+
+/// Read the WARC `input` and write the conversion WARC to `output`; hand
+/// each record's result to `each` as it is done. `name` names the input in
+/// messages. An error is an I/O error of the input or the output: the
+/// output is then incomplete.
+pub fn convert<R: Read, W: Write>(
+    input: R,
+    output: W,
+    options: &Options,
+    warc: &WarcOptions,
+    name: Option<&str>,
+    mut each: impl FnMut(RecordResult),
+) -> io::Result<(Summary, W)> {
+    let mut reader = Reader::new(input, warc.max_record)?;
+    let mut writer = Writer::new(output, warc.gzip);
+    let described = options_description(options);
+    let location = Location::file(name);
+    let mut summary = Summary::default();
+
+    let first = reader.next_item()?;
+    let seed = match &first {
+        Some(Item::Record(record)) => record.id().to_string(),
+        _ => name.unwrap_or("").to_string(),
+    };
+    let warcinfo_id = digest::record_id(&["warcinfo", version(), &described, &seed]);
+    write_warcinfo(&mut writer, warc, &warcinfo_id, &described)?;
+
+    let mut next = first;
+    while let Some(item) = next {
+        let result = match item {
+            Item::Record(record) => convert_record(
+                &record,
+                options,
+                warc,
+                &described,
+                &warcinfo_id,
+                &location,
+                &mut writer,
+            )?,
+            Item::Broken(broken) => {
+                let mut report = Report::new(options.keep_link_records);
+                let at = location.with_part(format!("record at offset {}", broken.offset));
+                report.problem(
+                    &at,
+                    Severity::Error,
+                    format!("broken record: {}", broken.message),
+                );
+                RecordResult {
+                    offset: broken.offset,
+                    id: String::new(),
+                    target_uri: None,
+                    outcome: Outcome::Broken,
+                    report,
+                }
+            }
+        };
+        summary.add(&result);
+        each(result);
+        next = reader.next_item()?;
+    }
+    Ok((summary, writer.finish()?))
+}
+
+/// Rewrite a whole WARC in memory (the library's [`crate::rewrite`] on a
+/// WARC): the conversion WARC, plain, and everything that happened.
+pub fn convert_to_vec(
+    input: &[u8],
+    options: &Options,
+    name: Option<&str>,
+) -> (Vec<u8>, Report, Summary) {
+    let mut report = Report::new(options.keep_link_records);
+    let warc = WarcOptions::new();
+    let converted = convert(input, Vec::new(), options, &warc, name, |r| {
+        report.merge(r.report)
+    });
+    match converted {
+        Ok((summary, output)) => (output, report, summary),
+        // Reading from memory and writing to a vector do not fail.
+        Err(e) => {
+            report.problem(&Location::file(name), Severity::Error, e.to_string());
+            (Vec::new(), report, Summary::default())
+        }
+    }
+}
+
+/// linkbase's name and version, as in `warcinfo`.
+fn version() -> &'static str {
+    concat!("linkbase/", env!("CARGO_PKG_VERSION"))
+}
+
+fn write_warcinfo<W: Write>(
+    writer: &mut Writer<W>,
+    warc: &WarcOptions,
+    id: &str,
+    described: &str,
+) -> io::Result<()> {
+    let block = format!(
+        "software: {}\r\nformat: WARC File Format 1.1\r\nconformsTo: https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\ndescription: conversion records of HTML, CSS and MHTML payloads with every link made absolute (WARC-Refers-To names each original)\r\nlinkbase-options: {described}\r\n",
+        version()
+    );
+    let digest = digest::sha1_base32(block.as_bytes());
+    let mut fields = vec![
+        ("WARC-Type", "warcinfo"),
+        ("WARC-Record-ID", id),
+        ("WARC-Date", warc.date.as_str()),
+    ];
+    if let Some(file) = &warc.file_name {
+        fields.push(("WARC-Filename", file));
+    }
+    fields.push(("WARC-Block-Digest", &digest));
+    fields.push(("Content-Type", "application/warc-fields"));
+    writer.write_record(&fields, &[block.as_bytes()])?;
+    Ok(())
+}
+
+fn convert_record<W: Write>(
+    record: &Record,
+    options: &Options,
+    warc: &WarcOptions,
+    described: &str,
+    warcinfo_id: &str,
+    location: &Location,
+    writer: &mut Writer<W>,
+) -> io::Result<RecordResult> {
+    let at = location.with_part(format!("record at offset {}", record.offset));
+    let mut result = RecordResult {
+        offset: record.offset,
+        id: record.id().to_string(),
+        target_uri: record.target_uri().map(str::to_string),
+        outcome: Outcome::Unchanged,
+        report: Report::new(options.keep_link_records),
+    };
+    let payload = match Payload::of(record, warc.max_record) {
+        Ok(payload) => payload,
+        Err(pass) => {
+            if let Some((severity, message)) = pass.problem() {
+                result.report.problem(&at, severity, message);
+            }
+            result.outcome = Outcome::Passed(pass);
+            return Ok(result);
+        }
+    };
+    for note in &payload.notes {
+        result.report.problem(&at, Severity::Warning, note.clone());
+    }
+    let record_options = payload.options(record, options);
+    let mut plan =
+        crate::document::plan_rewrite(&payload.body, &record_options, location.file.as_deref());
+    let mut report = std::mem::take(&mut plan.report);
+    for link in &mut report.links {
+        link.part = Some(sub_part(&at, link.part.take()));
+    }
+    for problem in &mut report.problems {
+        problem.part = Some(sub_part(&at, problem.part.take()));
+    }
+    result.report.merge(report);
+    if !plan.changed() {
+        return Ok(result);
+    }
+    let pieces = plan.pieces();
+    let mut block_digest = digest::Sha1Digest::default();
+    pieces.iter().for_each(|p| block_digest.update(p));
+    let block_digest = block_digest.finish();
+    let id = digest::record_id(&["conversion", version(), described, record.id()]);
+    let content_type = payload.converted_content_type(&plan);
+    let mut fields = vec![
+        ("WARC-Type", "conversion"),
+        ("WARC-Record-ID", id.as_str()),
+        ("WARC-Date", warc.date.as_str()),
+        ("WARC-Refers-To", record.id()),
+    ];
+    if let Some(uri) = record.target_uri() {
+        fields.push(("WARC-Target-URI", uri));
+    }
+    fields.push(("WARC-Warcinfo-ID", warcinfo_id));
+    fields.push(("WARC-Block-Digest", &block_digest));
+    // The block is the payload itself (no HTTP header): the same digest.
+    fields.push(("WARC-Payload-Digest", &block_digest));
+    fields.push(("Content-Type", &content_type));
+    writer.write_record(&fields, &pieces)?;
+    result.outcome = Outcome::Converted;
+    Ok(result)
+}
+
+/// The part of a record's link or problem: the record, and the MIME part
+/// inside it when there is one.
+fn sub_part(record: &Location, inner: Option<String>) -> String {
+    let record = record.part.clone().unwrap_or_default();
+    match inner {
+        Some(part) => format!("{record}, part {part}"),
+        None => record,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warc_dates() {
+        assert_eq!(warc_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(warc_date(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(warc_date(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+
+    #[test]
+    fn warc_is_recognised_plain_and_gzip() {
+        use std::io::Write;
+        assert!(looks_like_warc(b"WARC/1.0\r\n"));
+        assert!(!looks_like_warc(b"<html>"));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"WARC/1.1\r\nWARC-Type: warcinfo\r\n")
+            .unwrap();
+        assert!(looks_like_warc(&gz.finish().unwrap()));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"<html>").unwrap();
+        assert!(!looks_like_warc(&gz.finish().unwrap()));
+    }
+}

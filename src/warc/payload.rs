@@ -1,0 +1,219 @@
+//! Which records are rewritten, and what of them: the payload, its format,
+//! its transport charset and its retrieval URL (docs/warc.md, "Which records").
+//!
+//! - `response` records holding an HTTP response (`application/http`): the
+//!   HTTP body, its `chunked` transfer coding and its content codings removed.
+//! - `resource` and `conversion` records: the block is the payload.
+//! - Of those, payloads that are HTML (`text/html`, `application/xhtml+xml`),
+//!   CSS (`text/css`) or MHTML (`multipart/related`, `message/rfc822`,
+//!   `application/x-mimearchive`).
+//!
+//! The base is the record's `WARC-Target-URI` (rule 5.3, a retrieval URL);
+//! a `<base href>` in the payload still comes first (5.1). The HTTP
+//! `Content-Location` and `Content-Base` headers set no base (RFC 9110
+//! §8.7 and RFC 7231 Appendix B; browsers ignore both): `linkbase explain`
+//! says when a record has one.
+
+use super::http;
+use super::record::{media_type, parameter, Record};
+use crate::options::{Format, Options};
+use crate::report::Severity;
+use std::borrow::Cow;
+
+/// Why a record is not rewritten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pass {
+    /// Its type is never rewritten (`warcinfo`, `request`, `metadata`,
+    /// `revisit`, `continuation`, unknown types).
+    Type(String),
+    /// `WARC-Truncated`: the payload is not whole.
+    Truncated(String),
+    /// A segment of a record split over several (`WARC-Segment-Number`).
+    Segmented,
+    /// Larger than the size limit.
+    TooLarge(u64),
+    /// A `response` that does not hold an HTTP response (DNS, FTP…).
+    NotHttp(String),
+    /// An HTTP response that cannot be read (one line why).
+    BadHttp(String),
+    /// A payload that is not HTML, CSS or MHTML (its media type).
+    Media(String),
+}
+
+impl Pass {
+    /// The name it is counted under in summaries.
+    pub fn key(&self) -> &str {
+        match self {
+            Pass::Type(t) if t.is_empty() => "no-type",
+            Pass::Type(t) => t,
+            Pass::Truncated(_) => "truncated",
+            Pass::Segmented => "segmented",
+            Pass::TooLarge(_) => "too-large",
+            Pass::NotHttp(_) => "not-http",
+            Pass::BadHttp(_) => "bad-http",
+            Pass::Media(_) => "other-media-type",
+        }
+    }
+
+    /// The problem to report, for the passes worth a message.
+    pub fn problem(&self) -> Option<(Severity, String)> {
+        match self {
+            Pass::TooLarge(limit) => Some((
+                Severity::Error,
+                format!("skipped: the record is over --max-size ({limit} bytes)"),
+            )),
+            Pass::BadHttp(why) => Some((
+                Severity::Warning,
+                format!("HTTP response not rewritten: {why}"),
+            )),
+            Pass::Truncated(why) => Some((
+                Severity::Warning,
+                format!("truncated record (WARC-Truncated: {why}): not rewritten"),
+            )),
+            Pass::Segmented => Some((
+                Severity::Warning,
+                "segmented record (WARC-Segment-Number): not rewritten".into(),
+            )),
+            _ => None,
+        }
+    }
+
+    /// One line for `linkbase explain`.
+    pub fn describe(&self) -> String {
+        match self {
+            Pass::Type(t) => format!("{t} record: not rewritten"),
+            Pass::Truncated(why) => format!("truncated ({why}): not rewritten"),
+            Pass::Segmented => "segmented: not rewritten".into(),
+            Pass::TooLarge(limit) => format!("over the size limit of {limit} bytes: not rewritten"),
+            Pass::NotHttp(t) => format!("not an HTTP response ({t}): not rewritten"),
+            Pass::BadHttp(why) => format!("bad HTTP response ({why}): not rewritten"),
+            Pass::Media(t) => format!("{t}: not HTML, CSS or MHTML"),
+        }
+    }
+}
+
+/// The payload of a record that is rewritten.
+#[derive(Debug)]
+pub struct Payload<'a> {
+    /// The payload, decoded from its HTTP codings.
+    pub body: Cow<'a, [u8]>,
+    /// How it is read.
+    pub format: Format,
+    /// Its `Content-Type` as the record (or its HTTP header) gives it.
+    pub content_type: String,
+    /// The HTTP header fields, for a `response` record.
+    pub http_fields: Vec<(String, String)>,
+    /// What was done that the headers did not say (headers that lie).
+    pub notes: Vec<String>,
+}
+
+impl<'a> Payload<'a> {
+    /// The payload of `record`, or why it is not rewritten.
+    pub fn of(record: &'a Record, max: u64) -> Result<Payload<'a>, Pass> {
+        let kind = record.record_type();
+        if !matches!(kind.as_str(), "response" | "resource" | "conversion") {
+            return Err(Pass::Type(kind));
+        }
+        if let Some(why) = record.field("WARC-Truncated") {
+            return Err(Pass::Truncated(why.to_string()));
+        }
+        if record.field("WARC-Segment-Number").is_some() {
+            return Err(Pass::Segmented);
+        }
+        let Some(block) = record.block.as_deref() else {
+            return Err(Pass::TooLarge(max));
+        };
+        let block_type = record.content_type().unwrap_or("");
+        if kind != "response" {
+            let content_type = block_type.to_string();
+            return Ok(Payload {
+                format: format_of(&content_type)?,
+                body: Cow::Borrowed(block),
+                content_type,
+                http_fields: Vec::new(),
+                notes: Vec::new(),
+            });
+        }
+        let block_media = media_type(block_type);
+        if block_media != "application/http" {
+            return Err(Pass::NotHttp(block_media));
+        }
+        if parameter(block_type, "msgtype").is_some_and(|m| !m.eq_ignore_ascii_case("response")) {
+            return Err(Pass::NotHttp(block_type.to_string()));
+        }
+        // The media type is known from the header alone: a payload that is
+        // not rewritten is never decoded.
+        let (_, fields, _) = http::parse_head(block).map_err(Pass::BadHttp)?;
+        let content_type = fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("Content-Type"))
+            .map_or("", |(_, v)| v.as_str())
+            .to_string();
+        let format = format_of(&content_type)?;
+        let response = http::parse_response(block, max).map_err(Pass::BadHttp)?;
+        Ok(Payload {
+            body: response.body,
+            format,
+            content_type,
+            http_fields: response.fields,
+            notes: response.notes,
+        })
+    }
+
+    /// The options for rewriting this payload: its retrieval URL, its format
+    /// and its transport charset (the `charset` of its `Content-Type`, else
+    /// `--charset`).
+    pub fn options(&self, record: &Record, options: &Options) -> Options {
+        let mut own = options.clone();
+        own.url = record.target_uri().map(str::to_string);
+        own.format = self.format;
+        if let Some(encoding) = self.transport_charset() {
+            own.charset = Some(encoding);
+        }
+        own
+    }
+
+    /// The encoding named by the `charset` of the payload's `Content-Type`.
+    pub fn transport_charset(&self) -> Option<&'static encoding_rs::Encoding> {
+        let label = parameter(&self.content_type, "charset")?;
+        encoding_rs::Encoding::for_label(label.as_bytes())
+    }
+
+    /// An HTTP header field of a `response` record's payload.
+    pub fn http_field(&self, name: &str) -> Option<&str> {
+        self.http_fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The `Content-Type` of the converted payload: the original one, with
+    /// a `charset` parameter added for HTML and CSS when it had none (the
+    /// encoding the payload was read in and written back in).
+    pub fn converted_content_type(&self, plan: &crate::document::PlannedRewrite<'_>) -> String {
+        let original = self.content_type.trim();
+        if self.format == Format::Mime || parameter(original, "charset").is_some() {
+            return original.to_string();
+        }
+        let encoding = match self.format {
+            Format::Html => crate::html::charset::sniff(plan.input, None).encoding,
+            _ => encoding_rs::Encoding::for_bom(plan.input)
+                .map_or(encoding_rs::UTF_8, |(encoding, _)| encoding),
+        };
+        format!(
+            "{original}; charset={}",
+            encoding.name().to_ascii_lowercase()
+        )
+    }
+}
+
+/// The format of a payload of media type `content_type`, or why it is passed over.
+pub fn format_of(content_type: &str) -> Result<Format, Pass> {
+    match media_type(content_type).as_str() {
+        "text/html" | "application/xhtml+xml" => Ok(Format::Html),
+        "text/css" => Ok(Format::Css),
+        "multipart/related" | "message/rfc822" | "application/x-mimearchive" => Ok(Format::Mime),
+        "" => Err(Pass::Media("no Content-Type".into())),
+        other => Err(Pass::Media(other.to_string())),
+    }
+}
