@@ -158,7 +158,45 @@ impl AtomicWriter {
         backup: Option<&OsString>,
         durable: bool,
     ) -> Result<(), WriteError> {
-        let at = |step| move |cause| WriteError { step, cause };
+        self.write_with(target, backup, durable, &mut |file| {
+            // In two halves, so that the hooks can stop a write half done.
+            let (first, rest) = halves(content);
+            write_pieces(file, &first).map_err(at(Step::Write))?;
+            self.check(Step::Write)?;
+            self.kill_point(Step::Write);
+            write_pieces(file, &rest).map_err(at(Step::Write))
+        })
+    }
+
+    /// [`write`](Self::write) for content produced while it is written
+    /// (a WARC's conversion records): `fill` writes it into the temporary
+    /// file (buffered); `target` is replaced only when `fill` succeeded. The
+    /// write step's hooks act after `fill`.
+    pub fn write_streamed(
+        &self,
+        target: &Path,
+        durable: bool,
+        fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), WriteError> {
+        self.write_with(target, None, durable, &mut |file| {
+            let mut buffered = io::BufWriter::with_capacity(256 * 1024, file);
+            fill(&mut buffered)
+                .and_then(|()| buffered.flush())
+                .map_err(at(Step::Write))?;
+            self.check(Step::Write)?;
+            self.kill_point(Step::Write);
+            Ok(())
+        })
+    }
+
+    /// The steps around writing the content, which `fill` does.
+    fn write_with(
+        &self,
+        target: &Path,
+        backup: Option<&OsString>,
+        durable: bool,
+        fill: &mut dyn FnMut(&mut fs::File) -> Result<(), WriteError>,
+    ) -> Result<(), WriteError> {
         let folder = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
@@ -174,12 +212,7 @@ impl AtomicWriter {
         let mut temp = builder.tempfile_in(folder).map_err(at(Step::Create))?;
         self.kill_point(Step::Create);
 
-        // In two halves, so that the hooks can stop a write half done.
-        let (first, rest) = halves(content);
-        write_pieces(temp.as_file_mut(), &first).map_err(at(Step::Write))?;
-        self.check(Step::Write)?;
-        self.kill_point(Step::Write);
-        write_pieces(temp.as_file_mut(), &rest).map_err(at(Step::Write))?;
+        fill(temp.as_file_mut())?;
 
         self.check(Step::Permissions)?;
         if let Some(meta) = &original {
@@ -211,6 +244,11 @@ impl AtomicWriter {
         }
         Ok(())
     }
+}
+
+/// The error of `step` from its cause.
+fn at(step: Step) -> impl Fn(io::Error) -> WriteError {
+    move |cause| WriteError { step, cause }
 }
 
 /// `content` cut in two at the middle of its bytes.

@@ -25,6 +25,9 @@ pub struct ExplainArgs {
 /// Run `linkbase explain`.
 pub fn run(args: ExplainArgs) -> i32 {
     let name = args.path.display().to_string();
+    if is_warc(&args.path, &name) {
+        return explain_warc(&args, &name);
+    }
     let input = match std::fs::read(&args.path) {
         Ok(bytes) => bytes,
         Err(e) => {
@@ -59,6 +62,11 @@ pub fn run(args: ExplainArgs) -> i32 {
             }
         }
     };
+    finish(&text, &report)
+}
+
+/// Print the explanation and the problems; the exit status.
+fn finish(text: &str, report: &Report) -> i32 {
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
     for p in &report.problems {
@@ -68,5 +76,39 @@ pub fn run(args: ExplainArgs) -> i32 {
         EXIT_PARTIAL
     } else {
         EXIT_OK
+    }
+}
+
+/// Is the file a WARC (by name, or by its first bytes)?
+fn is_warc(path: &std::path::Path, name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".warc") || lower.ends_with(".warc.gz") {
+        return true;
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 512), &mut head));
+    read.is_ok() && linkbase::warc::looks_like_warc(&head)
+}
+
+/// `linkbase explain` on a WARC: one line per record, read as a stream.
+fn explain_warc(args: &ExplainArgs, name: &str) -> i32 {
+    let file = match std::fs::File::open(&args.path) {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            return EXIT_PARTIAL;
+        }
+    };
+    let mut options = Options::new();
+    options.profile = args.profile;
+    options.force = args.force;
+    let mut report = Report::new(false);
+    match linkbase::warc::explain::explain_warc(file, &options, Some(name), &mut report) {
+        Ok(text) => finish(&text, &report),
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            EXIT_PARTIAL
+        }
     }
 }

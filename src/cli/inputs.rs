@@ -57,6 +57,8 @@ pub const HTML_EXTENSIONS: [&str; 4] = ["html", "htm", "xhtml", "shtml"];
 pub const MIME_EXTENSIONS: [&str; 3] = ["eml", "mht", "mhtml"];
 /// File name extensions of style sheets.
 pub const CSS_EXTENSIONS: [&str; 1] = ["css"];
+/// File name extensions of web archives (`.warc.gz` too: see [`handles`]).
+pub const WARC_EXTENSIONS: [&str; 1] = ["warc"];
 /// Extensions (besides none at all) whose files the walk sniffs: mail exports
 /// come as `.txt` and `.raw` too.
 pub const SNIFFED_EXTENSIONS: [&str; 2] = ["txt", "raw"];
@@ -187,7 +189,7 @@ fn walk(root: &Path, folder: &Path, entries: &mut Vec<Entry>) {
                 relative,
             }));
         } else {
-            entries.push(ignored(name, "not HTML, a message or CSS"));
+            entries.push(ignored(name, "not HTML, a message, CSS or a WARC"));
         }
     }
 }
@@ -206,7 +208,15 @@ pub fn handles(path: &Path) -> bool {
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if name.ends_with(".warc.gz") {
+        return true;
+    }
     match extension.as_deref() {
+        Some(e) if WARC_EXTENSIONS.contains(&e) => true,
         Some(e) if HTML_EXTENSIONS.contains(&e) => true,
         Some(e) if MIME_EXTENSIONS.contains(&e) => true,
         Some(e) if CSS_EXTENSIONS.contains(&e) => true,
@@ -220,7 +230,10 @@ fn sniff_file(path: &Path) -> bool {
     let mut head = Vec::with_capacity(1024);
     let read = fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
     // A file that cannot be read is taken, so that its error is reported.
-    read.is_err() || linkbase::document::looks_like_message(&head) || looks_like_html(&head)
+    read.is_err()
+        || linkbase::document::looks_like_message(&head)
+        || looks_like_html(&head)
+        || linkbase::warc::looks_like_warc(&head)
 }
 
 /// Tag openers of the WHATWG MIME Sniffing Standard's "text/html" patterns.

@@ -5,6 +5,7 @@
 use super::inputs::{io_cause, Entry, InputFile};
 use super::output::{self, WriteFailure};
 use super::settings::Settings;
+use super::warc;
 use linkbase::{Format, Problem, Report, Severity};
 use std::io::{self, Read};
 use std::sync::Arc;
@@ -39,16 +40,39 @@ pub struct JobResult {
     pub bytes_read: u64,
     /// Standard output was closed by its reader.
     pub broken_pipe: bool,
+    /// For a WARC: its counts, and which links belong to which record.
+    pub warc: Option<WarcResult>,
+}
+
+/// What a WARC input adds to its [`JobResult`].
+#[derive(Debug, Default)]
+pub struct WarcResult {
+    /// Counts over its records.
+    pub summary: linkbase::warc::Summary,
+    /// The records with links, when link records are kept.
+    pub records: Vec<RecordSpan>,
+}
+
+/// The link records of one WARC record.
+#[derive(Debug)]
+pub struct RecordSpan {
+    /// Their range in the result's `report.links`.
+    pub links: std::ops::Range<usize>,
+    /// The record's `WARC-Record-ID`.
+    pub id: String,
+    /// Its `WARC-Target-URI`.
+    pub target_uri: Option<String>,
 }
 
 impl JobResult {
-    fn new(name: Option<Arc<str>>, keep_links: bool) -> Self {
+    pub(super) fn new(name: Option<Arc<str>>, keep_links: bool) -> Self {
         JobResult {
             name,
             status: Status::Done { changed: false },
             report: Report::new(keep_links),
             bytes_read: 0,
             broken_pipe: false,
+            warc: None,
         }
     }
 
@@ -166,7 +190,15 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
         }
         Entry::Stdin => {
             let result = JobResult::new(None, keep_links);
-            match read_limited(io::stdin().lock(), settings.max_size) {
+            let mut stdin = io::stdin().lock();
+            let mut head = Vec::new();
+            if let Err(e) = (&mut stdin).take(warc::HEAD).read_to_end(&mut head) {
+                return result.skipped(format!("cannot read: {}", io_cause(&e)));
+            }
+            if warc::is_warc(None, &head, settings) {
+                return warc::process(result, &head, &mut stdin, None, settings);
+            }
+            match read_limited(io::Cursor::new(head).chain(stdin), settings.max_size) {
                 Ok(Some(bytes)) => rewrite(result, None, &bytes, settings),
                 Ok(None) => result.skipped(over_limit(None, settings.max_size)),
                 Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
@@ -174,6 +206,13 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
         }
         Entry::File(file) => {
             let result = JobResult::new(Some(file.name.clone()), keep_links);
+            match open_warc(file, settings) {
+                Ok(Some((head, mut rest))) => {
+                    return warc::process(result, &head, &mut rest, Some(file), settings)
+                }
+                Ok(None) => {}
+                Err(e) => return result.skipped(format!("cannot read: {}", io_cause(&e))),
+            }
             match read_file(file, settings.max_size) {
                 Ok(Ok(bytes)) => rewrite(result, Some(file), &bytes, settings),
                 Ok(Err(size)) => result.skipped(over_limit(size, settings.max_size)),
@@ -181,6 +220,17 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             }
         }
     }
+}
+
+/// The file opened, and its first bytes read, when it is a WARC.
+fn open_warc(
+    file: &InputFile,
+    settings: &Settings,
+) -> io::Result<Option<(Vec<u8>, std::fs::File)>> {
+    let mut handle = std::fs::File::open(&file.path)?;
+    let mut head = Vec::new();
+    (&mut handle).take(warc::HEAD).read_to_end(&mut head)?;
+    Ok(warc::is_warc(Some(&file.name), &head, settings).then_some((head, handle)))
 }
 
 /// The file's bytes, or `Err(size)` when it is over `limit`.

@@ -5,7 +5,11 @@
 //! - one [`linkbase::Problem`] per problem with a document or part
 //!   (`severity`, `message`);
 //! - one file record per input not processed or not written
-//!   (`outcome`: `skipped`, `ignored` or `not-written`, and `reason`).
+//!   (`outcome`: `skipped`, `ignored` or `not-written`, and `reason`);
+//! - for a WARC, link records also name their record (`record`: its
+//!   `WARC-Record-ID`, `target_uri`), and one line counts its records
+//!   (`warc`: records, conversions, unchanged, passed by reason, broken,
+//!   links, problems).
 //!
 //! Every line carries `file` (absent only for standard input).
 
@@ -22,6 +26,24 @@ struct FileRecord<'a> {
     file: Option<&'a Arc<str>>,
     outcome: &'static str,
     reason: &'a str,
+}
+
+/// A link record of a WARC record.
+#[derive(serde::Serialize)]
+struct WarcLinkRecord<'a> {
+    #[serde(flatten)]
+    link: &'a linkbase::LinkRecord,
+    record: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_uri: Option<&'a str>,
+}
+
+/// The counts of one WARC.
+#[derive(serde::Serialize)]
+struct WarcCounts<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a Arc<str>>,
+    warc: &'a linkbase::warc::Summary,
 }
 
 /// Writes the report, one JSON value a line.
@@ -47,11 +69,32 @@ impl ReportWriter {
 
     /// Append one input's records.
     pub fn write(&mut self, result: &JobResult) -> io::Result<()> {
-        for link in &result.report.links {
-            self.line(link)?;
+        match &result.warc {
+            None => {
+                for link in &result.report.links {
+                    self.line(link)?;
+                }
+            }
+            Some(warc) => {
+                for record in &warc.records {
+                    for link in result.report.links.get(record.links.clone()).unwrap_or(&[]) {
+                        self.line(&WarcLinkRecord {
+                            link,
+                            record: &record.id,
+                            target_uri: record.target_uri.as_deref(),
+                        })?;
+                    }
+                }
+            }
         }
         for problem in &result.report.problems {
             self.line(problem)?;
+        }
+        if let Some(warc) = &result.warc {
+            self.line(&WarcCounts {
+                file: result.name.as_ref(),
+                warc: &warc.summary,
+            })?;
         }
         let (outcome, reason) = match &result.status {
             Status::Done { .. } => return Ok(()),

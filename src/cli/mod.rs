@@ -6,8 +6,8 @@
 //! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`). The
 //! rewrite command's parts: [`settings`] (flags → typed settings, usage
 //! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`]
-//! and [`atomic`] (writing), [`jsonl`] (`--report`), [`progress`] and
-//! [`summary`] (what the user sees at the end).
+//! and [`atomic`] (writing), [`warc`] (one WARC, streamed), [`jsonl`]
+//! (`--report`), [`progress`] and [`summary`] (what the user sees at the end).
 
 mod atomic;
 mod explain;
@@ -20,6 +20,7 @@ mod resolve;
 mod rewrite;
 mod settings;
 mod summary;
+mod warc;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -38,6 +39,7 @@ Examples:
   linkbase message.eml -o fixed.eml
   linkbase -r site/ --url-prefix https://example.org/ -o site-absolute/
   linkbase -r mail/ -i --backup .orig --report links.jsonl
+  linkbase crawl.warc.gz -o crawl-absolute.warc.gz
 
 Exit status: 0 all done; 1 something was skipped, not written, or a link
 failed to resolve; 2 usage error. Errors name the file (and MIME part).";

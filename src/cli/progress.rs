@@ -55,6 +55,43 @@ impl Progress {
     }
 }
 
+/// A counter of the records of one large WARC (the files bar counts files,
+/// and is not shown for one input): on standard error when it is a
+/// terminal and not hidden.
+pub struct RecordProgress {
+    bar: Option<ProgressBar>,
+}
+
+impl RecordProgress {
+    /// A counter, unless `hidden` or standard error is not a terminal.
+    pub fn new(hidden: bool) -> Self {
+        let bar = (!hidden && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {pos} records ({per_sec})",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        RecordProgress { bar }
+    }
+
+    /// One more record done.
+    pub fn inc(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
+    /// Remove the counter.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::should_show;

@@ -33,13 +33,14 @@ pub struct RewriteArgs {
     pub paths: Vec<PathBuf>,
 
     /// Walk folders: HTML (.html .htm .xhtml .shtml, or sniffed when there is
-    /// no extension), messages (.eml .mht .mhtml, or sniffed) and style sheets (.css).
+    /// no extension), messages (.eml .mht .mhtml, or sniffed), style sheets
+    /// (.css) and web archives (.warc .warc.gz).
     #[arg(short, long, help_heading = INPUT)]
     pub recursive: bool,
 
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto", help_heading = INPUT,
-          value_parser = PossibleValuesParser::new(["auto", "html", "mime", "css"])
+          value_parser = PossibleValuesParser::new(["auto", "html", "mime", "css", "warc"])
               .map(|s| parse_format(&s)))]
     pub format: linkbase::Format,
 
@@ -48,7 +49,8 @@ pub struct RewriteArgs {
     #[arg(long, value_name = "LABEL", help_heading = INPUT, value_parser = parse_charset)]
     pub charset: Option<&'static encoding_rs::Encoding>,
 
-    /// Skip files larger than this (bytes, or with a K, M or G suffix: 1024-based).
+    /// Skip files larger than this (bytes, or with a K, M or G suffix: 1024-based);
+    /// for a WARC, records larger than this (a WARC itself may be any size).
     #[arg(long, value_name = "SIZE", default_value = "256M", help_heading = INPUT,
           value_parser = parse_size)]
     pub max_size: u64,
@@ -120,6 +122,7 @@ fn parse_format(s: &str) -> linkbase::Format {
         "html" => linkbase::Format::Html,
         "mime" => linkbase::Format::Mime,
         "css" => linkbase::Format::Css,
+        "warc" => linkbase::Format::Warc,
         _ => linkbase::Format::Auto,
     }
 }

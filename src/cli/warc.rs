@@ -1,0 +1,143 @@
+//! One WARC input: streamed record by record into a new WARC of
+//! `conversion` records, written where the settings send it (atomically for
+//! a file: nothing appears unless the whole output was written). Memory
+//! stays near the largest record (plus the link records kept for
+//! `--report` or `--stats`).
+//!
+//! The output is gzip-compressed (one member per record) when its file name
+//! ends in `.gz`, and on standard output when the input was compressed.
+
+use super::inputs::{io_cause, InputFile};
+use super::job::{JobResult, RecordSpan, Status, WarcResult};
+use super::output::{self, WriteFailure};
+use super::progress::RecordProgress;
+use super::settings::{Destination, Settings};
+use linkbase::warc::{self, RecordResult, WarcOptions};
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Does this input go the WARC way: forced by `--format warc`, named
+/// `.warc`/`.warc.gz`, or starting like one (`head`: its first bytes)?
+pub fn is_warc(name: Option<&str>, head: &[u8], settings: &Settings) -> bool {
+    match settings.options.format {
+        linkbase::Format::Warc => true,
+        linkbase::Format::Auto => {
+            let lower = name.unwrap_or("").to_ascii_lowercase();
+            lower.ends_with(".warc") || lower.ends_with(".warc.gz") || warc::looks_like_warc(head)
+        }
+        _ => false,
+    }
+}
+
+/// How many bytes of an input are looked at to recognise a WARC.
+pub const HEAD: u64 = 512;
+
+/// Convert the WARC whose first bytes are `head` and whose rest is read
+/// from `rest` (the file `file`, or standard input).
+pub fn process(
+    mut result: JobResult,
+    head: &[u8],
+    rest: &mut dyn Read,
+    file: Option<&InputFile>,
+    settings: &Settings,
+) -> JobResult {
+    if let Destination::InPlace { .. } = settings.destination {
+        result.status = Status::Skipped(
+            "a WARC is never rewritten in place (its records are kept as they are): write the conversion records with -o".into(),
+        );
+        return result;
+    }
+    let options = settings.options_for(None);
+    let name = result.name.clone();
+    let progress =
+        RecordProgress::new(settings.quiet || settings.paths.len() != 1 || settings.recursive);
+    let keep_links = options.keep_link_records;
+    let mut records: Vec<RecordSpan> = Vec::new();
+    let mut report = linkbase::Report::new(keep_links);
+    let mut summary = None;
+    let mut read = CountingReader {
+        inner: io::Cursor::new(head).chain(rest),
+        count: 0,
+        failure: None,
+    };
+    let gzip_in = head.starts_with(&[0x1f, 0x8b]);
+    let written = output::write_streamed(settings, file, &mut |out, target| {
+        let warc_options = WarcOptions {
+            gzip: match target {
+                Some(path) => is_gz_name(path),
+                None => gzip_in,
+            },
+            file_name: target
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned()),
+            max_record: settings.max_size,
+            ..WarcOptions::new()
+        };
+        let converted = warc::convert(
+            &mut read,
+            out,
+            &options,
+            &warc_options,
+            name.as_deref(),
+            |record: RecordResult| {
+                progress.inc();
+                let start = report.links.len();
+                report.merge(record.report);
+                if keep_links {
+                    records.push(RecordSpan {
+                        links: start..report.links.len(),
+                        id: record.id,
+                        target_uri: record.target_uri,
+                    });
+                }
+            },
+        )?;
+        summary = Some(converted.0);
+        Ok(())
+    });
+    progress.finish();
+    result.bytes_read = read.count;
+    result.report = report;
+    let summary = summary.unwrap_or_default();
+    let changed = summary.conversions > 0;
+    result.status = match written {
+        _ if read.failure.is_some() => Status::Skipped(read.failure.unwrap_or_default()),
+        Ok(()) => Status::Done { changed },
+        Err(WriteFailure::BrokenPipe) => {
+            result.broken_pipe = true;
+            Status::Done { changed }
+        }
+        Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
+    };
+    result.warc = Some(WarcResult { summary, records });
+    result
+}
+
+/// Does the path name a compressed file (`.gz`)?
+fn is_gz_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+}
+
+/// Counts the bytes read from the input, and keeps its error (an input
+/// that fails is "cannot read", not a failed output).
+struct CountingReader<R> {
+    inner: R,
+    count: u64,
+    failure: Option<String>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(n) => {
+                self.count += n as u64;
+                Ok(n)
+            }
+            Err(e) => {
+                self.failure = Some(format!("cannot read: {}", io_cause(&e)));
+                Err(e)
+            }
+        }
+    }
+}
