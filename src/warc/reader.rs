@@ -34,11 +34,9 @@ pub struct Broken {
 
 /// Reads records one by one.
 pub struct Reader<R: Read> {
-    input: BufReader<Decoded<BufReader<R>>>,
+    input: Pushback<BufReader<Decoded<BufReader<R>>>>,
     /// Uncompressed bytes consumed so far.
     position: u64,
-    /// Bytes of a record header already consumed by a resynchronisation.
-    pending: Vec<u8>,
     /// Blocks longer than this are skipped unread (`Record::block` is `None`).
     max_block: u64,
     /// The last byte consumed (is the next one at the start of a line?).
@@ -50,9 +48,12 @@ impl<R: Read> Reader<R> {
     pub fn new(input: R, max_block: u64) -> io::Result<Self> {
         let decoded = Decoded::new(BufReader::with_capacity(64 * 1024, input))?;
         Ok(Reader {
-            input: BufReader::with_capacity(64 * 1024, decoded),
+            input: Pushback {
+                bytes: Vec::new(),
+                at: 0,
+                inner: BufReader::with_capacity(64 * 1024, decoded),
+            },
             position: 0,
-            pending: Vec::new(),
             max_block,
             last: None,
         })
@@ -60,14 +61,14 @@ impl<R: Read> Reader<R> {
 
     /// Is the input gzip-compressed?
     pub fn is_gzip(&self) -> bool {
-        self.input.get_ref().gzip
+        self.input.inner.get_ref().gzip
     }
 
     /// The next record (or broken record); `None` at the end. An error is an
     /// I/O error of the input itself: reading cannot go on.
     pub fn next_item(&mut self) -> io::Result<Option<Item>> {
         loop {
-            let start = self.position - self.pending.len() as u64;
+            let start = self.position;
             match self.read_record(start) {
                 Ok(Some(Some(record))) => return Ok(Some(Item::Record(record))),
                 Ok(Some(None)) => continue, // an empty line between records
@@ -85,7 +86,7 @@ impl<R: Read> Reader<R> {
     /// Read one record starting at `start`: `None` at the end of the input,
     /// `Some(None)` for an empty line.
     fn read_record(&mut self, start: u64) -> Result<Option<Option<Record>>, Fault> {
-        let mut line = std::mem::take(&mut self.pending);
+        let mut line = Vec::new();
         let read = self.read_line(&mut line, 1024)?;
         if read == 0 && line.is_empty() {
             return Ok(None);
@@ -133,6 +134,7 @@ impl<R: Read> Reader<R> {
                 self.last = block.last().copied();
             }
             if (got as u64) < length {
+                self.give_back(block);
                 return Err(ended_early(got as u64, length));
             }
             Some(block)
@@ -147,9 +149,12 @@ impl<R: Read> Reader<R> {
                     self.last = Some(b);
                 }
                 _ => {
+                    if let Some(block) = block {
+                        self.give_back(block);
+                    }
                     return Err(Fault::Broken(format!(
                         "Content-Length {length} does not end at the end of the record (no CRLF CRLF after the block)"
-                    )))
+                    )));
                 }
             }
         }
@@ -158,7 +163,7 @@ impl<R: Read> Reader<R> {
             // CRC: a bad member is this record's fault, not the next one's.
             self.input.fill_buf()?;
         }
-        self.input.get_mut().forget_before(self.position);
+        self.input.inner.get_mut().forget_before(self.position);
         Ok(Some(Some(Record {
             offset: record_start,
             version,
@@ -204,6 +209,14 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Put a broken record's block back in front of the input: the next
+    /// record may start inside it (a `Content-Length` too large).
+    fn give_back(&mut self, block: Vec<u8>) {
+        self.position -= block.len() as u64;
+        self.last = Some(b'\n'); // the block followed the header's empty line
+        self.input.give_back(block);
+    }
+
     /// Append one line (with its `\n`) to `line`, at most `limit` bytes.
     fn read_line(&mut self, line: &mut Vec<u8>, limit: u64) -> io::Result<usize> {
         let n = (&mut self.input).take(limit).read_until(b'\n', line)?;
@@ -217,7 +230,7 @@ impl<R: Read> Reader<R> {
     /// The offset of the record at uncompressed position `start`: the
     /// compressed offset of its gzip member when it starts one.
     fn offset_of(&self, start: u64) -> u64 {
-        self.input.get_ref().member_at(start).unwrap_or(start)
+        self.input.inner.get_ref().member_at(start).unwrap_or(start)
     }
 
     /// Skip to the next `WARC/1.` at the start of a line or of a gzip
@@ -226,7 +239,6 @@ impl<R: Read> Reader<R> {
         const PATTERN: &[u8] = b"WARC/1.";
         let mut matched = 0;
         let mut previous = self.last;
-        self.pending.clear();
         loop {
             // Copied: member starts are looked up while scanning (resynchronising is rare).
             let buffer = match self.input.fill_buf() {
@@ -246,7 +258,8 @@ impl<R: Read> Reader<R> {
                 if matched > 0 && b == PATTERN[matched] {
                     matched += 1;
                 } else if b == b'W'
-                    && (previous == Some(b'\n') || self.input.get_ref().member_at(at).is_some())
+                    && (previous == Some(b'\n')
+                        || self.input.inner.get_ref().member_at(at).is_some())
                 {
                     matched = 1;
                 } else {
@@ -262,7 +275,8 @@ impl<R: Read> Reader<R> {
             self.position += used as u64;
             self.last = previous;
             if found {
-                self.pending = PATTERN.to_vec();
+                self.position -= PATTERN.len() as u64;
+                self.input.give_back(PATTERN.to_vec());
                 return Ok(());
             }
         }
@@ -317,6 +331,52 @@ impl std::fmt::Display for GzipFault {
 }
 
 impl std::error::Error for GzipFault {}
+
+/// A buffered reader with bytes put back in front of it.
+struct Pushback<R> {
+    bytes: Vec<u8>,
+    at: usize,
+    inner: R,
+}
+
+impl<R: BufRead> Pushback<R> {
+    /// Read `bytes` again before the rest.
+    fn give_back(&mut self, mut bytes: Vec<u8>) {
+        bytes.extend_from_slice(&self.bytes[self.at..]);
+        self.bytes = bytes;
+        self.at = 0;
+    }
+}
+
+impl<R: BufRead> Read for Pushback<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Pushback<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.bytes.len() {
+            return Ok(&self.bytes[self.at..]);
+        }
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amount: usize) {
+        if self.at < self.bytes.len() {
+            self.at += amount;
+            if self.at >= self.bytes.len() {
+                self.bytes = Vec::new();
+                self.at = 0;
+            }
+        } else {
+            self.inner.consume(amount);
+        }
+    }
+}
 
 /// A reader that counts the bytes consumed.
 struct Counted<R> {
@@ -566,6 +626,22 @@ mod tests {
         assert_eq!(ids(&got)[0], "<urn:uuid:a>");
         assert!(ids(&got)[1].starts_with("broken@"), "{got:?}");
         assert_eq!(ids(&got)[2], "<urn:uuid:c>");
+    }
+
+    #[test]
+    fn a_length_that_swallows_the_next_records_still_finds_them() {
+        let a = record("a", "x");
+        let bad = String::from_utf8(record("bad", "0123456789"))
+            .unwrap()
+            .replace("Content-Length: 10", "Content-Length: 90")
+            .into_bytes();
+        let input = [a, bad, record("c", "y"), record("d", "z")].concat();
+        let got = items(&input);
+        let names = ids(&got);
+        assert_eq!(names.len(), 4, "{got:?}");
+        assert_eq!(names[0], "<urn:uuid:a>");
+        assert!(names[1].starts_with("broken@"));
+        assert_eq!(&names[2..], ["<urn:uuid:c>", "<urn:uuid:d>"]);
     }
 
     #[test]
