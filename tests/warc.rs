@@ -1,0 +1,381 @@
+//! Web archives: the fixtures under `fixtures/warc/<case>/` run through the
+//! real binary (`input.warc[.gz]` + `args` → `expected.warc`, and
+//! `expected.stderr`, `status`, `expected.explain` when present; the
+//! expected files are written by `fixtures/warc/generate.py` from the WARC
+//! specification, not by linkbase), then the command line's WARC paths:
+//! standard input and output, folders, `--report`, in-place refusal, and an
+//! output never left half written.
+
+#[path = "common/fixture_cases.rs"]
+mod fixture_cases;
+use assert_cmd::Command;
+use fixture_cases::{fixture_dirs, read_args};
+use std::io::{BufRead, Read};
+use std::path::Path;
+
+/// The date every fixture's records carry (SOURCE_DATE_EPOCH).
+const EPOCH: &str = "1700000000";
+
+fn linkbase() -> Command {
+    let mut command = Command::cargo_bin("linkbase").expect("the linkbase binary");
+    command.env("SOURCE_DATE_EPOCH", EPOCH);
+    command
+}
+
+/// The gzip members of `bytes`, each decompressed.
+fn gzip_members(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    let mut rest = bytes;
+    let mut members = Vec::new();
+    while !rest.is_empty() {
+        let mut decoder = flate2::bufread::GzDecoder::new(rest);
+        let mut member = Vec::new();
+        decoder
+            .read_to_end(&mut member)
+            .map_err(|e| format!("gzip member {}: {e}", members.len()))?;
+        rest = decoder.into_inner();
+        members.push(member);
+    }
+    Ok(members)
+}
+
+/// The offsets at which records start in an uncompressed WARC.
+fn record_count(warc: &[u8]) -> usize {
+    let mut reader = linkbase::warc::reader::Reader::new(warc, 1 << 30).expect("a reader");
+    let mut count = 0;
+    while let Some(item) = reader.next_item().expect("readable") {
+        assert!(
+            matches!(item, linkbase::warc::reader::Item::Record(_)),
+            "{item:?}"
+        );
+        count += 1;
+    }
+    count
+}
+
+fn run_fixture(dir: &Path) -> Result<(), String> {
+    let input = ["input.warc", "input.warc.gz"]
+        .into_iter()
+        .find(|n| dir.join(n).is_file())
+        .ok_or("no input")?;
+    let gzip = input.ends_with(".gz");
+    let expected = std::fs::read(dir.join("expected.warc")).map_err(|e| e.to_string())?;
+    let out_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let output = out_dir.path().join(if gzip {
+        "output.warc.gz"
+    } else {
+        "output.warc"
+    });
+    let run = linkbase()
+        .current_dir(dir)
+        .args(read_args(dir))
+        .arg(input)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    let written = std::fs::read(&output).map_err(|e| format!("output: {e}; stderr: {stderr}"))?;
+    let plain = if gzip {
+        let members = gzip_members(&written)?;
+        // One gzip member per record.
+        for (i, member) in members.iter().enumerate() {
+            if record_count(member) != 1 {
+                return Err(format!("gzip member {i} does not hold exactly one record"));
+            }
+        }
+        members.concat()
+    } else {
+        written
+    };
+    if plain != expected {
+        return Err(format!(
+            "output differs from expected.warc:\n--- got ---\n{}\n--- stderr ---\n{stderr}",
+            String::from_utf8_lossy(&plain)
+        ));
+    }
+    let expected_stderr = std::fs::read_to_string(dir.join("expected.stderr")).unwrap_or_default();
+    if stderr != expected_stderr {
+        return Err(format!(
+            "stderr differs:\n--- got ---\n{stderr}--- expected ---\n{expected_stderr}"
+        ));
+    }
+    let status: i32 = std::fs::read_to_string(dir.join("status"))
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    if run.status.code() != Some(status) {
+        return Err(format!(
+            "exit status {:?}, expected {status}",
+            run.status.code()
+        ));
+    }
+    if let Ok(explain) = std::fs::read_to_string(dir.join("expected.explain")) {
+        let got = linkbase()
+            .current_dir(dir)
+            .args(["explain", input])
+            .output()
+            .map_err(|e| e.to_string())?;
+        let got = String::from_utf8_lossy(&got.stdout);
+        if got != explain {
+            return Err(format!(
+                "explain differs:\n--- got ---\n{got}--- expected ---\n{explain}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fixtures() {
+    let mut dirs = fixture_dirs("warc", "input.warc");
+    dirs.extend(fixture_dirs("warc", "input.warc.gz"));
+    dirs.sort();
+    assert!(dirs.len() >= 12, "fixtures missing: {dirs:?}");
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if let Err(e) = run_fixture(dir) {
+            failures.push(format!("fixture {name}: {e}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures failed:\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n\n")
+    );
+}
+
+fn fixture(case: &str, file: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/warc")
+        .join(case)
+        .join(file)
+}
+
+/// The expected output of a case written to standard output: no file, so
+/// no `WARC-Filename` in its `warcinfo` record.
+fn expected_on_stdout(case: &str) -> Vec<u8> {
+    let expected = std::fs::read(fixture(case, "expected.warc")).unwrap();
+    let text = String::from_utf8_lossy(&expected).into_owned();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("WARC-Filename: "))
+        .expect("a WARC-Filename line")
+        .to_string();
+    let without = text.replacen(&format!("{line}\r\n"), "", 1);
+    assert!(
+        !expected.is_empty() && without.len() < text.len(),
+        "the line is removed"
+    );
+    // The cases read here are ASCII: the text round trip is exact.
+    without.into_bytes()
+}
+
+#[test]
+fn standard_input_to_standard_output_plain_and_compressed_like_the_input() {
+    let input = std::fs::read(fixture("chunked", "input.warc")).unwrap();
+    let out = linkbase()
+        .args(["--format", "warc", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&expected_on_stdout("chunked"))
+    );
+
+    // A compressed WARC on standard input, recognised by its content.
+    let input = std::fs::read(fixture("gzip", "input.warc.gz")).unwrap();
+    let out = linkbase().write_stdin(input).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let members = gzip_members(&out.stdout).expect("gzip output");
+    assert_eq!(
+        members.len(),
+        2,
+        "warcinfo and one conversion, one member each"
+    );
+    assert_eq!(members.concat(), expected_on_stdout("gzip"));
+}
+
+#[test]
+fn a_folder_of_warcs_is_mirrored_under_the_same_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    std::fs::copy(
+        fixture("gzip", "input.warc.gz"),
+        input.join("sub/crawl.warc.gz"),
+    )
+    .unwrap();
+    std::fs::copy(fixture("chunked", "input.warc"), input.join("b.warc")).unwrap();
+    std::fs::write(input.join("page.html"), "<a href=x>x</a>").unwrap();
+    std::fs::write(input.join("notes.gz"), b"\x1f\x8b not a warc").unwrap();
+    let out = dir.path().join("out");
+    let run = linkbase()
+        .arg("-r")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let b = std::fs::read(out.join("b.warc")).unwrap();
+    assert!(b.starts_with(b"WARC/1.1\r\nWARC-Type: warcinfo"));
+    assert_eq!(record_count(&b), 2);
+    let crawl = std::fs::read(out.join("sub/crawl.warc.gz")).unwrap();
+    assert_eq!(gzip_members(&crawl).unwrap().len(), 2);
+    assert!(out.join("page.html").is_file());
+    assert!(
+        !out.join("notes.gz").exists(),
+        "a .gz that is not .warc.gz is not taken"
+    );
+}
+
+#[test]
+fn the_report_names_each_links_record_and_counts_the_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.jsonl");
+    let run = linkbase()
+        .arg(fixture("revisit-truncated-segmented", "input.warc.gz"))
+        .arg(fixture("chunked", "input.warc"))
+        .arg("-o")
+        .arg(dir.path().join("out/"))
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let lines: Vec<serde_json::Value> = std::fs::read(&report)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    let link = lines
+        .iter()
+        .find(|l| l["before"] == "b/c.html")
+        .expect("a link record");
+    assert_eq!(
+        link["record"],
+        "<urn:uuid:11111111-2222-4333-8444-000000000001>"
+    );
+    assert_eq!(link["target_uri"], "http://example.com/a/page.html");
+    assert_eq!(link["after"], "http://example.com/a/b/c.html");
+    let counts: Vec<&serde_json::Value> =
+        lines.iter().filter(|l| l.get("warc").is_some()).collect();
+    assert_eq!(counts.len(), 2, "{lines:?}");
+    let passed = &counts[0]["warc"]["passed"];
+    assert_eq!(counts[0]["warc"]["records"], 5);
+    assert_eq!(counts[0]["warc"]["conversions"], 0);
+    for kind in [
+        "warcinfo",
+        "revisit",
+        "truncated",
+        "segmented",
+        "continuation",
+    ] {
+        assert_eq!(passed[kind], 1, "{kind}: {passed}");
+    }
+    let chunked = &counts[1]["warc"];
+    assert_eq!(chunked["conversions"], 1);
+    assert_eq!(chunked["passed"]["request"], 1);
+    assert_eq!(chunked["passed"]["metadata"], 1);
+    assert_eq!(chunked["links"], 3);
+}
+
+#[test]
+fn a_warc_is_never_rewritten_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crawl.warc");
+    std::fs::copy(fixture("chunked", "input.warc"), &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let run = linkbase().arg("-i").arg(&path).output().unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("never rewritten in place"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn an_output_that_fails_midway_is_not_left_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out.warc.gz");
+    let run = linkbase()
+        .env("LINKBASE_TEST_FAIL_AT", "write")
+        .arg(fixture("gzip", "input.warc.gz"))
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(!output.exists());
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn the_same_input_and_options_give_the_same_bytes() {
+    let input = fixture("chunked-gzip", "input.warc.gz");
+    let runs: Vec<Vec<u8>> = (0..2)
+        .map(|_| linkbase().arg(&input).output().unwrap().stdout)
+        .collect();
+    assert!(!runs[0].is_empty());
+    assert_eq!(runs[0], runs[1]);
+    let other = linkbase()
+        .arg("--absolutize-fragments")
+        .arg(&input)
+        .output()
+        .unwrap()
+        .stdout;
+    let ids = |bytes: &[u8]| -> Vec<String> {
+        let members = gzip_members(bytes).unwrap();
+        let text = String::from_utf8_lossy(&members.concat()).into_owned();
+        text.lines()
+            .filter(|l| l.starts_with("WARC-Record-ID"))
+            .map(String::from)
+            .collect()
+    };
+    let (a, b) = (ids(&runs[0]), ids(&other));
+    assert_eq!(a.len(), 2);
+    assert!(
+        a.iter().zip(&b).all(|(x, y)| x != y),
+        "other options, other IDs: {a:?} {b:?}"
+    );
+}
+
+#[test]
+fn the_library_rewrites_a_warc_in_memory() {
+    let input = std::fs::read(fixture("br", "input.warc")).unwrap();
+    let out = linkbase::rewrite(&input, &linkbase::Options::new(), Some("crawl.warc"));
+    assert_eq!(out.format, linkbase::Format::Warc);
+    assert_eq!(out.report.counts.rewritten, 3);
+    assert_eq!(record_count(&out.output), 2);
+    let text = String::from_utf8_lossy(&out.output);
+    assert!(text.contains("WARC-Type: conversion\r\n"));
+    assert!(text.contains("href=\"http://example.com/a/b/c.html\""));
+}
