@@ -150,7 +150,10 @@ def main(argv=None):
 
     binary = os.environ.get("LINKBASE", "linkbase")
     if os.path.isfile(binary):
-        sc.addFile(os.path.abspath(binary))
+        try:
+            sc.addFile(os.path.abspath(binary))
+        except Exception:  # already shipped (spark-submit --files linkbase)
+            pass
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH") or time.time())
     extra_args = args.linkbase_args.split()
     with open(local_path(args.manifest)) if is_local(args.manifest) else _open_remote(args.manifest) as f:
