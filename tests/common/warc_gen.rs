@@ -1,0 +1,63 @@
+//! WARC files for tests and benches: `response` records of HTML pages,
+//! written record by record (the writing process stays small; see
+//! `rss.rs`). Shared by `tests/warc_memory.rs` and `benches/warc.rs`.
+
+// Each crate that includes this module uses only part of it.
+#![allow(dead_code)]
+
+use std::io::{self, Write};
+
+/// Write one WARC/1.1 record.
+pub fn write_record(
+    out: &mut impl Write,
+    kind: &str,
+    fields: &[(&str, &str)],
+    block: &[&[u8]],
+) -> io::Result<()> {
+    let length: usize = block.iter().map(|b| b.len()).sum();
+    write!(out, "WARC/1.1\r\nWARC-Type: {kind}\r\n")?;
+    for (name, value) in fields {
+        write!(out, "{name}: {value}\r\n")?;
+    }
+    write!(out, "Content-Length: {length}\r\n\r\n")?;
+    for piece in block {
+        out.write_all(piece)?;
+    }
+    out.write_all(b"\r\n\r\n")
+}
+
+/// Write a `warcinfo` record.
+pub fn write_warcinfo(out: &mut impl Write) -> io::Result<()> {
+    write_record(
+        out,
+        "warcinfo",
+        &[
+            (
+                "WARC-Record-ID",
+                "<urn:uuid:00000000-0000-4000-8000-000000000000>",
+            ),
+            ("Content-Type", "application/warc-fields"),
+        ],
+        &[b"software: linkbase tests\r\n"],
+    )
+}
+
+/// Write a `response` record of the HTML page `html` retrieved from `uri`,
+/// its ID made from `n`.
+pub fn write_page(out: &mut impl Write, n: usize, uri: &str, html: &[u8]) -> io::Result<()> {
+    let id = format!("<urn:uuid:00000000-0000-4000-8000-{n:012}>");
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+        html.len()
+    );
+    write_record(
+        out,
+        "response",
+        &[
+            ("WARC-Record-ID", &id),
+            ("WARC-Target-URI", uri),
+            ("Content-Type", "application/http; msgtype=response"),
+        ],
+        &[head.as_bytes(), html],
+    )
+}

@@ -1,0 +1,71 @@
+//! A WARC's peak memory stays near its largest record, never the file
+//! (issue 13): the `linkbase` binary on a WARC of 80 pages of 200 KB
+//! (16 MB) against the binary on one of those pages alone, as an HTML
+//! file, measured in the same run (`common/rss.rs`, peak resident memory
+//! of the child).
+//!
+//! Bounds: the WARC's peak above the baseline (the binary on a tiny page) at
+//! most 1.5× the single page's, plus 4 MB for the WARC's buffers (reader,
+//! writer: under 1 MB each); and under half the WARC. Reading the WARC
+//! into memory (16 MB) fails both.
+//!
+//! One test function in its own test binary: the figures need this process
+//! to stay small (`common/rss.rs`).
+
+#[path = "common/mhtml.rs"]
+mod mhtml;
+#[cfg(target_os = "linux")]
+#[path = "common/rss.rs"]
+mod rss;
+#[path = "common/warc_gen.rs"]
+mod warc_gen;
+
+/// Pages in the WARC.
+const PAGES: usize = 80;
+/// Bytes per page.
+const PAGE_BYTES: usize = 200_000;
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_warc_peaks_near_its_largest_record_not_its_size() {
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_linkbase"));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let dir = dir.path();
+    let url = ["--url", "https://example.org/blog/post.html"];
+    let tiny = rss::write_file(dir, "tiny.html", |w| mhtml::write_html_page(w, 2_000)).unwrap();
+    let baseline = rss::linkbase_peak(binary, &tiny, &dir.join("tiny.out"), &url, 1).unwrap();
+    let page =
+        rss::write_file(dir, "page.html", |w| mhtml::write_html_page(w, PAGE_BYTES)).unwrap();
+    let single = rss::linkbase_peak(binary, &page, &dir.join("page.out"), &url, 1).unwrap();
+    let html = std::fs::read(&page).unwrap();
+    let warc = rss::write_file(dir, "crawl.warc", |w| {
+        warc_gen::write_warcinfo(w)?;
+        for n in 0..PAGES {
+            let uri = format!("https://example.org/blog/{n}/post.html");
+            warc_gen::write_page(w, n, &uri, &html)?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    drop(html);
+    let peak = rss::linkbase_peak(binary, &warc, &dir.join("crawl.out.warc"), &[], 1).unwrap();
+    let size = std::fs::metadata(&warc).unwrap().len();
+    let (single_above, warc_above) = (
+        single.saturating_sub(baseline),
+        peak.saturating_sub(baseline),
+    );
+    let line = format!(
+        "baseline {baseline} B; one {PAGE_BYTES} B page: {single} B ({single_above} above); \
+         WARC of {PAGES} such pages, {size} B: {peak} B ({warc_above} above)"
+    );
+    println!("{line}");
+    assert!(
+        single_above > 2 * PAGE_BYTES as u64,
+        "{line}: the page measured implausibly low"
+    );
+    assert!(
+        warc_above as f64 <= 1.5 * single_above as f64 + 4e6,
+        "{line}: over 1.5x the single page + 4 MB"
+    );
+    assert!(warc_above < size / 2, "{line}: half the WARC or more");
+}
