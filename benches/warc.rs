@@ -36,8 +36,9 @@ const DOCS_URL: &str = "https://docs.python.org/3.11/";
 /// At most this many pages.
 const MAX_PAGES: usize = 600;
 
-/// The pages: (path under the folder, bytes). Real ones when they can be had.
-fn pages() -> (Vec<(PathBuf, Vec<u8>)>, String) {
+/// The pages: (path under the folder, where to read it, or `None` for a
+/// generated page), and where they come from. Real ones when they can be had.
+fn pages() -> (Vec<(PathBuf, Option<PathBuf>)>, String) {
     match python_docs() {
         Ok(root) => {
             let mut files = Vec::new();
@@ -46,7 +47,7 @@ fn pages() -> (Vec<(PathBuf, Vec<u8>)>, String) {
             files.truncate(MAX_PAGES);
             let pages = files
                 .into_iter()
-                .filter_map(|rel| std::fs::read(root.join(&rel)).ok().map(|b| (rel, b)))
+                .map(|rel| (rel.clone(), Some(root.join(rel))))
                 .collect();
             (
                 pages,
@@ -58,12 +59,7 @@ fn pages() -> (Vec<(PathBuf, Vec<u8>)>, String) {
         }
         Err(why) => {
             let pages = (0..400)
-                .map(|i| {
-                    (
-                        PathBuf::from(format!("p{i}.html")),
-                        mhtml::html_page(60_000).into_bytes(),
-                    )
-                })
+                .map(|i| (PathBuf::from(format!("p{i}.html")), None))
                 .collect();
             (
                 pages,
@@ -164,14 +160,20 @@ fn warc(c: &mut Criterion) {
     let mut bytes = 0u64;
     let mut largest = (0usize, PathBuf::new());
     {
+        // One page in memory at a time: this process stays small for the
+        // memory figures (tests/common/rss.rs).
         let mut out = std::io::BufWriter::new(std::fs::File::create(&warc).expect("the WARC"));
         warc_gen::write_warcinfo(&mut out).expect("write the WARC");
-        for (n, (rel, html)) in pages.iter().enumerate() {
+        for (n, (rel, source)) in pages.iter().enumerate() {
+            let html = match source {
+                Some(path) => std::fs::read(path).expect("a page"),
+                None => mhtml::html_page(60_000).into_bytes(),
+            };
             let target = folder.join(rel);
             std::fs::create_dir_all(target.parent().expect("a folder")).expect("the folder");
-            std::fs::write(&target, html).expect("a page");
+            std::fs::write(&target, &html).expect("a page");
             let uri = format!("{DOCS_URL}{}", rel.display());
-            warc_gen::write_page(&mut out, n + 1, &uri, html).expect("write the WARC");
+            warc_gen::write_page(&mut out, n + 1, &uri, &html).expect("write the WARC");
             bytes += html.len() as u64;
             if html.len() > largest.0 {
                 largest = (html.len(), target);
@@ -187,6 +189,9 @@ fn warc(c: &mut Criterion) {
         warc_size as f64 / 1e6,
         largest.0 as f64 / 1e6
     );
+    // Memory first, while this process is small.
+    #[cfg(target_os = "linux")]
+    memory(dir.path(), &warc, &largest.1, warc_size, largest.0);
     let out_warc = dir.path().join("out.warc");
     let out_folder = dir.path().join("out-folder");
     let times: RefCell<Vec<(Duration, Duration)>> = RefCell::default();
@@ -231,8 +236,6 @@ fn warc(c: &mut Criterion) {
         w / f,
         times.len()
     );
-    #[cfg(target_os = "linux")]
-    memory(dir.path(), &warc, &largest.1, warc_size, largest.0);
 }
 
 /// Peak resident memory: the WARC, its largest page alone, a tiny page.
