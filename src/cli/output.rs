@@ -41,6 +41,10 @@ pub fn write(
     }
 }
 
+/// What produces a streamed output: writes it to the writer given, told the
+/// file written to (`None`: standard output).
+pub type Fill<'a> = dyn FnMut(&mut dyn Write, Option<&Path>) -> io::Result<()> + 'a;
+
 /// [`write`] for output produced while it is written (a WARC's conversion
 /// records): `fill` writes it to the writer it is given, told the file
 /// written to (`None`: standard output). A file is replaced only when
@@ -48,7 +52,7 @@ pub fn write(
 pub fn write_streamed(
     settings: &Settings,
     input: Option<&InputFile>,
-    fill: &mut dyn FnMut(&mut dyn Write, Option<&Path>) -> io::Result<()>,
+    fill: &mut Fill<'_>,
 ) -> Result<(), WriteFailure> {
     match place(settings, input, true)? {
         Place::Stdout => {

@@ -97,9 +97,12 @@ pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Strin
     Ok(response)
 }
 
-/// The status, the fields and the length of the head (status line, fields,
-/// empty line) of the HTTP response in `block`.
-pub fn parse_head(block: &[u8]) -> Result<(u16, Vec<(String, String)>, usize), String> {
+/// An HTTP response's head: the status, the header fields in order, and the
+/// length of the head (status line, fields, empty line).
+pub type Head = (u16, Vec<(String, String)>, usize);
+
+/// The head of the HTTP response in `block`.
+pub fn parse_head(block: &[u8]) -> Result<Head, String> {
     let mut config = httparse::ParserConfig::default();
     config
         .allow_spaces_after_header_name_in_responses(true)

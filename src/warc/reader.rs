@@ -574,7 +574,10 @@ mod tests {
         encoder.finish().unwrap()
     }
 
-    fn items(input: &[u8]) -> Vec<Result<(u64, String, Vec<u8>), (u64, String)>> {
+    /// A record (offset, ID, block) or a broken one (offset, message).
+    type Got = Result<(u64, String, Vec<u8>), (u64, String)>;
+
+    fn items(input: &[u8]) -> Vec<Got> {
         let mut reader = Reader::new(input, 1 << 20).unwrap();
         let mut out = Vec::new();
         while let Some(item) = reader.next_item().unwrap() {
@@ -586,7 +589,7 @@ mod tests {
         out
     }
 
-    fn ids(items: &[Result<(u64, String, Vec<u8>), (u64, String)>]) -> Vec<String> {
+    fn ids(items: &[Got]) -> Vec<String> {
         items
             .iter()
             .map(|i| match i {
