@@ -379,3 +379,41 @@ fn the_library_rewrites_a_warc_in_memory() {
     assert!(text.contains("WARC-Type: conversion\r\n"));
     assert!(text.contains("href=\"http://example.com/a/b/c.html\""));
 }
+
+#[test]
+fn a_bad_gzip_member_is_reported_with_its_offset_and_the_rest_is_converted() {
+    let input = std::fs::read(fixture("gzip", "input.warc.gz")).unwrap();
+    let members = gzip_members(&input).unwrap();
+    assert_eq!(members.len(), 2);
+    // warcinfo's member, then the response's member twice: first corrupted.
+    let mut decoder = flate2::bufread::GzDecoder::new(&input[..]);
+    std::io::copy(&mut decoder, &mut std::io::sink()).unwrap();
+    let first_len = input.len() - decoder.into_inner().len();
+    let response = &input[first_len..];
+    let mut corrupted = response.to_vec();
+    let middle = corrupted.len() / 2;
+    corrupted[middle] ^= 0x55;
+    corrupted[middle + 1] ^= 0xAA;
+    let damaged = [&input[..first_len], &corrupted, response].concat();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.warc.gz");
+    std::fs::write(&path, &damaged).unwrap();
+    let output = dir.path().join("out.warc.gz");
+    let run = linkbase()
+        .arg(&path)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "record at offset {first_len}: error: broken record"
+        )),
+        "{stderr}"
+    );
+    let out = gzip_members(&std::fs::read(&output).unwrap()).unwrap();
+    assert_eq!(out.len(), 2, "warcinfo and the intact copy's conversion");
+    assert!(String::from_utf8_lossy(&out[1]).contains("WARC-Type: conversion"));
+}
