@@ -417,3 +417,38 @@ fn a_bad_gzip_member_is_reported_with_its_offset_and_the_rest_is_converted() {
     assert_eq!(out.len(), 2, "warcinfo and the intact copy's conversion");
     assert!(String::from_utf8_lossy(&out[1]).contains("WARC-Type: conversion"));
 }
+
+#[test]
+fn report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = |extra: &[&str], name: &str| -> Vec<String> {
+        let path = dir.path().join(name);
+        let run = linkbase()
+            .arg(fixture("resource-warc-1.0", "input.warc"))
+            .arg("-o")
+            .arg(dir.path().join(format!("{name}.warc")))
+            .arg("--report")
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    };
+    let spilled = report(&[], "spilled.jsonl");
+    let kept = report(&["--stats"], "kept.jsonl");
+    assert_eq!(spilled, kept);
+    let links = spilled.iter().filter(|l| l.contains("\"record\":")).count();
+    assert_eq!(
+        links, 6,
+        "5 rewritten and 1 absolute left alone: {spilled:?}"
+    );
+}

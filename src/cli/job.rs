@@ -49,8 +49,10 @@ pub struct JobResult {
 pub struct WarcResult {
     /// Counts over its records.
     pub summary: linkbase::warc::Summary,
-    /// The records with links, when link records are kept.
+    /// The records with links, when link records are kept in memory.
     pub records: Vec<RecordSpan>,
+    /// Or `--report`'s link lines, already written (JSON Lines, rewound).
+    pub spill: Option<std::fs::File>,
 }
 
 /// The link records of one WARC record.

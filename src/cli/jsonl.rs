@@ -38,6 +38,27 @@ struct WarcLinkRecord<'a> {
     target_uri: Option<&'a str>,
 }
 
+/// Write the link lines of one WARC record.
+pub fn write_warc_links(
+    out: &mut impl Write,
+    links: &[linkbase::LinkRecord],
+    record: &str,
+    target_uri: Option<&str>,
+) -> io::Result<()> {
+    for link in links {
+        serde_json::to_writer(
+            &mut *out,
+            &WarcLinkRecord {
+                link,
+                record,
+                target_uri,
+            },
+        )?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
 /// The counts of one WARC.
 #[derive(serde::Serialize)]
 struct WarcCounts<'a> {
@@ -73,6 +94,14 @@ impl ReportWriter {
             None => {
                 for link in &result.report.links {
                     self.line(link)?;
+                }
+            }
+            Some(warc) if warc.spill.is_some() => {
+                if let Some(mut spill) = warc.spill.as_ref() {
+                    if !self.closed {
+                        let copied = io::copy(&mut spill, &mut self.out).map(|_| ());
+                        self.quiet_on_broken_pipe(copied)?;
+                    }
                 }
             }
             Some(warc) => {

@@ -1,8 +1,9 @@
 //! One WARC input: streamed record by record into a new WARC of
 //! `conversion` records, written where the settings send it (atomically for
 //! a file: nothing appears unless the whole output was written). Memory
-//! stays near the largest record (plus the link records kept for
-//! `--report` or `--stats`).
+//! stays near the largest record: `--report`'s link lines are written to a
+//! temporary file as each record is done ([`Spill`]) and copied into the
+//! report in input order; only `--stats` keeps every link record.
 //!
 //! The output is gzip-compressed (one member per record) when its file name
 //! ends in `.gz`, and on standard output when the input was compressed.
@@ -54,6 +55,9 @@ pub fn process(
     let keep_links = options.keep_link_records;
     let mut records: Vec<RecordSpan> = Vec::new();
     let mut report = linkbase::Report::new(keep_links);
+    let mut spill = (settings.report.is_some() && !settings.stats)
+        .then(Spill::new)
+        .flatten();
     let mut summary = None;
     let mut read = CountingReader {
         inner: io::Cursor::new(head).chain(rest),
@@ -82,8 +86,17 @@ pub fn process(
             |record: RecordResult| {
                 progress.inc();
                 let start = report.links.len();
-                report.merge(record.report);
-                if keep_links {
+                let mut record_report = record.report;
+                if let Some(spill) = spill.as_mut() {
+                    spill.write(
+                        &record_report.links,
+                        &record.id,
+                        record.target_uri.as_deref(),
+                    );
+                    record_report.links = Vec::new();
+                }
+                report.merge(record_report);
+                if keep_links && spill.is_none() {
                     records.push(RecordSpan {
                         links: start..report.links.len(),
                         id: record.id,
@@ -109,8 +122,62 @@ pub fn process(
         }
         Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
     };
-    result.warc = Some(WarcResult { summary, records });
+    let spill = match spill.map(Spill::finish) {
+        Some(Ok(file)) => Some(file),
+        Some(Err(e)) => {
+            result.report.problem(
+                &linkbase::Location::file(result.name.as_deref()),
+                linkbase::Severity::Error,
+                format!("--report: cannot keep the link records: {}", io_cause(&e)),
+            );
+            None
+        }
+        None => None,
+    };
+    result.warc = Some(WarcResult {
+        summary,
+        records,
+        spill,
+    });
     result
+}
+
+/// `--report`'s link lines of one WARC, written to an unnamed temporary
+/// file as its records are done (a WARC's links would not fit in memory).
+struct Spill {
+    out: io::BufWriter<std::fs::File>,
+    failed: Option<io::Error>,
+}
+
+impl Spill {
+    /// A spill file, or `None` when none can be created (the links are then kept in memory).
+    fn new() -> Option<Self> {
+        let file = tempfile::tempfile().ok()?;
+        Some(Spill {
+            out: io::BufWriter::new(file),
+            failed: None,
+        })
+    }
+
+    /// Append one record's link lines.
+    fn write(&mut self, links: &[linkbase::LinkRecord], id: &str, target_uri: Option<&str>) {
+        if self.failed.is_none() {
+            if let Err(e) = super::jsonl::write_warc_links(&mut self.out, links, id, target_uri) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    /// The file, rewound, or the first error.
+    fn finish(self) -> io::Result<std::fs::File> {
+        use std::io::Seek;
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let mut file = self.out.into_inner().map_err(|e| e.into_error())?;
+        file.rewind()?;
+        Ok(file)
+    }
 }
 
 /// Does the path name a compressed file (`.gz`)?
