@@ -4,11 +4,26 @@
 //! to a [`LinkRewriter`], which decides — in one place — whether the value is
 //! left alone (absolute, same-document, placeholder, no base, failure) or
 //! resolved, and records the outcome in the [`Report`].
+//!
+//! Two rules beyond the resolver's answer (`docs/resolver.md`, "What the
+//! rewriter does with the answer"):
+//!
+//! - **Only hierarchical bases.** A relative reference is not rewritten
+//!   against a base that is not hierarchical (`mailto:x`, `cid:…`, `foo:a/b`,
+//!   `about:blank`): RFC 3986 gives an answer (`mailto:g`), but no browser or
+//!   mail reader reads a link that way. It is kept and reported.
+//! - **Where a browser goes.** Under `rfc3986` (the default) and `whatwg`, a
+//!   rewritten value leads where a browser reading the original went: a
+//!   same-scheme relative reference (`http:g` on an `http:` page) is resolved
+//!   as the browser does, and under `rfc3986` a result the browser would read
+//!   differently from the original (`\\host\x`, `/\host`, a C0 control) is
+//!   replaced by the browser's reading; a value the browser cannot read is
+//!   kept and reported. The seed profiles follow their tables exactly.
 
 use crate::base::EstablishedBase;
 use crate::options::Options;
 use crate::report::{LinkRecord, Location, Outcome, Report};
-use crate::resolve::has_scheme;
+use crate::resolve::{has_scheme, Agreement, Profile, ResolveError};
 
 /// Template placeholder openers and closers common in e-mail and CMS output.
 const PLACEHOLDERS: [(&str, &str); 7] = [
@@ -37,10 +52,11 @@ pub fn has_placeholder(value: &str) -> bool {
     })
 }
 
-/// Strip leading/trailing ASCII whitespace and remove TAB, LF and CR inside,
-/// as browsers (and the seed's Appendix B) do before resolving.
+/// Strip leading/trailing C0 controls and spaces and remove TAB, LF and CR
+/// inside, as browsers (the URL Standard's parser; the seed's Appendix B for
+/// white space) do before resolving.
 pub fn clean_reference(value: &str) -> std::borrow::Cow<'_, str> {
-    let trimmed = value.trim_matches(|c: char| c.is_ascii_whitespace());
+    let trimmed = value.trim_matches(|c: char| c <= ' ');
     if trimmed.contains(['\t', '\n', '\r']) {
         trimmed
             .chars()
@@ -163,6 +179,15 @@ impl<'a> LinkRewriter<'a> {
     ) -> (Outcome, Option<String>, Option<String>) {
         let cleaned = clean_reference(value);
         if has_scheme(&cleaned) {
+            let reads_like_a_browser = base
+                .is_some_and(|b| matches!(b.base.profile(), Profile::Rfc3986 | Profile::Whatwg));
+            if let Some(url) = base
+                .filter(|_| reads_like_a_browser)
+                .and_then(|b| b.base.browser_same_scheme_relative(value))
+            {
+                let reason = "a same-scheme relative reference: resolved as browsers do";
+                return (Outcome::Rewritten, Some(url), Some(reason.into()));
+            }
             return (Outcome::Absolute, None, None);
         }
         if has_placeholder(&cleaned) {
@@ -179,9 +204,131 @@ impl<'a> LinkRewriter<'a> {
                 Some("no base URL is known (rule 5.4)".into()),
             );
         };
-        match base.base.resolve(&cleaned) {
-            Ok(r) => (Outcome::Rewritten, Some(r.url.into_owned()), None),
-            Err(e) => (Outcome::Failed, None, Some(e.to_string())),
+        if !same_document && !base.base.is_hierarchical() {
+            let e = ResolveError::BaseNotHierarchical(base.url().to_string());
+            return (Outcome::Failed, None, Some(e.to_string()));
+        }
+        let url = match base.base.resolve(&cleaned) {
+            Ok(r) => r.url.into_owned(),
+            Err(e) => return (Outcome::Failed, None, Some(e.to_string())),
+        };
+        if base.base.profile() != Profile::Rfc3986 {
+            return (Outcome::Rewritten, Some(url), None);
+        }
+        match base.base.browser_agreement(value, &url) {
+            Agreement::Same => (Outcome::Rewritten, Some(url), None),
+            Agreement::Browser(browser) => {
+                let reason = format!(
+                    "resolved as browsers do: RFC 3986 gives `{url}`, which a browser reads differently"
+                );
+                (Outcome::Rewritten, Some(browser), Some(reason))
+            }
+            Agreement::Unreadable(e) => (
+                Outcome::Failed,
+                None,
+                Some(format!("a browser cannot read this reference ({e})")),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::BaseRule;
+    use crate::resolve::Base;
+
+    /// What the rewriter writes for `value` on a page at `base` under `profile`.
+    fn rewrite(profile: Profile, base: &str, value: &str) -> (Option<String>, Outcome) {
+        let base = EstablishedBase::new(Base::parse(base, profile).unwrap(), BaseRule::Retrieval);
+        let options = Options::default();
+        let mut report = Report::new(true);
+        let location = Location::file(None);
+        let after = LinkRewriter::new(Some(&base), &options, &mut report, &location)
+            .rewrite("a", "href", value);
+        let outcome = report.links.last().unwrap().outcome;
+        (after, outcome)
+    }
+
+    const PAGE: &str = "http://h/dir/page.html";
+
+    /// The URL Standard's readings (checked in Chromium by tests/browser.rs).
+    const BROWSER_READS: [(&str, &str); 7] = [
+        (
+            "\\\\other.example\\share\\x.html",
+            "http://other.example/share/x.html",
+        ),
+        ("/\\evil.example/p", "http://evil.example/p"),
+        ("http:rel/x.html", "http://h/dir/rel/x.html"),
+        ("HTTP:upper.html", "http://h/dir/upper.html"),
+        ("http:/abs/path.html", "http://h/abs/path.html"),
+        (" a\tb\n.html ", "http://h/dir/ab.html"),
+        ("\u{1}x.html\u{1f}", "http://h/dir/x.html"),
+    ];
+
+    #[test]
+    fn the_default_and_whatwg_go_where_a_browser_goes() {
+        for profile in [Profile::Rfc3986, Profile::Whatwg] {
+            for (value, browser) in BROWSER_READS {
+                let (after, outcome) = rewrite(profile, PAGE, value);
+                assert_eq!(after.as_deref(), Some(browser), "{profile} {value:?}");
+                assert_eq!(outcome, Outcome::Rewritten);
+            }
+            // Plain references: RFC 3986's minimal change, no normalization.
+            let (after, _) = rewrite(profile, PAGE, "../g?q#f");
+            assert_eq!(after.as_deref(), Some("http://h/g?q#f"));
+            // Another scheme is absolute in every reading.
+            assert_eq!(rewrite(profile, PAGE, "https:x").1, Outcome::Absolute);
+            assert_eq!(rewrite(profile, PAGE, "http://o/x").1, Outcome::Absolute);
+        }
+        // RFC 3986 keeps the spelling where a browser reads it alike.
+        let (after, _) = rewrite(Profile::Rfc3986, PAGE, "a%2e%2e/%7e");
+        assert_eq!(after.as_deref(), Some("http://h/dir/a%2e%2e/%7e"));
+        let (after, _) = rewrite(Profile::Rfc3986, PAGE, "sub\\x.html");
+        assert_eq!(after.as_deref(), Some("http://h/dir/sub\\x.html")); // read `…/sub/x.html`
+    }
+
+    #[test]
+    fn a_reference_no_browser_can_read_is_kept_and_reported() {
+        let (after, outcome) = rewrite(Profile::Rfc3986, PAGE, "//exa mple/x");
+        assert_eq!((after, outcome), (None, Outcome::Failed));
+    }
+
+    #[test]
+    fn the_seed_profiles_follow_their_tables() {
+        for profile in [
+            Profile::Rfc1808,
+            Profile::UrlSyntax01,
+            Profile::RelativeUrl01,
+        ] {
+            assert_eq!(
+                rewrite(profile, PAGE, "http:rel/x.html").1,
+                Outcome::Absolute
+            );
+            let (after, _) = rewrite(profile, PAGE, "/\\evil.example/p");
+            assert_eq!(
+                after.as_deref(),
+                Some("http://h/\\evil.example/p"),
+                "{profile}"
+            );
+        }
+    }
+
+    #[test]
+    fn relative_references_against_a_non_hierarchical_base_are_kept() {
+        for profile in Profile::ALL {
+            for base in ["mailto:x@example.org", "cid:part1@example.net", "foo:a/b"] {
+                let Ok(_) = Base::parse(base, profile) else {
+                    continue;
+                };
+                let (after, outcome) = rewrite(profile, base, "g");
+                assert_eq!(
+                    (after, outcome),
+                    (None, Outcome::Failed),
+                    "{profile} {base}"
+                );
+                assert_eq!(rewrite(profile, base, "https://x/").1, Outcome::Absolute);
+            }
         }
     }
 }

@@ -42,6 +42,31 @@ impl WhatwgBase {
         &self.text
     }
 
+    /// The base as the URL Standard serializes it.
+    pub fn url_str(&self) -> &str {
+        self.url.as_str()
+    }
+
+    /// Parse the absolute URL `text` on its own, with this base's query
+    /// encoding: how a document with this base reads an absolute URL.
+    pub fn parse_alone(&self, text: &str) -> Result<String, ResolveError> {
+        if shortens_past_inner_drive_letter(None, text) {
+            return Err(ResolveError::Unsupported(DRIVE_LETTER_DEFECT.to_string()));
+        }
+        let encoding = self.query_encoding.unwrap_or(encoding_rs::UTF_8);
+        let encode = query_encoder(move |s| encoding.encode(s).0);
+        let options = url::Url::options();
+        let options = if self.query_encoding.is_some() {
+            options.encoding_override(Some(&encode))
+        } else {
+            options
+        };
+        options
+            .parse(text)
+            .map(String::from)
+            .map_err(|e| ResolveError::Invalid(e.to_string()))
+    }
+
     pub fn is_hierarchical(&self) -> bool {
         !self.url.cannot_be_a_base()
     }
