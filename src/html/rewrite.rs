@@ -214,7 +214,16 @@ impl Walk<'_, '_> {
             }
             LinkKind::Refresh => None,
             LinkKind::Css => {
-                crate::css::rewrite_css(value, &mut |u| r.rewrite(element, attribute, u))
+                // Chromium encodes the query of a `style` attribute's URLs in
+                // UTF-8 whatever the document's encoding (a `<style>` sheet's
+                // in the document's): tests/browser.rs.
+                let utf8 = r.base().map(|b| {
+                    let base = b.base.clone().with_query_encoding(encoding_rs::UTF_8);
+                    EstablishedBase::new(base, b.rule)
+                });
+                crate::css::rewrite_css(value, &mut |u| {
+                    r.rewrite_against(utf8.as_ref(), element, attribute, u)
+                })
             }
             LinkKind::Srcdoc => self.srcdoc(value),
         }
