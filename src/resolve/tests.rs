@@ -231,6 +231,12 @@ fn whatwg_uses_the_document_encoding_for_queries() {
         .unwrap()
         .with_query_encoding(encoding_rs::WINDOWS_1252);
     assert_eq!(base.resolve("c?é").unwrap().url, "http://a/c?%E9");
+    // A character windows-1252 cannot hold: `&#N;`, percent-encoded whole
+    // (URL Standard "percent-encode after encoding"; Chromium agrees).
+    assert_eq!(
+        base.resolve("c?é日&x").unwrap().url,
+        "http://a/c?%E9%26%2326085%3B&x"
+    );
     let utf8 = Base::parse("http://a/b", Profile::Whatwg).unwrap();
     assert_eq!(utf8.resolve("c?é").unwrap().url, "http://a/c?%C3%A9");
 }
