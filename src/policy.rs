@@ -179,16 +179,10 @@ impl<'a> LinkRewriter<'a> {
     ) -> (Outcome, Option<String>, Option<String>) {
         let cleaned = clean_reference(value);
         if has_scheme(&cleaned) {
-            let reads_like_a_browser = base
-                .is_some_and(|b| matches!(b.base.profile(), Profile::Rfc3986 | Profile::Whatwg));
-            if let Some(url) = base
-                .filter(|_| reads_like_a_browser)
-                .and_then(|b| b.base.browser_same_scheme_relative(value))
-            {
-                let reason = "a same-scheme relative reference: resolved as browsers do";
-                return (Outcome::Rewritten, Some(url), Some(reason.into()));
-            }
-            return (Outcome::Absolute, None, None);
+            return match same_scheme_relative(base, value) {
+                Some(url) => (Outcome::Rewritten, Some(url), Some(SAME_SCHEME.into())),
+                None => (Outcome::Absolute, None, None),
+            };
         }
         if has_placeholder(&cleaned) {
             return (Outcome::Placeholder, None, None);
@@ -204,31 +198,70 @@ impl<'a> LinkRewriter<'a> {
                 Some("no base URL is known (rule 5.4)".into()),
             );
         };
-        if !same_document && !base.base.is_hierarchical() {
-            let e = ResolveError::BaseNotHierarchical(base.url().to_string());
-            return (Outcome::Failed, None, Some(e.to_string()));
+        match resolve_relative(base, value, &cleaned, same_document) {
+            Ok((url, reason)) => (Outcome::Rewritten, Some(url), reason),
+            Err(reason) => (Outcome::Failed, None, Some(reason)),
         }
-        let url = match base.base.resolve(&cleaned) {
-            Ok(r) => r.url.into_owned(),
-            Err(e) => return (Outcome::Failed, None, Some(e.to_string())),
-        };
-        if base.base.profile() != Profile::Rfc3986 {
-            return (Outcome::Rewritten, Some(url), None);
-        }
-        match base.base.browser_agreement(value, &url) {
-            Agreement::Same => (Outcome::Rewritten, Some(url), None),
-            Agreement::Browser(browser) => {
-                let reason = format!(
-                    "resolved as browsers do: RFC 3986 gives `{url}`, which a browser reads differently"
-                );
-                (Outcome::Rewritten, Some(browser), Some(reason))
-            }
-            Agreement::Unreadable(e) => (
-                Outcome::Failed,
-                None,
-                Some(format!("a browser cannot read this reference ({e})")),
-            ),
-        }
+    }
+}
+
+const SAME_SCHEME: &str = "a same-scheme relative reference: resolved as browsers do";
+
+/// The absolute URL `value` stands for against `base`, by the rules the
+/// rewriter writes URLs with (same-scheme relative references, the browser
+/// check, non-hierarchical bases): for values that become a base themselves
+/// (`<base href>`). A value with a scheme is itself; `Err` says why there is
+/// no URL.
+pub fn absolute_url(base: Option<&EstablishedBase>, value: &str) -> Result<String, String> {
+    let cleaned = clean_reference(value);
+    if has_scheme(&cleaned) {
+        return Ok(same_scheme_relative(base, value).unwrap_or_else(|| cleaned.into_owned()));
+    }
+    let Some(base) = base else {
+        return Err("it is relative and no base URL is known".into());
+    };
+    let same_document = cleaned.is_empty() || cleaned.starts_with('#');
+    resolve_relative(base, value, &cleaned, same_document).map(|(url, _)| url)
+}
+
+/// Under `rfc3986` and `whatwg`, the URL a browser reads from `value` (which
+/// has a scheme) when that is not `value` on its own: `http:g` on an `http:`
+/// page.
+fn same_scheme_relative(base: Option<&EstablishedBase>, value: &str) -> Option<String> {
+    let base = base.filter(|b| matches!(b.base.profile(), Profile::Rfc3986 | Profile::Whatwg))?;
+    base.base.browser_same_scheme_relative(value)
+}
+
+/// Resolve the relative reference `value` (`cleaned`: as [`clean_reference`]
+/// leaves it) against `base`: the URL and, when it is not the profile's own
+/// answer, why; or why it is left alone.
+fn resolve_relative(
+    base: &EstablishedBase,
+    value: &str,
+    cleaned: &str,
+    same_document: bool,
+) -> Result<(String, Option<String>), String> {
+    if !same_document && !base.base.is_hierarchical() {
+        return Err(ResolveError::BaseNotHierarchical(base.url().to_string()).to_string());
+    }
+    let url = base
+        .base
+        .resolve(cleaned)
+        .map_err(|e| e.to_string())?
+        .url
+        .into_owned();
+    if base.base.profile() != Profile::Rfc3986 {
+        return Ok((url, None));
+    }
+    match base.base.browser_agreement(value, &url) {
+        Agreement::Same => Ok((url, None)),
+        Agreement::Browser(browser) => Ok((
+            browser,
+            Some(format!(
+                "resolved as browsers do: RFC 3986 gives `{url}`, which a browser reads differently"
+            )),
+        )),
+        Agreement::Unreadable(e) => Err(format!("a browser cannot read this reference ({e})")),
     }
 }
 
