@@ -74,6 +74,8 @@ pub struct LinkRewriter<'a> {
     options: &'a Options,
     report: &'a mut Report,
     location: &'a Location,
+    /// The values are read by a browser (HTML, CSS): the browser rules apply.
+    browser_rules: bool,
 }
 
 impl<'a> LinkRewriter<'a> {
@@ -89,7 +91,16 @@ impl<'a> LinkRewriter<'a> {
             options,
             report,
             location,
+            browser_rules: true,
         }
+    }
+
+    /// The same rewriter for values no browser reads with a base (MIME
+    /// headers: `Content-Location`): each profile's own answer, without the
+    /// browser rules, so that `http:g` stays `http:g` under `rfc3986`.
+    pub fn without_browser_rules(mut self) -> Self {
+        self.browser_rules = false;
+        self
     }
 
     /// The base in force.
@@ -179,7 +190,8 @@ impl<'a> LinkRewriter<'a> {
     ) -> (Outcome, Option<String>, Option<String>) {
         let cleaned = clean_reference(value);
         if has_scheme(&cleaned) {
-            return match same_scheme_relative(base, value) {
+            let url = same_scheme_relative(base, value).filter(|_| self.browser_rules);
+            return match url {
                 Some(url) => (Outcome::Rewritten, Some(url), Some(SAME_SCHEME.into())),
                 None => (Outcome::Absolute, None, None),
             };
@@ -198,7 +210,12 @@ impl<'a> LinkRewriter<'a> {
                 Some("no base URL is known (rule 5.4)".into()),
             );
         };
-        match resolve_relative(base, value, &cleaned, same_document) {
+        let value = Value {
+            raw: value,
+            cleaned: &cleaned,
+            same_document,
+        };
+        match resolve_relative(base, &value, self.browser_rules) {
             Ok((url, reason)) => (Outcome::Rewritten, Some(url), reason),
             Err(reason) => (Outcome::Failed, None, Some(reason)),
         }
@@ -220,8 +237,20 @@ pub fn absolute_url(base: Option<&EstablishedBase>, value: &str) -> Result<Strin
     let Some(base) = base else {
         return Err("it is relative and no base URL is known".into());
     };
-    let same_document = cleaned.is_empty() || cleaned.starts_with('#');
-    resolve_relative(base, value, &cleaned, same_document).map(|(url, _)| url)
+    let value = Value {
+        raw: value,
+        same_document: cleaned.is_empty() || cleaned.starts_with('#'),
+        cleaned: &cleaned,
+    };
+    resolve_relative(base, &value, true).map(|(url, _)| url)
+}
+
+/// A relative reference as written, as [`clean_reference`] leaves it, and
+/// whether it is a same-document one.
+struct Value<'v> {
+    raw: &'v str,
+    cleaned: &'v str,
+    same_document: bool,
 }
 
 /// Under `rfc3986` and `whatwg`, the URL a browser reads from `value` (which
@@ -232,28 +261,28 @@ fn same_scheme_relative(base: Option<&EstablishedBase>, value: &str) -> Option<S
     base.base.browser_same_scheme_relative(value)
 }
 
-/// Resolve the relative reference `value` (`cleaned`: as [`clean_reference`]
-/// leaves it) against `base`: the URL and, when it is not the profile's own
+/// Resolve the relative reference `value` against `base` (hierarchical
+/// bases only), with the browser check when `browser_rules` (and the
+/// profile is `rfc3986`): the URL and, when it is not the profile's own
 /// answer, why; or why it is left alone.
 fn resolve_relative(
     base: &EstablishedBase,
-    value: &str,
-    cleaned: &str,
-    same_document: bool,
+    value: &Value<'_>,
+    browser_rules: bool,
 ) -> Result<(String, Option<String>), String> {
-    if !same_document && !base.base.is_hierarchical() {
+    if !value.same_document && !base.base.is_hierarchical() {
         return Err(ResolveError::BaseNotHierarchical(base.url().to_string()).to_string());
     }
     let url = base
         .base
-        .resolve(cleaned)
+        .resolve(value.cleaned)
         .map_err(|e| e.to_string())?
         .url
         .into_owned();
-    if base.base.profile() != Profile::Rfc3986 {
+    if !browser_rules || base.base.profile() != Profile::Rfc3986 {
         return Ok((url, None));
     }
-    match base.base.browser_agreement(value, &url) {
+    match base.base.browser_agreement(value.raw, &url) {
         Agreement::Same => Ok((url, None)),
         Agreement::Browser(browser) => Ok((
             browser,
@@ -322,9 +351,46 @@ mod tests {
     }
 
     #[test]
+    fn a_saved_windows_page_keeps_its_drive_letter_as_browsers_do() {
+        // URL Standard "file slash state": a path-absolute reference keeps
+        // the base's drive letter; RFC 3986 gives `file:///img/x.png`.
+        let base = "file:///C:/site/page.html";
+        let (after, _) = rewrite(Profile::Rfc3986, base, "/img/x.png");
+        assert_eq!(after.as_deref(), Some("file:///C:/img/x.png"));
+        let (after, _) = rewrite(Profile::Rfc3986, base, "../../../x.png");
+        assert_eq!(after.as_deref(), Some("file:///C:/x.png"));
+    }
+
+    #[test]
     fn a_reference_no_browser_can_read_is_kept_and_reported() {
         let (after, outcome) = rewrite(Profile::Rfc3986, PAGE, "//exa mple/x");
         assert_eq!((after, outcome), (None, Outcome::Failed));
+    }
+
+    #[test]
+    fn headers_get_the_profiles_own_answer() {
+        let base = EstablishedBase::new(
+            Base::parse(PAGE, Profile::Rfc3986).unwrap(),
+            BaseRule::Retrieval,
+        );
+        let options = Options::default();
+        let mut report = Report::new(true);
+        let location = Location::file(None);
+        let mut r = LinkRewriter::new(Some(&base), &options, &mut report, &location)
+            .without_browser_rules();
+        assert_eq!(
+            r.rewrite("header", "Content-Location", "http:images/g.gif"),
+            None
+        );
+        assert_eq!(
+            r.rewrite("header", "Content-Location", "/\\x/p").as_deref(),
+            Some("http://h/\\x/p")
+        );
+        let mut r = LinkRewriter::new(Some(&base), &options, &mut report, &location);
+        assert_eq!(
+            r.rewrite("a", "href", "http:images/g.gif").as_deref(),
+            Some("http://h/dir/images/g.gif")
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::base::{BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::policy::{clean_reference, LinkRewriter};
 use crate::report::{Location, Outcome, Report, Severity};
-use crate::resolve::{has_scheme, Base};
+use crate::resolve::Base;
 use encoding_rs::Encoding;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
@@ -233,18 +233,8 @@ impl Walk<'_, '_> {
     fn codebase(&mut self, el: &Element) -> Option<EstablishedBase> {
         el.attribute("classid")?;
         let raw = el.attribute("codebase")?;
-        let cleaned = clean_reference(&raw);
-        let url = if has_scheme(&cleaned) {
-            cleaned.into_owned()
-        } else {
-            self.rewriter
-                .base()?
-                .base
-                .resolve(&cleaned)
-                .ok()?
-                .url
-                .into_owned()
-        };
+        // By the rewriter's rules, so that it is the browser's base.
+        let url = crate::policy::absolute_url(self.rewriter.base(), &raw).ok()?;
         let base = Base::parse(&url, self.start.options.profile).ok()?;
         Some(EstablishedBase::new(
             base.with_query_encoding(self.start.query_encoding),

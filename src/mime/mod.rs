@@ -325,7 +325,8 @@ impl Planner<'_> {
         let entity = part.entity;
         let loc = entity.location(self.location);
         if let Some(rel) = &part.heading.relative_location {
-            let mut rewriter = LinkRewriter::new(rel.against.as_ref(), self.options, report, &loc);
+            let mut rewriter = LinkRewriter::new(rel.against.as_ref(), self.options, report, &loc)
+                .without_browser_rules();
             if let Some(absolute) = rewriter.rewrite("header", "Content-Location", &rel.value) {
                 // A header that was 7-bit stays 7-bit (an encoded-word value
                 // decoded to non-ASCII is written as encoded-words again).
