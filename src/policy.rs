@@ -18,7 +18,9 @@
 //!   as the browser does, and under `rfc3986` a result the browser would read
 //!   differently from the original (`\\host\x`, `/\host`, a C0 control) is
 //!   replaced by the browser's reading; a value the browser cannot read is
-//!   kept and reported. The seed profiles follow their tables exactly.
+//!   kept and reported. The seed profiles follow their tables exactly, and
+//!   so do MIME headers (`LinkRewriter::without_browser_rules`), which no
+//!   browser resolves against a page.
 
 use crate::base::EstablishedBase;
 use crate::options::Options;
