@@ -121,6 +121,10 @@ impl BrowserBase {
         if !trimmed[..n].eq_ignore_ascii_case(special) {
             return None;
         }
+        // `http://…` (most links): the authority follows, base or no base.
+        if trimmed[n + 1..].starts_with("//") && !trimmed.contains(['\t', '\n', '\r']) {
+            return None;
+        }
         let with_base = self.read(value).ok()?;
         match self.read_alone(value) {
             Ok(alone) if alone == with_base => None,
