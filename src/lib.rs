@@ -12,7 +12,8 @@
 //! - [`policy`]: what happens to one URL-bearing value (left alone, resolved,
 //!   reported) — one place for every layer; under the default profile and
 //!   `whatwg` a rewritten value leads where a browser went from the original.
-//! - [`css`], [`html`]: rewrite a style sheet or a document given a fallback base.
+//! - [`css`], [`html`], [`xhtml`]: rewrite a style sheet or a document given a
+//!   fallback base.
 //! - [`mime`]: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
 //! - [`document`]: detect an input's format and dispatch: the one-call entry
@@ -39,6 +40,7 @@ pub mod options;
 pub mod policy;
 pub mod report;
 pub mod resolve;
+pub mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
 pub use document::{detect_format, plan_rewrite, rewrite, PlannedRewrite, Rewrite};

@@ -27,6 +27,19 @@ pub fn embedded_base(
         .elements(Scope::Document)
         .filter(|e| e.is_html("base"))
         .find_map(|e| e.attribute("href"))?;
+    establish_embedded_base(&href, fallback, profile, query_encoding, report, location)
+}
+
+/// The base a `<base href>` of value `href` sets: resolved against
+/// `fallback`; `None` (reported) when it cannot serve (HTML and XHTML).
+pub(crate) fn establish_embedded_base(
+    href: &str,
+    fallback: Option<&EstablishedBase>,
+    profile: Profile,
+    query_encoding: &'static Encoding,
+    report: &mut Report,
+    location: &Location,
+) -> Option<EstablishedBase> {
     let ignore = |report: &mut Report, why: String| {
         report.problem(
             location,
@@ -37,7 +50,7 @@ pub fn embedded_base(
     };
     // As the rewriter writes it, so that the base is the browser's
     // (`<base href="http:sub/">`, `<base href="\\host\dir\">`).
-    let url = match absolute_url(fallback, &href) {
+    let url = match absolute_url(fallback, href) {
         Ok(url) => url,
         Err(why) => return ignore(report, why),
     };

@@ -305,7 +305,10 @@ fn html_context<'a>(
 
 /// Is this a media type whose content is rewritten?
 pub fn is_rewritable_type(media_type: &str) -> bool {
-    matches!(media_type, "text/html" | "text/css")
+    matches!(
+        media_type,
+        "text/html" | "text/css" | "application/xhtml+xml"
+    )
 }
 
 struct Planner<'a> {
@@ -492,6 +495,9 @@ impl Planner<'_> {
             options.charset = part_charset(entity, self.options);
             let environment = self.style_environments.get(&entity.path).copied();
             crate::document::rewrite_stylesheet(text, &options, environment, base, loc, report)?
+        } else if entity.media_type == "application/xhtml+xml" {
+            let ctx = html_context(entity, self.options, base, loc);
+            crate::xhtml::rewrite_xhtml(text, &ctx, report)?
         } else {
             let ctx = html_context(entity, self.options, base, loc);
             crate::html::rewrite_html(text, &ctx, report)?
