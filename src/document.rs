@@ -292,9 +292,19 @@ pub fn rewrite_stylesheet(
             return None;
         }
     };
+    // A browser encodes the queries of a sheet's URLs in the sheet's encoding
+    // (UTF-8 for UTF-16), as Chromium does (tests/browser.rs).
+    let base = base.map(|b| {
+        let sheet_base = b
+            .base
+            .clone()
+            .with_query_encoding(charset.encoding.output_encoding());
+        EstablishedBase::new(sheet_base, b.rule)
+    });
     let out =
         charset::rewrite_if_it_round_trips(input, &text, &charset, location, report, |sheet| {
-            let mut rewriter = crate::policy::LinkRewriter::new(base, options, sheet, location);
+            let mut rewriter =
+                crate::policy::LinkRewriter::new(base.as_ref(), options, sheet, location);
             crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))
         })?;
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from

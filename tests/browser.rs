@@ -6,8 +6,8 @@
 //! A local HTTP server on 127.0.0.1 (its own thread, stopped when the test
 //! ends, and in any case after two minutes) serves `harness.html`, whose
 //! frames hold a UTF-8 page linking a stand-alone style sheet, a
-//! windows-1252 page, and a page whose `<base href>` browsers read their
-//! own way (`http:b\sub/`). Chromium (`--dump-dom`) runs the harness's script, which
+//! windows-1252 page linking a windows-1252 sheet (`@charset`), and a page
+//! whose `<base href>` browsers read their own way (`http:b\sub/`). Chromium (`--dump-dom`) runs the harness's script, which
 //! writes what the DOM resolved each value to: the reflected properties
 //! (`a.href`, `img.src`, `img.currentSrc`, `form.action`, …), each `srcset`
 //! candidate, computed `background-image` (CSS `url()` in `<style>`, `style`
@@ -35,11 +35,12 @@ use std::time::{Duration, Instant};
 type Site = Arc<Mutex<HashMap<String, (&'static str, Vec<u8>)>>>;
 
 /// The served site's documents: (path under the server, fixture file).
-const DOCUMENTS: [(&str, &str); 4] = [
+const DOCUMENTS: [(&str, &str); 5] = [
     ("/site/dir/page.html", "page.html"),
     ("/site/dir/legacy.html", "legacy.html"),
     ("/site/dir/based.html", "based.html"),
     ("/site/css/site.css", "site.css"),
+    ("/site/css/legacy.css", "legacy.css"),
 ];
 
 fn fixture(name: &str) -> Vec<u8> {
