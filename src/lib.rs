@@ -10,8 +10,10 @@
 //!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
 //! - [`base`]: which base applies and the rule (5.1–5.4) that set it.
 //! - [`policy`]: what happens to one URL-bearing value (left alone, resolved,
-//!   reported) — one place for every layer.
-//! - [`css`], [`html`]: rewrite a style sheet or a document given a fallback base.
+//!   reported) — one place for every layer; under the default profile and
+//!   `whatwg` a rewritten value leads where a browser went from the original.
+//! - [`css`], [`html`], [`xhtml`]: rewrite a style sheet or a document given a
+//!   fallback base.
 //! - [`mime`]: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
 //! - [`warc`]: web archives: read a WARC record by record, write the
@@ -41,6 +43,7 @@ pub mod policy;
 pub mod report;
 pub mod resolve;
 pub mod warc;
+pub mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
 pub use document::{detect_format, plan_rewrite, rewrite, PlannedRewrite, Rewrite};

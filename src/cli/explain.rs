@@ -41,7 +41,8 @@ pub fn run(args: ExplainArgs) -> i32 {
     options.force = args.force;
     let location = Location::file(Some(&name));
     let mut report = Report::new(false);
-    let text = match linkbase::detect_format(&input, Some(&name)) {
+    let format = linkbase::detect_format(&input, Some(&name));
+    let text = match format {
         Format::Mime => {
             let lines = explain_message(&input, &options, &location, &mut report);
             render(&lines)
@@ -55,7 +56,11 @@ pub fn run(args: ExplainArgs) -> i32 {
                 transport_charset: options.charset,
                 location: &location,
             };
-            let base = linkbase::html::document_base(&input, &ctx, &mut report);
+            let base = if format == Format::Xhtml {
+                linkbase::xhtml::document_base(&input, &ctx, &mut report)
+            } else {
+                linkbase::html::document_base(&input, &ctx, &mut report)
+            };
             match base {
                 Some(b) => format!("{name}  {}  ({})\n", b.url(), b.rule.label()),
                 None => format!("{name}  (no base: 5.4 none)\n"),

@@ -68,17 +68,17 @@ pub fn explain_warc(
                 }
             }
             format => {
-                let established = if format == Format::Html {
-                    let ctx = crate::html::HtmlContext {
-                        options: &own,
-                        base: base.as_ref(),
-                        document_url: base.as_ref(),
-                        transport_charset: own.charset,
-                        location: &at,
-                    };
-                    crate::html::document_base(&payload.body, &ctx, report)
-                } else {
-                    base
+                let ctx = crate::html::HtmlContext {
+                    options: &own,
+                    base: base.as_ref(),
+                    document_url: base.as_ref(),
+                    transport_charset: own.charset,
+                    location: &at,
+                };
+                let established = match format {
+                    Format::Html => crate::html::document_base(&payload.body, &ctx, report),
+                    Format::Xhtml => crate::xhtml::document_base(&payload.body, &ctx, report),
+                    _ => base.clone(),
                 };
                 match established {
                     Some(b) => {

@@ -4,8 +4,8 @@
 //! - `response` records holding an HTTP response (`application/http`): the
 //!   HTTP body, its `chunked` transfer coding and its content codings removed.
 //! - `resource` and `conversion` records: the block is the payload.
-//! - Of those, payloads that are HTML (`text/html`, `application/xhtml+xml`),
-//!   CSS (`text/css`) or MHTML (`multipart/related`, `message/rfc822`,
+//! - Of those, payloads that are HTML (`text/html`), XHTML
+//!   (`application/xhtml+xml`, read with XML rules), CSS (`text/css`) or MHTML (`multipart/related`, `message/rfc822`,
 //!   `application/x-mimearchive`).
 //!
 //! The base is the record's `WARC-Target-URI` (rule 5.3, a retrieval URL);
@@ -189,10 +189,13 @@ impl<'a> Payload<'a> {
 
     /// The `Content-Type` of the converted payload: the original one, with
     /// a `charset` parameter added for HTML and CSS when it had none (the
-    /// encoding the payload was read in and written back in).
+    /// encoding the payload was read in and written back in). XHTML declares
+    /// its own (XML declaration, BOM), MHTML has none.
     pub fn converted_content_type(&self, plan: &crate::document::PlannedRewrite<'_>) -> String {
         let original = self.content_type.trim();
-        if self.format == Format::Mime || parameter(original, "charset").is_some() {
+        if matches!(self.format, Format::Mime | Format::Xhtml)
+            || parameter(original, "charset").is_some()
+        {
             return original.to_string();
         }
         let encoding = match self.format {
@@ -210,7 +213,8 @@ impl<'a> Payload<'a> {
 /// The format of a payload of media type `content_type`, or why it is passed over.
 pub fn format_of(content_type: &str) -> Result<Format, Pass> {
     match media_type(content_type).as_str() {
-        "text/html" | "application/xhtml+xml" => Ok(Format::Html),
+        "text/html" => Ok(Format::Html),
+        "application/xhtml+xml" => Ok(Format::Xhtml),
         "text/css" => Ok(Format::Css),
         "multipart/related" | "message/rfc822" | "application/x-mimearchive" => Ok(Format::Mime),
         "" => Err(Pass::Media("no Content-Type".into())),
