@@ -38,8 +38,8 @@ pub struct PlannedRewrite<'a> {
 enum PlannedOutput {
     /// Nothing changed: the input itself.
     Unchanged,
-    /// A new document (HTML and style sheets are written whole).
-    Whole(Vec<u8>),
+    /// The input with these edits (HTML, style sheets), sorted, not overlapping.
+    Edited(Vec<crate::html::splice::ByteEdit>),
     /// The input with these edits (MIME), sorted, not overlapping.
     Spliced(Vec<crate::mime::Edit>),
 }
@@ -55,8 +55,25 @@ impl<'a> PlannedRewrite<'a> {
     pub fn pieces(&self) -> Vec<&[u8]> {
         match &self.output {
             PlannedOutput::Unchanged => vec![self.input],
-            PlannedOutput::Whole(document) => vec![&document[..]],
+            PlannedOutput::Edited(edits) => crate::html::splice::pieces(self.input, edits),
             PlannedOutput::Spliced(edits) => crate::mime::splice::pieces(self.input, edits),
+        }
+    }
+
+    /// The edits the output is made of, in order: each a range of the input
+    /// and the bytes written instead (none when nothing changed). Outside
+    /// them the output is the input.
+    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, &[u8])> {
+        match &self.output {
+            PlannedOutput::Unchanged => Vec::new(),
+            PlannedOutput::Edited(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), &e.bytes[..]))
+                .collect(),
+            PlannedOutput::Spliced(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), &e.replacement[..]))
+                .collect(),
         }
     }
 
@@ -64,7 +81,9 @@ impl<'a> PlannedRewrite<'a> {
     pub fn assemble(self) -> Rewrite<'a> {
         let output = match self.output {
             PlannedOutput::Unchanged => Cow::Borrowed(self.input),
-            PlannedOutput::Whole(document) => Cow::Owned(document),
+            PlannedOutput::Edited(edits) => {
+                Cow::Owned(crate::html::splice::apply(self.input, &edits))
+            }
             PlannedOutput::Spliced(edits) => {
                 Cow::Owned(crate::mime::splice::apply(self.input, &edits))
             }
@@ -215,8 +234,8 @@ pub fn plan_rewrite<'a>(
         Format::Auto => detect_format(input, name),
         f => f,
     };
-    let whole = |document: Option<Vec<u8>>| match document {
-        Some(document) => PlannedOutput::Whole(document),
+    let edited = |edits: Option<Vec<crate::html::splice::ByteEdit>>| match edits {
+        Some(edits) => PlannedOutput::Edited(edits),
         None => PlannedOutput::Unchanged,
     };
     let output = match format {
@@ -230,7 +249,7 @@ pub fn plan_rewrite<'a>(
         }
         Format::Css => {
             let base = retrieval_base(options, &location, &mut report);
-            whole(rewrite_stylesheet(
+            edited(plan_stylesheet(
                 input,
                 options,
                 base.as_ref(),
@@ -247,7 +266,7 @@ pub fn plan_rewrite<'a>(
                 transport_charset: options.charset,
                 location: &location,
             };
-            whole(crate::html::rewrite_html(input, &ctx, &mut report))
+            edited(crate::html::plan_html(input, &ctx, &mut report))
         }
     };
     PlannedRewrite {
@@ -259,8 +278,8 @@ pub fn plan_rewrite<'a>(
 }
 
 /// Rewrite a stand-alone style sheet: encoding from its byte order mark,
-/// else `options.charset`, else UTF-8; written back in the same encoding,
-/// byte order mark included (the HTML layer's decoder and encoder).
+/// else `options.charset`, else UTF-8; the rewritten URLs spliced into the
+/// input's bytes in the same encoding. `None` when nothing changed.
 pub fn rewrite_stylesheet(
     input: &[u8],
     options: &Options,
@@ -268,7 +287,20 @@ pub fn rewrite_stylesheet(
     location: &Location,
     report: &mut Report,
 ) -> Option<Vec<u8>> {
+    let edits = plan_stylesheet(input, options, base, location, report)?;
+    Some(crate::html::splice::apply(input, &edits))
+}
+
+/// [`rewrite_stylesheet`]'s edits, not applied.
+fn plan_stylesheet(
+    input: &[u8],
+    options: &Options,
+    base: Option<&EstablishedBase>,
+    location: &Location,
+    report: &mut Report,
+) -> Option<Vec<crate::html::splice::ByteEdit>> {
     use crate::html::charset::{self, Charset, CharsetSource};
+    use crate::html::splice::{self, TextEdit};
     let (encoding, source, bom_len) = match encoding_rs::Encoding::for_bom(input) {
         Some((encoding, len)) => (encoding, CharsetSource::Bom, len),
         None => (
@@ -291,16 +323,17 @@ pub fn rewrite_stylesheet(
         );
         return None;
     };
-    let out =
-        charset::rewrite_if_it_round_trips(input, &text, &charset, location, report, |sheet| {
-            let mut rewriter = crate::policy::LinkRewriter::new(base, options, sheet, location);
-            crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))
-        })?;
+    let mut rewriter = crate::policy::LinkRewriter::new(base, options, report, location);
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
     // a rewritten URL) is written as a CSS escape.
-    let out = match charset.literal(&out, charset::LiteralSyntax::Css) {
-        std::borrow::Cow::Borrowed(_) => out,
-        std::borrow::Cow::Owned(escaped) => escaped,
-    };
-    Some(charset::encode(out, &charset))
+    let edits: Vec<TextEdit> =
+        crate::css::css_edits(&text, &mut |url| rewriter.rewrite("css", "url()", url))
+            .into_iter()
+            .map(|(range, new)| TextEdit {
+                range,
+                text: charset.css_text(&new).into_owned(),
+            })
+            .collect();
+    let bytes = splice::to_bytes(input, &text, &charset, &edits, location, report);
+    (!bytes.is_empty()).then_some(bytes)
 }
