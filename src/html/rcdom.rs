@@ -22,8 +22,8 @@ use crate::base::{BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
 use crate::resolve::Base;
-use html5ever::tendril::StrTendril;
 use html5ever::ns;
+use html5ever::tendril::StrTendril;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 /// Rewrite every URL-bearing value of `dom` (attributes of the link table,
@@ -149,14 +149,20 @@ fn elements(root: &Handle, templates: bool) -> Vec<Handle> {
 
 /// The `href` of the first `<base>` with one, in tree order.
 fn first_base_href(root: &Handle) -> Option<String> {
-    elements(root, false).iter().find_map(|node| match &node.data {
-        NodeData::Element { name, attrs, .. } if name.ns == ns!(html) && &*name.local == "base" => attrs
-            .borrow()
-            .iter()
-            .find(|a| a.name.ns == ns!() && &*a.name.local == "href")
-            .map(|a| a.value.to_string()),
-        _ => None,
-    })
+    elements(root, false)
+        .iter()
+        .find_map(|node| match &node.data {
+            NodeData::Element { name, attrs, .. }
+                if name.ns == ns!(html) && &*name.local == "base" =>
+            {
+                attrs
+                    .borrow()
+                    .iter()
+                    .find(|a| a.name.ns == ns!() && &*a.name.local == "href")
+                    .map(|a| a.value.to_string())
+            }
+            _ => None,
+        })
 }
 
 /// The comments that are children of the document, of its `<html>` and of

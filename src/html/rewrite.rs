@@ -61,7 +61,12 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
 pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Vec<TextEdit> {
     let keep = keep(start.options);
     let doc = dom::parse(text, start.iframe_srcdoc, &keep);
-    let bases = Bases::new(doc.first_base_href(), &doc.leading_comments(), start, report);
+    let bases = Bases::new(
+        doc.first_base_href(),
+        &doc.leading_comments(),
+        start,
+        report,
+    );
     let mut walk = Walk {
         policy: Policy::new(&bases, start, report),
         text,
@@ -121,7 +126,11 @@ pub(super) struct Policy<'a> {
 
 impl<'a> Policy<'a> {
     /// The policy of a document with `bases`.
-    pub(super) fn new(bases: &'a Bases, start: &'a Start<'a>, report: &'a mut Report) -> Policy<'a> {
+    pub(super) fn new(
+        bases: &'a Bases,
+        start: &'a Start<'a>,
+        report: &'a mut Report,
+    ) -> Policy<'a> {
         let base = bases.embedded.as_ref().or(bases.fallback.as_ref());
         Policy {
             rewriter: LinkRewriter::new(base, start.options, report, start.location),
@@ -140,7 +149,12 @@ pub fn document_base(
 ) -> Option<EstablishedBase> {
     let keep = keep(start.options);
     let doc = dom::parse(text, start.iframe_srcdoc, &keep);
-    let (fallback, embedded) = bases(doc.first_base_href(), &doc.leading_comments(), start, report);
+    let (fallback, embedded) = bases(
+        doc.first_base_href(),
+        &doc.leading_comments(),
+        start,
+        report,
+    );
     embedded.or(fallback)
 }
 
@@ -162,9 +176,13 @@ fn bases(
     let profile = start.options.profile;
     let fallback = match start.base {
         Some(b) => Some(with_query_encoding(b, start)),
-        None if start.saved_from_allowed => {
-            saved_from_base(comments, profile, start.query_encoding, report, start.location)
-        }
+        None if start.saved_from_allowed => saved_from_base(
+            comments,
+            profile,
+            start.query_encoding,
+            report,
+            start.location,
+        ),
         None => None,
     };
     let embedded = embedded_base(
@@ -201,7 +219,8 @@ impl Walk<'_> {
                 .attribute("http-equiv")
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
         let codebase = if ns == ElementNs::Html && local == "object" {
-            self.policy.codebase(el.attribute("classid").and(el.attribute("codebase")))
+            self.policy
+                .codebase(el.attribute("classid").and(el.attribute("codebase")))
         } else {
             None
         };
@@ -221,8 +240,13 @@ impl Walk<'_> {
     ) {
         let attr_ns = AttrNs::of(&attr.name);
         let name = &*attr.name.local;
-        let Some(kind) = kind_of(ns, local, attr_ns, name, &self.policy.start.options.extra_attributes)
-        else {
+        let Some(kind) = kind_of(
+            ns,
+            local,
+            attr_ns,
+            name,
+            &self.policy.start.options.extra_attributes,
+        ) else {
             return;
         };
         let attribute = if attr_ns == AttrNs::XLink {
@@ -231,7 +255,10 @@ impl Walk<'_> {
             name
         };
         let old = &*attr.value;
-        let Some(new) = self.policy.value(local, attribute, old, kind, refresh, codebase) else {
+        let Some(new) = self
+            .policy
+            .value(local, attribute, old, kind, refresh, codebase)
+        else {
             return;
         };
         if new == old {
@@ -271,8 +298,10 @@ impl Walk<'_> {
         };
         let written = &self.text[region.clone()];
         let rewriter = &mut self.policy.rewriter;
-        let edits = crate::css::css_edits(written, &mut |url| rewriter.rewrite("style", "url()", url));
+        let edits =
+            crate::css::css_edits(written, &mut |url| rewriter.rewrite("style", "url()", url));
         for (range, new) in edits {
+            let new = raw_text_safe(&new);
             let text = match self.policy.start.output {
                 Some(output) => output.css_text(&new).into_owned(),
                 None => new,
@@ -283,7 +312,6 @@ impl Walk<'_> {
             });
         }
     }
-
 }
 
 impl Policy<'_> {
@@ -384,6 +412,30 @@ impl Policy<'_> {
     }
 }
 
+/// `css` (a new URL as CSS writes it) made safe for the text of a `style`
+/// element: `</style` would end the element, `]]>` an SVG one's CDATA
+/// section, so their `<` and `>` are written as CSS escapes (`\3c `, `\3e `),
+/// which mean the same inside a URL token or a string.
+fn raw_text_safe(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(c) = rest.chars().next() {
+        let tail = &rest[c.len_utf8()..];
+        let ends_element = c == '<'
+            && tail
+                .get(..6)
+                .is_some_and(|t| t.eq_ignore_ascii_case("/style"));
+        let ends_cdata = c == '>' && out.ends_with("]]");
+        match () {
+            _ if ends_element => out.push_str("\\3c "),
+            _ if ends_cdata => out.push_str("\\3e "),
+            _ => out.push(c),
+        }
+        rest = tail;
+    }
+    out
+}
+
 /// The link kind of an attribute: the table's, or `Url` for an `--attr` name.
 pub fn kind_of(
     ns: ElementNs,
@@ -403,7 +455,12 @@ pub fn kind_of(
 /// U+FFFD; the CSS tokenizer reads them alike): an HTML `style` is raw text
 /// up to its end tag; an SVG one is parsed as markup, so it must hold no
 /// `<` or `&` — or be one CDATA section, with white space around.
-fn style_region(text: &str, tag_end: usize, ns: ElementNs, css: &str) -> Option<std::ops::Range<usize>> {
+fn style_region(
+    text: &str,
+    tag_end: usize,
+    ns: ElementNs,
+    css: &str,
+) -> Option<std::ops::Range<usize>> {
     let rest = text.get(tag_end..)?;
     let end = tag_end + end_tag(rest, "style").unwrap_or(rest.len());
     let mut region = tag_end..end;
@@ -414,7 +471,10 @@ fn style_region(text: &str, tag_end: usize, ns: ElementNs, css: &str) -> Option<
             let inner = trimmed.strip_prefix("<![CDATA[")?;
             let close = inner.find("]]>")?;
             let after = &inner[close + 3..];
-            if !after.trim_matches(|c: char| c.is_ascii_whitespace()).is_empty() {
+            if !after
+                .trim_matches(|c: char| c.is_ascii_whitespace())
+                .is_empty()
+            {
                 return None;
             }
             let start = end - written.len() + (written.len() - trimmed.len()) + "<![CDATA[".len();

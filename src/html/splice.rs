@@ -108,7 +108,12 @@ pub fn to_bytes(
             .start(edit.range.start)
             .and_then(|start| Some(start..map.end(edit.range.end)?));
         let sound = range.as_ref().is_some_and(|r| {
-            map.exact() || decodes_to(charset.encoding, &input[r.clone()], &text[edit.range.clone()])
+            map.exact()
+                || decodes_to(
+                    charset.encoding,
+                    &input[r.clone()],
+                    &text[edit.range.clone()],
+                )
         });
         match range {
             Some(range) if sound => out.push(ByteEdit {
@@ -143,7 +148,13 @@ pub fn encode_piece(text: &str, charset: &Charset) -> Vec<u8> {
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let little = encoding == UTF_16LE;
         text.encode_utf16()
-            .flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() })
+            .flat_map(|u| {
+                if little {
+                    u.to_le_bytes()
+                } else {
+                    u.to_be_bytes()
+                }
+            })
             .collect()
     } else if encoding == UTF_8 || text.is_ascii() {
         text.as_bytes().to_vec()
@@ -311,7 +322,11 @@ pub fn value_edit(
             } else {
                 span.value.clone()
             };
-            let eq = if span.quote == AttrQuote::NoValue { "=" } else { "" };
+            let eq = if span.quote == AttrQuote::NoValue {
+                "="
+            } else {
+                ""
+            };
             return TextEdit {
                 range: at,
                 text: format!("{eq}\"{}\"", escape(new, Some('"'), output)),
@@ -335,7 +350,10 @@ pub fn value_edit(
 fn needs_quotes(value: &str) -> bool {
     value.is_empty()
         || value.contains(|c: char| {
-            matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ' | '"' | '\'' | '=' | '<' | '>' | '`')
+            matches!(
+                c,
+                '\t' | '\n' | '\x0C' | '\r' | ' ' | '"' | '\'' | '=' | '<' | '>' | '`'
+            )
         })
 }
 
@@ -395,14 +413,63 @@ mod tests {
     #[test]
     fn values_are_written_in_place() {
         let ascii = sniff(b"<p>x", None);
-        type Case = (&'static str, &'static str, &'static str, AttrQuote, &'static str, &'static str);
+        type Case = (
+            &'static str,
+            &'static str,
+            &'static str,
+            AttrQuote,
+            &'static str,
+            &'static str,
+        );
         let cases: &[Case] = &[
-            ("double", "<a href=\"a.html\">", "a.html", AttrQuote::Double, "http://h/a.html", "<a href=\"http://h/a.html\">"),
-            ("single keeps quote", "<a href='a'>", "a", AttrQuote::Single, "x'y&z", "<a href='x&#39;y&amp;z'>"),
-            ("unquoted stays", "<a href=a>", "a", AttrQuote::Unquoted, "http://h/a", "<a href=http://h/a>"),
-            ("unquoted gets quotes", "<a href=a>", "a", AttrQuote::Unquoted, "a b", "<a href=\"a b\">"),
-            ("references written whole", "<a href=\"?a=1&amp;b=2\">", "?a=1&amp;b=2", AttrQuote::Double, "http://h/?a=1&b=2", "<a href=\"http://h/?a=1&amp;b=2\">"),
-            ("non-ascii in ascii", "<a href=\"a\">", "a", AttrQuote::Double, "http://h/\u{e9}", "<a href=\"http://h/&#233;\">"),
+            (
+                "double",
+                "<a href=\"a.html\">",
+                "a.html",
+                AttrQuote::Double,
+                "http://h/a.html",
+                "<a href=\"http://h/a.html\">",
+            ),
+            (
+                "single keeps quote",
+                "<a href='a'>",
+                "a",
+                AttrQuote::Single,
+                "x'y&z",
+                "<a href='x&#39;y&amp;z'>",
+            ),
+            (
+                "unquoted stays",
+                "<a href=a>",
+                "a",
+                AttrQuote::Unquoted,
+                "http://h/a",
+                "<a href=http://h/a>",
+            ),
+            (
+                "unquoted gets quotes",
+                "<a href=a>",
+                "a",
+                AttrQuote::Unquoted,
+                "a b",
+                "<a href=\"a b\">",
+            ),
+            (
+                "references written whole",
+                "<a href=\"?a=1&amp;b=2\">",
+                "?a=1&amp;b=2",
+                AttrQuote::Double,
+                "http://h/?a=1&b=2",
+                "<a href=\"http://h/?a=1&amp;b=2\">",
+            ),
+            (
+                "non-ascii in ascii",
+                "<a href=\"a\">",
+                "a",
+                AttrQuote::Double,
+                "http://h/\u{e9}",
+                "<a href=\"http://h/&#233;\">",
+            ),
         ];
         for (name, text, value, quote, new, want) in cases {
             let s = span(text, value, *quote);
@@ -411,7 +478,11 @@ mod tests {
             assert_eq!(apply_text(text, &[edit]), *want, "case {name}");
         }
         let text = "<input href>";
-        let s = AttrSpan { name: 7..11, value: 11..11, quote: AttrQuote::NoValue };
+        let s = AttrSpan {
+            name: 7..11,
+            value: 11..11,
+            quote: AttrQuote::NoValue,
+        };
         let edit = value_edit(text, &s, "", "x", None);
         assert_eq!(apply_text(text, &[edit]), "<input href=\"x\">");
     }
@@ -420,7 +491,13 @@ mod tests {
     fn only_the_difference_is_replaced() {
         let text = "<img srcset=\"a.png 1x, b.png 2x\">";
         let s = span(text, "a.png 1x, b.png 2x", AttrQuote::Double);
-        let edit = value_edit(text, &s, "a.png 1x, b.png 2x", "a.png 1x, http://h/b.png 2x", None);
+        let edit = value_edit(
+            text,
+            &s,
+            "a.png 1x, b.png 2x",
+            "a.png 1x, http://h/b.png 2x",
+            None,
+        );
         assert_eq!(edit.text, "http://h/");
         assert_eq!(common_ends("é", "è"), (0, 0));
         assert_eq!(common_ends("aéb", "aèb"), (1, 1));
@@ -440,14 +517,28 @@ mod tests {
             let text = crate::html::charset::decode(input, &charset).expect(name);
             let start = text.find("href=\"").expect(name) + 6;
             let end = text[start..].find('"').expect(name) + start;
-            let edits = [TextEdit { range: start..end, text: "x".into() }];
+            let edits = [TextEdit {
+                range: start..end,
+                text: "x".into(),
+            }];
             let mut report = Report::new(false);
-            let bytes = to_bytes(input, &text, &charset, &edits, &Location::file(None), &mut report);
+            let bytes = to_bytes(
+                input,
+                &text,
+                &charset,
+                &edits,
+                &Location::file(None),
+                &mut report,
+            );
             let out = apply(input, &bytes);
             let decoded = crate::html::charset::decode(&out, &charset).expect(name);
             assert_eq!(decoded, apply_text(&text, &edits), "case {name}");
             // Everything before the value is the input's bytes.
-            assert_eq!(&out[..bytes[0].range.start], &input[..bytes[0].range.start], "case {name}");
+            assert_eq!(
+                &out[..bytes[0].range.start],
+                &input[..bytes[0].range.start],
+                "case {name}"
+            );
         }
     }
 }

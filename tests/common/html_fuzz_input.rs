@@ -32,7 +32,10 @@ pub fn check_html_input(case: &str, data: &[u8]) {
     let output: Vec<u8> = planned.pieces().concat();
     let sniffed = charset::sniff(input, None);
     if charset::decode(input, &sniffed).is_err() {
-        assert!(output == input, "{case}: input that does not decode was changed");
+        assert!(
+            output == input,
+            "{case}: input that does not decode was changed"
+        );
         return;
     }
     if let Err(e) = crate::html_splice_check::check(input, &output, Some(&edits), None) {

@@ -42,7 +42,8 @@ pub fn check(
         return Ok(());
     }
     let charset = linkbase::html::charset::sniff(input, transport);
-    let decode = |bytes| linkbase::html::charset::decode(bytes, &charset).map_err(|e| e.to_string());
+    let decode =
+        |bytes| linkbase::html::charset::decode(bytes, &charset).map_err(|e| e.to_string());
     let (before, after) = (decode(input)?, decode(output)?);
     check_text(&before, &after, srcdoc_mode(false))
 }
@@ -58,7 +59,11 @@ fn srcdoc_mode(srcdoc: bool) -> TreeBuilderOpts {
 
 /// `output` is `input` with `edits` applied, and they are sorted, apart and
 /// inside the input.
-pub fn check_bytes(input: &[u8], output: &[u8], edits: &[(Range<usize>, &[u8])]) -> Result<(), String> {
+pub fn check_bytes(
+    input: &[u8],
+    output: &[u8],
+    edits: &[(Range<usize>, &[u8])],
+) -> Result<(), String> {
     let mut at = 0;
     let mut out = 0;
     for (range, bytes) in edits {
@@ -67,11 +72,15 @@ pub fn check_bytes(input: &[u8], output: &[u8], edits: &[(Range<usize>, &[u8])])
         }
         let kept = &input[at..range.start];
         if output.get(out..out + kept.len()) != Some(kept) {
-            return Err(format!("the output differs from the input before edit {range:?}"));
+            return Err(format!(
+                "the output differs from the input before edit {range:?}"
+            ));
         }
         out += kept.len();
         if output.get(out..out + bytes.len()) != Some(*bytes) {
-            return Err(format!("the output at edit {range:?} is not the edit's bytes"));
+            return Err(format!(
+                "the output at edit {range:?} is not the edit's bytes"
+            ));
         }
         out += bytes.len();
         at = range.end;
@@ -99,7 +108,10 @@ fn check_text(before: &str, after: &str, opts: TreeBuilderOpts) -> Result<(), St
     // Anchored at both ends, leftmost in between.
     let (first, last) = (gaps[0], gaps[gaps.len() - 1]);
     if !after.starts_with(first) {
-        return Err(format!("the text changed before the first link place (at {})", first.len()));
+        return Err(format!(
+            "the text changed before the first link place (at {})",
+            first.len()
+        ));
     }
     let mut pos = first.len();
     if gaps.len() == 1 {
@@ -112,7 +124,12 @@ fn check_text(before: &str, after: &str, opts: TreeBuilderOpts) -> Result<(), St
     for gap in &gaps[1..gaps.len() - 1] {
         match after[pos..].find(gap) {
             Some(i) => pos += i + gap.len(),
-            None => return Err(format!("text outside the link places changed: {:?} not found", truncate(gap))),
+            None => {
+                return Err(format!(
+                    "text outside the link places changed: {:?} not found",
+                    truncate(gap)
+                ))
+            }
         }
     }
     if after.len() < pos + last.len() || !after.ends_with(last) {
@@ -186,6 +203,7 @@ impl TokenSink for Recorder {
         self.builder.end();
     }
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
-        self.builder.adjusted_current_node_present_but_not_in_html_namespace()
+        self.builder
+            .adjusted_current_node_present_but_not_in_html_namespace()
     }
 }

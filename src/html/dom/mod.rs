@@ -10,8 +10,8 @@ mod sink;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{AttrSpan, BufferQueue, Tokenizer, TokenizerOpts};
-use html5ever::TokenizerResult;
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::TokenizerResult;
 use html5ever::{ns, LocalName, QualName};
 pub use sink::Keep;
 
@@ -343,7 +343,12 @@ mod tests {
             false,
             &all,
         );
-        assert_eq!(doc.elements(Scope::Document).filter(|e| e.is_html("a")).count(), 1);
+        assert_eq!(
+            doc.elements(Scope::Document)
+                .filter(|e| e.is_html("a"))
+                .count(),
+            1
+        );
     }
 
     #[test]
@@ -365,7 +370,10 @@ mod tests {
         );
         let order: Vec<_> = doc
             .elements(Scope::WithTemplates)
-            .filter_map(|e| e.attribute("id").map(|id| format!("{}{id}", e.local_name())))
+            .filter_map(|e| {
+                e.attribute("id")
+                    .map(|id| format!("{}{id}", e.local_name()))
+            })
             .collect();
         assert_eq!(order, ["a1", "td2", "b3", "p4", "b3"]);
     }

@@ -7,9 +7,7 @@
 use super::{Document, ElementData, Id, Node, NodeData, SourceAttr, NONE};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::TagSpans;
-use html5ever::tree_builder::{
-    ElementFlags, NodeOrText, QuirksMode, SourceObserver, TreeSink,
-};
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, SourceObserver, TreeSink};
 use html5ever::{local_name, ns, Attribute, ExpandedName, QualName};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -83,7 +81,10 @@ impl<'k> Sink<'k> {
     /// the tag the attributes came from, in the same order).
     fn kept(&self, attrs: Vec<Attribute>, spans: Option<&TagSpans>) -> Vec<SourceAttr> {
         let spans = spans.filter(|s| s.attrs.len() == attrs.len());
-        debug_assert!(attrs.is_empty() || spans.is_some(), "attributes without spans");
+        debug_assert!(
+            attrs.is_empty() || spans.is_some(),
+            "attributes without spans"
+        );
         attrs
             .into_iter()
             .enumerate()
@@ -163,7 +164,9 @@ impl<'k> Sink<'k> {
             NodeOrText::AppendNode(node) => {
                 self.detach(node.id);
                 if !self.may_hold_saved_from(parent) {
-                    if let NodeData::Comment(text) = &mut self.nodes.borrow_mut()[node.id as usize].data {
+                    if let NodeData::Comment(text) =
+                        &mut self.nodes.borrow_mut()[node.id as usize].data
+                    {
                         *text = None;
                     }
                 }
