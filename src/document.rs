@@ -334,6 +334,6 @@ fn plan_stylesheet(
                 text: charset.css_text(&new).into_owned(),
             })
             .collect();
-    let bytes = splice::to_bytes(input, &text, &charset, &edits, location, report);
+    let bytes = splice::to_bytes(input, &text, &charset, edits, location, report);
     (!bytes.is_empty()).then_some(bytes)
 }

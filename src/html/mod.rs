@@ -99,7 +99,7 @@ pub fn plan_html(
         }
     };
     let edits = rewrite::rewrite_document(&text, &start(ctx, &charset), report);
-    let bytes = splice::to_bytes(input, &text, &charset, &edits, ctx.location, report);
+    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }
 

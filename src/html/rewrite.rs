@@ -225,7 +225,8 @@ impl Walk<'_> {
             None
         };
         for attr in el.attributes() {
-            self.attribute(ns, local, attr, refresh, codebase.as_ref());
+            let old = el.value_of(attr);
+            self.attribute(ns, local, attr, old, refresh, codebase.as_ref());
         }
     }
 
@@ -235,11 +236,12 @@ impl Walk<'_> {
         ns: ElementNs,
         local: &str,
         attr: &SourceAttr,
+        old: &str,
         refresh: bool,
         codebase: Option<&EstablishedBase>,
     ) {
-        let attr_ns = AttrNs::of(&attr.name);
-        let name = &*attr.name.local;
+        let attr_ns = AttrNs::of_namespace(&attr.ns);
+        let name = &*attr.local;
         let Some(kind) = kind_of(
             ns,
             local,
@@ -254,7 +256,6 @@ impl Walk<'_> {
         } else {
             name
         };
-        let old = &*attr.value;
         let Some(new) = self
             .policy
             .value(local, attribute, old, kind, refresh, codebase)

@@ -10,9 +10,10 @@
 //! unquoted value is quoted only when the new value needs it.
 
 use super::charset::Charset;
+use super::dom::ValueSpan;
 use crate::report::{Location, Report, Severity};
 use encoding_rs::{Encoding, ISO_2022_JP, UTF_16BE, UTF_16LE, UTF_8};
-use html5ever::tokenizer::{AttrQuote, AttrSpan};
+use html5ever::tokenizer::AttrQuote;
 use std::ops::Range;
 
 /// One replacement in a document's decoded text.
@@ -97,7 +98,7 @@ pub fn to_bytes(
     input: &[u8],
     text: &str,
     charset: &Charset,
-    edits: &[TextEdit],
+    edits: Vec<TextEdit>,
     location: &Location,
     report: &mut Report,
 ) -> Vec<ByteEdit> {
@@ -118,7 +119,7 @@ pub fn to_bytes(
         match range {
             Some(range) if sound => out.push(ByteEdit {
                 range,
-                bytes: encode_piece(&edit.text, charset),
+                bytes: encode_piece(edit.text, charset),
             }),
             _ => report.problem(
                 location,
@@ -143,7 +144,7 @@ fn decodes_to(encoding: &'static Encoding, bytes: &[u8], text: &str) -> bool {
 
 /// `text` in the document's encoding, without a byte order mark. `text`
 /// holds only characters the encoding can hold (the writers make sure).
-pub fn encode_piece(text: &str, charset: &Charset) -> Vec<u8> {
+pub fn encode_piece(text: String, charset: &Charset) -> Vec<u8> {
     let encoding = charset.encoding;
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let little = encoding == UTF_16LE;
@@ -157,9 +158,9 @@ pub fn encode_piece(text: &str, charset: &Charset) -> Vec<u8> {
             })
             .collect()
     } else if encoding == UTF_8 || text.is_ascii() {
-        text.as_bytes().to_vec()
+        text.into_bytes()
     } else {
-        encoding.encode(text).0.into_owned()
+        encoding.encode(&text).0.into_owned()
     }
 }
 
@@ -306,7 +307,7 @@ impl<'a> OffsetMap<'a> {
 /// (`None`: it holds every character).
 pub fn value_edit(
     text: &str,
-    span: &AttrSpan,
+    span: &ValueSpan,
     old: &str,
     new: &str,
     output: Option<&Charset>,
@@ -318,7 +319,7 @@ pub fn value_edit(
         AttrQuote::Unquoted if !needs_quotes(new) => None,
         AttrQuote::Unquoted | AttrQuote::NoValue => {
             let at = if span.quote == AttrQuote::NoValue {
-                span.name.end..span.name.end
+                span.name_end..span.name_end
             } else {
                 span.value.clone()
             };
@@ -400,11 +401,11 @@ mod tests {
     use super::*;
     use crate::html::charset::sniff;
 
-    fn span(text: &str, value: &str, quote: AttrQuote) -> AttrSpan {
+    fn span(text: &str, value: &str, quote: AttrQuote) -> ValueSpan {
         let name = text.find("href").unwrap_or(0);
         let start = name + 5 + text[name + 5..].find(value).unwrap_or(0);
-        AttrSpan {
-            name: name..name + 4,
+        ValueSpan {
+            name_end: name + 4,
             value: start..start + value.len(),
             quote,
         }
@@ -478,8 +479,8 @@ mod tests {
             assert_eq!(apply_text(text, &[edit]), *want, "case {name}");
         }
         let text = "<input href>";
-        let s = AttrSpan {
-            name: 7..11,
+        let s = ValueSpan {
+            name_end: 11,
             value: 11..11,
             quote: AttrQuote::NoValue,
         };
@@ -526,7 +527,7 @@ mod tests {
                 input,
                 &text,
                 &charset,
-                &edits,
+                edits.to_vec(),
                 &Location::file(None),
                 &mut report,
             );

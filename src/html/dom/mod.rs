@@ -9,11 +9,14 @@
 mod sink;
 
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{AttrSpan, BufferQueue, Tokenizer, TokenizerOpts};
+use html5ever::tokenizer::{AttrQuote, AttrSpan, BufferQueue, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::TokenizerResult;
-use html5ever::{ns, LocalName, QualName};
+use html5ever::{ns, LocalName, Namespace, QualName};
 pub use sink::Keep;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::rc::Rc;
 
 /// The namespace of an element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +59,12 @@ impl ElementNs {
 impl AttrNs {
     /// The namespace of the attribute named `name`.
     pub fn of(name: &QualName) -> AttrNs {
-        match name.ns {
+        AttrNs::of_namespace(&name.ns)
+    }
+
+    /// The attribute namespace `ns`.
+    pub fn of_namespace(ns: &Namespace) -> AttrNs {
+        match *ns {
             ns!() => AttrNs::None,
             ns!(xlink) => AttrNs::XLink,
             ns!(xml) | ns!(xmlns) => AttrNs::Xml,
@@ -79,53 +87,98 @@ type Id = u32;
 /// No node.
 const NONE: Id = u32::MAX;
 
-/// One node of the arena.
+/// One node of the arena (28 bytes: a page has many).
 struct Node {
     parent: Id,
     first_child: Id,
     last_child: Id,
     previous: Id,
     next: Id,
-    data: NodeData,
+    kind: Kind,
 }
 
-enum NodeData {
+#[derive(Clone, Copy)]
+enum Kind {
     Document,
-    Element(Box<ElementData>),
-    /// A comment; its text only where a saved-from mark can be.
-    Comment(Option<StrTendril>),
+    /// An element: its index in `Document::elements`.
+    Element(Id),
+    /// An element of which nothing is kept: no attribute the rewrite wants,
+    /// not a `template`, `style`, `html` or `head` (most elements of a page).
+    Plain,
+    /// A comment: its index in `Document::comments`, where a saved-from
+    /// mark can be (else `NONE`: its text is not kept).
+    Comment(Id),
     /// A doctype, a processing instruction, a template's contents.
     Other,
 }
 
+/// What is kept of an element.
 struct ElementData {
-    name: QualName,
-    attrs: Vec<SourceAttr>,
+    name: Rc<QualName>,
+    /// Its kept attributes: a range of `Document::attrs`.
+    attrs: Range<Id>,
     /// The node holding a `<template>`'s contents.
     template_contents: Id,
-    /// Where the start tag the element was created for ends, if known.
-    tag_end: Option<usize>,
-    /// The text of a `style` element (HTML or SVG), as the parser built it.
-    style_text: Option<String>,
     /// MathML `annotation-xml` that is an HTML integration point.
     integration_point: bool,
 }
 
-/// An attribute of an element, as the tree builder gave it, and where it is
-/// in the source (`None`: the attribute has no source of its own).
-#[derive(Clone, Debug)]
-pub struct SourceAttr {
-    /// Its name (namespace adjusted for foreign elements).
-    pub name: QualName,
-    /// Its value, character references decoded.
-    pub value: StrTendril,
-    /// Where its name and value are written.
-    pub span: Option<AttrSpan>,
+/// The text of a `style` element.
+struct StyleText {
+    /// Where the start tag the element was created for ends, if known.
+    tag_end: Option<usize>,
+    /// The text as the parser built it.
+    text: String,
 }
 
-/// A parsed HTML document.
-pub struct Document {
+/// Where an attribute is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueSpan {
+    /// The end of its name (where `="…"` goes when it has no value).
+    pub name_end: usize,
+    /// Its value as written, without quotes.
+    pub value: Range<usize>,
+    /// How the value is delimited.
+    pub quote: AttrQuote,
+}
+
+impl From<&AttrSpan> for ValueSpan {
+    fn from(span: &AttrSpan) -> ValueSpan {
+        ValueSpan {
+            name_end: span.name.end,
+            value: span.value.clone(),
+            quote: span.quote,
+        }
+    }
+}
+
+/// An attribute of an element, as the tree builder gave it, and where it is
+/// in the source.
+#[derive(Clone, Debug)]
+pub struct SourceAttr {
+    /// Its namespace (adjusted for foreign elements).
+    pub ns: Namespace,
+    /// Its local name.
+    pub local: LocalName,
+    /// Its value in `Document::values` where it differs from the text at
+    /// `span` (character references, CR, NUL) or has no span; else `NONE`
+    /// (the text is it).
+    value: Id,
+    /// Where it is written (`None`: it has no source of its own).
+    pub span: Option<ValueSpan>,
+}
+
+/// A parsed HTML document (of the text `text`).
+pub struct Document<'t> {
+    text: &'t str,
     nodes: Vec<Node>,
+    elements: Vec<ElementData>,
+    attrs: Vec<SourceAttr>,
+    /// The values of attributes whose source does not spell them.
+    values: Vec<StrTendril>,
+    comments: Vec<StrTendril>,
+    /// The text of each `style` element (HTML or SVG), by element index.
+    style_texts: HashMap<Id, StyleText>,
     has_base: bool,
 }
 
@@ -135,13 +188,13 @@ const FEED_CHUNK: usize = 64 * 1024;
 /// Parse `text` as a whole document (scripting disabled, so `<noscript>`
 /// content is markup). `iframe_srcdoc` parses it as an `iframe srcdoc`
 /// document. Only attributes `keep` accepts are kept.
-pub fn parse(text: &str, iframe_srcdoc: bool, keep: Keep<'_>) -> Document {
+pub fn parse<'t>(text: &'t str, iframe_srcdoc: bool, keep: Keep<'_>) -> Document<'t> {
     let opts = TreeBuilderOpts {
         scripting_enabled: false,
         iframe_srcdoc,
         ..Default::default()
     };
-    let (sink, observer) = sink::Sink::new(keep);
+    let (sink, observer) = sink::Sink::new(text, keep);
     let mut builder = TreeBuilder::new(sink, opts);
     builder.set_source_observer(Box::new(observer));
     let tokenizer = Tokenizer::new(
@@ -169,7 +222,7 @@ pub fn parse(text: &str, iframe_srcdoc: bool, keep: Keep<'_>) -> Document {
     tokenizer.sink.sink.finish_document()
 }
 
-impl Document {
+impl<'t> Document<'t> {
     /// The `href` of the first `<base>` element with one, in tree order
     /// (template contents are not the document's).
     pub fn first_base_href(&self) -> Option<&str> {
@@ -182,7 +235,7 @@ impl Document {
     }
 
     /// Every element in tree order, iteratively (deep nesting is fine).
-    pub fn elements(&self, scope: Scope) -> Elements<'_> {
+    pub fn elements(&self, scope: Scope) -> Elements<'_, 't> {
         Elements {
             doc: self,
             stack: vec![0],
@@ -201,10 +254,19 @@ impl Document {
         })
     }
 
-    fn element(&self, id: Id) -> Option<&ElementData> {
-        match &self.nodes[id as usize].data {
-            NodeData::Element(e) => Some(e),
+    fn element(&self, id: Id) -> Option<Id> {
+        match self.nodes[id as usize].kind {
+            Kind::Element(e) => Some(e),
             _ => None,
+        }
+    }
+
+    /// The value of `attr`, character references decoded.
+    pub fn value_of<'a>(&'a self, attr: &'a SourceAttr) -> &'a str {
+        match &attr.span {
+            _ if attr.value != NONE => &self.values[attr.value as usize],
+            Some(span) => &self.text[span.value.clone()],
+            None => "",
         }
     }
 
@@ -216,14 +278,16 @@ impl Document {
         let mut level = Some(0);
         while let Some(node) = level.take() {
             for child in self.children(node) {
-                match &self.nodes[child as usize].data {
-                    NodeData::Comment(Some(text)) => out.push(&**text),
-                    NodeData::Element(e)
-                        if e.name.ns == ns!(html)
-                            && matches!(&*e.name.local, "html" | "head")
-                            && level.is_none() =>
-                    {
-                        level = Some(child);
+                match self.nodes[child as usize].kind {
+                    Kind::Comment(c) if c != NONE => out.push(&*self.comments[c as usize]),
+                    Kind::Element(e) => {
+                        let name = &self.elements[e as usize].name;
+                        if name.ns == ns!(html)
+                            && matches!(&*name.local, "html" | "head")
+                            && level.is_none()
+                        {
+                            level = Some(child);
+                        }
                     }
                     _ => {}
                 }
@@ -234,33 +298,35 @@ impl Document {
 }
 
 /// Tree-order iterator over elements; see [`Document::elements`].
-pub struct Elements<'a> {
-    doc: &'a Document,
+pub struct Elements<'d, 't> {
+    doc: &'d Document<'t>,
     stack: Vec<Id>,
     scope: Scope,
 }
 
-impl<'a> Iterator for Elements<'a> {
-    type Item = Element<'a>;
-    fn next(&mut self) -> Option<Element<'a>> {
+impl<'d, 't> Iterator for Elements<'d, 't> {
+    type Item = Element<'d, 't>;
+    fn next(&mut self) -> Option<Element<'d, 't>> {
         while let Some(id) = self.stack.pop() {
             let doc = self.doc;
+            let element = doc.element(id);
             // With templates, a template's contents stand for its children
             // (the parser leaves a template's own child list empty).
-            let from = match doc.element(id) {
-                Some(e) if e.template_contents != NONE && self.scope == Scope::WithTemplates => {
-                    e.template_contents
+            let from = match element.map(|e| doc.elements[e as usize].template_contents) {
+                Some(contents) if contents != NONE && self.scope == Scope::WithTemplates => {
+                    contents
                 }
                 _ => id,
             };
             let first = self.stack.len();
             self.stack.extend(
-                doc.children(from)
-                    .filter(|&c| matches!(doc.nodes[c as usize].data, NodeData::Element(_))),
+                doc.children(from).filter(|&c| {
+                    matches!(doc.nodes[c as usize].kind, Kind::Element(_) | Kind::Plain)
+                }),
             );
             self.stack[first..].reverse();
-            if let Some(data) = doc.element(id) {
-                return Some(Element { data });
+            if let Some(index) = element {
+                return Some(Element { doc, index });
             }
         }
         None
@@ -268,45 +334,56 @@ impl<'a> Iterator for Elements<'a> {
 }
 
 /// One element of a [`Document`].
-pub struct Element<'a> {
-    data: &'a ElementData,
+pub struct Element<'d, 't> {
+    doc: &'d Document<'t>,
+    index: Id,
 }
 
-impl<'a> Element<'a> {
+impl<'d> Element<'d, '_> {
+    fn data(&self) -> &'d ElementData {
+        &self.doc.elements[self.index as usize]
+    }
+
     /// The element's namespace.
     pub fn ns(&self) -> ElementNs {
-        ElementNs::of(&self.data.name)
+        ElementNs::of(&self.data().name)
     }
 
     /// The element's local name (lower case for HTML).
-    pub fn local_name(&self) -> &'a str {
-        &self.data.name.local
+    pub fn local_name(&self) -> &'d str {
+        &self.data().name.local
     }
 
     /// Is this an HTML element named `local`?
     pub fn is_html(&self, local: &str) -> bool {
-        self.data.name.ns == ns!(html) && &*self.data.name.local == local
+        let name = &self.data().name;
+        name.ns == ns!(html) && &*name.local == local
     }
 
     /// The value of the attribute `name` (no namespace), if present and kept.
-    pub fn attribute(&self, name: &str) -> Option<&'a str> {
-        self.data
-            .attrs
+    pub fn attribute(&self, name: &str) -> Option<&'d str> {
+        self.attributes()
             .iter()
-            .find(|a| a.name.ns == ns!() && &*a.name.local == name)
-            .map(|a| &*a.value)
+            .find(|a| a.ns == ns!() && &*a.local == name)
+            .map(|a| self.doc.value_of(a))
     }
 
     /// The kept attributes, in the element's order.
-    pub fn attributes(&self) -> &'a [SourceAttr] {
-        &self.data.attrs
+    pub fn attributes(&self) -> &'d [SourceAttr] {
+        let range = &self.data().attrs;
+        &self.doc.attrs[range.start as usize..range.end as usize]
+    }
+
+    /// The value of `attr` (one of [`attributes`](Self::attributes)).
+    pub fn value_of(&self, attr: &'d SourceAttr) -> &'d str {
+        self.doc.value_of(attr)
     }
 
     /// For a `style` element: its text as the parser built it, and where its
     /// start tag ends in the source.
-    pub fn style_text(&self) -> Option<(&'a str, Option<usize>)> {
-        let text = self.data.style_text.as_deref()?;
-        Some((text, self.data.tag_end))
+    pub fn style_text(&self) -> Option<(&'d str, Option<usize>)> {
+        let style = self.doc.style_texts.get(&self.index)?;
+        Some((&style.text, style.tag_end))
     }
 }
 
@@ -326,7 +403,9 @@ mod tests {
     #[test]
     fn deep_nesting_walks_and_drops() {
         let depth = 10_000;
-        let html = format!("{}x{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        // With an attribute kept, each `div` is an element the walk yields
+        // (one with nothing kept is only a node of the tree).
+        let html = format!("{}x{}", "<div id=d>".repeat(depth), "</div>".repeat(depth));
         let doc = parse(&html, false, &all);
         let divs = doc
             .elements(Scope::Document)
@@ -334,6 +413,17 @@ mod tests {
             .count();
         assert_eq!(divs, depth);
         drop(doc);
+    }
+
+    #[test]
+    fn elements_with_nothing_kept_are_walked_through() {
+        let keep_href = |n: &QualName| &*n.local == "href";
+        let doc = parse("<div><p><b><a href=x></a></b></p></div>", false, &keep_href);
+        let names: Vec<_> = doc
+            .elements(Scope::WithTemplates)
+            .map(|e| e.local_name().to_string())
+            .collect();
+        assert_eq!(names, ["html", "head", "a"]);
     }
 
     #[test]
@@ -388,7 +478,7 @@ mod tests {
                 let span = a.span.clone().expect("from the source");
                 seen.push((
                     e.local_name().to_string(),
-                    a.name.local.to_string(),
+                    a.local.to_string(),
                     text[span.value].to_string(),
                 ));
             }

@@ -4,13 +4,14 @@
 //! tree builder's announcements ([`SourceObserver`]), made just before it
 //! hands the sink a tag's attributes.
 
-use super::{Document, ElementData, Id, Node, NodeData, SourceAttr, NONE};
+use super::{Document, ElementData, Id, Kind, Node, SourceAttr, StyleText, ValueSpan, NONE};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::TagSpans;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, SourceObserver, TreeSink};
 use html5ever::{local_name, ns, Attribute, ExpandedName, QualName};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Which attributes to keep (the others are never looked at).
@@ -35,39 +36,64 @@ pub(super) struct Handle {
     name: Rc<QualName>,
 }
 
-pub(super) struct Sink<'k> {
-    nodes: RefCell<Vec<Node>>,
+/// The arena being built (a [`Document`] once parsed).
+#[derive(Default)]
+struct Arena {
+    nodes: Vec<Node>,
+    elements: Vec<ElementData>,
+    attrs: Vec<SourceAttr>,
+    values: Vec<StrTendril>,
+    comments: Vec<StrTendril>,
+    style_texts: HashMap<Id, StyleText>,
+}
+
+pub(super) struct Sink<'t, 'k> {
+    text: &'t str,
+    arena: RefCell<Arena>,
     announced: Announced,
     keep: Keep<'k>,
+    /// One shared name per element name (the handles carry it).
+    names: RefCell<HashMap<QualName, Rc<QualName>>>,
     /// The name given to handles of nodes that are no elements.
     no_name: Rc<QualName>,
     has_base: Cell<bool>,
 }
 
-impl<'k> Sink<'k> {
-    pub(super) fn new(keep: Keep<'k>) -> (Sink<'k>, Observer) {
+impl<'t, 'k> Sink<'t, 'k> {
+    pub(super) fn new(text: &'t str, keep: Keep<'k>) -> (Sink<'t, 'k>, Observer) {
         let announced = Announced::default();
+        let mut arena = Arena::default();
+        arena.nodes.push(new_node(Kind::Document));
         let sink = Sink {
-            nodes: RefCell::new(vec![new_node(NodeData::Document)]),
+            text,
+            arena: RefCell::new(arena),
             announced: announced.clone(),
             keep,
+            names: RefCell::default(),
             no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             has_base: Cell::new(false),
         };
         (sink, Observer(announced))
     }
 
-    pub(super) fn finish_document(&self) -> Document {
+    pub(super) fn finish_document(&self) -> Document<'t> {
+        let arena = self.arena.take();
         Document {
-            nodes: self.nodes.take(),
+            text: self.text,
+            nodes: arena.nodes,
+            elements: arena.elements,
+            attrs: arena.attrs,
+            values: arena.values,
+            comments: arena.comments,
+            style_texts: arena.style_texts,
             has_base: self.has_base.get(),
         }
     }
 
-    fn add(&self, data: NodeData) -> Id {
-        let mut nodes = self.nodes.borrow_mut();
-        nodes.push(new_node(data));
-        (nodes.len() - 1) as Id
+    fn add(&self, kind: Kind) -> Id {
+        let mut arena = self.arena.borrow_mut();
+        arena.nodes.push(new_node(kind));
+        (arena.nodes.len() - 1) as Id
     }
 
     fn handle(&self, id: Id) -> Handle {
@@ -77,7 +103,7 @@ impl<'k> Sink<'k> {
         }
     }
 
-    /// The attributes worth keeping, with their spans (`spans` belong to
+    /// The attributes worth keeping, with where they are (`spans` belong to
     /// the tag the attributes came from, in the same order).
     fn kept(&self, attrs: Vec<Attribute>, spans: Option<&TagSpans>) -> Vec<SourceAttr> {
         let spans = spans.filter(|s| s.attrs.len() == attrs.len());
@@ -85,26 +111,55 @@ impl<'k> Sink<'k> {
             attrs.is_empty() || spans.is_some(),
             "attributes without spans"
         );
-        attrs
-            .into_iter()
-            .enumerate()
-            .filter(|(_, a)| (self.keep)(&a.name))
-            .map(|(i, a)| SourceAttr {
-                span: spans.map(|s| s.attrs[i].clone()),
-                name: a.name,
-                value: a.value,
-            })
-            .collect()
+        let mut kept = Vec::new();
+        for (i, a) in attrs.into_iter().enumerate() {
+            if !(self.keep)(&a.name) {
+                continue;
+            }
+            let span = spans.map(|s| ValueSpan::from(&s.attrs[i]));
+            // The value is kept only where the source does not spell it.
+            let written = span.as_ref().and_then(|s| self.text.get(s.value.clone()));
+            let value = if written == Some(&*a.value) {
+                NONE
+            } else {
+                let values = &mut self.arena.borrow_mut().values;
+                values.push(a.value);
+                (values.len() - 1) as Id
+            };
+            kept.push(SourceAttr {
+                ns: a.name.ns,
+                local: a.name.local,
+                value,
+                span,
+            });
+        }
+        kept
     }
 
-    fn is_style(&self, id: Id) -> bool {
-        matches!(&self.nodes.borrow()[id as usize].data, NodeData::Element(e)
-            if &*e.name.local == "style" && matches!(e.name.ns, ns!(html) | ns!(svg)))
+    /// The element index of node `id`, if it is an element.
+    fn element_of(&self, id: Id) -> Option<Id> {
+        match self.arena.borrow().nodes[id as usize].kind {
+            Kind::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Is node `id` the document, or an HTML `html` or `head` element?
+    fn may_hold_saved_from(&self, id: Id) -> bool {
+        let arena = self.arena.borrow();
+        match arena.nodes[id as usize].kind {
+            Kind::Document => true,
+            Kind::Element(e) => {
+                let name = &arena.elements[e as usize].name;
+                name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
+            }
+            _ => false,
+        }
     }
 
     /// Unlink `child` from its parent, if it has one.
     fn detach(&self, child: Id) {
-        let mut nodes = self.nodes.borrow_mut();
+        let nodes = &mut self.arena.borrow_mut().nodes;
         let Node {
             parent,
             previous,
@@ -132,7 +187,7 @@ impl<'k> Sink<'k> {
 
     /// Link `child` (detached) into `parent`, before `before` (`NONE`: last).
     fn link(&self, parent: Id, child: Id, before: Id) {
-        let mut nodes = self.nodes.borrow_mut();
+        let nodes = &mut self.arena.borrow_mut().nodes;
         let previous = if before == NONE {
             nodes[parent as usize].last_child
         } else {
@@ -164,49 +219,37 @@ impl<'k> Sink<'k> {
             NodeOrText::AppendNode(node) => {
                 self.detach(node.id);
                 if !self.may_hold_saved_from(parent) {
-                    if let NodeData::Comment(text) =
-                        &mut self.nodes.borrow_mut()[node.id as usize].data
-                    {
-                        *text = None;
+                    let nodes = &mut self.arena.borrow_mut().nodes;
+                    if let Kind::Comment(c) = &mut nodes[node.id as usize].kind {
+                        *c = NONE;
                     }
                 }
                 self.link(parent, node.id, before);
             }
             NodeOrText::AppendText(text) => {
-                if self.is_style(parent) {
-                    if let NodeData::Element(e) = &mut self.nodes.borrow_mut()[parent as usize].data
-                    {
-                        e.style_text.get_or_insert_with(String::new).push_str(&text);
-                    }
+                let Some(e) = self.element_of(parent) else {
+                    return;
+                };
+                if let Some(style) = self.arena.borrow_mut().style_texts.get_mut(&e) {
+                    style.text.push_str(&text);
                 }
             }
         }
     }
-
-    /// Is `id` the document, or an HTML `html` or `head` element?
-    fn may_hold_saved_from(&self, id: Id) -> bool {
-        match &self.nodes.borrow()[id as usize].data {
-            NodeData::Document => true,
-            NodeData::Element(e) => {
-                e.name.ns == ns!(html) && matches!(&*e.name.local, "html" | "head")
-            }
-            _ => false,
-        }
-    }
 }
 
-fn new_node(data: NodeData) -> Node {
+fn new_node(kind: Kind) -> Node {
     Node {
         parent: NONE,
         first_child: NONE,
         last_child: NONE,
         previous: NONE,
         next: NONE,
-        data,
+        kind,
     }
 }
 
-impl TreeSink for Sink<'_> {
+impl TreeSink for Sink<'_, '_> {
     type Handle = Handle;
     type Output = ();
     type ElemName<'a>
@@ -229,7 +272,7 @@ impl TreeSink for Sink<'_> {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
         let spans = self.announced.take();
         let template_contents = if flags.template {
-            self.add(NodeData::Other)
+            self.add(Kind::Other)
         } else {
             NONE
         };
@@ -237,28 +280,58 @@ impl TreeSink for Sink<'_> {
             self.has_base.set(true);
         }
         let is_style = &*name.local == "style" && matches!(name.ns, ns!(html) | ns!(svg));
-        let data = ElementData {
-            attrs: self.kept(attrs, spans.as_ref()),
-            name: name.clone(),
-            template_contents,
-            tag_end: spans.as_ref().map(|s| s.tag.end),
-            style_text: is_style.then(String::new),
-            integration_point: flags.mathml_annotation_xml_integration_point,
+        let name = self
+            .names
+            .borrow_mut()
+            .entry(name.clone())
+            .or_insert_with(|| Rc::new(name))
+            .clone();
+        let kept = self.kept(attrs, spans.as_ref());
+        let integration_point = flags.mathml_annotation_xml_integration_point;
+        let plain = kept.is_empty()
+            && !is_style
+            && !integration_point
+            && template_contents == NONE
+            && !(name.ns == ns!(html) && matches!(&*name.local, "html" | "head"));
+        let mut arena = self.arena.borrow_mut();
+        let kind = if plain {
+            Kind::Plain
+        } else {
+            let start = arena.attrs.len() as Id;
+            arena.attrs.extend(kept);
+            let element = arena.elements.len() as Id;
+            let attrs = start..arena.attrs.len() as Id;
+            arena.elements.push(ElementData {
+                name: name.clone(),
+                attrs,
+                template_contents,
+                integration_point,
+            });
+            if is_style {
+                let style = StyleText {
+                    tag_end: spans.as_ref().map(|s| s.tag.end),
+                    text: String::new(),
+                };
+                arena.style_texts.insert(element, style);
+            }
+            Kind::Element(element)
         };
-        let id = self.add(NodeData::Element(Box::new(data)));
-        Handle {
-            id,
-            name: Rc::new(name),
-        }
+        arena.nodes.push(new_node(kind));
+        let id = (arena.nodes.len() - 1) as Id;
+        Handle { id, name }
     }
 
     fn create_comment(&self, text: StrTendril) -> Handle {
-        let id = self.add(NodeData::Comment(Some(text)));
+        let mut arena = self.arena.borrow_mut();
+        arena.comments.push(text);
+        let comment = (arena.comments.len() - 1) as Id;
+        drop(arena);
+        let id = self.add(Kind::Comment(comment));
         self.handle(id)
     }
 
     fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Handle {
-        let id = self.add(NodeData::Other);
+        let id = self.add(Kind::Other);
         self.handle(id)
     }
 
@@ -272,7 +345,7 @@ impl TreeSink for Sink<'_> {
         prev_element: &Handle,
         child: NodeOrText<Handle>,
     ) {
-        if self.nodes.borrow()[element.id as usize].parent != NONE {
+        if self.arena.borrow().nodes[element.id as usize].parent != NONE {
             self.append_before_sibling(element, child);
         } else {
             self.append(prev_element, child);
@@ -280,13 +353,16 @@ impl TreeSink for Sink<'_> {
     }
 
     fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
-        let id = self.add(NodeData::Other);
+        let id = self.add(Kind::Other);
         self.link(0, id, NONE);
     }
 
     fn get_template_contents(&self, target: &Handle) -> Handle {
-        match &self.nodes.borrow()[target.id as usize].data {
-            NodeData::Element(e) if e.template_contents != NONE => self.handle(e.template_contents),
+        let contents = self
+            .element_of(target.id)
+            .map(|e| self.arena.borrow().elements[e as usize].template_contents);
+        match contents {
+            Some(contents) if contents != NONE => self.handle(contents),
             _ => panic!("not a template element"),
         }
     }
@@ -298,7 +374,7 @@ impl TreeSink for Sink<'_> {
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
-        let parent = self.nodes.borrow()[sibling.id as usize].parent;
+        let parent = self.arena.borrow().nodes[sibling.id as usize].parent;
         if parent != NONE {
             self.insert(parent, new_node, sibling.id);
         }
@@ -307,13 +383,52 @@ impl TreeSink for Sink<'_> {
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
         let spans = self.announced.take();
         let kept = self.kept(attrs, spans.as_ref());
-        if let NodeData::Element(e) = &mut self.nodes.borrow_mut()[target.id as usize].data {
-            for attr in kept {
-                if !e.attrs.iter().any(|a| a.name == attr.name) {
-                    e.attrs.push(attr);
-                }
-            }
+        if kept.is_empty() {
+            return;
         }
+        let mut arena = self.arena.borrow_mut();
+        let e = match arena.nodes[target.id as usize].kind {
+            Kind::Element(e) => e,
+            // An element nothing was kept of now has attributes to keep.
+            Kind::Plain => {
+                let start = arena.attrs.len() as Id;
+                arena.elements.push(ElementData {
+                    name: target.name.clone(),
+                    attrs: start..start,
+                    template_contents: NONE,
+                    integration_point: false,
+                });
+                let e = (arena.elements.len() - 1) as Id;
+                arena.nodes[target.id as usize].kind = Kind::Element(e);
+                e
+            }
+            _ => return,
+        };
+        let Arena {
+            elements, attrs, ..
+        } = &mut *arena;
+        let range = elements[e as usize].attrs.clone();
+        let (from, to) = (range.start as usize, range.end as usize);
+        let missing: Vec<SourceAttr> = kept
+            .into_iter()
+            .filter(|new| {
+                !attrs[from..to]
+                    .iter()
+                    .any(|a| a.ns == new.ns && a.local == new.local)
+            })
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        // The element's attributes stay one range: moved to the end unless
+        // they are there already (this happens for `<html>` and `<body>` only).
+        if to != attrs.len() {
+            let own: Vec<SourceAttr> = attrs[from..to].to_vec();
+            attrs.extend(own);
+        }
+        let start = attrs.len() - (to - from);
+        attrs.extend(missing);
+        elements[e as usize].attrs = start as Id..attrs.len() as Id;
     }
 
     fn remove_from_parent(&self, target: &Handle) {
@@ -322,7 +437,7 @@ impl TreeSink for Sink<'_> {
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
         loop {
-            let child = self.nodes.borrow()[node.id as usize].first_child;
+            let child = self.arena.borrow().nodes[node.id as usize].first_child;
             if child == NONE {
                 break;
             }
@@ -332,6 +447,7 @@ impl TreeSink for Sink<'_> {
     }
 
     fn is_mathml_annotation_xml_integration_point(&self, handle: &Handle) -> bool {
-        matches!(&self.nodes.borrow()[handle.id as usize].data, NodeData::Element(e) if e.integration_point)
+        self.element_of(handle.id)
+            .is_some_and(|e| self.arena.borrow().elements[e as usize].integration_point)
     }
 }
