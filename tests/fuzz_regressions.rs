@@ -82,6 +82,13 @@ fn multipart_content_type_with_space_before_colon() {
     assert!(String::from_utf8_lossy(&checked.output).contains("http://m.example/d/x"));
 }
 
+/// A case: its name, its input, and the values a rewrite changes in it.
+type NamedValues = (
+    &'static str,
+    &'static [u8],
+    &'static [(&'static str, &'static str)],
+);
+
 /// `input` with each `(from, to)` replaced: what a spliced rewrite gives.
 fn with_values(input: &[u8], values: &[(&str, &str)]) -> Vec<u8> {
     let mut out = input.to_vec();
@@ -337,7 +344,7 @@ fn html_seeds_pass_the_full_check() {
 /// the NUL stays and so does the tree.
 #[test]
 fn nul_that_ends_the_head_keeps_what_follows_in_the_body() {
-    let cases: [(&str, &[u8], &[(&str, &str)]); 3] = [
+    let cases: [NamedValues; 3] = [
         (
             "base",
             b"<head>\0<base href=../x/><a href=y>y</a>",

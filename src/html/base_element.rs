@@ -29,7 +29,7 @@ pub fn embedded_base(
         );
         None
     };
-    let cleaned = clean_reference(&href);
+    let cleaned = clean_reference(href);
     let url = if has_scheme(&cleaned) {
         cleaned.into_owned()
     } else {

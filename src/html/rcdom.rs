@@ -60,7 +60,6 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
     for node in elements(&dom.document, true) {
         rewrite_element(&node, &mut policy);
     }
-    drop(policy);
     report
 }
 

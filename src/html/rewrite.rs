@@ -75,7 +75,10 @@ pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> V
     for element in doc.elements(Scope::WithTemplates) {
         walk.element(&element);
     }
-    splice::sorted(walk.edits)
+    let edits = walk.edits;
+    // The tree goes before the edits are sorted (the peak of a large page).
+    drop(doc);
+    splice::sorted(edits)
 }
 
 /// The bases of one document.
@@ -368,7 +371,7 @@ impl Policy<'_> {
     /// resolved, as the base of its `classid`.
     pub(super) fn codebase(&mut self, raw: Option<&str>) -> Option<EstablishedBase> {
         let raw = raw?;
-        let cleaned = clean_reference(&raw);
+        let cleaned = clean_reference(raw);
         let url = if has_scheme(&cleaned) {
             cleaned.into_owned()
         } else {

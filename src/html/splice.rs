@@ -41,17 +41,15 @@ pub struct ByteEdit {
 /// happen: edits lie inside distinct attribute values and style texts).
 pub fn sorted(mut edits: Vec<TextEdit>) -> Vec<TextEdit> {
     edits.sort_by_key(|e| (e.range.start, e.range.end));
-    let mut out: Vec<TextEdit> = Vec::with_capacity(edits.len());
-    for edit in edits {
-        match out.last() {
-            Some(last) if last.range == edit.range => {}
-            Some(last) if last.range.end > edit.range.start => {
-                debug_assert!(false, "overlapping edits {last:?} {edit:?}");
-            }
-            _ => out.push(edit),
-        }
-    }
-    out
+    // In place: `later` is dropped when it repeats or overlaps `kept`.
+    edits.dedup_by(|later, kept| {
+        debug_assert!(
+            later.range == kept.range || later.range.start >= kept.range.end,
+            "overlapping edits {kept:?} {later:?}"
+        );
+        later.range.start < kept.range.end || later.range == kept.range
+    });
+    edits
 }
 
 /// `text` with `edits` (sorted, not overlapping) applied.
@@ -103,36 +101,41 @@ pub fn to_bytes(
     report: &mut Report,
 ) -> Vec<ByteEdit> {
     let mut map = OffsetMap::new(input, charset);
-    let mut out = Vec::with_capacity(edits.len());
-    for edit in edits {
-        let range = map
-            .start(edit.range.start)
-            .and_then(|start| Some(start..map.end(edit.range.end)?));
-        let sound = range.as_ref().is_some_and(|r| {
-            map.exact()
-                || decodes_to(
-                    charset.encoding,
-                    &input[r.clone()],
-                    &text[edit.range.clone()],
-                )
-        });
-        match range {
-            Some(range) if sound => out.push(ByteEdit {
-                range,
-                bytes: encode_piece(edit.text, charset),
-            }),
-            _ => report.problem(
-                location,
-                Severity::Error,
-                format!(
-                    "the bytes of `{}` cannot be told apart in {}; left unchanged",
-                    &text[edit.range.clone()],
-                    charset.encoding.name()
-                ),
-            ),
-        }
-    }
-    out
+    // One pass, in order; the edits' memory is reused for the result.
+    edits
+        .into_iter()
+        .filter_map(|edit| {
+            let range = map
+                .start(edit.range.start)
+                .and_then(|start| Some(start..map.end(edit.range.end)?));
+            let sound = range.as_ref().is_some_and(|r| {
+                map.exact()
+                    || decodes_to(
+                        charset.encoding,
+                        &input[r.clone()],
+                        &text[edit.range.clone()],
+                    )
+            });
+            match range {
+                Some(range) if sound => Some(ByteEdit {
+                    range,
+                    bytes: encode_piece(edit.text, charset),
+                }),
+                _ => {
+                    report.problem(
+                        location,
+                        Severity::Error,
+                        format!(
+                            "the bytes of `{}` cannot be told apart in {}; left unchanged",
+                            &text[edit.range.clone()],
+                            charset.encoding.name()
+                        ),
+                    );
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// Do `bytes`, decoded on their own, give `text`?
@@ -172,7 +175,7 @@ enum OffsetMap<'a> {
     /// A single-byte encoding: the UTF-8 length of each byte's character.
     SingleByte {
         input: &'a [u8],
-        lengths: [u8; 256],
+        lengths: Box<[u8; 256]>,
         byte: usize,
         text: usize,
     },
@@ -193,7 +196,7 @@ impl<'a> OffsetMap<'a> {
         if encoding == UTF_8 {
             OffsetMap::Identity(body)
         } else if encoding.is_single_byte() {
-            let mut lengths = [0u8; 256];
+            let mut lengths = Box::new([0u8; 256]);
             for (b, len) in lengths.iter_mut().enumerate() {
                 let byte = [b as u8];
                 *len = encoding
