@@ -13,7 +13,7 @@
 //! let dom = html5ever::parse_document(RcDom::default(), Default::default())
 //!     .one("<a href='b.html'>b</a>");
 //! let report = absolutize_rcdom(&dom, Some("http://h.example/a/"), &Options::new());
-//! assert_eq!(report.problems().len(), 0);
+//! assert_eq!(report.counts.rewritten, 1);
 //! ```
 
 use super::dom::{AttrNs, ElementNs};
@@ -185,4 +185,115 @@ fn leading_comments(root: &Handle) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use html5ever::tendril::TendrilSink;
+
+    fn parse(html: &str) -> RcDom {
+        html5ever::parse_document(RcDom::default(), Default::default()).one(html)
+    }
+
+    /// `(element, attribute, value)` of every attribute, in tree order.
+    fn values(dom: &RcDom) -> Vec<(String, String, String)> {
+        elements(&dom.document, true)
+            .iter()
+            .flat_map(|node| match &node.data {
+                NodeData::Element { name, attrs, .. } => attrs
+                    .borrow()
+                    .iter()
+                    .map(|a| {
+                        (
+                            name.local.to_string(),
+                            a.name.local.to_string(),
+                            a.value.to_string(),
+                        )
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    fn has(dom: &RcDom, element: &str, attribute: &str, value: &str) -> bool {
+        values(dom)
+            .iter()
+            .any(|(e, a, v)| e == element && a == attribute && v == value)
+    }
+
+    #[test]
+    fn the_same_table_and_bases_as_a_file() {
+        let dom = parse(
+            "<head><base href='../b/'></head><a href=x.html>x</a>\
+             <img srcset='i.png 1x, j.png 2x'><svg><use xlink:href=s.svg /></svg>\
+             <p style='background:url(bg.png)'>p</p><template><a href=t></a></template>\
+             <meta http-equiv=refresh content='0; url=next'><a href='#f'>f</a>",
+        );
+        let report = absolutize_rcdom(&dom, Some("http://h.example/a/doc.html"), &Options::new());
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        for (element, attribute, value) in [
+            ("base", "href", "http://h.example/b/"),
+            ("a", "href", "http://h.example/b/x.html"),
+            (
+                "img",
+                "srcset",
+                "http://h.example/b/i.png 1x, http://h.example/b/j.png 2x",
+            ),
+            ("use", "href", "http://h.example/b/s.svg"),
+            ("p", "style", "background:url(http://h.example/b/bg.png)"),
+            ("a", "href", "http://h.example/b/t"),
+            ("meta", "content", "0; url=http://h.example/b/next"),
+            ("a", "href", "#f"),
+        ] {
+            assert!(
+                has(&dom, element, attribute, value),
+                "{element} {attribute}: {:?}",
+                values(&dom)
+            );
+        }
+    }
+
+    #[test]
+    fn style_text_and_srcdoc() {
+        let dom = parse(
+            "<style>a{background:url(i.png)}</style><iframe srcdoc='<a href=&quot;x&quot;>x</a>'></iframe>",
+        );
+        absolutize_rcdom(&dom, Some("http://h.example/"), &Options::new());
+        assert!(
+            has(
+                &dom,
+                "iframe",
+                "srcdoc",
+                "<a href=\"http://h.example/x\">x</a>"
+            ),
+            "{:?}",
+            values(&dom)
+        );
+        let style = elements(&dom.document, true)
+            .into_iter()
+            .find(|n| matches!(&n.data, NodeData::Element { name, .. } if &*name.local == "style"))
+            .expect("a style element");
+        let text = match &style.children.borrow()[0].data {
+            NodeData::Text { contents } => contents.borrow().to_string(),
+            _ => String::new(),
+        };
+        assert_eq!(text, "a{background:url(http://h.example/i.png)}");
+    }
+
+    #[test]
+    fn saved_from_comment_and_no_base() {
+        let dom = parse("<!-- saved from url=(0022)http://h.example/d/p -->\n<a href=x>x</a>");
+        absolutize_rcdom(&dom, None, &Options::new());
+        assert!(
+            has(&dom, "a", "href", "http://h.example/d/x"),
+            "{:?}",
+            values(&dom)
+        );
+        let dom = parse("<a href=x>x</a>");
+        let report = absolutize_rcdom(&dom, None, &Options::new());
+        assert!(has(&dom, "a", "href", "x"));
+        assert_eq!(report.counts.rewritten, 0);
+    }
 }
