@@ -507,3 +507,40 @@ fn continuation_line_after_the_envelope_line() {
         "{errors:?}"
     );
 }
+
+/// Trees no serializer could write back (issue 10): nested `<a>` from the
+/// adoption agency, content around `<plaintext>`, content after
+/// `<frameset>`, a script cut off inside `<!--<script`. Spliced into the
+/// source, each keeps its tree and only its links change.
+#[test]
+fn unrepresentable_trees_keep_their_tree() {
+    let cases: [(&str, &[u8]); 5] = [
+        ("nested a", b"<a href=x><div><a href=y>y</a></div></a>"),
+        (
+            "plaintext in a table",
+            b"<table><tr><td><a href=x>x</a><plaintext><a href=y>",
+        ),
+        (
+            "after frameset",
+            b"<frameset><frame src=f></frameset><a href=x>x</a><noframes><a href=y></noframes>",
+        ),
+        (
+            "cut-off script",
+            b"<a href=x>x</a><script><!--<script></script><a href=y>",
+        ),
+        (
+            "formatting clones",
+            b"<b><a href=x><p>one</b>two</p><i><a href=y></a>",
+        ),
+    ];
+    for (name, input) in cases {
+        for settings in [0u8, 16] {
+            html_fuzz_input::check_html_input(name, &[&[settings][..], input].concat());
+        }
+        let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+        assert!(
+            out.output.windows(17).any(|w| w == b"http://h.example/"),
+            "{name}: nothing rewritten"
+        );
+    }
+}
