@@ -38,10 +38,13 @@ pub struct PlannedRewrite<'a> {
 enum PlannedOutput {
     /// Nothing changed: the input itself.
     Unchanged,
-    /// A new document (HTML and style sheets are written whole).
-    Whole(Vec<u8>),
+    /// The input with these edits (HTML, style sheets), sorted, not overlapping.
+    Edited(Vec<crate::html::splice::ByteEdit>),
     /// The input with these edits (MIME), sorted, not overlapping.
     Spliced(Vec<crate::mime::Edit>),
+    /// A new file, not an edit of the input: a WARC of `conversion` records
+    /// (the original records are never altered, so none are copied).
+    Whole(Vec<u8>),
 }
 
 impl<'a> PlannedRewrite<'a> {
@@ -55,8 +58,27 @@ impl<'a> PlannedRewrite<'a> {
     pub fn pieces(&self) -> Vec<&[u8]> {
         match &self.output {
             PlannedOutput::Unchanged => vec![self.input],
-            PlannedOutput::Whole(document) => vec![&document[..]],
+            PlannedOutput::Edited(edits) => crate::html::splice::pieces(self.input, edits),
             PlannedOutput::Spliced(edits) => crate::mime::splice::pieces(self.input, edits),
+            PlannedOutput::Whole(output) => vec![&output[..]],
+        }
+    }
+
+    /// The edits the output is made of, in order: each a range of the input
+    /// and the bytes written instead (none when nothing changed). Outside
+    /// them the output is the input.
+    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, &[u8])> {
+        match &self.output {
+            PlannedOutput::Unchanged => Vec::new(),
+            PlannedOutput::Edited(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), &e.bytes[..]))
+                .collect(),
+            PlannedOutput::Spliced(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), &e.replacement[..]))
+                .collect(),
+            PlannedOutput::Whole(output) => vec![(0..self.input.len(), &output[..])],
         }
     }
 
@@ -64,10 +86,13 @@ impl<'a> PlannedRewrite<'a> {
     pub fn assemble(self) -> Rewrite<'a> {
         let output = match self.output {
             PlannedOutput::Unchanged => Cow::Borrowed(self.input),
-            PlannedOutput::Whole(document) => Cow::Owned(document),
+            PlannedOutput::Edited(edits) => {
+                Cow::Owned(crate::html::splice::apply(self.input, &edits))
+            }
             PlannedOutput::Spliced(edits) => {
                 Cow::Owned(crate::mime::splice::apply(self.input, &edits))
             }
+            PlannedOutput::Whole(output) => Cow::Owned(output),
         };
         Rewrite {
             output,
@@ -227,8 +252,8 @@ pub fn plan_rewrite<'a>(
         Format::Auto => detect_format(input, name),
         f => f,
     };
-    let whole = |document: Option<Vec<u8>>| match document {
-        Some(document) => PlannedOutput::Whole(document),
+    let edited = |edits: Option<Vec<crate::html::splice::ByteEdit>>| match edits {
+        Some(edits) => PlannedOutput::Edited(edits),
         None => PlannedOutput::Unchanged,
     };
     let output = match format {
@@ -248,7 +273,7 @@ pub fn plan_rewrite<'a>(
         Format::Css => {
             let base = retrieval_base(options, &location, &mut report);
             // A stand-alone sheet: no referring document is known.
-            whole(rewrite_stylesheet(
+            edited(plan_stylesheet(
                 input,
                 options,
                 None,
@@ -266,11 +291,11 @@ pub fn plan_rewrite<'a>(
                 transport_charset: options.charset,
                 location: &location,
             };
-            whole(if format == Format::Xhtml {
-                crate::xhtml::rewrite_xhtml(input, &ctx, &mut report)
+            if format == Format::Xhtml {
+                edited(crate::xhtml::plan_xhtml(input, &ctx, &mut report))
             } else {
-                crate::html::rewrite_html(input, &ctx, &mut report)
-            })
+                edited(crate::html::plan_html(input, &ctx, &mut report))
+            }
         }
     };
     PlannedRewrite {
@@ -284,8 +309,8 @@ pub fn plan_rewrite<'a>(
 /// Rewrite a style sheet: its encoding as CSS Syntax §3.2 determines it
 /// (`css::charset`: byte order mark > `options.charset`, the transport's >
 /// an `@charset` rule at the start > `environment`, the referring
-/// document's encoding > UTF-8); written back in the same encoding, byte
-/// order mark included (the HTML layer's decoder and encoder).
+/// document's encoding > UTF-8); the rewritten URLs spliced into the
+/// input's bytes in the same encoding. `None` when nothing changed.
 pub fn rewrite_stylesheet(
     input: &[u8],
     options: &Options,
@@ -294,7 +319,21 @@ pub fn rewrite_stylesheet(
     location: &Location,
     report: &mut Report,
 ) -> Option<Vec<u8>> {
+    let edits = plan_stylesheet(input, options, environment, base, location, report)?;
+    Some(crate::html::splice::apply(input, &edits))
+}
+
+/// [`rewrite_stylesheet`]'s edits, not applied.
+fn plan_stylesheet(
+    input: &[u8],
+    options: &Options,
+    environment: Option<&'static encoding_rs::Encoding>,
+    base: Option<&EstablishedBase>,
+    location: &Location,
+    report: &mut Report,
+) -> Option<Vec<crate::html::splice::ByteEdit>> {
     use crate::html::charset;
+    use crate::html::splice::{self, TextEdit};
     let charset = crate::css::charset::determine(input, options.charset, environment);
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
@@ -312,17 +351,17 @@ pub fn rewrite_stylesheet(
             .with_query_encoding(charset.encoding.output_encoding());
         EstablishedBase::new(sheet_base, b.rule)
     });
-    let out =
-        charset::rewrite_if_it_round_trips(input, &text, &charset, location, report, |sheet| {
-            let mut rewriter =
-                crate::policy::LinkRewriter::new(base.as_ref(), options, sheet, location);
-            crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))
-        })?;
+    let mut rewriter = crate::policy::LinkRewriter::new(base.as_ref(), options, report, location);
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
     // a rewritten URL) is written as a CSS escape.
-    let out = match charset.literal(&out, charset::LiteralSyntax::Css) {
-        std::borrow::Cow::Borrowed(_) => out,
-        std::borrow::Cow::Owned(escaped) => escaped,
-    };
-    Some(charset::encode(out, &charset))
+    let edits: Vec<TextEdit> =
+        crate::css::css_edits(&text, &mut |url| rewriter.rewrite("css", "url()", url))
+            .into_iter()
+            .map(|(range, new)| TextEdit {
+                range,
+                text: charset.css_text(&new).into_owned(),
+            })
+            .collect();
+    let bytes = splice::to_bytes(input, &text, &charset, edits, location, report);
+    (!bytes.is_empty()).then_some(bytes)
 }

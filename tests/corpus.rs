@@ -8,6 +8,8 @@
 //! `LINKBASE_REQUIRE_CORPUS=1` (CI) absence is a failure. `LINKBASE_CORPUS`
 //! points elsewhere.
 
+#[path = "common/html_splice_check.rs"]
+mod html_splice_check;
 #[path = "common/splice_check.rs"]
 mod splice_check;
 
@@ -212,6 +214,13 @@ fn check_file(path: &Path, options: &Options, name: String) -> FileOutcome {
             let after_cte = if requalified { "quoted-printable" } else { cte };
             let before = decode(cte, &input[edit.range.clone()]);
             let after = decode(after_cte, &edit.replacement);
+            if let (Ok(b), Ok(a)) = (&before, &after) {
+                // The HTML-level invariant: only link places changed.
+                if let Err(e) = html_splice_check::check(b, a, None, None) {
+                    out.failures
+                        .push(format!("{name}: part {}: {e}", edit.part));
+                }
+            }
             match (before, after) {
                 (Ok(b), Ok(a)) if shape(&b) == shape(&a) => {}
                 (Ok(_), Ok(_)) => out.failures.push(format!(

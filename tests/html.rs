@@ -9,6 +9,8 @@
 
 #[path = "common/fidelity.rs"]
 mod fidelity;
+#[path = "common/html_splice_check.rs"]
+mod html_splice_check;
 
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
@@ -85,6 +87,10 @@ fn fixtures() {
             .first()
             .and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes()));
         let extra = flag_values(&args, "--attr");
+        if let Err(e) = html_splice_check::check(&input, &run.stdout, None, transport) {
+            failures.push(format!("{case}: {e}"));
+            continue;
+        }
         let check = std::panic::catch_unwind(|| {
             fidelity::assert_same_tree(&case, &input, &run.stdout, transport, &extra)
         });
@@ -289,7 +295,8 @@ fn hostile_sizes_complete() {
     );
     let out = rewrite_with(deep.as_bytes(), Some("http://h.example/"));
     let text = String::from_utf8_lossy(&out.output);
-    assert!(text.contains("<a href=\"http://h.example/x\">"));
+    // The value stays unquoted, as written.
+    assert!(text.contains("<a href=http://h.example/x>"));
     assert_eq!(text.matches("<div>").count(), depth);
 
     let many: String = (0..100_000)
@@ -334,4 +341,29 @@ fn srcdoc_documents_nest_to_a_limit() {
         "{:?}",
         out.report.problems
     );
+}
+
+/// The shared invariant check fails when anything but a link place changes,
+/// and when the reported edits are not what the output is made of.
+#[test]
+fn the_splice_check_catches_other_changes() {
+    let input = b"<p class=a><a href=x>x</a><style>b{c:url(d)}</style>";
+    let fine = b"<p class=a><a href=\"http://h/x\">x</a><style>b{c:url(http://h/d)}</style>";
+    assert_eq!(html_splice_check::check(input, fine, None, None), Ok(()));
+    // Spelling outside values (any value may hold a link as far as this
+    // check knows; the tree check says which may change).
+    let spelling = b"<P class=a><a href=x>x</a><style>b{c:url(d)}</style>";
+    assert!(html_splice_check::check(input, spelling, None, None).is_err());
+    let tag = b"<p class=a><a href=x>x</A><style>b{c:url(d)}</style>";
+    assert!(html_splice_check::check(input, tag, None, None).is_err());
+    let text = b"<p class=a><a href=x>y</a><style>b{c:url(d)}</style>";
+    assert!(html_splice_check::check(input, text, None, None).is_err());
+    let edits: [(std::ops::Range<usize>, &[u8]); 1] = [(19..20, b"http://h/x")];
+    let spliced = b"<p class=a><a href=http://h/x>x</a><style>b{c:url(d)}</style>";
+    assert_eq!(
+        html_splice_check::check(input, spliced, Some(&edits), None),
+        Ok(())
+    );
+    let wrong: [(std::ops::Range<usize>, &[u8]); 1] = [(19..20, b"http://h/y")];
+    assert!(html_splice_check::check(input, spliced, Some(&wrong), None).is_err());
 }

@@ -8,12 +8,13 @@
 //! - MIME: at most 1.5× the input for an MHTML archive of 20 MB (the
 //!   design's target is 2.5×; the command line writes the output in pieces
 //!   and holds little more than the input);
-//! - HTML: at most 20× the input for a 4 MB page (the html5ever + rcdom
-//!   tree dominates it).
+//! - HTML: at most 4× the input for a 20 MB page (issue 10: the input, the
+//!   light arena html5ever's tree builder fills, and the edits; it was 16.8×
+//!   with the rcdom tree and its serializer).
 //!
 //! Peak live heap of `linkbase::rewrite` (`common/alloc_meter.rs`), the input
 //! and the output assembled in memory included: at most 2.5× for the MHTML
-//! archive, 20× for the page.
+//! archive, HTML_BOUND for a 4 MB page.
 //!
 //! One test function: the counting allocator sees the whole process, so
 //! nothing else may run beside the measurement, and the resident figures
@@ -38,8 +39,15 @@ const MIME_BOUND: f64 = 2.5;
 /// (measured 1.04× at 100 MB, 1.16× at 20 MB in a debug build): an output
 /// assembled in memory again (2×) fails this.
 const MIME_RESIDENT_BOUND: f64 = 1.5;
-/// Peak memory of an HTML rewrite, as a multiple of the input (measured 15.7×).
-const HTML_BOUND: f64 = 20.0;
+/// Peak heap of an HTML rewrite in memory, as a multiple of the input, the
+/// output assembled included (measured 4.32× on the 4 MB page, debug build).
+const HTML_BOUND: f64 = 5.0;
+/// Peak resident memory of the binary on an HTML page, above its baseline,
+/// as a multiple of the input (issue 10; measured 3.84× on the 20 MB page in
+/// the debug build `cargo test` makes, 3.75× in a release build).
+const HTML_RESIDENT_BOUND: f64 = 4.0;
+/// The size of the HTML page of the resident check, in bytes.
+const HTML_RESIDENT_BYTES: usize = 20_000_000;
 /// The size of the MHTML archive checked, in MB.
 const MIME_MB: usize = 20;
 /// The size of the HTML page checked, in bytes.
@@ -112,9 +120,11 @@ fn resident_checks() {
     });
     let archive = archive.unwrap_or_else(|e| panic!("{e}"));
     check_resident(&archive, &[], baseline, MIME_RESIDENT_BOUND, 0.9);
-    let page = rss::write_file(dir, "page.html", |w| mhtml::write_html_page(w, HTML_BYTES));
+    let page = rss::write_file(dir, "page.html", |w| {
+        mhtml::write_html_page(w, HTML_RESIDENT_BYTES)
+    });
     let page = page.unwrap_or_else(|e| panic!("{e}"));
-    check_resident(&page, &HTML_ARGS, baseline, HTML_BOUND, 3.0);
+    check_resident(&page, &HTML_ARGS, baseline, HTML_RESIDENT_BOUND, 1.5);
 }
 
 /// Once this process has been larger than the binary on a tiny page, that
@@ -157,7 +167,7 @@ fn peak_memory_stays_within_its_bounds() {
     let mut options = Options::new();
     options.format = Format::Html;
     options.url = Some(PAGE_URL.into());
-    check("page.html", &input, &options, HTML_BOUND, 3.0);
+    check("page.html", &input, &options, HTML_BOUND, 2.0);
 
     // The heap checks have made this process large.
     #[cfg(target_os = "linux")]

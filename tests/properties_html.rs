@@ -3,6 +3,8 @@
 //! textarea, style, script, comments, entities) carrying URL-bearing
 //! attributes with arbitrary references.
 //!
+//! - the output is the input with the reported edits spliced in, each inside
+//!   a link place (`common/html_splice_check.rs`, used on every fixture);
 //! - the output re-parses to the input's tree except for URL values (the
 //!   fidelity helper used on every fixture);
 //! - rewriting is idempotent: the output, rewritten again, comes back
@@ -13,6 +15,8 @@
 
 #[path = "common/fidelity.rs"]
 mod fidelity;
+#[path = "common/html_splice_check.rs"]
+mod html_splice_check;
 
 use proptest::prelude::*;
 
@@ -137,7 +141,14 @@ proptest! {
     #[test]
     fn output_has_the_input_tree_and_rewriting_is_idempotent(doc in document()) {
         let url = Some("http://h.example/a/b/page.html");
-        let once = rewrite(doc.as_bytes(), url);
+        let mut options = linkbase::Options::new();
+        options.url = url.map(str::to_string);
+        options.format = linkbase::Format::Html;
+        let planned = linkbase::plan_rewrite(doc.as_bytes(), &options, None);
+        let edits = planned.edits();
+        let once: Vec<u8> = planned.pieces().concat();
+        let checked = html_splice_check::check(doc.as_bytes(), &once, Some(&edits), None);
+        prop_assert!(checked.is_ok(), "{:?}", checked);
         fidelity::assert_same_tree("generated", doc.as_bytes(), &once, None, &[]);
         let twice = rewrite(&once, url);
         prop_assert_eq!(String::from_utf8_lossy(&twice), String::from_utf8_lossy(&once));

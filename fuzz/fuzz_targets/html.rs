@@ -1,9 +1,10 @@
-//! The HTML rewrite: no panic, and the output re-parses (html5ever,
-//! scripting disabled) to the input's tree apart from URL values — the check
-//! of `tests/common/fidelity.rs`, shared with the HTML fixture tests. Input
-//! that cannot be written back without loss must come back unchanged. NUL
-//! bytes and characters the output encoding cannot hold are checked like
-//! everything else. The check itself is `tests/common/html_fuzz_input.rs`,
+//! The HTML rewrite: no panic; the output is the input with the reported
+//! edits spliced in, each inside a link place (`tests/common/html_splice_check.rs`);
+//! and it re-parses (html5ever, scripting disabled) to the input's tree apart
+//! from URL values (`tests/common/fidelity.rs`), for every input. Input that
+//! is not valid in its encoding must come back unchanged. NUL bytes and
+//! characters the output encoding cannot hold are checked like everything
+//! else. The check itself is `tests/common/html_fuzz_input.rs`,
 //! shared with `tests/fuzz_regressions.rs`.
 
 #![no_main]
@@ -14,6 +15,8 @@ use libfuzzer_sys::fuzz_target;
 mod fidelity;
 #[path = "../../tests/common/html_fuzz_input.rs"]
 mod html_fuzz_input;
+#[path = "../../tests/common/html_splice_check.rs"]
+mod html_splice_check;
 
 fuzz_target!(|data: &[u8]| {
     html_fuzz_input::check_html_input("fuzz", data);

@@ -50,13 +50,26 @@ use std::ops::Range;
 /// );
 /// ```
 pub fn rewrite_css(css: &str, rewrite: &mut dyn FnMut(&str) -> Option<String>) -> Option<String> {
+    walk(css, rewrite).finish()
+}
+
+/// The replacements [`rewrite_css`] makes, in order: each a byte range of
+/// `css` and the text written there instead.
+pub fn css_edits(
+    css: &str,
+    rewrite: &mut dyn FnMut(&str) -> Option<String>,
+) -> Vec<(Range<usize>, String)> {
+    walk(css, rewrite).edits()
+}
+
+fn walk<'a>(css: &'a str, rewrite: &mut dyn FnMut(&str) -> Option<String>) -> Splicer<'a> {
     let mut walker = Walker {
         rewrite,
         out: Splicer::new(css),
         source: css,
     };
     walker.walk(&mut Parser::new(css), Context::Normal);
-    walker.out.finish()
+    walker.out
 }
 
 /// What the tokens of the block being walked mean.

@@ -16,7 +16,7 @@ pub(crate) fn changed(
 /// Builds the output of a text with some byte ranges replaced, in order.
 pub(crate) struct Splicer<'a> {
     source: &'a str,
-    out: Option<String>,
+    edits: Vec<(Range<usize>, String)>,
     copied_to: usize,
 }
 
@@ -25,7 +25,7 @@ impl<'a> Splicer<'a> {
     pub(crate) fn new(source: &'a str) -> Self {
         Splicer {
             source,
-            out: None,
+            edits: Vec::new(),
             copied_to: 0,
         }
     }
@@ -45,18 +45,29 @@ impl<'a> Splicer<'a> {
             );
             return;
         }
-        let out = self
-            .out
-            .get_or_insert_with(|| String::with_capacity(self.source.len() + with.len() + 16));
-        out.push_str(&self.source[self.copied_to..range.start]);
-        out.push_str(with);
         self.copied_to = range.end;
+        self.edits.push((range, with.to_string()));
+    }
+
+    /// The replacements made, in order.
+    pub(crate) fn edits(self) -> Vec<(Range<usize>, String)> {
+        self.edits
     }
 
     /// The whole new text, or `None` when nothing was replaced.
     pub(crate) fn finish(self) -> Option<String> {
-        let mut out = self.out?;
-        out.push_str(&self.source[self.copied_to..]);
+        if self.edits.is_empty() {
+            return None;
+        }
+        let extra: usize = self.edits.iter().map(|(_, w)| w.len()).sum();
+        let mut out = String::with_capacity(self.source.len() + extra);
+        let mut at = 0;
+        for (range, with) in &self.edits {
+            out.push_str(&self.source[at..range.start]);
+            out.push_str(with);
+            at = range.end;
+        }
+        out.push_str(&self.source[at..]);
         Some(out)
     }
 }

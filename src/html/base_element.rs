@@ -4,42 +4,23 @@
 //! `javascript:` or `data:` URL, the element is ignored (with a warning) and
 //! the fallback base stays in force. Later `<base>` elements never count.
 
-use super::dom::{Document, Scope};
 use crate::base::{BaseRule, EstablishedBase};
 use crate::policy::absolute_url;
 use crate::report::{Location, Report, Severity};
 use crate::resolve::{scheme_len, Base, Profile};
 use encoding_rs::Encoding;
 
-/// The base set by the document's `<base href>`, if it sets a usable one.
+/// The base set by the document's `<base href>` (`href`: the value of the
+/// first one in tree order, if any), if it sets a usable one.
 pub fn embedded_base(
-    doc: &Document,
+    href: Option<&str>,
     fallback: Option<&EstablishedBase>,
     profile: Profile,
     query_encoding: &'static Encoding,
     report: &mut Report,
     location: &Location,
 ) -> Option<EstablishedBase> {
-    if !doc.may_have_base_element() {
-        return None;
-    }
-    let href = doc
-        .elements(Scope::Document)
-        .filter(|e| e.is_html("base"))
-        .find_map(|e| e.attribute("href"))?;
-    establish_embedded_base(&href, fallback, profile, query_encoding, report, location)
-}
-
-/// The base a `<base href>` of value `href` sets: resolved against
-/// `fallback`; `None` (reported) when it cannot serve (HTML and XHTML).
-pub(crate) fn establish_embedded_base(
-    href: &str,
-    fallback: Option<&EstablishedBase>,
-    profile: Profile,
-    query_encoding: &'static Encoding,
-    report: &mut Report,
-    location: &Location,
-) -> Option<EstablishedBase> {
+    let href = href?;
     let ignore = |report: &mut Report, why: String| {
         report.problem(
             location,

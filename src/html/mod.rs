@@ -1,11 +1,17 @@
 //! The HTML layer: establish a document's base and rewrite every URL-bearing
 //! place. Knows nothing of MIME; the caller hands in a fallback base.
 //!
-//! One module per job: [`charset`] (which encoding, decode, encode back),
-//! [`prescan`] (the `<meta>` prescan), `dom` (html5ever + rcdom: parse, walk,
-//! serialize), [`links`] (the declarative table of URL-bearing attributes),
-//! `base_element` (rule 5.1), `saved_from` (the saved-page comment),
-//! `rewrite` (one document), [`srcset`] and [`refresh`] (attribute syntaxes).
+//! The output is the input's bytes with the rewritten values spliced in:
+//! every byte outside them is copied as it was, in every encoding.
+//!
+//! One module per job: [`charset`] (which encoding, decode, what the output
+//! holds), [`prescan`] (the `<meta>` prescan), `dom` (html5ever's tree
+//! builder into a light arena, with source spans; walking it), [`links`] (the
+//! declarative table of URL-bearing attributes), `base_element` (rule 5.1),
+//! `saved_from` (the saved-page comment), `rewrite` (one document: what to
+//! write where), [`splice`] (writing values, text offsets to input bytes),
+//! [`rcdom`] (the same rewrite over an `RcDom` a caller holds), [`srcset`]
+//! and [`refresh`] (attribute syntaxes).
 
 use crate::base::EstablishedBase;
 use crate::options::Options;
@@ -17,14 +23,15 @@ pub mod charset;
 mod dom;
 pub mod links;
 pub mod prescan;
+pub mod rcdom;
 pub mod refresh;
 mod rewrite;
 mod saved_from;
+pub mod splice;
 pub mod srcset;
 
-pub(crate) use base_element::establish_embedded_base;
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
-pub(crate) use rewrite::rewrite_list;
+pub(crate) use rewrite::{kind_of, Bases, Policy, Start};
 pub use saved_from::saved_from_url;
 
 /// What the caller knows about a document before it is parsed.
@@ -72,31 +79,18 @@ fn start<'a>(ctx: &HtmlContext<'a>, charset: &'a charset::Charset) -> rewrite::S
     }
 }
 
-/// The document `input` parsed and written back with nothing changed,
-/// decoded and encoded as [`rewrite_html`] does (`None` where that leaves the
-/// input unchanged as undecodable). For tests and the fuzz target: its tree is
-/// the input's, unless that tree cannot be written as HTML (nested `<a>` from
-/// the adoption agency algorithm …); a rewrite changes nothing else.
-#[doc(hidden)]
-pub fn reserialize_html(input: &[u8], transport: Option<&'static Encoding>) -> Option<Vec<u8>> {
-    let charset = charset::sniff(input, transport);
-    let text = charset::decode(input, &charset).ok()?;
-    charset::check_round_trip(input, &text, &charset).ok()?;
-    let doc = dom::parse(&text, false);
-    Some(charset::encode(
-        doc.serialize_with(Some(&charset), |_| {}),
-        &charset,
-    ))
-}
-
-/// Rewrite the document in `input`. `None` when nothing had to change (the
-/// caller then keeps the input bytes exactly).
+/// Rewrite the document in `input`: the edits to splice into it, sorted
+/// and not overlapping. `None` when nothing had to change (the caller then
+/// keeps the input bytes exactly).
 ///
-/// The output is in the input's encoding (with its byte order mark, if it had
-/// one). Input that cannot be written back without loss — not valid in its
-/// encoding, or holding bytes that the encoding decodes one way only — is
-/// left unchanged and reported, so that nothing is lost.
-pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
+/// Only the bytes of rewritten values change; they are written in the
+/// input's encoding. Input that is not valid in its encoding is left
+/// unchanged and reported.
+pub fn plan_html(
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Option<Vec<splice::ByteEdit>> {
     let charset = charset::sniff(input, ctx.transport_charset);
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
@@ -105,13 +99,14 @@ pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) ->
             return None;
         }
     };
-    let out = charset::rewrite_if_it_round_trips(
-        input,
-        &text,
-        &charset,
-        ctx.location,
-        report,
-        |report| rewrite::rewrite_document(&text, &start(ctx, &charset), report),
-    )?;
-    Some(charset::encode(out, &charset))
+    let edits = rewrite::rewrite_document(&text, &start(ctx, &charset), report);
+    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    (!bytes.is_empty()).then_some(bytes)
+}
+
+/// [`plan_html`]'s output assembled: the rewritten document, `None` when
+/// nothing had to change.
+pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
+    let edits = plan_html(input, ctx, report)?;
+    Some(splice::apply(input, &edits))
 }

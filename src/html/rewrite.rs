@@ -1,12 +1,13 @@
 //! One parsed document: establish its base, offer every URL-bearing place
-//! (per the [`links`](super::links) table) to the link policy, and
-//! serialize the tree when anything changed.
+//! (per the [`links`](super::links) table) to the link policy, and say what
+//! to write where ([`TextEdit`]s over the document's text).
 
 use super::base_element::embedded_base;
 use super::charset::Charset;
-use super::dom::{self, AttrNs, Element, ElementNs, Scope};
+use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
+use super::splice::{self, TextEdit};
 use super::{refresh, srcset};
 use crate::base::{BaseRule, EstablishedBase};
 use crate::options::Options;
@@ -14,6 +15,7 @@ use crate::policy::{clean_reference, LinkRewriter};
 use crate::report::{Location, Outcome, Report, Severity};
 use crate::resolve::Base;
 use encoding_rs::Encoding;
+use html5ever::QualName;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
 pub const MAX_SRCDOC_DEPTH: usize = 8;
@@ -41,47 +43,109 @@ pub struct Start<'a> {
     pub depth: usize,
 }
 
-/// Rewrite the document `text`; `None` when nothing changed.
-pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Option<String> {
-    let doc = dom::parse(text, start.iframe_srcdoc);
-    let (fallback, embedded) = bases(&doc, start, report);
-    // The document's own URL: given by the caller, else the saved-from
-    // comment's URL (which is where the page was retrieved from).
-    let document_url = match start.document_url {
-        Some(b) => Some(with_query_encoding(b, start)),
-        None => fallback
-            .as_ref()
-            .filter(|b| b.rule == BaseRule::SavedFromComment)
-            .cloned(),
-    };
-    let base = embedded.as_ref().or(fallback.as_ref());
-    let mut walk = Walk {
-        rewriter: LinkRewriter::new(base, start.options, report, start.location),
-        fallback: fallback.as_ref(),
-        document_url: document_url.as_ref(),
+/// The attributes the rewrite can look at: those of the link table, the
+/// ones that qualify them (`http-equiv`, `codebase`, `classid`) and the
+/// `--attr` names. The parser keeps no other.
+fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
+    move |name: &QualName| {
+        super::links::LINK_ATTRIBUTES
+            .iter()
+            .any(|row| row.name == &*name.local)
+            || &*name.local == "http-equiv"
+            || dom::named(&name.local, &options.extra_attributes)
+    }
+}
+
+/// Rewrite the document `text`: the edits to make, sorted (none when
+/// nothing changes).
+pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Vec<TextEdit> {
+    let keep = keep(start.options);
+    let doc = dom::parse(text, start.iframe_srcdoc, &keep);
+    let bases = Bases::new(
+        doc.first_base_href(),
+        &doc.leading_comments(),
         start,
+        report,
+    );
+    let mut walk = Walk {
+        policy: Policy::new(&bases, start, report),
+        text,
+        edits: Vec::new(),
     };
-    // Walk until the first change; the rest is rewritten while serializing
-    // (one pass over the tree fewer on large documents).
-    let mut visited = 0usize;
-    let mut changed = false;
     for element in doc.elements(Scope::WithTemplates) {
-        visited += 1;
-        if walk.element(&element) {
-            changed = true;
-            break;
+        walk.element(&element);
+    }
+    let edits = walk.edits;
+    // The tree goes before the edits are sorted (the peak of a large page).
+    drop(doc);
+    splice::sorted(edits)
+}
+
+/// The bases of one document.
+pub(crate) struct Bases {
+    /// From outside, else the saved-from comment.
+    fallback: Option<EstablishedBase>,
+    /// From `<base href>` (5.1).
+    embedded: Option<EstablishedBase>,
+    /// The document's own URL (for `manifest`).
+    document_url: Option<EstablishedBase>,
+}
+
+impl Bases {
+    /// The bases of a document whose first `<base href>` is `base_href` and
+    /// whose leading comments are `comments`.
+    pub(crate) fn new(
+        base_href: Option<&str>,
+        comments: &[&str],
+        start: &Start<'_>,
+        report: &mut Report,
+    ) -> Bases {
+        let (fallback, embedded) = bases(base_href, comments, start, report);
+        // The document's own URL: given by the caller, else the saved-from
+        // comment's URL (which is where the page was retrieved from).
+        let document_url = match start.document_url {
+            Some(b) => Some(with_query_encoding(b, start)),
+            None => fallback
+                .as_ref()
+                .filter(|b| b.rule == BaseRule::SavedFromComment)
+                .cloned(),
+        };
+        Bases {
+            fallback,
+            embedded,
+            document_url,
         }
     }
-    if !changed {
-        return None;
+
+    /// The base in force: the embedded one, else the fallback.
+    pub(crate) fn in_force(self) -> Option<EstablishedBase> {
+        self.embedded.or(self.fallback)
     }
-    let mut seen = 0usize;
-    Some(doc.serialize_with(start.output, |element| {
-        seen += 1;
-        if seen > visited {
-            walk.element(element);
+}
+
+/// The link policy of one document: the decision, for each URL-bearing
+/// value, of its new value. Shared by the rewrite of a source (here) and of
+/// an `RcDom` ([`super::rcdom`]).
+pub(crate) struct Policy<'a> {
+    pub(crate) rewriter: LinkRewriter<'a>,
+    bases: &'a Bases,
+    pub(crate) start: &'a Start<'a>,
+}
+
+impl<'a> Policy<'a> {
+    /// The policy of a document with `bases`.
+    pub(crate) fn new(
+        bases: &'a Bases,
+        start: &'a Start<'a>,
+        report: &'a mut Report,
+    ) -> Policy<'a> {
+        let base = bases.embedded.as_ref().or(bases.fallback.as_ref());
+        Policy {
+            rewriter: LinkRewriter::new(base, start.options, report, start.location),
+            bases,
+            start,
         }
-    }))
+    }
 }
 
 /// The base the document `text` establishes itself (5.1 `<base href>`), else
@@ -91,8 +155,14 @@ pub fn document_base(
     start: &Start<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    let doc = dom::parse(text, start.iframe_srcdoc);
-    let (fallback, embedded) = bases(&doc, start, report);
+    let keep = keep(start.options);
+    let doc = dom::parse(text, start.iframe_srcdoc, &keep);
+    let (fallback, embedded) = bases(
+        doc.first_base_href(),
+        &doc.leading_comments(),
+        start,
+        report,
+    );
     embedded.or(fallback)
 }
 
@@ -106,20 +176,25 @@ fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBas
 /// The fallback base (from outside, else the saved-from comment) and the
 /// embedded one (5.1), if any.
 fn bases(
-    doc: &dom::Document,
+    base_href: Option<&str>,
+    comments: &[&str],
     start: &Start<'_>,
     report: &mut Report,
 ) -> (Option<EstablishedBase>, Option<EstablishedBase>) {
     let profile = start.options.profile;
     let fallback = match start.base {
         Some(b) => Some(with_query_encoding(b, start)),
-        None if start.saved_from_allowed => {
-            saved_from_base(doc, profile, start.query_encoding, report, start.location)
-        }
+        None if start.saved_from_allowed => saved_from_base(
+            comments,
+            profile,
+            start.query_encoding,
+            report,
+            start.location,
+        ),
         None => None,
     };
     let embedded = embedded_base(
-        doc,
+        base_href,
         fallback.as_ref(),
         profile,
         start.query_encoding,
@@ -129,26 +204,22 @@ fn bases(
     (fallback, embedded)
 }
 
-struct Walk<'a, 'r> {
-    rewriter: LinkRewriter<'r>,
-    fallback: Option<&'a EstablishedBase>,
-    document_url: Option<&'a EstablishedBase>,
-    start: &'a Start<'a>,
+struct Walk<'a> {
+    policy: Policy<'a>,
+    /// The document's text.
+    text: &'a str,
+    /// What to write where, in the order found.
+    edits: Vec<TextEdit>,
 }
 
-impl Walk<'_, '_> {
+impl Walk<'_> {
     /// Rewrite one element's URL-bearing attributes (and a style sheet's
-    /// text); true when anything changed.
-    fn element(&mut self, el: &Element) -> bool {
+    /// text).
+    fn element(&mut self, el: &Element) {
         let ns = el.ns();
         let local = el.local_name();
-        let mut changed = false;
-        if local == "style" && matches!(ns, ElementNs::Html | ElementNs::Svg) {
-            changed |= el.rewrite_text(|css| {
-                crate::css::rewrite_css(css, &mut |url| {
-                    self.rewriter.rewrite("style", "url()", url)
-                })
-            });
+        if let Some((css, tag_end)) = el.style_text() {
+            self.style_text(ns, css, tag_end);
         }
         let refresh = ns == ElementNs::Html
             && local == "meta"
@@ -156,28 +227,105 @@ impl Walk<'_, '_> {
                 .attribute("http-equiv")
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
         let codebase = if ns == ElementNs::Html && local == "object" {
-            self.codebase(el)
+            self.policy
+                .codebase(el.attribute("classid").and(el.attribute("codebase")))
         } else {
             None
         };
-        let extra = &self.start.options.extra_attributes;
-        changed |= el.rewrite_attributes(|attr_ns, name, value| {
-            let kind = link_kind(ns, local, attr_ns, name).or_else(|| {
-                (attr_ns == AttrNs::None && extra.iter().any(|a| a.eq_ignore_ascii_case(name)))
-                    .then_some(LinkKind::Url)
-            })?;
-            let attribute = if attr_ns == AttrNs::XLink {
-                "xlink:href"
-            } else {
-                name
-            };
-            self.value(local, attribute, value, kind, refresh, codebase.as_ref())
-        });
-        changed
+        for attr in el.attributes() {
+            let old = el.value_of(attr);
+            self.attribute(ns, local, attr, old, refresh, codebase.as_ref());
+        }
     }
 
+    /// Rewrite one attribute, if it is URL-bearing.
+    fn attribute(
+        &mut self,
+        ns: ElementNs,
+        local: &str,
+        attr: &SourceAttr,
+        old: &str,
+        refresh: bool,
+        codebase: Option<&EstablishedBase>,
+    ) {
+        let attr_ns = AttrNs::of_namespace(&attr.ns);
+        let name = &*attr.local;
+        let Some(kind) = kind_of(
+            ns,
+            local,
+            attr_ns,
+            name,
+            &self.policy.start.options.extra_attributes,
+        ) else {
+            return;
+        };
+        let attribute = if attr_ns == AttrNs::XLink {
+            "xlink:href"
+        } else {
+            name
+        };
+        let Some(new) = self
+            .policy
+            .value(local, attribute, old, kind, refresh, codebase)
+        else {
+            return;
+        };
+        if new == old {
+            return;
+        }
+        match &attr.span {
+            Some(span) => {
+                let edit = splice::value_edit(self.text, span, old, &new, self.policy.start.output);
+                self.edits.push(edit);
+            }
+            // Every attribute the tree builder gives comes from a tag.
+            None => debug_assert!(false, "attribute {name} without a source"),
+        }
+    }
+
+    /// Rewrite the text of a `style` element where it is written: from the
+    /// end of its start tag to its end tag. `css` is its text as parsed.
+    fn style_text(&mut self, ns: ElementNs, css: &str, tag_end: Option<usize>) {
+        let Some(region) = tag_end.and_then(|at| style_region(self.text, at, ns, css)) else {
+            // Text written with markup or references inside (SVG) is not
+            // rewritten; say so if it holds URLs.
+            let mut urls = false;
+            crate::css::css_edits(css, &mut |_| {
+                urls = true;
+                None
+            });
+            if urls {
+                self.policy.rewriter.report().problem(
+                    self.policy.start.location,
+                    Severity::Warning,
+                    "a <style> whose text is written with markup or character references \
+                     inside is left unchanged"
+                        .to_string(),
+                );
+            }
+            return;
+        };
+        let written = &self.text[region.clone()];
+        let rewriter = &mut self.policy.rewriter;
+        let edits =
+            crate::css::css_edits(written, &mut |url| rewriter.rewrite("style", "url()", url));
+        for (range, new) in edits {
+            let new = raw_text_safe(&new);
+            let text = match self.policy.start.output {
+                Some(output) => output.css_text(&new).into_owned(),
+                None => new,
+            };
+            self.edits.push(TextEdit {
+                range: region.start + range.start..region.start + range.end,
+                text,
+            });
+        }
+    }
+}
+
+impl Policy<'_> {
     /// The new value of one URL-bearing attribute, if it changes.
-    fn value(
+    pub(crate) fn value(
         &mut self,
         element: &str,
         attribute: &str,
@@ -194,8 +342,12 @@ impl Walk<'_, '_> {
                 None
             }
             LinkKind::UrlKeepEmpty => r.rewrite(element, attribute, value),
-            LinkKind::BaseHref => r.rewrite_against(self.fallback, element, attribute, value),
-            LinkKind::Manifest => r.rewrite_against(self.document_url, element, attribute, value),
+            LinkKind::BaseHref => {
+                r.rewrite_against(self.bases.fallback.as_ref(), element, attribute, value)
+            }
+            LinkKind::Manifest => {
+                r.rewrite_against(self.bases.document_url.as_ref(), element, attribute, value)
+            }
             LinkKind::ClassId => {
                 let base = codebase.or(r.base());
                 r.rewrite_against(base, element, attribute, value)
@@ -229,12 +381,12 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// An `<object>`'s `codebase`, resolved, as the base of its `classid`.
-    fn codebase(&mut self, el: &Element) -> Option<EstablishedBase> {
-        el.attribute("classid")?;
-        let raw = el.attribute("codebase")?;
+    /// An `<object>`'s `codebase` (`raw`, when it has a `classid`),
+    /// resolved, as the base of its `classid`.
+    pub(crate) fn codebase(&mut self, raw: Option<&str>) -> Option<EstablishedBase> {
+        let raw = raw?;
         // By the rewriter's rules, so that it is the browser's base.
-        let url = crate::policy::absolute_url(self.rewriter.base(), &raw).ok()?;
+        let url = crate::policy::absolute_url(self.rewriter.base(), raw).ok()?;
         let base = Base::parse(&url, self.start.options.profile).ok()?;
         Some(EstablishedBase::new(
             base.with_query_encoding(self.start.query_encoding),
@@ -242,8 +394,9 @@ impl Walk<'_, '_> {
         ))
     }
 
-    /// An `iframe srcdoc` document, rewritten with this document's base.
-    fn srcdoc(&mut self, value: &str) -> Option<String> {
+    /// An `iframe srcdoc` document, rewritten with this document's base:
+    /// its new text (the caller writes it escaped into the attribute).
+    pub(super) fn srcdoc(&mut self, value: &str) -> Option<String> {
         let start = self.start;
         if start.depth >= MAX_SRCDOC_DEPTH {
             self.rewriter.report().problem(
@@ -262,14 +415,123 @@ impl Walk<'_, '_> {
             depth: start.depth + 1,
             ..*start
         };
-        rewrite_document(value, &nested, self.rewriter.report())
+        let edits = rewrite_document(value, &nested, self.rewriter.report());
+        (!edits.is_empty()).then(|| splice::apply_text(value, &edits))
     }
+}
+
+/// `css` (a new URL as CSS writes it) made safe for the text of a `style`
+/// element: `</style` would end the element, `]]>` an SVG one's CDATA
+/// section, so their `<` and `>` are written as CSS escapes (`\3c `, `\3e `),
+/// which mean the same inside a URL token or a string.
+fn raw_text_safe(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(c) = rest.chars().next() {
+        let tail = &rest[c.len_utf8()..];
+        let ends_element = c == '<'
+            && tail
+                .get(..6)
+                .is_some_and(|t| t.eq_ignore_ascii_case("/style"));
+        let ends_cdata = c == '>' && out.ends_with("]]");
+        match () {
+            _ if ends_element => out.push_str("\\3c "),
+            _ if ends_cdata => out.push_str("\\3e "),
+            _ => out.push(c),
+        }
+        rest = tail;
+    }
+    out
+}
+
+/// The link kind of an attribute: the table's, or `Url` for an `--attr` name.
+pub fn kind_of(
+    ns: ElementNs,
+    local: &str,
+    attr_ns: AttrNs,
+    name: &str,
+    extra: &[String],
+) -> Option<LinkKind> {
+    link_kind(ns, local, attr_ns, name).or_else(|| {
+        (attr_ns == AttrNs::None && extra.iter().any(|a| a.eq_ignore_ascii_case(name)))
+            .then_some(LinkKind::Url)
+    })
+}
+
+/// Where the text of a `style` element whose start tag ends at `tag_end` is
+/// written, if it is written as its text `css` (CR LF and CR as LF, NUL as
+/// U+FFFD; the CSS tokenizer reads them alike): an HTML `style` is raw text
+/// up to its end tag; an SVG one is parsed as markup, so it must hold no
+/// `<` or `&` — or be one CDATA section, with white space around.
+fn style_region(
+    text: &str,
+    tag_end: usize,
+    ns: ElementNs,
+    css: &str,
+) -> Option<std::ops::Range<usize>> {
+    let rest = text.get(tag_end..)?;
+    let end = tag_end + end_tag(rest, "style").unwrap_or(rest.len());
+    let mut region = tag_end..end;
+    if ns == ElementNs::Svg {
+        let written = &text[region.clone()];
+        if written.contains(['<', '&']) {
+            let trimmed = written.trim_start_matches(|c: char| c.is_ascii_whitespace());
+            let inner = trimmed.strip_prefix("<![CDATA[")?;
+            let close = inner.find("]]>")?;
+            let after = &inner[close + 3..];
+            if !after
+                .trim_matches(|c: char| c.is_ascii_whitespace())
+                .is_empty()
+            {
+                return None;
+            }
+            let start = end - written.len() + (written.len() - trimmed.len()) + "<![CDATA[".len();
+            region = start..start + close;
+            let lead = &written[..written.len() - trimmed.len()];
+            let as_parsed = [lead, &inner[..close], after].concat();
+            return (normalised(&as_parsed) == css).then_some(region);
+        }
+    }
+    (normalised(&text[region.clone()]) == css).then_some(region)
+}
+
+/// Where the first `</name` that ends raw text starts in `text` (followed by
+/// white space, `/` or `>`, ASCII case-insensitively).
+fn end_tag(text: &str, name: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&bytes[from..], b"</").map(|i| i + from) {
+        let after = i + 2 + name.len();
+        if bytes
+            .get(i + 2..after)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+            && bytes
+                .get(after)
+                .is_some_and(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'))
+        {
+            return Some(i);
+        }
+        from = i + 2;
+    }
+    None
+}
+
+/// `text` as the tokenizer reads it: CR LF and CR as LF, NUL as U+FFFD.
+fn normalised(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['\r', '\0']) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.replace("\r\n", "\n")
+            .replace('\r', "\n")
+            .replace('\0', "\u{FFFD}"),
+    )
 }
 
 /// Rewrite each item of a list, keeping separators and the whitespace
 /// around items as written. Items are separated by ASCII whitespace and,
 /// when given, by `separator` too.
-pub(crate) fn rewrite_list(
+fn rewrite_list(
     value: &str,
     separator: Option<char>,
     rewrite: &mut dyn FnMut(&str) -> Option<String>,

@@ -3,7 +3,6 @@
 //! length of the URL. Used as the retrieval URL (rule 5.3) only when the
 //! caller knows no base.
 
-use super::dom::Document;
 use crate::base::{BaseRule, EstablishedBase};
 use crate::report::{Location, Report, Severity};
 use crate::resolve::{Base, Profile};
@@ -39,15 +38,15 @@ pub fn saved_from_url(comment: &str) -> Option<&str> {
     (!url.is_empty()).then_some(url)
 }
 
-/// The retrieval base a saved page's comment gives, if any and usable.
+/// The retrieval base a saved page's comment gives, if any and usable
+/// (`comments`: the document's leading comments, in order).
 pub fn saved_from_base(
-    doc: &Document,
+    comments: &[&str],
     profile: Profile,
     query_encoding: &'static Encoding,
     report: &mut Report,
     location: &Location,
 ) -> Option<EstablishedBase> {
-    let comments = doc.leading_comments();
     let url = comments.iter().find_map(|c| saved_from_url(c))?;
     match Base::parse(url, profile) {
         Ok(base) if base.is_hierarchical() => Some(EstablishedBase::new(

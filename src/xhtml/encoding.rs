@@ -7,6 +7,7 @@
 //! "XML parser" and the Encoding Standard): a byte order mark, then the
 //! transport's charset, then the XML declaration's `encoding`, then UTF-8.
 
+use crate::html::splice::ByteEdit;
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use std::ops::Range;
 
@@ -117,24 +118,23 @@ impl<'a> Work<'a> {
         }
     }
 
-    /// `input` with each range of [`bytes`](Self::bytes) in `edits` (sorted,
-    /// not overlapping) replaced; every other byte of the input is copied.
-    pub fn splice(&self, input: &[u8], edits: &[(Range<usize>, Vec<u8>)]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(input.len() + 64 * edits.len());
-        let mut copied = 0;
+    /// The edits of the input that replace each range of
+    /// [`bytes`](Self::bytes) in `edits` (sorted, not overlapping).
+    pub fn byte_edits(&self, edits: Vec<(Range<usize>, Vec<u8>)>) -> Vec<ByteEdit> {
         let mut map = OffsetMap::new(self);
-        for (range, replacement) in edits {
+        let mut out: Vec<ByteEdit> = Vec::with_capacity(edits.len());
+        for (range, bytes) in edits {
             let start = map.input_offset(range.start);
             let end = map.input_offset(range.end);
-            if start < copied || end < start {
+            if out.last().is_some_and(|e| start < e.range.end) || end < start {
                 debug_assert!(false, "edits out of order");
                 continue;
             }
-            out.extend_from_slice(&input[copied..start]);
-            out.extend_from_slice(replacement);
-            copied = end;
+            out.push(ByteEdit {
+                range: start..end,
+                bytes,
+            });
         }
-        out.extend_from_slice(&input[copied..]);
         out
     }
 }
@@ -269,7 +269,8 @@ mod tests {
         let x = text.find('x').unwrap();
         // `<a href='` is 9 units, `é` 1, `𝄞` 2: x is unit 12, byte 2 + 24.
         assert_eq!(work.input_offset(x), 26);
-        let out = work.splice(&input, &[(x..x + 1, work.encode("y"))]);
+        let edits = work.byte_edits(vec![(x..x + 1, work.encode("y"))]);
+        let out = crate::html::splice::apply(&input, &edits);
         let back = UTF_16LE.decode_with_bom_removal(&out).0;
         assert_eq!(back, "<a href='é𝄞y'/>");
     }

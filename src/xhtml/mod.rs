@@ -19,11 +19,10 @@ mod encoding;
 mod scan;
 mod value;
 
-use crate::base::{BaseRule, EstablishedBase};
-use crate::html::{link_kind, AttrNs, ElementNs, HtmlContext, LinkKind};
-use crate::policy::{clean_reference, LinkRewriter};
-use crate::report::{Location, Outcome, Report, Severity};
-use crate::resolve::Base;
+use crate::base::EstablishedBase;
+use crate::html::splice::ByteEdit;
+use crate::html::{kind_of, AttrNs, Bases, ElementNs, HtmlContext, Policy, Start};
+use crate::report::{Location, Report, Severity};
 use encoding::Work;
 use scan::{Element, StyleText};
 use std::ops::Range;
@@ -32,33 +31,31 @@ use std::ops::Range;
 /// (the caller then keeps the input bytes exactly), or when it cannot be
 /// read as XML (reported).
 pub fn rewrite_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
+    let edits = plan_xhtml(input, ctx, report)?;
+    Some(crate::html::splice::apply(input, &edits))
+}
+
+/// [`rewrite_xhtml`]'s edits of the input, sorted, not applied; `None` when
+/// nothing changes.
+pub fn plan_xhtml(
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Option<Vec<ByteEdit>> {
     let work = read(input, ctx, report)?;
     let elements = scan_or_report(&work, ctx.location, report)?;
-    let query_encoding = work.encoding.output_encoding();
-    let fallback = ctx
-        .base
-        .map(|b| EstablishedBase::new(b.base.clone().with_query_encoding(query_encoding), b.rule));
-    let document_url = ctx
-        .document_url
-        .map(|b| EstablishedBase::new(b.base.clone().with_query_encoding(query_encoding), b.rule));
-    let embedded = embedded_base(&work, &elements, fallback.as_ref(), ctx, report);
-    let base = embedded.as_ref().or(fallback.as_ref());
+    let start = start(ctx, &work);
+    let bases = bases(&work, &elements, &start, report);
     let mut walk = Walk {
         work: &work,
-        ctx,
-        rewriter: LinkRewriter::new(base, ctx.options, report, ctx.location),
-        fallback: fallback.as_ref(),
-        document_url: document_url.as_ref(),
+        policy: Policy::new(&bases, &start, report),
         edits: Vec::new(),
     };
     for element in &elements {
         walk.element(element);
     }
     let edits = walk.edits;
-    if edits.is_empty() {
-        return None;
-    }
-    Some(work.splice(input, &edits))
+    (!edits.is_empty()).then(|| work.byte_edits(edits))
 }
 
 /// The base in force in the XHTML document `input` (for `linkbase explain`).
@@ -69,8 +66,24 @@ pub fn document_base(
 ) -> Option<EstablishedBase> {
     let work = read(input, ctx, report)?;
     let elements = scan_or_report(&work, ctx.location, report)?;
-    let fallback = ctx.base.cloned();
-    embedded_base(&work, &elements, fallback.as_ref(), ctx, report).or(fallback)
+    bases(&work, &elements, &start(ctx, &work), report).in_force()
+}
+
+/// The HTML layer's start for this document: no saved-from comment (an
+/// Internet Explorer habit of HTML pages), queries in the document's
+/// encoding.
+fn start<'a>(ctx: &HtmlContext<'a>, work: &Work<'_>) -> Start<'a> {
+    Start {
+        options: ctx.options,
+        base: ctx.base,
+        document_url: ctx.document_url,
+        saved_from_allowed: false,
+        iframe_srcdoc: false,
+        query_encoding: work.encoding.output_encoding(),
+        output: None,
+        location: ctx.location,
+        depth: 0,
+    }
 }
 
 fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Work<'a>> {
@@ -109,15 +122,9 @@ fn scan_or_report(
     }
 }
 
-/// Rule 5.1: the first XHTML `base` element with an `href`, outside
-/// `<template>` contents, resolved against `fallback`.
-fn embedded_base(
-    work: &Work<'_>,
-    elements: &[Element],
-    fallback: Option<&EstablishedBase>,
-    ctx: &HtmlContext<'_>,
-    report: &mut Report,
-) -> Option<EstablishedBase> {
+/// The document's bases: rule 5.1 from the first XHTML `base` element with
+/// an `href`, outside `<template>` contents, as in HTML.
+fn bases(work: &Work<'_>, elements: &[Element], start: &Start<'_>, report: &mut Report) -> Bases {
     let href = elements
         .iter()
         .filter(|e| e.ns == ElementNs::Html && e.local == "base" && !e.in_template)
@@ -125,24 +132,16 @@ fn embedded_base(
             e.attrs
                 .iter()
                 .find(|a| a.ns == AttrNs::None && a.local == "href")
-        })?;
-    let href = value::decode(work, &href.value).ok()?;
-    crate::html::establish_embedded_base(
-        &href,
-        fallback,
-        ctx.options.profile,
-        work.encoding.output_encoding(),
-        report,
-        ctx.location,
-    )
+        })
+        .and_then(|a| value::decode(work, &a.value).ok());
+    Bases::new(href.as_deref(), &[], start, report)
 }
 
+/// The walk over the elements: the HTML layer's [`Policy`] decides each
+/// value; this writes it back with XML's rules.
 struct Walk<'a, 'r> {
     work: &'a Work<'a>,
-    ctx: &'a HtmlContext<'a>,
-    rewriter: LinkRewriter<'r>,
-    fallback: Option<&'a EstablishedBase>,
-    document_url: Option<&'a EstablishedBase>,
+    policy: Policy<'r>,
     edits: Vec<(Range<usize>, Vec<u8>)>,
 }
 
@@ -164,23 +163,13 @@ impl Walk<'_, '_> {
             && attribute("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
         let codebase =
             if ns == ElementNs::Html && local == "object" && attribute("classid").is_some() {
-                attribute("codebase").and_then(|c| self.codebase(&c))
+                self.policy.codebase(attribute("codebase").as_deref())
             } else {
                 None
             };
+        let extra = &self.policy.start.options.extra_attributes;
         for attr in &el.attrs {
-            let extra = || {
-                attr.ns == AttrNs::None
-                    && self
-                        .ctx
-                        .options
-                        .extra_attributes
-                        .iter()
-                        .any(|a| a == &attr.local)
-            };
-            let Some(kind) = link_kind(ns, local, attr.ns, &attr.local)
-                .or_else(|| extra().then_some(LinkKind::Url))
-            else {
+            let Some(kind) = kind_of(ns, local, attr.ns, &attr.local, extra) else {
                 continue;
             };
             let name = if attr.ns == AttrNs::XLink {
@@ -191,75 +180,18 @@ impl Walk<'_, '_> {
             let old = match value::decode(self.work, &attr.value) {
                 Ok(v) => v,
                 Err(why) => {
-                    let loc = self.ctx.location;
-                    self.rewriter.report().problem(
-                        loc,
-                        Severity::Warning,
-                        format!("<{local} {name}>: {why}; left unchanged"),
-                    );
+                    self.problem(format!("<{local} {name}>: {why}; left unchanged"));
                     continue;
                 }
             };
-            let Some(new) = self.value(local, &name, &old, kind, refresh, codebase.as_ref()) else {
-                continue;
-            };
-            let written = value::attribute(&new, attr.quote);
-            self.edits
-                .push((attr.value.clone(), self.work.encode(&written)));
-        }
-    }
-
-    /// The new value of one URL-bearing attribute, if it changes.
-    fn value(
-        &mut self,
-        element: &str,
-        attribute: &str,
-        value: &str,
-        kind: LinkKind,
-        refresh: bool,
-        codebase: Option<&EstablishedBase>,
-    ) -> Option<String> {
-        let r = &mut self.rewriter;
-        match kind {
-            LinkKind::Url => r.rewrite(element, attribute, value),
-            LinkKind::UrlKeepEmpty if clean_reference(value).is_empty() => {
-                r.leave(element, attribute, value, Outcome::Empty);
-                None
+            let new = self
+                .policy
+                .value(local, &name, &old, kind, refresh, codebase.as_ref());
+            if let Some(new) = new {
+                let written = value::attribute(&new, attr.quote);
+                self.edits
+                    .push((attr.value.clone(), self.work.encode(&written)));
             }
-            LinkKind::UrlKeepEmpty => r.rewrite(element, attribute, value),
-            LinkKind::BaseHref => r.rewrite_against(self.fallback, element, attribute, value),
-            LinkKind::Manifest => r.rewrite_against(self.document_url, element, attribute, value),
-            LinkKind::ClassId => {
-                let base = codebase.or(r.base());
-                r.rewrite_against(base, element, attribute, value)
-            }
-            LinkKind::SpaceList => {
-                crate::html::rewrite_list(value, None, &mut |u| r.rewrite(element, attribute, u))
-            }
-            LinkKind::CommaList => crate::html::rewrite_list(value, Some(','), &mut |u| {
-                r.rewrite(element, attribute, u)
-            }),
-            LinkKind::Srcset => crate::html::srcset::rewrite_srcset(value, &mut |u| {
-                r.rewrite(element, attribute, u)
-            }),
-            LinkKind::Refresh if refresh => {
-                crate::html::refresh::rewrite_refresh(value, &mut |u| {
-                    r.rewrite(element, attribute, u)
-                })
-            }
-            LinkKind::Refresh => None,
-            LinkKind::Css => {
-                // Chromium encodes the query of a `style` attribute's URLs in
-                // UTF-8 whatever the document's encoding (as src/html/rewrite.rs).
-                let utf8 = r.base().map(|b| {
-                    let base = b.base.clone().with_query_encoding(encoding_rs::UTF_8);
-                    EstablishedBase::new(base, b.rule)
-                });
-                crate::css::rewrite_css(value, &mut |u| {
-                    r.rewrite_against(utf8.as_ref(), element, attribute, u)
-                })
-            }
-            LinkKind::Srcdoc => self.srcdoc(value),
         }
     }
 
@@ -269,73 +201,40 @@ impl Walk<'_, '_> {
             StyleText::Text(r) => (r, false),
             StyleText::CData(r) => (r, true),
             StyleText::Mixed => {
-                let loc = self.ctx.location;
-                self.rewriter.report().problem(
-                    loc,
-                    Severity::Warning,
-                    "<style> holding character references, comments or several sections: left unchanged",
-                );
+                self.problem("<style> holding character references, comments or several sections: left unchanged".into());
                 return;
             }
         };
         let Ok(css) = value::decode_text(self.work, range) else {
             return;
         };
-        let r = &mut self.rewriter;
+        let r = &mut self.policy.rewriter;
         let Some(new) = crate::css::rewrite_css(&css, &mut |u| r.rewrite("style", "url()", u))
         else {
             return;
         };
-        let written = if cdata {
-            if new.contains("]]>") {
-                let loc = self.ctx.location;
-                self.rewriter.report().problem(
-                    loc,
-                    Severity::Warning,
-                    "<style> CDATA section: a rewritten URL holds `]]>`; left unchanged",
-                );
-                return;
-            }
-            match self.work.encode_exactly(&new) {
-                Some(bytes) => bytes,
-                None => {
-                    let loc = self.ctx.location;
-                    self.rewriter.report().problem(
-                        loc,
-                        Severity::Warning,
-                        "<style> CDATA section: a rewritten URL holds characters the document's encoding cannot; left unchanged",
-                    );
-                    return;
-                }
-            }
-        } else {
+        let written = if !cdata {
             self.work.encode(&value::text(&new))
+        } else if new.contains("]]>") {
+            self.problem(
+                "<style> CDATA section: a rewritten URL holds `]]>`; left unchanged".into(),
+            );
+            return;
+        } else if let Some(bytes) = self.work.encode_exactly(&new) {
+            bytes
+        } else {
+            self.problem("<style> CDATA section: a rewritten URL holds characters the document's encoding cannot; left unchanged".into());
+            return;
         };
         self.edits.push((range.clone(), written));
     }
 
-    /// An `<object>`'s `codebase`, resolved, as the base of its `classid`.
-    fn codebase(&mut self, raw: &str) -> Option<EstablishedBase> {
-        // By the rewriter's rules, so that it is the browser's base.
-        let url = crate::policy::absolute_url(self.rewriter.base(), raw).ok()?;
-        let base = Base::parse(&url, self.ctx.options.profile).ok()?;
-        Some(EstablishedBase::new(
-            base.with_query_encoding(self.work.encoding.output_encoding()),
-            BaseRule::Embedded,
-        ))
-    }
-
-    /// An `iframe srcdoc` document: always HTML (the HTML Standard), with this
-    /// document's base.
-    fn srcdoc(&mut self, value: &str) -> Option<String> {
-        let inherited = self.rewriter.base().map(EstablishedBase::inherited);
-        let ctx = HtmlContext {
-            base: inherited.as_ref(),
-            transport_charset: Some(encoding_rs::UTF_8),
-            ..*self.ctx
-        };
-        let out = crate::html::rewrite_html(value.as_bytes(), &ctx, self.rewriter.report())?;
-        String::from_utf8(out).ok()
+    fn problem(&mut self, message: String) {
+        let location = self.policy.start.location;
+        self.policy
+            .rewriter
+            .report()
+            .problem(location, Severity::Warning, message);
     }
 }
 

@@ -1,13 +1,22 @@
-//! The document tree: parsing with html5ever into markup5ever_rcdom, walking
-//! it without recursion, and serializing it back. The only user of rcdom.
+//! The document tree the rewrite needs: html5ever's tree builder (with the
+//! source spans of linkbase's patch, vendor/html5ever/PATCHES.md) builds it
+//! into a light arena ([`sink`]) instead of a whole DOM: elements with their
+//! namespace, name, the attributes the link table can want (with where each
+//! is in the source), parent and children for tree order, `<template>`
+//! contents, the comments a saved page marks itself with, and the text of
+//! `style` elements. Text and other comments are not kept.
 
-mod serialize;
+mod sink;
 
-use super::charset::Charset;
-use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::{ns, ParseOpts};
-use markup5ever_rcdom::{Handle, NodeData, RcDom};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{AttrQuote, AttrSpan, BufferQueue, Tokenizer, TokenizerOpts};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::TokenizerResult;
+use html5ever::{ns, LocalName, Namespace, QualName};
+pub use sink::Keep;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::rc::Rc;
 
 /// The namespace of an element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +44,35 @@ pub enum AttrNs {
     Other,
 }
 
+impl ElementNs {
+    /// The namespace of the element named `name`.
+    pub fn of(name: &QualName) -> ElementNs {
+        match name.ns {
+            ns!(html) => ElementNs::Html,
+            ns!(svg) => ElementNs::Svg,
+            ns!(mathml) => ElementNs::MathMl,
+            _ => ElementNs::Other,
+        }
+    }
+}
+
+impl AttrNs {
+    /// The namespace of the attribute named `name`.
+    pub fn of(name: &QualName) -> AttrNs {
+        AttrNs::of_namespace(&name.ns)
+    }
+
+    /// The attribute namespace `ns`.
+    pub fn of_namespace(ns: &Namespace) -> AttrNs {
+        match *ns {
+            ns!() => AttrNs::None,
+            ns!(xlink) => AttrNs::XLink,
+            ns!(xml) | ns!(xmlns) => AttrNs::Xml,
+            _ => AttrNs::Other,
+        }
+    }
+}
+
 /// Which parts of the tree a walk visits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -44,98 +82,212 @@ pub enum Scope {
     WithTemplates,
 }
 
-/// A parsed HTML document.
-pub struct Document {
-    dom: RcDom,
-    tags: SourceTags,
+/// An index into the arena.
+type Id = u32;
+/// No node.
+const NONE: Id = u32::MAX;
+
+/// One node of the arena (28 bytes: a page has many).
+struct Node {
+    parent: Id,
+    first_child: Id,
+    last_child: Id,
+    previous: Id,
+    next: Id,
+    kind: Kind,
 }
 
-/// Which start tags the source contains at all (ASCII case-insensitive).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SourceTags {
-    /// `<base`: a `base` element cannot come from anywhere else, so without
-    /// one the search for it is skipped.
-    pub base: bool,
-    /// `<html`; without one the `html` element was implied by the parser.
-    pub html: bool,
-    /// `<head`; without one the `head` element was implied.
-    pub head: bool,
-    /// `<body`; without one the `body` element was implied.
-    pub body: bool,
+#[derive(Clone, Copy)]
+enum Kind {
+    Document,
+    /// An element: its index in `Document::elements`.
+    Element(Id),
+    /// An element of which nothing is kept: no attribute the rewrite wants,
+    /// not a `template`, `style`, `html` or `head` (most elements of a page).
+    Plain,
+    /// A comment: its index in `Document::comments`, where a saved-from
+    /// mark can be (else `NONE`: its text is not kept).
+    Comment(Id),
+    /// A doctype, a processing instruction, a template's contents.
+    Other,
 }
 
-impl SourceTags {
-    /// Scan `text` for the start tags of interest.
-    pub fn scan(text: &str) -> SourceTags {
-        let mut tags = SourceTags::default();
-        let bytes = text.as_bytes();
-        for (i, _) in text.match_indices('<') {
-            let rest = &bytes[i + 1..];
-            let name_len = rest
-                .iter()
-                .position(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'))
-                .unwrap_or(rest.len());
-            let name = &rest[..name_len];
-            if name.len() == 4 {
-                tags.base |= name.eq_ignore_ascii_case(b"base");
-                tags.html |= name.eq_ignore_ascii_case(b"html");
-                tags.head |= name.eq_ignore_ascii_case(b"head");
-                tags.body |= name.eq_ignore_ascii_case(b"body");
-            }
+/// What is kept of an element.
+struct ElementData {
+    name: Rc<QualName>,
+    /// Its kept attributes: a range of `Document::attrs`.
+    attrs: Range<Id>,
+    /// The node holding a `<template>`'s contents.
+    template_contents: Id,
+    /// MathML `annotation-xml` that is an HTML integration point.
+    integration_point: bool,
+}
+
+/// The text of a `style` element.
+struct StyleText {
+    /// Where the start tag the element was created for ends, if known.
+    tag_end: Option<usize>,
+    /// The text as the parser built it.
+    text: String,
+}
+
+/// Where an attribute is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueSpan {
+    /// The end of its name (where `="…"` goes when it has no value).
+    pub name_end: usize,
+    /// Its value as written, without quotes.
+    pub value: Range<usize>,
+    /// How the value is delimited.
+    pub quote: AttrQuote,
+}
+
+impl From<&AttrSpan> for ValueSpan {
+    fn from(span: &AttrSpan) -> ValueSpan {
+        ValueSpan {
+            name_end: span.name.end,
+            value: span.value.clone(),
+            quote: span.quote,
         }
-        tags
     }
 }
+
+/// An attribute of an element, as the tree builder gave it, and where it is
+/// in the source.
+#[derive(Clone, Debug)]
+pub struct SourceAttr {
+    /// Its namespace (adjusted for foreign elements).
+    pub ns: Namespace,
+    /// Its local name.
+    pub local: LocalName,
+    /// Its value in `Document::values` where it differs from the text at
+    /// `span` (character references, CR, NUL) or has no span; else `NONE`
+    /// (the text is it).
+    value: Id,
+    /// Where it is written (`None`: it has no source of its own).
+    pub span: Option<ValueSpan>,
+}
+
+/// A parsed HTML document (of the text `text`).
+pub struct Document<'t> {
+    text: &'t str,
+    nodes: Vec<Node>,
+    elements: Vec<ElementData>,
+    attrs: Vec<SourceAttr>,
+    /// The values of attributes whose source does not spell them.
+    values: Vec<StrTendril>,
+    comments: Vec<StrTendril>,
+    /// The text of each `style` element (HTML or SVG), by element index.
+    style_texts: HashMap<Id, StyleText>,
+    has_base: bool,
+}
+
+/// Bytes fed to the tokenizer at a time: the text is not copied whole.
+const FEED_CHUNK: usize = 64 * 1024;
 
 /// Parse `text` as a whole document (scripting disabled, so `<noscript>`
-/// content is markup). `iframe_srcdoc` parses it as an `iframe srcdoc` document.
-pub fn parse(text: &str, iframe_srcdoc: bool) -> Document {
-    let opts = ParseOpts {
-        tree_builder: TreeBuilderOpts {
-            scripting_enabled: false,
-            iframe_srcdoc,
-            ..Default::default()
-        },
+/// content is markup). `iframe_srcdoc` parses it as an `iframe srcdoc`
+/// document. Only attributes `keep` accepts are kept.
+pub fn parse<'t>(text: &'t str, iframe_srcdoc: bool, keep: Keep<'_>) -> Document<'t> {
+    let opts = TreeBuilderOpts {
+        scripting_enabled: false,
+        iframe_srcdoc,
         ..Default::default()
     };
-    let dom = html5ever::parse_document(RcDom::default(), opts).one(StrTendril::from(text));
-    Document {
-        dom,
-        tags: SourceTags::scan(text),
+    let (sink, observer) = sink::Sink::new(text, keep);
+    let mut builder = TreeBuilder::new(sink, opts);
+    builder.set_source_observer(Box::new(observer));
+    let tokenizer = Tokenizer::new(
+        builder,
+        TokenizerOpts {
+            source_spans: true,
+            ..Default::default()
+        },
+    );
+    let input = BufferQueue::default();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut cut = FEED_CHUNK.min(rest.len());
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        input.push_back(StrTendril::from(&rest[..cut]));
+        // The tokenizer stops after each `</script>` (for a caller that runs
+        // scripts) and at a `<meta charset>` (for one that changes encoding
+        // then): go on.
+        while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
+        rest = &rest[cut..];
     }
+    tokenizer.end();
+    tokenizer.sink.sink.finish_document()
 }
 
-impl Document {
-    /// Can the document hold a `base` element? False when its source has no
-    /// `<base` tag, so callers may skip looking.
-    pub fn may_have_base_element(&self) -> bool {
-        self.tags.base
+impl<'t> Document<'t> {
+    /// The `href` of the first `<base>` element with one, in tree order
+    /// (template contents are not the document's).
+    pub fn first_base_href(&self) -> Option<&str> {
+        if !self.has_base {
+            return None;
+        }
+        self.elements(Scope::Document)
+            .filter(|e| e.is_html("base"))
+            .find_map(|e| e.attribute("href"))
     }
 
     /// Every element in tree order, iteratively (deep nesting is fine).
-    pub fn elements(&self, scope: Scope) -> Elements {
+    pub fn elements(&self, scope: Scope) -> Elements<'_, 't> {
         Elements {
-            stack: vec![self.dom.document.clone()],
+            doc: self,
+            stack: vec![0],
             scope,
+        }
+    }
+
+    fn children(&self, id: Id) -> impl Iterator<Item = Id> + '_ {
+        let mut next = self.nodes[id as usize].first_child;
+        std::iter::from_fn(move || {
+            let id = next;
+            (id != NONE).then(|| {
+                next = self.nodes[id as usize].next;
+                id
+            })
+        })
+    }
+
+    fn element(&self, id: Id) -> Option<Id> {
+        match self.nodes[id as usize].kind {
+            Kind::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The value of `attr`, character references decoded.
+    pub fn value_of<'a>(&'a self, attr: &'a SourceAttr) -> &'a str {
+        match &attr.span {
+            _ if attr.value != NONE => &self.values[attr.value as usize],
+            Some(span) => &self.text[span.value.clone()],
+            None => "",
         }
     }
 
     /// The text of the comments before the first element content: children
     /// of the document, of `<html>` and of `<head>` (where browsers put the
     /// `<!-- saved from url=… -->` mark of a saved page).
-    pub fn leading_comments(&self) -> Vec<String> {
+    pub fn leading_comments(&self) -> Vec<&str> {
         let mut out = Vec::new();
-        let mut level = Some(self.dom.document.clone());
+        let mut level = Some(0);
         while let Some(node) = level.take() {
-            for child in node.children.borrow().iter() {
-                match &child.data {
-                    NodeData::Comment { contents } => out.push(contents.to_string()),
-                    NodeData::Element { name, .. }
+            for child in self.children(node) {
+                match self.nodes[child as usize].kind {
+                    Kind::Comment(c) if c != NONE => out.push(&*self.comments[c as usize]),
+                    Kind::Element(e) => {
+                        let name = &self.elements[e as usize].name;
                         if name.ns == ns!(html)
                             && matches!(&*name.local, "html" | "head")
-                            && level.is_none() =>
-                    {
-                        level = Some(child.clone());
+                            && level.is_none()
+                        {
+                            level = Some(child);
+                        }
                     }
                     _ => {}
                 }
@@ -143,188 +295,206 @@ impl Document {
         }
         out
     }
-
-    /// The document written back as HTML (a string; the caller encodes it).
-    #[cfg(test)]
-    pub fn serialize(&self) -> String {
-        serialize::serialize(&self.dom.document, self.tags, None, &mut |_| {})
-    }
-
-    /// As [`serialize`](Self::serialize), calling `before_element` on each
-    /// element just before it is written, in the order of
-    /// `elements(Scope::WithTemplates)`: the rewrite of the elements after the
-    /// first change happens in the same pass as the writing. `output` is the
-    /// encoding the text will be written in (`None`: it holds every
-    /// character, or the text goes into an attribute value).
-    pub fn serialize_with(
-        &self,
-        output: Option<&Charset>,
-        mut before_element: impl FnMut(&Element),
-    ) -> String {
-        serialize::serialize(&self.dom.document, self.tags, output, &mut |node| {
-            before_element(&Element { node: node.clone() })
-        })
-    }
 }
 
 /// Tree-order iterator over elements; see [`Document::elements`].
-pub struct Elements {
-    stack: Vec<Handle>,
+pub struct Elements<'d, 't> {
+    doc: &'d Document<'t>,
+    stack: Vec<Id>,
     scope: Scope,
 }
 
-impl Elements {
-    /// Push the element children of `node` so that the first pops first
-    /// (text and comments have no elements below them: not pushed at all).
-    fn push_children(&mut self, node: &Handle) {
-        self.stack.extend(
-            node.children
-                .borrow()
-                .iter()
-                .rev()
-                .filter(|c| matches!(c.data, NodeData::Element { .. }))
-                .cloned(),
-        );
-    }
-}
-
-impl Iterator for Elements {
-    type Item = Element;
-    fn next(&mut self) -> Option<Element> {
-        while let Some(node) = self.stack.pop() {
-            if let NodeData::Element {
-                template_contents, ..
-            } = &node.data
-            {
-                // With templates, a template's contents stand for its
-                // children, as in serialization (the parser leaves a
-                // template's own child list empty).
-                match template_contents.borrow().as_ref() {
-                    Some(contents) if self.scope == Scope::WithTemplates => {
-                        self.push_children(contents)
-                    }
-                    _ => self.push_children(&node),
+impl<'d, 't> Iterator for Elements<'d, 't> {
+    type Item = Element<'d, 't>;
+    fn next(&mut self) -> Option<Element<'d, 't>> {
+        while let Some(id) = self.stack.pop() {
+            let doc = self.doc;
+            let element = doc.element(id);
+            // With templates, a template's contents stand for its children
+            // (the parser leaves a template's own child list empty).
+            let from = match element.map(|e| doc.elements[e as usize].template_contents) {
+                Some(contents) if contents != NONE && self.scope == Scope::WithTemplates => {
+                    contents
                 }
-                return Some(Element { node });
+                _ => id,
+            };
+            let first = self.stack.len();
+            self.stack.extend(
+                doc.children(from).filter(|&c| {
+                    matches!(doc.nodes[c as usize].kind, Kind::Element(_) | Kind::Plain)
+                }),
+            );
+            self.stack[first..].reverse();
+            if let Some(index) = element {
+                return Some(Element { doc, index });
             }
-            self.push_children(&node);
         }
         None
     }
 }
 
 /// One element of a [`Document`].
-pub struct Element {
-    node: Handle,
+pub struct Element<'d, 't> {
+    doc: &'d Document<'t>,
+    index: Id,
 }
 
-impl Element {
-    fn name(&self) -> Option<&html5ever::QualName> {
-        match &self.node.data {
-            NodeData::Element { name, .. } => Some(name),
-            _ => None,
-        }
+impl<'d> Element<'d, '_> {
+    fn data(&self) -> &'d ElementData {
+        &self.doc.elements[self.index as usize]
     }
 
     /// The element's namespace.
     pub fn ns(&self) -> ElementNs {
-        match self.name().map(|n| &n.ns) {
-            Some(&ns!(html)) => ElementNs::Html,
-            Some(&ns!(svg)) => ElementNs::Svg,
-            Some(&ns!(mathml)) => ElementNs::MathMl,
-            _ => ElementNs::Other,
-        }
+        ElementNs::of(&self.data().name)
     }
 
     /// The element's local name (lower case for HTML).
-    pub fn local_name(&self) -> &str {
-        self.name().map_or("", |n| &n.local)
+    pub fn local_name(&self) -> &'d str {
+        &self.data().name.local
     }
 
     /// Is this an HTML element named `local`?
     pub fn is_html(&self, local: &str) -> bool {
-        self.ns() == ElementNs::Html && self.local_name() == local
+        let name = &self.data().name;
+        name.ns == ns!(html) && &*name.local == local
     }
 
-    /// The value of the attribute `name` (no namespace), if present.
-    pub fn attribute(&self, name: &str) -> Option<String> {
-        match &self.node.data {
-            NodeData::Element { attrs, .. } => attrs
-                .borrow()
-                .iter()
-                .find(|a| a.name.ns == ns!() && &*a.name.local == name)
-                .map(|a| a.value.to_string()),
-            _ => None,
-        }
+    /// The value of the attribute `name` (no namespace), if present and kept.
+    pub fn attribute(&self, name: &str) -> Option<&'d str> {
+        self.attributes()
+            .iter()
+            .find(|a| a.ns == ns!() && &*a.local == name)
+            .map(|a| self.doc.value_of(a))
     }
 
-    /// Offer every attribute to `f` (namespace, local name, value); where it
-    /// returns `Some(new)` the value is replaced. True when anything changed.
-    pub fn rewrite_attributes(
-        &self,
-        mut f: impl FnMut(AttrNs, &str, &str) -> Option<String>,
-    ) -> bool {
-        let NodeData::Element { attrs, .. } = &self.node.data else {
-            return false;
-        };
-        let mut changed = false;
-        for attr in attrs.borrow_mut().iter_mut() {
-            let ns = match attr.name.ns {
-                ns!() => AttrNs::None,
-                ns!(xlink) => AttrNs::XLink,
-                ns!(xml) | ns!(xmlns) => AttrNs::Xml,
-                _ => AttrNs::Other,
-            };
-            if let Some(new) = f(ns, &attr.name.local, &attr.value) {
-                attr.value = StrTendril::from(new);
-                changed = true;
-            }
-        }
-        changed
+    /// The kept attributes, in the element's order.
+    pub fn attributes(&self) -> &'d [SourceAttr] {
+        let range = &self.data().attrs;
+        &self.doc.attrs[range.start as usize..range.end as usize]
     }
 
-    /// Offer the text of each text child to `f`; where it returns
-    /// `Some(new)` the text is replaced. True when anything changed.
-    pub fn rewrite_text(&self, mut f: impl FnMut(&str) -> Option<String>) -> bool {
-        let mut changed = false;
-        for child in self.node.children.borrow().iter() {
-            if let NodeData::Text { contents } = &child.data {
-                let new = f(&contents.borrow());
-                if let Some(new) = new {
-                    *contents.borrow_mut() = StrTendril::from(new);
-                    changed = true;
-                }
-            }
-        }
-        changed
+    /// The value of `attr` (one of [`attributes`](Self::attributes)).
+    pub fn value_of(&self, attr: &'d SourceAttr) -> &'d str {
+        self.doc.value_of(attr)
     }
+
+    /// For a `style` element: its text as the parser built it, and where its
+    /// start tag ends in the source.
+    pub fn style_text(&self) -> Option<(&'d str, Option<usize>)> {
+        let style = self.doc.style_texts.get(&self.index)?;
+        Some((&style.text, style.tag_end))
+    }
+}
+
+/// Is `name` one of the local names `names` (ASCII case-insensitively)?
+pub fn named(name: &LocalName, names: &[String]) -> bool {
+    names.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn all(_: &QualName) -> bool {
+        true
+    }
+
     #[test]
-    fn deep_nesting_walks_serializes_and_drops() {
+    fn deep_nesting_walks_and_drops() {
         let depth = 10_000;
-        let html = format!("{}x{}", "<div>".repeat(depth), "</div>".repeat(depth));
-        let doc = parse(&html, false);
+        // With an attribute kept, each `div` is an element the walk yields
+        // (one with nothing kept is only a node of the tree).
+        let html = format!("{}x{}", "<div id=d>".repeat(depth), "</div>".repeat(depth));
+        let doc = parse(&html, false, &all);
         let divs = doc
             .elements(Scope::Document)
             .filter(|e| e.is_html("div"))
             .count();
         assert_eq!(divs, depth);
-        let out = doc.serialize();
-        assert!(out.contains(&"<div>".repeat(depth)));
         drop(doc);
     }
 
     #[test]
+    fn elements_with_nothing_kept_are_walked_through() {
+        let keep_href = |n: &QualName| &*n.local == "href";
+        let doc = parse("<div><p><b><a href=x></a></b></p></div>", false, &keep_href);
+        let names: Vec<_> = doc
+            .elements(Scope::WithTemplates)
+            .map(|e| e.local_name().to_string())
+            .collect();
+        assert_eq!(names, ["html", "head", "a"]);
+    }
+
+    #[test]
+    fn a_script_does_not_stop_the_parse() {
+        let doc = parse(
+            "<meta charset=utf-8><script>x</script><a href=y></a><script></script>",
+            false,
+            &all,
+        );
+        assert_eq!(
+            doc.elements(Scope::Document)
+                .filter(|e| e.is_html("a"))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
     fn template_contents_are_walked_only_when_asked() {
-        let doc = parse("<template><a href=x></a></template>", false);
+        let doc = parse("<template><a href=x></a></template>", false, &all);
         let count = |scope| doc.elements(scope).filter(|e| e.is_html("a")).count();
         assert_eq!(count(Scope::Document), 0);
         assert_eq!(count(Scope::WithTemplates), 1);
+    }
+
+    #[test]
+    fn tree_order_follows_the_tree_builder() {
+        // The table's `a` is foster-parented before the table; the adoption
+        // agency clones the `b` around the `p`.
+        let doc = parse(
+            "<table><a id=1></a><tr><td id=2></table><b id=3><p id=4>x</b>y</p>",
+            false,
+            &all,
+        );
+        let order: Vec<_> = doc
+            .elements(Scope::WithTemplates)
+            .filter_map(|e| {
+                e.attribute("id")
+                    .map(|id| format!("{}{id}", e.local_name()))
+            })
+            .collect();
+        assert_eq!(order, ["a1", "td2", "b3", "p4", "b3"]);
+    }
+
+    #[test]
+    fn attributes_keep_their_spans() {
+        let text = "<html lang=en><body><a HREF='x&amp;y' id=1><svg><use xlink:href=\"z\"/></svg><body class=c>";
+        let doc = parse(text, false, &all);
+        let mut seen = Vec::new();
+        for e in doc.elements(Scope::WithTemplates) {
+            for a in e.attributes() {
+                let span = a.span.clone().expect("from the source");
+                seen.push((
+                    e.local_name().to_string(),
+                    a.local.to_string(),
+                    text[span.value].to_string(),
+                ));
+            }
+        }
+        let want = [
+            ("html", "lang", "en"),
+            ("body", "class", "c"),
+            ("a", "href", "x&amp;y"),
+            ("a", "id", "1"),
+            ("use", "href", "z"),
+        ];
+        let want: Vec<_> = want
+            .iter()
+            .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+            .collect();
+        assert_eq!(seen, want);
     }
 
     #[test]
@@ -332,7 +502,19 @@ mod tests {
         let doc = parse(
             "<!-- one --><html><!-- two --><head><!-- three --></head><body><!-- no -->",
             false,
+            &all,
         );
         assert_eq!(doc.leading_comments(), [" one ", " two ", " three "]);
+    }
+
+    #[test]
+    fn style_text_and_where_its_tag_ends() {
+        let text = "<p><style media=x>a{b:url(c)}</style><svg><style>d</style></svg>";
+        let doc = parse(text, false, &all);
+        let styles: Vec<_> = doc
+            .elements(Scope::WithTemplates)
+            .filter_map(|e| e.style_text())
+            .collect();
+        assert_eq!(styles, [("a{b:url(c)}", Some(18)), ("d", Some(49))]);
     }
 }

@@ -1,0 +1,453 @@
+//! The light `TreeSink`: html5ever's tree builder decides the tree, this
+//! keeps what the link table needs of it in an arena (see the parent
+//! module). Where each element's attributes are in the source comes from the
+//! tree builder's announcements ([`SourceObserver`]), made just before it
+//! hands the sink a tag's attributes.
+
+use super::{Document, ElementData, Id, Kind, Node, SourceAttr, StyleText, ValueSpan, NONE};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::TagSpans;
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, SourceObserver, TreeSink};
+use html5ever::{local_name, ns, Attribute, ExpandedName, QualName};
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Which attributes to keep (the others are never looked at).
+pub type Keep<'a> = &'a dyn Fn(&QualName) -> bool;
+
+/// The spans the tree builder announced last, shared with the sink.
+type Announced = Rc<RefCell<Option<TagSpans>>>;
+
+/// Receives the tree builder's announcements.
+pub(super) struct Observer(Announced);
+
+impl SourceObserver for Observer {
+    fn attributes_from(&self, spans: Option<&TagSpans>) {
+        *self.0.borrow_mut() = spans.cloned();
+    }
+}
+
+/// A node of the arena, with the element's name for the tree builder.
+#[derive(Clone)]
+pub(super) struct Handle {
+    id: Id,
+    name: Rc<QualName>,
+}
+
+/// The arena being built (a [`Document`] once parsed).
+#[derive(Default)]
+struct Arena {
+    nodes: Vec<Node>,
+    elements: Vec<ElementData>,
+    attrs: Vec<SourceAttr>,
+    values: Vec<StrTendril>,
+    comments: Vec<StrTendril>,
+    style_texts: HashMap<Id, StyleText>,
+}
+
+pub(super) struct Sink<'t, 'k> {
+    text: &'t str,
+    arena: RefCell<Arena>,
+    announced: Announced,
+    keep: Keep<'k>,
+    /// One shared name per element name (the handles carry it).
+    names: RefCell<HashMap<QualName, Rc<QualName>>>,
+    /// The name given to handles of nodes that are no elements.
+    no_name: Rc<QualName>,
+    has_base: Cell<bool>,
+}
+
+impl<'t, 'k> Sink<'t, 'k> {
+    pub(super) fn new(text: &'t str, keep: Keep<'k>) -> (Sink<'t, 'k>, Observer) {
+        let announced = Announced::default();
+        let mut arena = Arena::default();
+        arena.nodes.push(new_node(Kind::Document));
+        let sink = Sink {
+            text,
+            arena: RefCell::new(arena),
+            announced: announced.clone(),
+            keep,
+            names: RefCell::default(),
+            no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
+            has_base: Cell::new(false),
+        };
+        (sink, Observer(announced))
+    }
+
+    pub(super) fn finish_document(&self) -> Document<'t> {
+        let arena = self.arena.take();
+        Document {
+            text: self.text,
+            nodes: arena.nodes,
+            elements: arena.elements,
+            attrs: arena.attrs,
+            values: arena.values,
+            comments: arena.comments,
+            style_texts: arena.style_texts,
+            has_base: self.has_base.get(),
+        }
+    }
+
+    fn add(&self, kind: Kind) -> Id {
+        let mut arena = self.arena.borrow_mut();
+        arena.nodes.push(new_node(kind));
+        (arena.nodes.len() - 1) as Id
+    }
+
+    fn handle(&self, id: Id) -> Handle {
+        Handle {
+            id,
+            name: self.no_name.clone(),
+        }
+    }
+
+    /// The attributes worth keeping, with where they are (`spans` belong to
+    /// the tag the attributes came from, in the same order).
+    fn kept(&self, attrs: Vec<Attribute>, spans: Option<&TagSpans>) -> Vec<SourceAttr> {
+        let spans = spans.filter(|s| s.attrs.len() == attrs.len());
+        debug_assert!(
+            attrs.is_empty() || spans.is_some(),
+            "attributes without spans"
+        );
+        let mut kept = Vec::new();
+        for (i, a) in attrs.into_iter().enumerate() {
+            if !(self.keep)(&a.name) {
+                continue;
+            }
+            let span = spans.map(|s| ValueSpan::from(&s.attrs[i]));
+            // The value is kept only where the source does not spell it.
+            let written = span.as_ref().and_then(|s| self.text.get(s.value.clone()));
+            let value = if written == Some(&*a.value) {
+                NONE
+            } else {
+                let values = &mut self.arena.borrow_mut().values;
+                values.push(a.value);
+                (values.len() - 1) as Id
+            };
+            kept.push(SourceAttr {
+                ns: a.name.ns,
+                local: a.name.local,
+                value,
+                span,
+            });
+        }
+        kept
+    }
+
+    /// The element index of node `id`, if it is an element.
+    fn element_of(&self, id: Id) -> Option<Id> {
+        match self.arena.borrow().nodes[id as usize].kind {
+            Kind::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Is node `id` the document, or an HTML `html` or `head` element?
+    fn may_hold_saved_from(&self, id: Id) -> bool {
+        let arena = self.arena.borrow();
+        match arena.nodes[id as usize].kind {
+            Kind::Document => true,
+            Kind::Element(e) => {
+                let name = &arena.elements[e as usize].name;
+                name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
+            }
+            _ => false,
+        }
+    }
+
+    /// Unlink `child` from its parent, if it has one.
+    fn detach(&self, child: Id) {
+        let nodes = &mut self.arena.borrow_mut().nodes;
+        let Node {
+            parent,
+            previous,
+            next,
+            ..
+        } = nodes[child as usize];
+        if parent == NONE {
+            return;
+        }
+        if previous == NONE {
+            nodes[parent as usize].first_child = next;
+        } else {
+            nodes[previous as usize].next = next;
+        }
+        if next == NONE {
+            nodes[parent as usize].last_child = previous;
+        } else {
+            nodes[next as usize].previous = previous;
+        }
+        let node = &mut nodes[child as usize];
+        node.parent = NONE;
+        node.previous = NONE;
+        node.next = NONE;
+    }
+
+    /// Link `child` (detached) into `parent`, before `before` (`NONE`: last).
+    fn link(&self, parent: Id, child: Id, before: Id) {
+        let nodes = &mut self.arena.borrow_mut().nodes;
+        let previous = if before == NONE {
+            nodes[parent as usize].last_child
+        } else {
+            nodes[before as usize].previous
+        };
+        {
+            let node = &mut nodes[child as usize];
+            node.parent = parent;
+            node.previous = previous;
+            node.next = before;
+        }
+        if previous == NONE {
+            nodes[parent as usize].first_child = child;
+        } else {
+            nodes[previous as usize].next = child;
+        }
+        if before == NONE {
+            nodes[parent as usize].last_child = child;
+        } else {
+            nodes[before as usize].previous = child;
+        }
+    }
+
+    /// Insert `child` into `parent` before `before`: a node is moved; text
+    /// is kept only as the text of a `style` element; a comment keeps its
+    /// text only where a saved-from mark can be.
+    fn insert(&self, parent: Id, child: NodeOrText<Handle>, before: Id) {
+        match child {
+            NodeOrText::AppendNode(node) => {
+                self.detach(node.id);
+                if !self.may_hold_saved_from(parent) {
+                    let nodes = &mut self.arena.borrow_mut().nodes;
+                    if let Kind::Comment(c) = &mut nodes[node.id as usize].kind {
+                        *c = NONE;
+                    }
+                }
+                self.link(parent, node.id, before);
+            }
+            NodeOrText::AppendText(text) => {
+                let Some(e) = self.element_of(parent) else {
+                    return;
+                };
+                if let Some(style) = self.arena.borrow_mut().style_texts.get_mut(&e) {
+                    style.text.push_str(&text);
+                }
+            }
+        }
+    }
+}
+
+fn new_node(kind: Kind) -> Node {
+    Node {
+        parent: NONE,
+        first_child: NONE,
+        last_child: NONE,
+        previous: NONE,
+        next: NONE,
+        kind,
+    }
+}
+
+impl TreeSink for Sink<'_, '_> {
+    type Handle = Handle;
+    type Output = ();
+    type ElemName<'a>
+        = ExpandedName<'a>
+    where
+        Self: 'a;
+
+    fn finish(self) {}
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> Handle {
+        self.handle(0)
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a Handle) -> ExpandedName<'a> {
+        target.name.expanded()
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
+        let spans = self.announced.take();
+        let template_contents = if flags.template {
+            self.add(Kind::Other)
+        } else {
+            NONE
+        };
+        if name.expanded() == html5ever::expanded_name!(html "base") {
+            self.has_base.set(true);
+        }
+        let is_style = &*name.local == "style" && matches!(name.ns, ns!(html) | ns!(svg));
+        let name = self
+            .names
+            .borrow_mut()
+            .entry(name.clone())
+            .or_insert_with(|| Rc::new(name))
+            .clone();
+        let kept = self.kept(attrs, spans.as_ref());
+        let integration_point = flags.mathml_annotation_xml_integration_point;
+        let plain = kept.is_empty()
+            && !is_style
+            && !integration_point
+            && template_contents == NONE
+            && !(name.ns == ns!(html) && matches!(&*name.local, "html" | "head"));
+        let mut arena = self.arena.borrow_mut();
+        let kind = if plain {
+            Kind::Plain
+        } else {
+            let start = arena.attrs.len() as Id;
+            arena.attrs.extend(kept);
+            let element = arena.elements.len() as Id;
+            let attrs = start..arena.attrs.len() as Id;
+            arena.elements.push(ElementData {
+                name: name.clone(),
+                attrs,
+                template_contents,
+                integration_point,
+            });
+            if is_style {
+                let style = StyleText {
+                    tag_end: spans.as_ref().map(|s| s.tag.end),
+                    text: String::new(),
+                };
+                arena.style_texts.insert(element, style);
+            }
+            Kind::Element(element)
+        };
+        arena.nodes.push(new_node(kind));
+        let id = (arena.nodes.len() - 1) as Id;
+        Handle { id, name }
+    }
+
+    fn create_comment(&self, text: StrTendril) -> Handle {
+        let mut arena = self.arena.borrow_mut();
+        arena.comments.push(text);
+        let comment = (arena.comments.len() - 1) as Id;
+        drop(arena);
+        let id = self.add(Kind::Comment(comment));
+        self.handle(id)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Handle {
+        let id = self.add(Kind::Other);
+        self.handle(id)
+    }
+
+    fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
+        self.insert(parent.id, child, NONE);
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &Handle,
+        prev_element: &Handle,
+        child: NodeOrText<Handle>,
+    ) {
+        if self.arena.borrow().nodes[element.id as usize].parent != NONE {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
+        let id = self.add(Kind::Other);
+        self.link(0, id, NONE);
+    }
+
+    fn get_template_contents(&self, target: &Handle) -> Handle {
+        let contents = self
+            .element_of(target.id)
+            .map(|e| self.arena.borrow().elements[e as usize].template_contents);
+        match contents {
+            Some(contents) if contents != NONE => self.handle(contents),
+            _ => panic!("not a template element"),
+        }
+    }
+
+    fn same_node(&self, x: &Handle, y: &Handle) -> bool {
+        x.id == y.id
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
+        let parent = self.arena.borrow().nodes[sibling.id as usize].parent;
+        if parent != NONE {
+            self.insert(parent, new_node, sibling.id);
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
+        let spans = self.announced.take();
+        let kept = self.kept(attrs, spans.as_ref());
+        if kept.is_empty() {
+            return;
+        }
+        let mut arena = self.arena.borrow_mut();
+        let e = match arena.nodes[target.id as usize].kind {
+            Kind::Element(e) => e,
+            // An element nothing was kept of now has attributes to keep.
+            Kind::Plain => {
+                let start = arena.attrs.len() as Id;
+                arena.elements.push(ElementData {
+                    name: target.name.clone(),
+                    attrs: start..start,
+                    template_contents: NONE,
+                    integration_point: false,
+                });
+                let e = (arena.elements.len() - 1) as Id;
+                arena.nodes[target.id as usize].kind = Kind::Element(e);
+                e
+            }
+            _ => return,
+        };
+        let Arena {
+            elements, attrs, ..
+        } = &mut *arena;
+        let range = elements[e as usize].attrs.clone();
+        let (from, to) = (range.start as usize, range.end as usize);
+        let missing: Vec<SourceAttr> = kept
+            .into_iter()
+            .filter(|new| {
+                !attrs[from..to]
+                    .iter()
+                    .any(|a| a.ns == new.ns && a.local == new.local)
+            })
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        // The element's attributes stay one range: moved to the end unless
+        // they are there already (this happens for `<html>` and `<body>` only).
+        if to != attrs.len() {
+            let own: Vec<SourceAttr> = attrs[from..to].to_vec();
+            attrs.extend(own);
+        }
+        let start = attrs.len() - (to - from);
+        attrs.extend(missing);
+        elements[e as usize].attrs = start as Id..attrs.len() as Id;
+    }
+
+    fn remove_from_parent(&self, target: &Handle) {
+        self.detach(target.id);
+    }
+
+    fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        loop {
+            let child = self.arena.borrow().nodes[node.id as usize].first_child;
+            if child == NONE {
+                break;
+            }
+            self.detach(child);
+            self.link(new_parent.id, child, NONE);
+        }
+    }
+
+    fn is_mathml_annotation_xml_integration_point(&self, handle: &Handle) -> bool {
+        self.element_of(handle.id)
+            .is_some_and(|e| self.arena.borrow().elements[e as usize].integration_point)
+    }
+}

@@ -1,0 +1,548 @@
+//! The output of an HTML document (and of a style sheet): its input bytes
+//! with edits spliced in. Edits are found in the decoded text ([`TextEdit`]:
+//! a range of the text and what replaces it, already spelled for its place);
+//! [`to_bytes`] finds their bytes in the input and encodes the replacements,
+//! so that every byte outside an edit is copied, never decoded and encoded
+//! again, whatever the encoding.
+//!
+//! [`value_edit`] writes a new attribute value over the old one in the
+//! source: only the value's bytes change, the quote character is kept, an
+//! unquoted value is quoted only when the new value needs it.
+
+use super::charset::Charset;
+use super::dom::ValueSpan;
+use crate::report::{Location, Report, Severity};
+use encoding_rs::{Encoding, ISO_2022_JP, UTF_16BE, UTF_16LE, UTF_8};
+use html5ever::tokenizer::AttrQuote;
+use std::ops::Range;
+
+/// One replacement in a document's decoded text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextEdit {
+    /// The bytes of the text replaced.
+    pub range: Range<usize>,
+    /// What is written instead, as it is to be written there (escaped).
+    pub text: String,
+}
+
+/// One replacement of a range of the input's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByteEdit {
+    /// The bytes of the input replaced.
+    pub range: Range<usize>,
+    /// What is written instead.
+    pub bytes: Vec<u8>,
+}
+
+/// Sort `edits` by position and drop repeats of the same range (an element
+/// the tree builder cloned — reconstruction, the adoption agency — has the
+/// attributes of the tag it was cloned from, so its edits are those of the
+/// original). An edit overlapping an earlier one is dropped (it cannot
+/// happen: edits lie inside distinct attribute values and style texts).
+pub fn sorted(mut edits: Vec<TextEdit>) -> Vec<TextEdit> {
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    // In place: `later` is dropped when it repeats or overlaps `kept`.
+    edits.dedup_by(|later, kept| {
+        debug_assert!(
+            later.range == kept.range || later.range.start >= kept.range.end,
+            "overlapping edits {kept:?} {later:?}"
+        );
+        later.range.start < kept.range.end || later.range == kept.range
+    });
+    edits
+}
+
+/// `text` with `edits` (sorted, not overlapping) applied.
+pub fn apply_text(text: &str, edits: &[TextEdit]) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut at = 0;
+    for edit in edits {
+        out.push_str(&text[at..edit.range.start]);
+        out.push_str(&edit.text);
+        at = edit.range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// `input` with `edits` (sorted, not overlapping) applied.
+pub fn apply(input: &[u8], edits: &[ByteEdit]) -> Vec<u8> {
+    pieces(input, edits).concat()
+}
+
+/// [`apply`]'s output as the pieces it is made of, in order.
+pub fn pieces<'a>(input: &'a [u8], edits: &'a [ByteEdit]) -> Vec<&'a [u8]> {
+    let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
+    let mut at = 0;
+    for edit in edits {
+        if edit.range.start < at || edit.range.end > input.len() {
+            continue;
+        }
+        pieces.push(&input[at..edit.range.start]);
+        pieces.push(&edit.bytes[..]);
+        at = edit.range.end;
+    }
+    pieces.push(&input[at..]);
+    pieces
+}
+
+/// The byte edits of `edits` (sorted text edits of `text`, which is `input`
+/// decoded as `charset` says). The replacements are encoded in the
+/// document's encoding (they hold only characters it can hold). An edit
+/// whose input bytes do not decode, on their own, to the text they stand for
+/// (which only a stateful encoding could do) is left out and reported: the
+/// value it was for stays as it was.
+pub fn to_bytes(
+    input: &[u8],
+    text: &str,
+    charset: &Charset,
+    edits: Vec<TextEdit>,
+    location: &Location,
+    report: &mut Report,
+) -> Vec<ByteEdit> {
+    let mut map = OffsetMap::new(input, charset);
+    // One pass, in order; the edits' memory is reused for the result.
+    edits
+        .into_iter()
+        .filter_map(|edit| {
+            let range = map
+                .start(edit.range.start)
+                .and_then(|start| Some(start..map.end(edit.range.end)?));
+            let sound = range.as_ref().is_some_and(|r| {
+                map.exact()
+                    || decodes_to(
+                        charset.encoding,
+                        &input[r.clone()],
+                        &text[edit.range.clone()],
+                    )
+            });
+            match range {
+                Some(range) if sound => Some(ByteEdit {
+                    range,
+                    bytes: encode_piece(edit.text, charset),
+                }),
+                _ => {
+                    report.problem(
+                        location,
+                        Severity::Error,
+                        format!(
+                            "the bytes of `{}` cannot be told apart in {}; left unchanged",
+                            &text[edit.range.clone()],
+                            charset.encoding.name()
+                        ),
+                    );
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// Do `bytes`, decoded on their own, give `text`?
+fn decodes_to(encoding: &'static Encoding, bytes: &[u8], text: &str) -> bool {
+    encoding
+        .decode_without_bom_handling_and_without_replacement(bytes)
+        .is_some_and(|decoded| decoded == text)
+}
+
+/// `text` in the document's encoding, without a byte order mark. `text`
+/// holds only characters the encoding can hold (the writers make sure).
+pub fn encode_piece(text: String, charset: &Charset) -> Vec<u8> {
+    let encoding = charset.encoding;
+    if encoding == UTF_16LE || encoding == UTF_16BE {
+        let little = encoding == UTF_16LE;
+        text.encode_utf16()
+            .flat_map(|u| {
+                if little {
+                    u.to_le_bytes()
+                } else {
+                    u.to_be_bytes()
+                }
+            })
+            .collect()
+    } else if encoding == UTF_8 || text.is_ascii() {
+        text.into_bytes()
+    } else {
+        encoding.encode(&text).0.into_owned()
+    }
+}
+
+/// Maps offsets in the decoded text to offsets in the input, for offsets
+/// asked in increasing order (one pass over the input in all).
+enum OffsetMap<'a> {
+    /// UTF-8: the same offsets, after the byte order mark.
+    Identity(usize),
+    /// A single-byte encoding: the UTF-8 length of each byte's character.
+    SingleByte {
+        input: &'a [u8],
+        lengths: Box<[u8; 256]>,
+        byte: usize,
+        text: usize,
+    },
+    /// Anything else: a streaming decoder, fed up to the offset asked for.
+    Decoder {
+        input: &'a [u8],
+        decoder: encoding_rs::Decoder,
+        stateful: bool,
+        byte: usize,
+        text: usize,
+    },
+}
+
+impl<'a> OffsetMap<'a> {
+    fn new(input: &'a [u8], charset: &Charset) -> OffsetMap<'a> {
+        let encoding = charset.encoding;
+        let body = charset.bom_len;
+        if encoding == UTF_8 {
+            OffsetMap::Identity(body)
+        } else if encoding.is_single_byte() {
+            let mut lengths = Box::new([0u8; 256]);
+            for (b, len) in lengths.iter_mut().enumerate() {
+                let byte = [b as u8];
+                *len = encoding
+                    .decode_without_bom_handling_and_without_replacement(&byte)
+                    .map_or(3, |c| c.len() as u8);
+            }
+            OffsetMap::SingleByte {
+                input,
+                lengths,
+                byte: body,
+                text: 0,
+            }
+        } else {
+            OffsetMap::Decoder {
+                input,
+                decoder: encoding.new_decoder_without_bom_handling(),
+                stateful: encoding == ISO_2022_JP,
+                byte: body,
+                text: 0,
+            }
+        }
+    }
+
+    /// Is every offset's byte exactly known (no check needed)?
+    fn exact(&self) -> bool {
+        !matches!(self, OffsetMap::Decoder { .. })
+    }
+
+    /// The earliest input offset after which the text up to `at` is decoded.
+    fn start(&mut self, at: usize) -> Option<usize> {
+        match self {
+            OffsetMap::Identity(bom) => Some(*bom + at),
+            OffsetMap::SingleByte {
+                input,
+                lengths,
+                byte,
+                text,
+            } => {
+                while *text < at {
+                    *text += usize::from(lengths[usize::from(*input.get(*byte)?)]);
+                    *byte += 1;
+                }
+                (*text == at).then_some(*byte)
+            }
+            OffsetMap::Decoder {
+                input,
+                decoder,
+                byte,
+                text,
+                ..
+            } => {
+                let mut out = [0u8; 4096];
+                while *text < at {
+                    // Feed in bulk while far from `at` (a byte gives at most
+                    // three bytes of text, four with what is pending), then
+                    // one byte at a time, so as to stop right where `at` is
+                    // reached.
+                    let room = (at - *text).saturating_sub(8) / 3;
+                    let take = room.clamp(1, out.len() / 4 - 4).min(input.len() - *byte);
+                    if take == 0 {
+                        return None;
+                    }
+                    let (_, read, written) = decoder.decode_to_utf8_without_replacement(
+                        &input[*byte..*byte + take],
+                        &mut out,
+                        false,
+                    );
+                    *byte += read;
+                    *text += written;
+                }
+                (*text == at).then_some(*byte)
+            }
+        }
+    }
+
+    /// The latest input offset after which the text up to `at` is decoded:
+    /// past the escape sequences that follow it in a stateful encoding
+    /// (ISO-2022-JP), so that an edit takes the mode switches around it.
+    fn end(&mut self, at: usize) -> Option<usize> {
+        let end = self.start(at)?;
+        if let OffsetMap::Decoder {
+            input,
+            decoder,
+            stateful: true,
+            byte,
+            ..
+        } = self
+        {
+            let mut out = [0u8; 16];
+            while input.get(*byte) == Some(&0x1B) && *byte + 3 <= input.len() {
+                let (_, read, written) = decoder.decode_to_utf8_without_replacement(
+                    &input[*byte..*byte + 3],
+                    &mut out,
+                    false,
+                );
+                debug_assert_eq!((read, written), (3, 0));
+                *byte += read;
+            }
+            return Some(*byte);
+        }
+        Some(end)
+    }
+}
+
+/// The edit that writes `new` as the value of the attribute at `span` of
+/// `text`, whose value as parsed is `old`. Only the value's bytes change:
+/// the quote character is kept (`&` and it escaped); an unquoted value stays
+/// unquoted unless `new` needs quotes; a value written without character
+/// references, CR or NUL is replaced only where it differs from `new`;
+/// characters `output` cannot hold are written as numeric references
+/// (`None`: it holds every character).
+pub fn value_edit(
+    text: &str,
+    span: &ValueSpan,
+    old: &str,
+    new: &str,
+    output: Option<&Charset>,
+) -> TextEdit {
+    let raw = &text[span.value.clone()];
+    let quote = match span.quote {
+        AttrQuote::Double => Some('"'),
+        AttrQuote::Single => Some('\''),
+        AttrQuote::Unquoted if !needs_quotes(new) => None,
+        AttrQuote::Unquoted | AttrQuote::NoValue => {
+            let at = if span.quote == AttrQuote::NoValue {
+                span.name_end..span.name_end
+            } else {
+                span.value.clone()
+            };
+            let eq = if span.quote == AttrQuote::NoValue {
+                "="
+            } else {
+                ""
+            };
+            return TextEdit {
+                range: at,
+                text: format!("{eq}\"{}\"", escape(new, Some('"'), output)),
+            };
+        }
+    };
+    if raw == old && !raw.contains(['&', '\r', '\0']) {
+        let (prefix, suffix) = common_ends(old, new);
+        return TextEdit {
+            range: span.value.start + prefix..span.value.end - suffix,
+            text: escape(&new[prefix..new.len() - suffix], quote, output),
+        };
+    }
+    TextEdit {
+        range: span.value.clone(),
+        text: escape(new, quote, output),
+    }
+}
+
+/// Does `value` need quotes to be an attribute value?
+fn needs_quotes(value: &str) -> bool {
+    value.is_empty()
+        || value.contains(|c: char| {
+            matches!(
+                c,
+                '\t' | '\n' | '\x0C' | '\r' | ' ' | '"' | '\'' | '=' | '<' | '>' | '`'
+            )
+        })
+}
+
+/// The lengths of the longest common prefix and suffix of `a` and `b`, on
+/// character boundaries, not overlapping.
+fn common_ends(a: &str, b: &str) -> (usize, usize) {
+    let mut prefix = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    while !a.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let most = a.len().min(b.len()) - prefix;
+    let mut suffix = a
+        .bytes()
+        .rev()
+        .zip(b.bytes().rev())
+        .take(most)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !a.is_char_boundary(a.len() - suffix) {
+        suffix -= 1;
+    }
+    (prefix, suffix)
+}
+
+/// `value` written for an attribute value quoted with `quote` (`None`:
+/// unquoted, and it needs no quotes): `&` and the quote as references, and
+/// characters `output` cannot hold as numeric references.
+pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> String {
+    let mut out = String::with_capacity(value.len() + 8);
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' if quote == Some('"') => out.push_str("&quot;"),
+            '\'' if quote == Some('\'') => out.push_str("&#39;"),
+            _ if c.is_ascii() || output.is_none_or(|o| o.holds(c)) => out.push(c),
+            _ => out.push_str(&format!("&#{};", u32::from(c))),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::charset::sniff;
+
+    fn span(text: &str, value: &str, quote: AttrQuote) -> ValueSpan {
+        let name = text.find("href").unwrap_or(0);
+        let start = name + 5 + text[name + 5..].find(value).unwrap_or(0);
+        ValueSpan {
+            name_end: name + 4,
+            value: start..start + value.len(),
+            quote,
+        }
+    }
+
+    #[test]
+    fn values_are_written_in_place() {
+        let ascii = sniff(b"<p>x", None);
+        type Case = (
+            &'static str,
+            &'static str,
+            &'static str,
+            AttrQuote,
+            &'static str,
+            &'static str,
+        );
+        let cases: &[Case] = &[
+            (
+                "double",
+                "<a href=\"a.html\">",
+                "a.html",
+                AttrQuote::Double,
+                "http://h/a.html",
+                "<a href=\"http://h/a.html\">",
+            ),
+            (
+                "single keeps quote",
+                "<a href='a'>",
+                "a",
+                AttrQuote::Single,
+                "x'y&z",
+                "<a href='x&#39;y&amp;z'>",
+            ),
+            (
+                "unquoted stays",
+                "<a href=a>",
+                "a",
+                AttrQuote::Unquoted,
+                "http://h/a",
+                "<a href=http://h/a>",
+            ),
+            (
+                "unquoted gets quotes",
+                "<a href=a>",
+                "a",
+                AttrQuote::Unquoted,
+                "a b",
+                "<a href=\"a b\">",
+            ),
+            (
+                "references written whole",
+                "<a href=\"?a=1&amp;b=2\">",
+                "?a=1&amp;b=2",
+                AttrQuote::Double,
+                "http://h/?a=1&b=2",
+                "<a href=\"http://h/?a=1&amp;b=2\">",
+            ),
+            (
+                "non-ascii in ascii",
+                "<a href=\"a\">",
+                "a",
+                AttrQuote::Double,
+                "http://h/\u{e9}",
+                "<a href=\"http://h/&#233;\">",
+            ),
+        ];
+        for (name, text, value, quote, new, want) in cases {
+            let s = span(text, value, *quote);
+            let old = value.replace("&amp;", "&");
+            let edit = value_edit(text, &s, &old, new, Some(&ascii));
+            assert_eq!(apply_text(text, &[edit]), *want, "case {name}");
+        }
+        let text = "<input href>";
+        let s = ValueSpan {
+            name_end: 11,
+            value: 11..11,
+            quote: AttrQuote::NoValue,
+        };
+        let edit = value_edit(text, &s, "", "x", None);
+        assert_eq!(apply_text(text, &[edit]), "<input href=\"x\">");
+    }
+
+    #[test]
+    fn only_the_difference_is_replaced() {
+        let text = "<img srcset=\"a.png 1x, b.png 2x\">";
+        let s = span(text, "a.png 1x, b.png 2x", AttrQuote::Double);
+        let edit = value_edit(
+            text,
+            &s,
+            "a.png 1x, b.png 2x",
+            "a.png 1x, http://h/b.png 2x",
+            None,
+        );
+        assert_eq!(edit.text, "http://h/");
+        assert_eq!(common_ends("é", "è"), (0, 0));
+        assert_eq!(common_ends("aéb", "aèb"), (1, 1));
+    }
+
+    #[test]
+    fn offsets_in_every_kind_of_encoding() {
+        let cases: &[(&str, &[u8])] = &[
+            ("utf-8 bom", b"\xEF\xBB\xBF<a href=\"\xC3\xA9\">"),
+            ("windows-1252", b"<meta charset=windows-1252><a title=\xE9 href=\"\xE9\">"),
+            ("shift_jis", b"<meta charset=shift_jis><a title=\x82\xa0 href=\"\x82\xa0\">"),
+            ("iso-2022-jp", b"<meta charset=iso-2022-jp><a title=\x1B$B\x24\x22\x1B(B href=\"\x1B$B\x24\x22\x1B(B\">"),
+            ("utf-16le", b"\xFF\xFE<\0a\0 \0h\0r\0e\0f\0=\0\"\0\xE9\0\"\0>\0"),
+        ];
+        for (name, input) in cases {
+            let charset = sniff(input, None);
+            let text = crate::html::charset::decode(input, &charset).expect(name);
+            let start = text.find("href=\"").expect(name) + 6;
+            let end = text[start..].find('"').expect(name) + start;
+            let edits = [TextEdit {
+                range: start..end,
+                text: "x".into(),
+            }];
+            let mut report = Report::new(false);
+            let bytes = to_bytes(
+                input,
+                &text,
+                &charset,
+                edits.to_vec(),
+                &Location::file(None),
+                &mut report,
+            );
+            let out = apply(input, &bytes);
+            let decoded = crate::html::charset::decode(&out, &charset).expect(name);
+            assert_eq!(decoded, apply_text(&text, &edits), "case {name}");
+            // Everything before the value is the input's bytes.
+            assert_eq!(
+                &out[..bytes[0].range.start],
+                &input[..bytes[0].range.start],
+                "case {name}"
+            );
+        }
+    }
+}
