@@ -18,7 +18,10 @@
 //!   the checks run.
 //! - the examples check the exact trees of the cases the patch decides, as
 //!   html5lib's tree-construction tests write them (the unpatched html5ever
-//!   0.40.1 gives the same trees).
+//!   0.40.1 gives the same trees), and of the cases where the patch brings
+//!   the parser up to the current HTML Standard (the special category, the
+//!   default scope, `input` in a `select` fragment: there the unpatched
+//!   parser gives other trees).
 
 use html5ever::tendril::TendrilSink;
 use html5ever::{ns, parse_document, parse_fragment, LocalName, ParseOpts, QualName};
@@ -535,6 +538,154 @@ fn an_a_start_tag_closes_the_open_a_past_other_formatting_elements() {
                         "x"
             "#
         )
+    );
+}
+
+// The patch's third part: the parser brought up to the current HTML
+// Standard where html5ever 0.40.1 lagged (PATCHES.md). Each tree is the
+// standard's; the unpatched parser gives another (tried).
+
+/// `search` is special (13.2.4.3), so an `li` start tag stops looking for an
+/// open `li` at it (13.2.6.4.7, "li") and nests.
+#[test]
+fn search_is_special_so_an_li_inside_it_nests() {
+    assert_eq!(
+        document_tree("<li><search><li>", false),
+        in_body(
+            r#"
+                <li>
+                  <search>
+                    <li>
+            "#
+        )
+    );
+}
+
+/// `search` is special, so "any other end tag" stops at it and is ignored.
+#[test]
+fn search_is_special_so_a_stray_end_tag_stops_at_it() {
+    assert_eq!(
+        document_tree("<span><search>x</span>y", false),
+        in_body(
+            r#"
+                <span>
+                  <search>
+                    "xy"
+            "#
+        )
+    );
+}
+
+/// `isindex` is no longer in the standard, so it is an ordinary element: an
+/// `li` start tag closes the open `li` past it.
+#[test]
+fn isindex_is_ordinary_so_an_li_closes_the_li_around_it() {
+    assert_eq!(
+        document_tree("<li><isindex><li>", false),
+        in_body(
+            r#"
+                <li>
+                  <isindex>
+                <li>
+            "#
+        )
+    );
+}
+
+/// An ordinary `isindex` does not stop `</span>`, which closes it too.
+#[test]
+fn isindex_is_ordinary_so_an_end_tag_closes_past_it() {
+    assert_eq!(
+        document_tree("<span><isindex>x</span>y", false),
+        in_body(
+            r#"
+                <span>
+                  <isindex>
+                    "x"
+                "y"
+            "#
+        )
+    );
+}
+
+/// MathML `mi` and SVG `desc` are special: an end tag for an HTML element
+/// that comes back from foreign content into "in body" stops at them.
+#[test]
+fn mathml_and_svg_special_elements_stop_a_stray_end_tag() {
+    for (html, prefix, inner) in [
+        ("<span><math><mi></span>x", "math", "mi"),
+        ("<span><math><mo></span>x", "math", "mo"),
+        ("<span><math><mtext></span>x", "math", "mtext"),
+        ("<span><svg><desc></span>x", "svg", "desc"),
+        ("<span><svg><title></span>x", "svg", "title"),
+        ("<span><svg><foreignObject></span>x", "svg", "foreignObject"),
+        (
+            "<span><math><annotation-xml></span>x",
+            "math",
+            "annotation-xml",
+        ),
+    ] {
+        let outer = if prefix == "math" { "math" } else { "svg" };
+        assert_eq!(
+            document_tree(html, false),
+            in_body(&format!(
+                "<span>\n  <{prefix} {outer}>\n    <{prefix} {inner}>\n      \"x\"\n"
+            )),
+            "{html}"
+        );
+    }
+}
+
+/// MathML `annotation-xml` (here an HTML integration point) is special: an
+/// `li` start tag stops looking for an open `li` at it and nests.
+#[test]
+fn mathml_annotation_xml_is_special_so_an_li_inside_it_nests() {
+    assert_eq!(
+        document_tree(
+            r#"<li><math><annotation-xml encoding="text/html"><li>"#,
+            false
+        ),
+        in_body(
+            r#"
+                <li>
+                  <math math>
+                    <math annotation-xml>
+                      encoding="text/html"
+                      <li>
+            "#
+        )
+    );
+}
+
+/// MathML `annotation-xml` bounds the default scope (13.2.4.3): `</b>` with
+/// the `b` below it is ignored, and the text stays in `annotation-xml`.
+#[test]
+fn mathml_annotation_xml_bounds_the_default_scope() {
+    assert_eq!(
+        document_tree("<b><math><annotation-xml></b>x", false),
+        in_body(
+            r#"
+                <b>
+                  <math math>
+                    <math annotation-xml>
+                      "x"
+            "#
+        )
+    );
+}
+
+/// In a fragment whose context is `select`, an `input` start tag is ignored
+/// (13.2.6.4.7, "input": "Parse error. Ignore the token."; html5lib-tests'
+/// tests_innerHTML_1.dat since May 2026).
+#[test]
+fn an_input_in_a_select_fragment_is_ignored() {
+    assert_eq!(
+        fragment_tree("<input><option>", "select"),
+        expected("<html>\n  <option>")
+    );
+    assert_eq!(
+        fragment_tree("<input>x", "div"),
+        expected("<html>\n  <input>\n  \"x\"")
     );
 }
 
