@@ -14,6 +14,7 @@ use crate::tendril::StrTendril;
 use crate::tokenizer::states;
 use crate::LocalName;
 use std::borrow::Cow;
+use std::ops::Range; // linkbase patch: source spans.
 
 pub use self::TagKind::{EndTag, StartTag};
 pub use self::Token::{CharacterTokens, CommentToken, DoctypeToken, TagToken};
@@ -53,6 +54,60 @@ pub struct Tag {
     /// This is used for CSP nonce validation - elements with duplicate
     /// attributes are not nonceable per the CSP spec.
     pub had_duplicate_attributes: bool,
+    /// Where the tag and its attributes are in the input, when the tokenizer
+    /// was asked for them (`TokenizerOpts::source_spans`).
+    pub spans: Option<Box<TagSpans>>, // linkbase patch: source spans.
+}
+
+// linkbase patch: source spans (servo/html5ever#734, #745), from here to the
+// end of `AttrQuote`.
+/// Where a tag token is in the input. Offsets are byte offsets into the
+/// UTF-8 text fed to the tokenizer, counted from its first byte (a byte order
+/// mark the tokenizer discards counts).
+#[derive(PartialEq, Eq, Clone, Debug, Default)]
+pub struct TagSpans {
+    /// From the `<` to just after the `>`.
+    pub tag: Range<usize>,
+    /// One per attribute of `Tag::attrs`, in the same order (an attribute the
+    /// tokenizer dropped as a duplicate has none).
+    pub attrs: Vec<AttrSpan>,
+}
+
+/// Where an attribute is in the input.
+#[derive(PartialEq, Eq, Clone, Debug)]
+pub struct AttrSpan {
+    /// The attribute's name as written.
+    pub name: Range<usize>,
+    /// The value as written, without its quotes (character references not
+    /// decoded, CR not normalised). Empty, at the end of the name, for an
+    /// attribute without a value.
+    pub value: Range<usize>,
+    /// How the value is delimited.
+    pub quote: AttrQuote,
+}
+
+impl AttrSpan {
+    /// An attribute that starts at `at`, nothing of it read yet.
+    pub(crate) fn empty_at(at: usize) -> AttrSpan {
+        AttrSpan {
+            name: at..at,
+            value: at..at,
+            quote: AttrQuote::NoValue,
+        }
+    }
+}
+
+/// How an attribute value is delimited in the input.
+#[derive(PartialEq, Eq, Clone, Copy, Debug)]
+pub enum AttrQuote {
+    /// No value at all (`<input disabled>`).
+    NoValue,
+    /// An unquoted value (`href=a.html`, or `href=` before `>`).
+    Unquoted,
+    /// `'…'`.
+    Single,
+    /// `"…"`.
+    Double,
 }
 
 impl Tag {

@@ -12,6 +12,7 @@
 pub use self::interface::{CharacterTokens, EOFToken, NullCharacterToken, ParseError};
 pub use self::interface::{CommentToken, DoctypeToken, TagToken, Token};
 pub use self::interface::{Doctype, EndTag, StartTag, Tag, TagKind};
+pub use self::interface::{AttrQuote, AttrSpan, TagSpans}; // linkbase patch: source spans.
 pub use self::interface::{TokenSink, TokenSinkResult};
 
 use self::states::AttrValueKind::*;
@@ -93,6 +94,10 @@ pub struct TokenizerOpts {
     /// FIXME: Can't use Tendril because we want TokenizerOpts
     /// to be Send.
     pub last_start_tag_name: Option<String>,
+
+    /// Give every tag token its `TagSpans` (where it and its attributes are
+    /// in the input)?  Default: false
+    pub source_spans: bool, // linkbase patch: source spans.
 }
 
 impl Default for TokenizerOpts {
@@ -103,6 +108,7 @@ impl Default for TokenizerOpts {
             profile: false,
             initial_state: None,
             last_start_tag_name: None,
+            source_spans: false, // linkbase patch: source spans.
         }
     }
 }
@@ -181,6 +187,19 @@ pub struct Tokenizer<Sink> {
 
     /// Track current line
     current_line: Cell<u64>,
+
+    // linkbase patch: source spans, the next five fields.
+    /// Bytes taken from the input so far, less those put back: the offset of
+    /// the next character to read.
+    position: Cell<usize>,
+    /// Offset of the current input character.
+    char_start: Cell<usize>,
+    /// Offset of the current tag's `<`.
+    tag_start: Cell<usize>,
+    /// Where the current attribute is, so far.
+    current_attr_span: RefCell<AttrSpan>,
+    /// Where the current tag's attributes are.
+    current_tag_attr_spans: RefCell<Vec<AttrSpan>>,
 }
 
 impl<Sink: TokenSink> Tokenizer<Sink> {
@@ -216,6 +235,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             state_profile: RefCell::new(BTreeMap::new()),
             time_in_sink: Cell::new(0),
             current_line: Cell::new(1),
+            position: Cell::new(0),                                 // linkbase patch: source spans.
+            char_start: Cell::new(0),                               // linkbase patch: source spans.
+            tag_start: Cell::new(0),                                // linkbase patch: source spans.
+            current_attr_span: RefCell::new(AttrSpan::empty_at(0)), // linkbase patch: source spans.
+            current_tag_attr_spans: RefCell::new(vec![]),           // linkbase patch: source spans.
         }
     }
 
@@ -229,6 +253,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             if let Some(c) = input.peek() {
                 if c == '\u{feff}' {
                     input.next();
+                    self.advance(c.len_utf8()); // linkbase patch: source spans.
                 }
             } else {
                 return TokenizerResult::Done;
@@ -267,8 +292,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             self.ignore_lf.set(false);
             if c == '\n' {
                 c = input.next()?;
+                self.advance(c.len_utf8()); // linkbase patch: source spans.
             }
         }
+        // linkbase patch: source spans; every caller has counted `c`.
+        self.char_start.set(self.position.get() - c.len_utf8());
 
         if c == '\r' {
             self.ignore_lf.set(true);
@@ -304,6 +332,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         } else {
             input
                 .next()
+                .inspect(|c| self.advance(c.len_utf8())) // linkbase patch: source spans.
                 .and_then(|c| self.get_preprocessed_char(c, input))
         }
     }
@@ -319,6 +348,12 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
         let d = input.pop_except_from(set);
         trace!("got characters {d:?}");
+        // linkbase patch: source spans.
+        match d {
+            Some(FromSet(c)) => self.advance(c.len_utf8()),
+            Some(NotFromSet(ref run)) => self.advance(run.len()),
+            None => {},
+        }
         match d {
             Some(FromSet(c)) => self.get_preprocessed_char(c, input).map(FromSet),
 
@@ -341,14 +376,21 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             }
         }
 
-        input.push_front(mem::take(&mut self.temp_buf.borrow_mut()));
+        // linkbase patch: was `input.push_front(…)`; counted.
+        self.unconsume(input, mem::take(&mut self.temp_buf.borrow_mut()));
         match input.eat(pat, eq) {
             None if self.at_eof.get() => Some(false),
             None => {
                 while let Some(data) = input.next() {
+                    self.advance(data.len_utf8()); // linkbase patch: source spans.
                     self.temp_buf.borrow_mut().push_char(data);
                 }
                 None
+            },
+            // linkbase patch: source spans, the next four lines.
+            Some(true) => {
+                self.advance(pat.len());
+                Some(true)
             },
             Some(matched) => Some(matched),
         }
@@ -467,6 +509,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             self_closing: self.current_tag_self_closing.get(),
             attrs: std::mem::take(&mut self.current_tag_attrs.borrow_mut()),
             had_duplicate_attributes: self.current_tag_had_duplicate_attributes.get(),
+            spans: self.take_tag_spans(), // linkbase patch: source spans.
         });
 
         match self.process_token(token) {
@@ -513,10 +556,14 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         self.current_tag_self_closing.set(false);
         self.current_tag_had_duplicate_attributes.set(false);
         *self.current_tag_attrs.borrow_mut() = vec![];
+        self.current_tag_attr_spans.borrow_mut().clear(); // linkbase patch: source spans.
     }
 
     fn create_tag(&self, kind: TagKind, c: char) {
         self.discard_tag();
+        // linkbase patch: source spans; `c`, the current input character, follows `<` or `</`.
+        let opening = if kind == StartTag { 1 } else { 2 };
+        self.tag_start.set(self.char_start.get() - opening);
         self.current_tag_name.borrow_mut().push_char(c);
         self.current_tag_kind.set(kind);
     }
@@ -533,6 +580,8 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
     fn create_attribute(&self, c: char) {
         self.finish_attribute();
+        // linkbase patch: source spans; `c` is the current input character.
+        *self.current_attr_span.borrow_mut() = AttrSpan::empty_at(self.char_start.get());
 
         self.current_attr_name.borrow_mut().push_char(c);
     }
@@ -563,6 +612,12 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 name: QualName::new(None, ns!(), name),
                 value: mem::take(&mut self.current_attr_value.borrow_mut()),
             });
+            // linkbase patch: source spans.
+            let mut span = self.current_attr_span.borrow().clone();
+            if span.quote == AttrQuote::NoValue {
+                span.value = span.name.end..span.name.end;
+            }
+            self.current_tag_attr_spans.borrow_mut().push(span);
         }
     }
 
@@ -617,9 +672,59 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         // discard a single raw input character, not a normalized newline.
         if self.reconsume.get() {
             self.reconsume.set(false);
-        } else {
-            input.next();
+        } else if let Some(c) = input.next() {
+            // linkbase patch: was `input.next();`, now counted.
+            self.advance(c.len_utf8());
         }
+    }
+
+    // linkbase patch: source spans, from here to the end of `take_tag_spans`.
+    /// Count `n` bytes taken from the input.
+    fn advance(&self, n: usize) {
+        self.position.set(self.position.get() + n);
+    }
+
+    /// Put `text` back at the front of the input (it will be read again).
+    pub(crate) fn unconsume(&self, input: &BufferQueue, text: StrTendril) {
+        self.position.set(self.position.get() - text.len());
+        input.push_front(text);
+    }
+
+    /// The offset of the next character to read (the current one, if it is
+    /// to be reconsumed).
+    fn next_char_start(&self) -> usize {
+        if self.reconsume.get() {
+            self.char_start.get()
+        } else {
+            self.position.get()
+        }
+    }
+
+    /// The current attribute has a value, starting at the next character.
+    fn start_attr_value(&self, quote: AttrQuote) {
+        let at = self.next_char_start();
+        let mut span = self.current_attr_span.borrow_mut();
+        span.value = at..at;
+        span.quote = quote;
+    }
+
+    /// The current attribute's value ends before the current character, if
+    /// it is the one ending the value (the last one seen is).
+    fn note_attr_value_end(&self, read: &SetResult) {
+        if let FromSet(_) = read {
+            self.current_attr_span.borrow_mut().value.end = self.char_start.get();
+        }
+    }
+
+    /// The spans of the tag being emitted, if asked for.
+    fn take_tag_spans(&self) -> Option<Box<TagSpans>> {
+        let attrs = mem::take(&mut *self.current_tag_attr_spans.borrow_mut());
+        self.opts.source_spans.then(|| {
+            Box::new(TagSpans {
+                tag: self.tag_start.get()..self.position.get(),
+                attrs,
+            })
+        })
     }
 
     fn emit_error(&self, error: Cow<'static, str>) {
@@ -1521,7 +1626,10 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             // https://html.spec.whatwg.org/#attribute-name-state
             states::AttributeName => loop {
                 // Consume the next input character:
-                match get_char!(self, input) {
+                let c = get_char!(self, input); // linkbase patch: was matched at once.
+                // linkbase patch: source spans; the name ends where a character that ends it starts.
+                self.current_attr_span.borrow_mut().name.end = self.char_start.get();
+                match c { // linkbase patch: was `match get_char!(self, input) {`.
                     // ↪ U+0009 CHARACTER TABULATION (tab)
                     // ↪ U+000A LINE FEED (LF)
                     // ↪ U+000C FORM FEED (FF)
@@ -1647,18 +1755,23 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                     // ↪ U+0022 QUOTATION MARK (")
                     '"' => {
                         // Switch to the attribute value (double-quoted) state.
-                        go!(self: discard_char input; to State::AttributeValue(DoubleQuoted))
+                        go!(self: discard_char input);
+                        self.start_attr_value(AttrQuote::Double); // linkbase patch: source spans.
+                        go!(self: to State::AttributeValue(DoubleQuoted))
                     },
                     // ↪ U+0027 APOSTROPHE (')
                     '\'' => {
                         // Switch to the attribute value (single-quoted) state.
-                        go!(self: discard_char input; to State::AttributeValue(SingleQuoted))
+                        go!(self: discard_char input);
+                        self.start_attr_value(AttrQuote::Single); // linkbase patch: source spans.
+                        go!(self: to State::AttributeValue(SingleQuoted))
                     },
                     // ↪ U+003E GREATER-THAN SIGN (>)
                     '>' => {
                         // This is a missing-attribute-value parse error.
                         // Switch to the data state.
                         // Emit the current tag token.
+                        self.start_attr_value(AttrQuote::Unquoted); // linkbase patch: source spans.
                         go!(self: discard_char input);
                         self.bad_char_error();
                         go!(self: emit_tag Data)
@@ -1666,6 +1779,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                     // ↪ Anything else
                     _ => {
                         // Reconsume in the attribute value (unquoted) state.
+                        self.start_attr_value(AttrQuote::Unquoted); // linkbase patch: source spans.
                         go!(self: to State::AttributeValue(Unquoted))
                     },
                 }
@@ -1679,6 +1793,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 else {
                     return ProcessResult::Suspend;
                 };
+                self.note_attr_value_end(&set_result); // linkbase patch: source spans.
 
                 match set_result {
                     // ↪ U+0022 QUOTATION MARK (")
@@ -1714,6 +1829,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 else {
                     return ProcessResult::Suspend;
                 };
+                self.note_attr_value_end(&set_result); // linkbase patch: source spans.
 
                 match set_result {
                     // ↪ U+0027 APOSTROPHE (')
@@ -1750,6 +1866,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 ) else {
                     return ProcessResult::Suspend;
                 };
+                self.note_attr_value_end(&set_result); // linkbase patch: source spans.
 
                 match set_result {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
@@ -2934,6 +3051,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         let set_result = if i == 0 {
             let first_char = input.pop_front_char().unwrap();
             debug_assert!(matches!(first_char, '<' | '&' | '\r' | '\0'));
+            self.advance(first_char.len_utf8()); // linkbase patch: source spans.
 
             // FIXME: Passing a bogus input queue is only relevant when c is \n, which can never happen in this case.
             // Still, it would be nice to not have to do that.
@@ -2951,6 +3069,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             );
             let consumed_chunk = input.unsafe_subtendril(0, i as u32);
             input.unsafe_pop_front(i as u32);
+            self.advance(i); // linkbase patch: source spans.
             SetResult::NotFromSet(consumed_chunk)
         };
 
@@ -3216,6 +3335,7 @@ mod test {
             self_closing: false,
             attrs: vec![],
             had_duplicate_attributes: false,
+            spans: None, // linkbase patch: source spans.
         })
     }
 
@@ -3248,6 +3368,7 @@ mod test {
             profile: false,
             initial_state: None,
             last_start_tag_name: None,
+            source_spans: false, // linkbase patch: source spans.
         };
         let vector = vec![
             StrTendril::from("<a>\n"),
@@ -3273,6 +3394,7 @@ mod test {
             profile: false,
             initial_state: None,
             last_start_tag_name: None,
+            source_spans: false, // linkbase patch: source spans.
         };
         let vector = vec![
             StrTendril::from("<a>\r\n"),

@@ -22,6 +22,7 @@ use crate::{ExpandedName, LocalName, Namespace, QualName};
 use crate::tokenizer;
 use crate::tokenizer::states as tok_state;
 use crate::tokenizer::{Doctype, EndTag, StartTag, Tag, TokenSink, TokenSinkResult};
+use crate::tokenizer::TagSpans; // linkbase patch: source spans.
 
 use std::borrow::Cow::{self, Borrowed};
 use std::cell::{Cell, Ref, RefCell};
@@ -146,6 +147,9 @@ pub struct TreeBuilder<Handle, Sink> {
 
     /// Track current line
     current_line: Cell<u64>,
+
+    /// Told where the attributes the sink receives come from.
+    source_observer: Option<Box<dyn SourceObserver>>, // linkbase patch: source spans.
     // WARNING: If you add new fields that contain Handles, you
     // must add them to trace_handles() below to preserve memory
     // safety!
@@ -153,11 +157,39 @@ pub struct TreeBuilder<Handle, Sink> {
     // FIXME: Auto-generate the trace hooks like Servo does.
 }
 
+// linkbase patch: source spans, the trait.
+/// Told where in the input the attributes the tree builder hands its sink
+/// come from, for a sink that keeps source positions (the tokenizer gives
+/// them with `TokenizerOpts::source_spans`).
+pub trait SourceObserver {
+    /// The attributes the sink receives next, in `TreeSink::create_element`
+    /// or `TreeSink::add_attrs_if_missing`, are those of the tag with these
+    /// spans, in the same order (`None`: the tag had none). An element that
+    /// reconstruction of the active formatting elements or the adoption
+    /// agency algorithm creates gets the spans of the tag it is created
+    /// from; attributes added to `<html>` or `<body>` by a later tag those of
+    /// that later tag. Elements created with no attributes are not announced.
+    fn attributes_from(&self, spans: Option<&TagSpans>);
+}
+
 impl<Handle, Sink> TreeBuilder<Handle, Sink>
 where
     Handle: Clone,
     Sink: TreeSink<Handle = Handle>,
 {
+    // linkbase patch: source spans, the next two functions.
+    /// Tell `observer` where the attributes the sink receives come from.
+    pub fn set_source_observer(&mut self, observer: Box<dyn SourceObserver>) {
+        self.source_observer = Some(observer);
+    }
+
+    /// Announce to the observer, if any, the source of the next attributes.
+    fn announce_source(&self, spans: Option<&TagSpans>) {
+        if let Some(observer) = &self.source_observer {
+            observer.attributes_from(spans);
+        }
+    }
+
     /// Create a new tree builder which sends tree modifications to a particular `TreeSink`.
     ///
     /// The tree builder is also a `TokenSink`.
@@ -181,6 +213,7 @@ where
             foster_parenting: Default::default(),
             context_elem: Default::default(),
             current_line: Cell::new(1),
+            source_observer: None, // linkbase patch: source spans.
         }
     }
 
@@ -221,6 +254,7 @@ where
             foster_parenting: Default::default(),
             context_elem: RefCell::new(Some(context_elem)),
             current_line: Cell::new(1),
+            source_observer: None, // linkbase patch: source spans.
         };
 
         // https://html.spec.whatwg.org/multipage/#parsing-html-fragments
@@ -769,6 +803,7 @@ where
                     self_closing: false,
                     attrs: vec![],
                     had_duplicate_attributes: false,
+                    spans: None, // linkbase patch: source spans.
                 });
             };
 
@@ -864,6 +899,7 @@ where
                 };
                 // FIXME: Is there a way to avoid cloning the attributes twice here (once on their
                 // own, once as part of t.clone() above)?
+                self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
                 let new_element = create_element_with_flags(
                     &self.sink,
                     QualName::new(None, ns!(html), tag.name.clone()),
@@ -905,6 +941,7 @@ where
             // 15.
             // FIXME: Is there a way to avoid cloning the attributes twice here (once on their own,
             // once as part of t.clone() above)?
+            self.announce_source(fmt_elem_tag.spans.as_deref()); // linkbase patch: source spans.
             let new_element = create_element_with_flags(
                 &self.sink,
                 QualName::new(None, ns!(html), fmt_elem_tag.name.clone()),
@@ -1067,6 +1104,7 @@ where
 
             // FIXME: Is there a way to avoid cloning the attributes twice here (once on their own,
             // once as part of t.clone() above)?
+            self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
             let new_element = self.insert_element(
                 PushFlag::Push,
                 ns!(html),
@@ -1510,6 +1548,7 @@ where
     }
 
     fn insert_element_for(&self, tag: Tag) -> Handle {
+        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
         self.insert_element(
             PushFlag::Push,
             ns!(html),
@@ -1520,6 +1559,7 @@ where
     }
 
     fn insert_and_pop_element_for(&self, tag: Tag) -> Handle {
+        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
         self.insert_element(
             PushFlag::NoPush,
             ns!(html),
@@ -1542,6 +1582,7 @@ where
     ) -> Handle {
         let adjusted_insertion_location = self.appropriate_place_for_insertion(None);
         let qname = QualName::new(None, ns, tag.name.clone());
+        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
         let elem =
             create_element_with_flags(&self.sink, qname, tag.attrs, tag.had_duplicate_attributes);
 
@@ -1625,6 +1666,7 @@ where
                     .noahs_ark_victim_by_scan(&tag)
             });
 
+        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
         let elem = self.insert_element(
             PushFlag::Push,
             ns!(html),
@@ -1795,6 +1837,7 @@ where
             _ => (),
         }
         self.adjust_foreign_attributes(&mut tag);
+        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
 
         if tag.self_closing {
             self.insert_element(
@@ -1975,6 +2018,7 @@ where
             _ => (),
         }
         self.adjust_foreign_attributes(&mut tag);
+        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
         if tag.self_closing {
             // FIXME(#118): <script /> in SVG
             self.insert_element(

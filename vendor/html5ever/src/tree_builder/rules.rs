@@ -130,6 +130,7 @@ where
 
                     Token::Characters(SplitStatus::Whitespace, _) => ProcessResult::Done,
                     Token::Tag(tag @ tag!(<html>)) => {
+                        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
                         self.create_root(tag.attrs);
                         self.mode.set(InsertionMode::BeforeHead);
                         ProcessResult::Done
@@ -232,6 +233,7 @@ where
                     },
 
                     Token::Tag(tag @ tag!(<script>)) => {
+                        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
                         let elem = create_element_with_flags(
                             &self.sink,
                             QualName::new(None, ns!(html), local_name!("script")),
@@ -432,6 +434,7 @@ where
                     if !self.in_html_elem_named(local_name!("template")) {
                         let open_elems = self.open_elems.borrow();
                         let top = html_elem(&open_elems);
+                        self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
                         self.sink.add_attrs_if_missing(top, tag.attrs);
                     }
                     ProcessResult::Done
@@ -451,6 +454,7 @@ where
                                 && !self.in_html_elem_named(local_name!("template")) =>
                         {
                             self.frameset_ok.set(false);
+                            self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
                             self.sink.add_attrs_if_missing(node, tag.attrs)
                         },
                         _ => {},
