@@ -689,6 +689,91 @@ fn an_input_in_a_select_fragment_is_ignored() {
     );
 }
 
+// The patch's fourth part, fast runs: the tag name and attribute name states
+// take their ordinary ASCII characters from the buffer in one step, and the
+// data state its `<` and `&`. The tokens and their source spans must be those
+// of one character at a time, wherever the input's pieces end.
+
+/// Every tag token of `text` (name, attributes, spans), fed whole or in
+/// `chunk`-byte pieces (at character boundaries).
+fn tag_tokens(text: &str, chunk: Option<usize>) -> Vec<String> {
+    use html5ever::tendril::StrTendril;
+    use html5ever::tokenizer::{
+        BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    };
+    use std::cell::RefCell;
+    struct Tags(RefCell<Vec<String>>);
+    impl TokenSink for Tags {
+        type Handle = ();
+        fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<()> {
+            if let Token::TagToken(tag) = token {
+                let attrs: Vec<(String, String)> = tag
+                    .attrs
+                    .iter()
+                    .map(|a| (a.name.local.to_string(), a.value.to_string()))
+                    .collect();
+                self.0.borrow_mut().push(format!(
+                    "{line} {:?} {} {attrs:?} {:?}",
+                    tag.kind, tag.name, tag.spans
+                ));
+            }
+            TokenSinkResult::Continue
+        }
+    }
+    let opts = TokenizerOpts {
+        source_spans: true,
+        ..Default::default()
+    };
+    let tokenizer = Tokenizer::new(Tags(RefCell::new(vec![])), opts);
+    let input = BufferQueue::default();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut n = chunk.unwrap_or(rest.len()).min(rest.len());
+        while !rest.is_char_boundary(n) {
+            n += 1;
+        }
+        input.push_back(StrTendril::from(&rest[..n]));
+        rest = &rest[n..];
+        let _ = tokenizer.feed(&input);
+    }
+    tokenizer.end();
+    let tags = tokenizer.sink.0.take();
+    tags
+}
+
+#[test]
+fn fast_runs_give_the_names_and_spans_of_one_character_at_a_time() {
+    // Offsets: `<`0 `DiV`1-4 `CLASS`5-10 `"a"`11-14 `dAtA-É`15-22 (É is two
+    // bytes) `x`23 `Ab"c`25-29 `1`30 `z`32 `>`33. Names lower-cased (ASCII
+    // upper alpha only), `"` kept in a name (a parse error), `z` without a
+    // value.
+    let text = "<DiV CLASS=\"a\" dAtA-\u{c9}=x Ab\"c=1 z>";
+    let expected = "1 StartTag div [(\"class\", \"a\"), (\"data-\u{c9}\", \"x\"), \
+                    (\"ab\\\"c\", \"1\"), (\"z\", \"\")] Some(TagSpans { tag: 0..34, attrs: [\
+                    AttrSpan { name: 5..10, value: 12..13, quote: Double }, \
+                    AttrSpan { name: 15..22, value: 23..24, quote: Unquoted }, \
+                    AttrSpan { name: 25..29, value: 30..31, quote: Unquoted }, \
+                    AttrSpan { name: 32..33, value: 33..33, quote: NoValue }] })";
+    assert_eq!(tag_tokens(text, None), vec![expected.to_string()]);
+    // The same wherever the pieces end, and for names and data around CR
+    // LF, NUL, character references, `<` in names, end tags and EOF.
+    for text in [
+        text,
+        "<P>a&amp;b<BR/>\r\n<A HREF='x'\r\nTITLE=y>&lt;</A\r\n>",
+        "<di\0v cl\0ass=1 <x=2 'y=3 Q><SPAN\tID=a>b</SPAN >&notin;<",
+        "<svg viewBox=\"0 0 1 1\"><foreignObject/></svg><a hr",
+    ] {
+        let whole = tag_tokens(text, None);
+        for chunk in 1..=text.len() {
+            assert_eq!(
+                tag_tokens(text, Some(chunk)),
+                whole,
+                "{text:?} in {chunk}-byte pieces"
+            );
+        }
+    }
+}
+
 /// The property test: only where the patch's checks run.
 #[cfg(debug_assertions)]
 mod generated_tag_soup {
