@@ -737,8 +737,7 @@ fn tag_tokens(text: &str, chunk: Option<usize>) -> Vec<String> {
         let _ = tokenizer.feed(&input);
     }
     tokenizer.end();
-    let tags = tokenizer.sink.0.take();
-    tags
+    tokenizer.sink.0.take()
 }
 
 #[test]
