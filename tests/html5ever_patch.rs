@@ -18,7 +18,10 @@
 //!   the checks run.
 //! - the examples check the exact trees of the cases the patch decides, as
 //!   html5lib's tree-construction tests write them (the unpatched html5ever
-//!   0.40.1 gives the same trees).
+//!   0.40.1 gives the same trees), and of the cases where the patch brings
+//!   the parser up to the current HTML Standard (the special category, the
+//!   default scope, `input` in a `select` fragment: there the unpatched
+//!   parser gives other trees).
 
 use html5ever::tendril::TendrilSink;
 use html5ever::{ns, parse_document, parse_fragment, LocalName, ParseOpts, QualName};
@@ -536,6 +539,238 @@ fn an_a_start_tag_closes_the_open_a_past_other_formatting_elements() {
             "#
         )
     );
+}
+
+// The patch's third part: the parser brought up to the current HTML
+// Standard where html5ever 0.40.1 lagged (PATCHES.md). Each tree is the
+// standard's; the unpatched parser gives another (tried).
+
+/// `search` is special (13.2.4.3), so an `li` start tag stops looking for an
+/// open `li` at it (13.2.6.4.7, "li") and nests.
+#[test]
+fn search_is_special_so_an_li_inside_it_nests() {
+    assert_eq!(
+        document_tree("<li><search><li>", false),
+        in_body(
+            r#"
+                <li>
+                  <search>
+                    <li>
+            "#
+        )
+    );
+}
+
+/// `search` is special, so "any other end tag" stops at it and is ignored.
+#[test]
+fn search_is_special_so_a_stray_end_tag_stops_at_it() {
+    assert_eq!(
+        document_tree("<span><search>x</span>y", false),
+        in_body(
+            r#"
+                <span>
+                  <search>
+                    "xy"
+            "#
+        )
+    );
+}
+
+/// `isindex` is no longer in the standard, so it is an ordinary element: an
+/// `li` start tag closes the open `li` past it.
+#[test]
+fn isindex_is_ordinary_so_an_li_closes_the_li_around_it() {
+    assert_eq!(
+        document_tree("<li><isindex><li>", false),
+        in_body(
+            r#"
+                <li>
+                  <isindex>
+                <li>
+            "#
+        )
+    );
+}
+
+/// An ordinary `isindex` does not stop `</span>`, which closes it too.
+#[test]
+fn isindex_is_ordinary_so_an_end_tag_closes_past_it() {
+    assert_eq!(
+        document_tree("<span><isindex>x</span>y", false),
+        in_body(
+            r#"
+                <span>
+                  <isindex>
+                    "x"
+                "y"
+            "#
+        )
+    );
+}
+
+/// MathML `mi` and SVG `desc` are special: an end tag for an HTML element
+/// that comes back from foreign content into "in body" stops at them.
+#[test]
+fn mathml_and_svg_special_elements_stop_a_stray_end_tag() {
+    for (html, prefix, inner) in [
+        ("<span><math><mi></span>x", "math", "mi"),
+        ("<span><math><mo></span>x", "math", "mo"),
+        ("<span><math><mtext></span>x", "math", "mtext"),
+        ("<span><svg><desc></span>x", "svg", "desc"),
+        ("<span><svg><title></span>x", "svg", "title"),
+        ("<span><svg><foreignObject></span>x", "svg", "foreignObject"),
+        (
+            "<span><math><annotation-xml></span>x",
+            "math",
+            "annotation-xml",
+        ),
+    ] {
+        let outer = if prefix == "math" { "math" } else { "svg" };
+        assert_eq!(
+            document_tree(html, false),
+            in_body(&format!(
+                "<span>\n  <{prefix} {outer}>\n    <{prefix} {inner}>\n      \"x\"\n"
+            )),
+            "{html}"
+        );
+    }
+}
+
+/// MathML `annotation-xml` (here an HTML integration point) is special: an
+/// `li` start tag stops looking for an open `li` at it and nests.
+#[test]
+fn mathml_annotation_xml_is_special_so_an_li_inside_it_nests() {
+    assert_eq!(
+        document_tree(
+            r#"<li><math><annotation-xml encoding="text/html"><li>"#,
+            false
+        ),
+        in_body(
+            r#"
+                <li>
+                  <math math>
+                    <math annotation-xml>
+                      encoding="text/html"
+                      <li>
+            "#
+        )
+    );
+}
+
+/// MathML `annotation-xml` bounds the default scope (13.2.4.3): `</b>` with
+/// the `b` below it is ignored, and the text stays in `annotation-xml`.
+#[test]
+fn mathml_annotation_xml_bounds_the_default_scope() {
+    assert_eq!(
+        document_tree("<b><math><annotation-xml></b>x", false),
+        in_body(
+            r#"
+                <b>
+                  <math math>
+                    <math annotation-xml>
+                      "x"
+            "#
+        )
+    );
+}
+
+/// In a fragment whose context is `select`, an `input` start tag is ignored
+/// (13.2.6.4.7, "input": "Parse error. Ignore the token."; html5lib-tests'
+/// tests_innerHTML_1.dat since May 2026).
+#[test]
+fn an_input_in_a_select_fragment_is_ignored() {
+    assert_eq!(
+        fragment_tree("<input><option>", "select"),
+        expected("<html>\n  <option>")
+    );
+    assert_eq!(
+        fragment_tree("<input>x", "div"),
+        expected("<html>\n  <input>\n  \"x\"")
+    );
+}
+
+// The patch's fourth part, fast runs: the tag name and attribute name states
+// take their ordinary ASCII characters from the buffer in one step, and the
+// data state its `<` and `&`. The tokens and their source spans must be those
+// of one character at a time, wherever the input's pieces end.
+
+/// Every tag token of `text` (name, attributes, spans), fed whole or in
+/// `chunk`-byte pieces (at character boundaries).
+fn tag_tokens(text: &str, chunk: Option<usize>) -> Vec<String> {
+    use html5ever::tendril::StrTendril;
+    use html5ever::tokenizer::{
+        BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    };
+    use std::cell::RefCell;
+    struct Tags(RefCell<Vec<String>>);
+    impl TokenSink for Tags {
+        type Handle = ();
+        fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<()> {
+            if let Token::TagToken(tag) = token {
+                let attrs: Vec<(String, String)> = tag
+                    .attrs
+                    .iter()
+                    .map(|a| (a.name.local.to_string(), a.value.to_string()))
+                    .collect();
+                self.0.borrow_mut().push(format!(
+                    "{line} {:?} {} {attrs:?} {:?}",
+                    tag.kind, tag.name, tag.spans
+                ));
+            }
+            TokenSinkResult::Continue
+        }
+    }
+    let opts = TokenizerOpts {
+        source_spans: true,
+        ..Default::default()
+    };
+    let tokenizer = Tokenizer::new(Tags(RefCell::new(vec![])), opts);
+    let input = BufferQueue::default();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut n = chunk.unwrap_or(rest.len()).min(rest.len());
+        while !rest.is_char_boundary(n) {
+            n += 1;
+        }
+        input.push_back(StrTendril::from(&rest[..n]));
+        rest = &rest[n..];
+        let _ = tokenizer.feed(&input);
+    }
+    tokenizer.end();
+    tokenizer.sink.0.take()
+}
+
+#[test]
+fn fast_runs_give_the_names_and_spans_of_one_character_at_a_time() {
+    // Offsets: `<`0 `DiV`1-4 `CLASS`5-10 `"a"`11-14 `dAtA-É`15-22 (É is two
+    // bytes) `x`23 `Ab"c`25-29 `1`30 `z`32 `>`33. Names lower-cased (ASCII
+    // upper alpha only), `"` kept in a name (a parse error), `z` without a
+    // value.
+    let text = "<DiV CLASS=\"a\" dAtA-\u{c9}=x Ab\"c=1 z>";
+    let expected = "1 StartTag div [(\"class\", \"a\"), (\"data-\u{c9}\", \"x\"), \
+                    (\"ab\\\"c\", \"1\"), (\"z\", \"\")] Some(TagSpans { tag: 0..34, attrs: [\
+                    AttrSpan { name: 5..10, value: 12..13, quote: Double }, \
+                    AttrSpan { name: 15..22, value: 23..24, quote: Unquoted }, \
+                    AttrSpan { name: 25..29, value: 30..31, quote: Unquoted }, \
+                    AttrSpan { name: 32..33, value: 33..33, quote: NoValue }] })";
+    assert_eq!(tag_tokens(text, None), vec![expected.to_string()]);
+    // The same wherever the pieces end, and for names and data around CR
+    // LF, NUL, character references, `<` in names, end tags and EOF.
+    for text in [
+        text,
+        "<P>a&amp;b<BR/>\r\n<A HREF='x'\r\nTITLE=y>&lt;</A\r\n>",
+        "<di\0v cl\0ass=1 <x=2 'y=3 Q><SPAN\tID=a>b</SPAN >&notin;<",
+        "<svg viewBox=\"0 0 1 1\"><foreignObject/></svg><a hr",
+    ] {
+        let whole = tag_tokens(text, None);
+        for chunk in 1..=text.len() {
+            assert_eq!(
+                tag_tokens(text, Some(chunk)),
+                whole,
+                "{text:?} in {chunk}-byte pieces"
+            );
+        }
+    }
 }
 
 /// The property test: only where the patch's checks run.

@@ -727,6 +727,101 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         })
     }
 
+    // linkbase patch: fast runs, from here to the end of `take_attr_name_run`.
+    /// Take from the front of the input, in one step, the longest run of ASCII
+    /// bytes that `ordinary` accepts, and hand it, as written, to `take`: the
+    /// state machine would have read them one at a time, doing for each
+    /// what `take` does for all (append to a name).  Afterwards the tokenizer
+    /// is as after reading the run's last byte one at a time: position, current
+    /// character and its offset.  Nothing is taken where the one-at-a-time
+    /// path has more to do (exact errors, a character to reconsume, a CR
+    /// whose LF is to be dropped); `ordinary` must refuse every character
+    /// the state treats otherwise, and LF and CR (lines are counted, CR
+    /// becomes LF, one at a time).  False when nothing was taken.
+    fn take_ascii_run(
+        &self,
+        input: &BufferQueue,
+        ordinary: fn(u8) -> bool,
+        take: impl FnOnce(&str),
+    ) -> bool {
+        if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
+            return false;
+        }
+        let Some(mut front) = input.peek_front_chunk_mut() else {
+            return false;
+        };
+        let bytes = front.as_bytes();
+        let n = bytes
+            .iter()
+            .position(|&b| !(b.is_ascii() && ordinary(b)))
+            .unwrap_or(bytes.len());
+        if n == 0 {
+            return false;
+        }
+        let last = bytes[n - 1];
+        take(&front[..n]);
+        front.pop_front(n as u32);
+        let emptied = front.is_empty();
+        drop(front);
+        if emptied {
+            input.pop_front();
+        }
+        self.advance(n);
+        self.char_start.set(self.position.get() - 1);
+        self.current_char.set(char::from(last));
+        true
+    }
+
+    /// Take `c`, an ASCII character at the front of `front` (the input's front
+    /// buffer) that is neither CR nor LF, as `pop_except_from` takes a
+    /// character of its set: position counted, it is the current character.
+    fn take_ascii_delimiter(
+        &self,
+        input: &BufferQueue,
+        mut front: std::cell::RefMut<'_, StrTendril>,
+        c: char,
+    ) -> Option<SetResult> {
+        debug_assert!(c.is_ascii() && c != '\r' && c != '\n' && !self.ignore_lf.get());
+        front.pop_front(1);
+        let emptied = front.is_empty();
+        drop(front);
+        if emptied {
+            input.pop_front();
+        }
+        self.advance(1);
+        self.char_start.set(self.position.get() - 1);
+        self.current_char.set(c);
+        Some(FromSet(c))
+    }
+
+    /// The tag name state's run: the characters it appends (lower-cased).
+    fn take_tag_name_run(&self, input: &BufferQueue) {
+        self.take_ascii_run(
+            input,
+            |b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'/' | b'>' | b'\0' | b'\r'),
+            |run| push_ascii_lowercase(&mut self.current_tag_name.borrow_mut(), run),
+        );
+    }
+
+    /// The attribute name state's run: the characters it appends
+    /// (lower-cased) without a parse error.
+    fn take_attr_name_run(&self, input: &BufferQueue) {
+        let taken = self.take_ascii_run(
+            input,
+            |b| {
+                !matches!(
+                    b,
+                    b'\t' | b'\n' | b'\x0C' | b' ' | b'/' | b'>' | b'=' | b'\0' | b'"' | b'\'' | b'<' | b'\r'
+                )
+            },
+            |run| push_ascii_lowercase(&mut self.current_attr_name.borrow_mut(), run),
+        );
+        if taken {
+            // As each character of the run would have left it.
+            self.current_attr_span.borrow_mut().name.end = self.char_start.get();
+        }
+    }
+
     fn emit_error(&self, error: Cow<'static, str>) {
         self.process_token_and_continue(ParseError(error));
     }
@@ -852,7 +947,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                         .next()
                         .expect("Input buffers are never empty");
 
-                    if matches!(first_char, '\r' | '\0' | '&' | '<' | '\n') {
+                    if matches!(first_char, '&' | '<') {
+                        // linkbase patch: fast runs; the delimiter taken at once, the
+                        // tokenizer left as `pop_except_from` leaves it.
+                        self.take_ascii_delimiter(input, front_buffer, first_char)
+                    } else if matches!(first_char, '\r' | '\0' | '\n') { // linkbase patch: was with '&' and '<'.
                         drop(front_buffer);
                         self.pop_except_from(input, set)
                     } else {
@@ -1093,6 +1192,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#tag-name-state
             states::TagName => loop {
+                self.take_tag_name_run(input); // linkbase patch: fast runs.
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
@@ -1625,6 +1725,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#attribute-name-state
             states::AttributeName => loop {
+                self.take_attr_name_run(input); // linkbase patch: fast runs.
                 // Consume the next input character:
                 let c = get_char!(self, input); // linkbase patch: was matched at once.
                 // linkbase patch: source spans; the name ends where a character that ends it starts.
@@ -3221,6 +3322,17 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
 
         (i, n_newlines)
+    }
+}
+
+// linkbase patch: fast runs.
+/// Append `run` (ASCII) to `name`, upper-case letters lower-cased, as the
+/// name states do one character at a time.
+fn push_ascii_lowercase(name: &mut StrTendril, run: &str) {
+    if run.bytes().any(|b| b.is_ascii_uppercase()) {
+        name.push_slice(&run.to_ascii_lowercase());
+    } else {
+        name.push_slice(run);
     }
 }
 

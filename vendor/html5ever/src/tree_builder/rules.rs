@@ -829,7 +829,9 @@ where
                             local_name!("select"),
                         )
                     {
-                        self.unexpected(&tag);
+                        // linkbase patch: the standard ignores the token here
+                        // ("Parse error. Ignore the token."); html5ever went on.
+                        return self.unexpected(&tag); // linkbase patch: was `self.unexpected(&tag);`
                     }
 
                     if self.in_scope_named(default_scope, local_name!("select")) {

@@ -56,6 +56,8 @@ declare_tag_set!(pub html_default_scope =
 pub(crate) fn default_scope(name: ExpandedName) -> bool {
     html_default_scope(name)
         || mathml_text_integration_point(name)
+        // linkbase patch: MathML annotation-xml is in the standard's list too.
+        || name == expanded_name!(mathml "annotation-xml") // linkbase patch
         || svg_html_integration_point(name)
 }
 
@@ -75,16 +77,30 @@ declare_tag_set!(pub thorough_implied_end = [cursory_implied_end]
 
 declare_tag_set!(pub heading_tag = "h1" "h2" "h3" "h4" "h5" "h6");
 
-declare_tag_set!(pub special_tag =
+// linkbase patch: the HTML Standard's "special" category (13.2.4.3): `search`
+// added, `isindex` (removed from the standard) taken out; the MathML and SVG
+// members are added below in `special_tag`.
+declare_tag_set!(pub html_special_tag = // linkbase patch: was `special_tag`
     "address" "applet" "area" "article" "aside" "base" "basefont" "bgsound" "blockquote" "body"
     "br" "button" "caption" "center" "col" "colgroup" "dd" "details" "dir" "div" "dl" "dt" "embed"
     "fieldset" "figcaption" "figure" "footer" "form" "frame" "frameset" "h1" "h2" "h3" "h4" "h5"
-    "h6" "head" "header" "hgroup" "hr" "html" "iframe" "img" "input" "isindex" "li" "link"
+    "h6" "head" "header" "hgroup" "hr" "html" "iframe" "img" "input" "li" "link" // linkbase patch: no "isindex"
     "listing" "main" "marquee" "menu" "meta" "nav" "noembed" "noframes" "noscript"
-    "object" "ol" "p" "param" "plaintext" "pre" "script" "section" "select" "source" "style"
+    "object" "ol" "p" "param" "plaintext" "pre" "script" "search" "section" "select" "source" "style" // linkbase patch: "search"
     "summary" "table" "tbody" "td" "template" "textarea" "tfoot" "th" "thead" "title" "tr" "track"
     "ul" "wbr" "xmp");
 //§ END
+
+// linkbase patch: the whole "special" category, with its MathML members (`mi`,
+// `mo`, `mn`, `ms`, `mtext`, `annotation-xml`) and its SVG members
+// (`foreignObject`, `desc`, `title`), which html5ever left out.
+#[inline(always)] // linkbase patch
+pub(crate) fn special_tag(name: ExpandedName) -> bool { // linkbase patch
+    html_special_tag(name) // linkbase patch
+        || mathml_text_integration_point(name) // linkbase patch
+        || name == expanded_name!(mathml "annotation-xml") // linkbase patch
+        || svg_html_integration_point(name) // linkbase patch
+} // linkbase patch
 
 pub(crate) fn mathml_text_integration_point(p: ExpandedName) -> bool {
     matches!(
