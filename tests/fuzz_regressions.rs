@@ -528,3 +528,39 @@ fn continuation_line_after_the_envelope_line() {
         "{errors:?}"
     );
 }
+
+/// mime target, finding 16: in an mbox, the line `From :4` is an envelope
+/// line to readers that split at every `From ` line (linkbase took the
+/// message after it as a second one and rewrote it) and a `From` header field
+/// with white space before its colon to readers that accept that obsolete
+/// syntax (the check's: for it the whole file is one message with an empty
+/// header block). Readers disagree on where the message starts, so the file is
+/// now left unchanged and reported. The fuzz input (its first byte is the
+/// target's settings) is the seed `finding-16-from-line-that-is-a-header-field`.
+#[test]
+fn from_line_that_is_also_a_header_field() {
+    let seed = std::fs::read("fuzz/seeds/mime/finding-16-from-line-that-is-a-header-field").unwrap();
+    let input = &seed[1..];
+    assert_eq!(
+        input,
+        b"From a@x Mon Jan  1 00:00:00 2024\n\nFrom :4\nContent-Type: text/html\n\n<a href=x>\n"
+    );
+    let checked = splice_check::check(
+        input,
+        &options(Format::Mime, "http://m.example/d/"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(checked.edits.is_empty(), "{:?}", checked.edits);
+    assert_eq!(checked.output, input);
+    let errors: Vec<String> = checked
+        .report
+        .problems
+        .iter()
+        .map(|p| p.one_line())
+        .collect();
+    assert_eq!(
+        errors,
+        ["t.eml: error: a line `From :` reads both as an mbox `From ` line and as a `From` header field: readers disagree on where the message starts; left unchanged"]
+    );
+}
