@@ -8,8 +8,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// A page with one relative link, and what it becomes under
-/// `https://example.org/docs/page.html`.
-const PAGE: &str = "<!DOCTYPE html>\n<p><a href=\"guide/x.html\">x</a></p>\n";
+/// `https://example.org/docs/page.html`. (No white space before the first
+/// element: the tree-based HTML writer drops it, a splicing one keeps it; the
+/// whole-output tests hold for both.)
+const PAGE: &str = "<!DOCTYPE html><p><a href=\"guide/x.html\">x</a></p>\n";
 const PAGE_URL: &str = "https://example.org/docs/page.html";
 const PAGE_LINK_AFTER: &str = "href=\"https://example.org/docs/guide/x.html\"";
 
@@ -1371,4 +1373,219 @@ fn no_progress_bar_when_standard_error_is_not_a_terminal() {
         .clone();
     let err = stderr_of(&output);
     assert!(!err.contains('\r') && !err.contains("\u{1b}["), "{err:?}");
+}
+
+// --- outputs that are not regular files, and symbolic links ---------------------
+
+/// `PAGE` rewritten under `PAGE_URL`: `guide/x.html` against
+/// `https://example.org/docs/page.html` (RFC 3986 §5.2: the base's last
+/// segment replaced), nothing else changed.
+const PAGE_AFTER: &str =
+    "<!DOCTYPE html><p><a href=\"https://example.org/docs/guide/x.html\">x</a></p>\n";
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Run a command-line tool that makes a special file (`mkfifo`, `mknod`).
+#[cfg(unix)]
+fn make_node(program: &str, args: &[&std::ffi::OsStr]) {
+    let status = std::process::Command::new(program)
+        .args(args)
+        .status()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    assert!(status.success(), "{program} {args:?}: {status}");
+}
+
+#[cfg(unix)]
+#[test]
+fn output_to_a_fifo_goes_to_its_reader_and_the_fifo_stays() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    write(&page, PAGE);
+    let fifo = dir.path().join("pipe");
+    make_node("mkfifo", &[fifo.as_os_str()]);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read(&fifo).unwrap())
+    };
+    linkbase()
+        .arg(&page)
+        .args(["--url", PAGE_URL, "-o"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    let received = reader.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&received), PAGE_AFTER);
+    let kind = fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+    assert_eq!(names_in(dir.path()), ["page.html", "pipe"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn output_to_a_character_device_writes_through_it() {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    write(&page, PAGE);
+    // A null device of our own (major 1, minor 3), never the machine's.
+    let null = dir.path().join("null");
+    make_node(
+        "mknod",
+        &[null.as_os_str(), "c".as_ref(), "1".as_ref(), "3".as_ref()],
+    );
+    let before = fs::symlink_metadata(&null).unwrap();
+    linkbase()
+        .arg(&page)
+        .args(["--url", PAGE_URL, "-o"])
+        .arg(&null)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    let after = fs::symlink_metadata(&null).unwrap();
+    assert!(after.file_type().is_char_device(), "{:?}", after.file_type());
+    assert_eq!(
+        (after.rdev(), after.ino()),
+        (before.rdev(), before.ino()),
+        "the device node was replaced"
+    );
+    assert_eq!(names_in(dir.path()), ["null", "page.html"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_to_an_open_descriptor_is_written_through_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    write(&page, PAGE);
+    // As /dev/stdout is: a link to /proc/self/fd/1, here in our own folder.
+    let link = dir.path().join("stdout");
+    std::os::unix::fs::symlink("/proc/self/fd/1", &link).unwrap();
+    for output in [Path::new("/proc/self/fd/1"), Path::new("/dev/fd/1"), &link] {
+        linkbase()
+            .arg(&page)
+            .args(["--url", PAGE_URL, "-o"])
+            .arg(output)
+            .assert()
+            .success()
+            .stdout(PAGE_AFTER)
+            .stderr("");
+    }
+    assert_eq!(
+        fs::read_link(&link).unwrap(),
+        Path::new("/proc/self/fd/1"),
+        "the link was replaced"
+    );
+    assert_eq!(names_in(dir.path()), ["page.html", "stdout"]);
+    // Standard output carries the document, so a report cannot go there too.
+    linkbase()
+        .arg(&page)
+        .args(["--url", PAGE_URL, "--report", "-", "-o"])
+        .arg(&link)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("linkbase: error: --report - writes to standard output, which carries the document: use -o FILE, -i or a report file\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn output_through_a_symbolic_link_rewrites_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    write(&page, PAGE);
+    let target = dir.path().join("real/out.html");
+    write(&target, "old content\n");
+    fs::create_dir(dir.path().join("links")).unwrap();
+    let link = dir.path().join("links/out.html");
+    std::os::unix::fs::symlink("../real/out.html", &link).unwrap();
+    // And a link to a file that does not exist yet: the file is created.
+    let dangling = dir.path().join("links/new.html");
+    std::os::unix::fs::symlink("../real/new.html", &dangling).unwrap();
+    for output in [&link, &dangling] {
+        linkbase()
+            .arg(&page)
+            .args(["--url", PAGE_URL, "-o"])
+            .arg(output)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr("");
+    }
+    assert_eq!(fs::read_link(&link).unwrap(), Path::new("../real/out.html"));
+    assert_eq!(fs::read_link(&dangling).unwrap(), Path::new("../real/new.html"));
+    assert_eq!(fs::read_to_string(&target).unwrap(), PAGE_AFTER);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("real/new.html")).unwrap(),
+        PAGE_AFTER
+    );
+    assert_eq!(names_in(&dir.path().join("links")), ["new.html", "out.html"]);
+    assert_eq!(names_in(&dir.path().join("real")), ["new.html", "out.html"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn in_place_through_a_symbolic_link_keeps_the_link_and_the_backup_beside_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real/page.html");
+    write(&real, PAGE);
+    fs::create_dir(dir.path().join("links")).unwrap();
+    let link = dir.path().join("links/page.html");
+    std::os::unix::fs::symlink("../real/page.html", &link).unwrap();
+    linkbase()
+        .arg(&link)
+        .args(["-i", "--backup", ".orig", "--url", PAGE_URL])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    assert_eq!(fs::read_link(&link).unwrap(), Path::new("../real/page.html"));
+    assert_eq!(fs::read_to_string(&real).unwrap(), PAGE_AFTER);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("real/page.html.orig")).unwrap(),
+        PAGE
+    );
+    assert_eq!(names_in(&dir.path().join("links")), ["page.html"]);
+    assert_eq!(
+        names_in(&dir.path().join("real")),
+        ["page.html", "page.html.orig"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn in_place_on_a_fifo_is_refused() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    make_node("mkfifo", &[fifo.as_os_str()]);
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::write(&fifo, PAGE).unwrap())
+    };
+    let name = fifo.display().to_string();
+    linkbase()
+        .arg(&fifo)
+        .args(["-i", "--url", PAGE_URL])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!(
+            "{name}: error: not a regular file: not rewritten in place\n"
+        ));
+    writer.join().unwrap();
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }

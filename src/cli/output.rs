@@ -1,8 +1,12 @@
 //! Where one input's output goes, and writing it there: standard output, one
 //! file (`-o FILE`), the same place in a mirror folder (`-o DIR`), or the
-//! input itself (`-i`). Files are always written atomically ([`super::atomic`]).
+//! input itself (`-i`). Regular files are always written atomically
+//! ([`super::atomic`]), through any symbolic link to them; what is not a
+//! regular file (a device, a FIFO, `/dev/stdout`) is written through
+//! ([`super::output_path`]).
 
 use super::inputs::{io_cause, InputFile};
+use super::output_path::{self, OutputPath};
 use super::settings::{same_file, Destination, Settings};
 use std::io::{self, Write};
 
@@ -52,12 +56,7 @@ pub fn write(
             if !changed {
                 return Ok(());
             }
-            // Rewrite what a symbolic link points to, and keep the link.
-            let target = input
-                .path
-                .canonicalize()
-                .unwrap_or_else(|_| input.path.clone());
-            (target, backup.as_ref(), true)
+            (input.path.clone(), backup.as_ref(), true)
         }
         (Destination::Mirror(_) | Destination::InPlace { .. }, None) => {
             return Err(WriteFailure::Error(
@@ -65,22 +64,46 @@ pub fn write(
             ))
         }
     };
-    settings
-        .writer
-        .write(&target, content, backup, in_place)
-        .map_err(|e| {
-            WriteFailure::Error(if in_place {
-                e.to_string()
-            } else {
-                format!("output {}: {e}", target.display())
-            })
+    let output = |message: String| {
+        WriteFailure::Error(if in_place {
+            message
+        } else {
+            format!("output {}: {message}", target.display())
         })
+    };
+    // A symbolic link is followed: its target is rewritten, the link kept.
+    let real = output_path::classify(&target).map_err(|e| output(io_cause(&e)))?;
+    match real {
+        OutputPath::Replace(real) => settings
+            .writer
+            .write(&real, content, backup, in_place)
+            .map_err(|e| output(e.to_string())),
+        OutputPath::Stdout if !in_place => write_stdout(content),
+        OutputPath::Stderr if !in_place => {
+            write_all(io::stderr().lock(), content).map_err(|e| output(io_cause(&e)))
+        }
+        OutputPath::Through { path, kind } if !in_place => {
+            output_path::write_through(&path, kind, content).map_err(|e| {
+                output(format!(
+                    "cannot write through {}: {}",
+                    kind.describe(),
+                    io_cause(&e)
+                ))
+            })
+        }
+        OutputPath::Stdout | OutputPath::Stderr | OutputPath::Through { .. } => Err(output(
+            "not a regular file: not rewritten in place".to_string(),
+        )),
+    }
+}
+
+fn write_all(mut out: impl Write, content: &[&[u8]]) -> io::Result<()> {
+    content.iter().try_for_each(|piece| out.write_all(piece))?;
+    out.flush()
 }
 
 fn write_stdout(content: &[&[u8]]) -> Result<(), WriteFailure> {
-    let mut out = io::stdout().lock();
-    let written = content.iter().try_for_each(|piece| out.write_all(piece));
-    match written.and_then(|()| out.flush()) {
+    match write_all(io::stdout().lock(), content) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(WriteFailure::BrokenPipe),
         Err(e) => Err(WriteFailure::Error(format!(

@@ -5,6 +5,7 @@
 //! [`UsageError`] found here, before any file is touched: exit status 2.
 
 use super::atomic::AtomicWriter;
+use super::output_path::{self, OutputPath};
 use super::rewrite::RewriteArgs;
 use linkbase::{Base, Options};
 use std::ffi::OsString;
@@ -109,7 +110,7 @@ impl Settings {
 
         if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
             return Err(UsageError::new(
-                "--report - writes to standard output, which carries the document: use -o, -i or a report file",
+                "--report - writes to standard output, which carries the document: use -o FILE, -i or a report file",
             ));
         }
 
@@ -211,6 +212,10 @@ fn destination(
             )));
         }
         return Ok(Destination::Mirror(out.clone()));
+    }
+    // `-o /dev/stdout` (or a link to it) is standard output itself.
+    if output_path::classify(out).is_ok_and(|o| o == OutputPath::Stdout) {
+        return Ok(Destination::Stdout);
     }
     if let Some(input) = paths.first() {
         if same_file(input, out) {
