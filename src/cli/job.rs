@@ -86,6 +86,28 @@ impl JobResult {
         lines
     }
 
+    /// One line per document or part whose relative links were left as they
+    /// are for want of a base: `page.html: 12 relative links left as they
+    /// are: no base (give --url)`. `flag` is the flag that gives a base.
+    /// (Not an error: the exit status does not change.)
+    pub fn without_base_lines(&self, flag: &str) -> Vec<String> {
+        self.report
+            .without_base
+            .iter()
+            .map(|place| {
+                let links = match place.count {
+                    1 => "relative link left as it is",
+                    _ => "relative links left as they are",
+                };
+                format!(
+                    "{}: {} {links}: no base (give {flag})",
+                    place.location.describe(),
+                    place.count
+                )
+            })
+            .collect()
+    }
+
     /// One line for the links that failed to resolve (they set exit status
     /// 1): how many, and the first one's value, place and reason when the
     /// records are kept.

@@ -110,7 +110,8 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = REPORTING)]
     pub stats: bool,
 
-    /// No progress bar and no summary line (problems are still reported).
+    /// No progress bar, no summary line, no line about links left for want of
+    /// a base (problems are still reported).
     #[arg(short, long, help_heading = REPORTING)]
     pub quiet: bool,
 }
@@ -172,11 +173,20 @@ pub fn run(args: RewriteArgs) -> i32 {
     let files = entries.iter().filter(|e| e.is_file()).count();
     let progress = Progress::new(files, settings.quiet);
     let mut totals = Totals::new(settings.stats);
+    // Relative links left for want of a base: one line per document or part
+    // when there is one input; a run over several counts them in the summary.
+    let base_flag = settings.base_flag();
+    let without_base_lines = files == 1 && !settings.quiet;
 
     run_jobs(&settings, &entries, |result| {
         progress.inc();
         for line in result.messages() {
             progress.println(&line);
+        }
+        if without_base_lines {
+            for line in result.without_base_lines(base_flag) {
+                progress.println(&line);
+            }
         }
         if let Some(report) = report.as_mut() {
             if let Err(e) = report.write(&result) {
@@ -198,7 +208,7 @@ pub fn run(args: RewriteArgs) -> i32 {
         eprint!("{}", totals.stats_table());
     }
     if totals.show_summary(files, &settings) {
-        eprintln!("{}", totals.summary_line(started.elapsed()));
+        eprintln!("{}", totals.summary_line(started.elapsed(), base_flag));
     }
     // A reader that stops early (`| head`) is not an error of ours: a broken
     // pipe on standard output ends the output quietly (see `job`).

@@ -142,6 +142,17 @@ impl Settings {
         })
     }
 
+    /// The flag that gives the inputs a base: `--url` for one input,
+    /// `--url-prefix` for several files or a folder.
+    pub fn base_flag(&self) -> &'static str {
+        let folder = self.recursive && self.paths.iter().any(|p| p.is_dir());
+        if self.paths.len() > 1 || folder {
+            "--url-prefix"
+        } else {
+            "--url"
+        }
+    }
+
     /// The options for one input whose path under its folder is `relative`
     /// (`None` for standard input).
     pub fn options_for(&self, relative: Option<&Path>) -> Options {
