@@ -669,7 +669,8 @@ fn url_prefix_applies_to_a_file_by_its_name() {
 fn url_prefix_needs_paths_and_an_absolute_url() {
     run_stdin(&["--url-prefix", "https://example.org/"], PAGE)
         .code(2)
-        .stderr(contains("standard input"));
+        .stdout("")
+        .stderr("linkbase: error: --url-prefix maps file paths to URLs; standard input has no path (use --url)\n");
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("page.html");
     write(&page, PAGE);
@@ -678,7 +679,94 @@ fn url_prefix_needs_paths_and_an_absolute_url() {
         .args(["--url-prefix", "https://example.org/?q=1"])
         .assert()
         .code(2)
-        .stderr(contains("--url-prefix"));
+        .stdout("")
+        .stderr("linkbase: error: --url-prefix https://example.org/?q=1/: must be a URL without query or fragment, e.g. https://example.org/docs/\n");
+}
+
+#[test]
+fn unusable_base_urls_are_usage_errors_before_any_file_is_touched() {
+    // (the URL, why it is refused)
+    let cases = [
+        (
+            "http://",
+            "no host: a http: URL needs one, as in http://example.org/docs/",
+        ),
+        (
+            "https://:8080/x",
+            "no host: a https: URL needs one, as in https://example.org/docs/",
+        ),
+        (
+            "http:page.html",
+            "no host: a http: URL needs one, as in http://example.org/docs/",
+        ),
+        (
+            "https://exa mple.org/",
+            "contains a space, which a URL cannot hold: percent-encode it (%20)",
+        ),
+        (
+            "https://example.org/a\tb/",
+            "contains a control character (U+0009), which a URL cannot hold: percent-encode it (%09)",
+        ),
+        (
+            "mailto:x@y.example",
+            "cannot serve as a base (rfc3986 profile): base `mailto:x@y.example` is not hierarchical; relative references cannot be resolved against it",
+        ),
+        (
+            "example.org/docs/",
+            "base `example.org/docs/` is not an absolute URL (no scheme)",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let site = site(dir.path());
+    let page = site.join("index.html");
+    let original = fs::read(&page).unwrap();
+    let out = dir.path().join("out");
+    for (url, why) in cases {
+        let shown = url.replace('\t', "\\t");
+        linkbase()
+            .arg(&page)
+            .args(["--url", url, "-o"])
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("linkbase: error: --url {shown}: {why}\n"));
+        linkbase()
+            .arg(&page)
+            .args(["-i", "--backup", ".orig", "--url", url])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("linkbase: error: --url {shown}: {why}\n"));
+        // --url-prefix gets its `/` before it is checked.
+        let prefix = if url.ends_with('/') {
+            url.to_string()
+        } else {
+            format!("{url}/")
+        };
+        let shown = prefix.replace('\t', "\\t");
+        let why = why.replace(url, &prefix);
+        linkbase()
+            .arg("-r")
+            .arg(&site)
+            .args(["--url-prefix", &prefix, "-o"])
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("linkbase: error: --url-prefix {shown}: {why}\n"));
+    }
+    assert!(!out.exists(), "an output was written");
+    assert_eq!(fs::read(&page).unwrap(), original);
+    assert_eq!(names_in(&site), ["guide", "img", "index.html", "style.css"]);
+    // Under another profile the message names it.
+    linkbase()
+        .arg(&page)
+        .args(["--profile", "rfc1808", "--url", "urn:isbn:0451450523"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("linkbase: error: --url urn:isbn:0451450523: cannot serve as a base (rfc1808 profile): base `urn:isbn:0451450523` is not hierarchical; relative references cannot be resolved against it\n");
 }
 
 #[test]

@@ -93,9 +93,9 @@ impl Settings {
                         "--url names the URL of one document; for several files or a folder use --url-prefix",
                     ));
                 }
-                Base::parse(&url, args.profile)
-                    .map_err(|e| UsageError(format!("--url {url}: {e}")))?;
-                UrlSource::Fixed(url)
+                let url = url.trim();
+                checked_base("--url", url, args.profile)?;
+                UrlSource::Fixed(url.to_string())
             }
             (None, Some(prefix)) => {
                 if paths.is_empty() {
@@ -305,14 +305,68 @@ fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageE
     if !prefix.ends_with('/') {
         prefix.push('/');
     }
-    let base = Base::parse(&prefix, profile)
-        .map_err(|e| UsageError(format!("--url-prefix {prefix}: {e}")))?;
-    if prefix.contains(['?', '#']) || !base.is_hierarchical() {
+    checked_base("--url-prefix", &prefix, profile)?;
+    if prefix.contains(['?', '#']) {
         return Err(UsageError(format!(
-            "--url-prefix {prefix}: must be a hierarchical URL without query or fragment, e.g. https://example.org/docs/"
+            "--url-prefix {prefix}: must be a URL without query or fragment, e.g. https://example.org/docs/"
         )));
     }
     Ok(prefix)
+}
+
+/// Schemes whose URLs always have a host (the WHATWG URL Standard's special
+/// schemes less `file`, whose host may be empty: `file:///home/x`).
+const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
+
+/// Check that `url`, given with `flag` (`--url`, `--url-prefix`), can serve
+/// as a base under `profile`: a usage error, saying why, when it has white
+/// space or control characters in it, when an `http`-like URL has no host,
+/// or when relative references cannot be resolved against it (no scheme,
+/// not hierarchical: `mailto:x@y`). Checked before any file is touched.
+pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result<Base, UsageError> {
+    let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
+    if let Some(c) = url.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        let what = if c == ' ' {
+            "a space".to_string()
+        } else if c.is_control() {
+            format!("a control character (U+{:04X})", u32::from(c))
+        } else {
+            format!("white space (U+{:04X})", u32::from(c))
+        };
+        let encoded: String = percent_encoding::utf8_percent_encode(
+            c.encode_utf8(&mut [0; 4]),
+            percent_encoding::NON_ALPHANUMERIC,
+        )
+        .collect();
+        return Err(why(format!(
+            "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
+        )));
+    }
+    let base = Base::parse(url, profile).map_err(|e| why(e.to_string()))?;
+    if let Some((scheme, rest)) = url.split_once(':') {
+        let scheme = scheme.to_ascii_lowercase();
+        if SCHEMES_WITH_HOST.contains(&scheme.as_str()) && host(rest).is_none_or(str::is_empty) {
+            return Err(why(format!(
+                "no host: a {scheme}: URL needs one, as in {scheme}://example.org/docs/"
+            )));
+        }
+    }
+    base.resolve("x")
+        .map_err(|e| why(format!("cannot serve as a base ({} profile): {e}", profile.name())))?;
+    Ok(base)
+}
+
+/// The host of the part of a URL after `scheme:`: `None` without an
+/// authority (`//`); the host without user information and port.
+fn host(after_scheme: &str) -> Option<&str> {
+    let authority = after_scheme.strip_prefix("//")?;
+    let end = authority.find(['/', '?', '#']).unwrap_or(authority.len());
+    let authority = &authority[..end];
+    let host_and_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host_and_port.starts_with('[') {
+        return Some(host_and_port);
+    }
+    Some(host_and_port.split(':').next().unwrap_or_default())
 }
 
 /// `--attr` names: trimmed, ASCII-lowercased (HTML attribute names are).
