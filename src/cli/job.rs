@@ -116,8 +116,12 @@ impl JobResult {
         if count == 0 {
             return None;
         }
-        let links = if count == 1 { "link" } else { "links" };
-        let mut line = format!("{count} {links} could not be resolved and were left as they are");
+        let links = if count == 1 {
+            "link could not be resolved and was left as it is"
+        } else {
+            "links could not be resolved and were left as they are"
+        };
+        let mut line = format!("{count} {links}");
         let first = self.report.links.iter().find(|l| l.outcome.is_error());
         match first {
             Some(link) => {
