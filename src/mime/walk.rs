@@ -423,10 +423,18 @@ impl Walker<'_, '_> {
 
     fn multipart(&mut self, entity: &mut Entity) {
         let Some(boundary) = entity.params.get("boundary").cloned() else {
-            let reason = format!(
-                "{} without a boundary parameter; left unchanged",
-                entity.media_type
-            );
+            let content_type = entity.header("content-type").map_or("", |h| h.text.as_str());
+            let reason = if content_type.to_ascii_lowercase().contains("boundary=") {
+                format!(
+                    "Content-Type `{}`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+                    content_type.trim()
+                )
+            } else {
+                format!(
+                    "{} without a boundary parameter; left unchanged",
+                    entity.media_type
+                )
+            };
             self.problem(&entity.path, reason.clone());
             entity.structure = Structure::Unparsed(reason);
             return;
@@ -767,6 +775,30 @@ mod tests {
         assert!(!is_from_header_field(b"From: a@x\n"));
         assert!(!is_from_header_field(b"From a@x Mon\n"));
         assert!(is_from_header_field(b"From  :\n"));
+    }
+
+    #[test]
+    fn a_boundary_without_its_semicolon_is_named_as_such() {
+        let cases = [
+            (
+                "Content-Type: multipart/mixed boundary=\"b\"\n\n--b\n\nx\n--b--\n",
+                "Content-Type `multipart/mixed boundary=\"b\"`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+            ),
+            (
+                "Content-Type: multipart/mixed; charset=x Boundary=b\n\n--b\n\nx\n--b--\n",
+                "Content-Type `multipart/mixed; charset=x Boundary=b`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+            ),
+            (
+                "Content-Type: multipart/mixed\n\n--b\n\nx\n--b--\n",
+                "multipart/mixed without a boundary parameter; left unchanged",
+            ),
+        ];
+        for (m, want) in cases {
+            let (e, report) = tree(m);
+            assert!(matches!(e.structure, Structure::Unparsed(_)), "{m}");
+            let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+            assert_eq!(messages, [want]);
+        }
     }
 
     #[test]
