@@ -1068,9 +1068,67 @@ fn a_binary_file_is_skipped_with_a_message() {
         .code(1)
         .stdout("")
         .stderr(format!(
-            "{}: error: skipped: binary file (NUL bytes)\n",
+            "{}: error: skipped: binary file (NUL bytes; --format forces reading it)\n",
             binary.display()
         ));
+}
+
+#[test]
+fn format_html_reads_a_file_with_nul_bytes_as_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    // A NUL near the start: skipped as binary unless --format says HTML.
+    write(&page, b"<p>\0</p><a href=\"x.html\">x</a>");
+    linkbase()
+        .arg(&page)
+        .args(["--url", "https://example.org/d/"])
+        .assert()
+        .code(1)
+        .stdout("");
+    // Read as HTML: the link is rewritten. The parser drops a NUL in text
+    // (the "in body" insertion mode ignores U+0000), so a writer that writes
+    // the tree drops it; one that splices the new values into the original
+    // keeps it. Either way nothing else changes.
+    let out = linkbase()
+        .arg(&page)
+        .args(["--format", "html", "--url", "https://example.org/d/"])
+        .assert()
+        .success()
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    let kept = b"<p>\0</p><a href=\"https://example.org/d/x.html\">x</a>";
+    let dropped = b"<p></p><a href=\"https://example.org/d/x.html\">x</a>";
+    assert!(
+        out == kept || out == dropped,
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn file_names_that_are_not_utf8_are_named_byte_for_byte() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join(std::ffi::OsStr::from_bytes(b"caf\xE9.html"));
+    write(&page, "<a href=\"x.html\">x</a>\n");
+    let report = dir.path().join("r.jsonl");
+    let shown = format!("{}/caf\\xE9.html", dir.path().display());
+    linkbase()
+        .arg(&page)
+        .arg("--report")
+        .arg(&report)
+        .assert()
+        .success()
+        .stdout("<a href=\"x.html\">x</a>\n")
+        .stderr(format!(
+            "{shown}: 1 relative link left as it is: no base (give --url)\n"
+        ));
+    let lines = report_lines(&report);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["file"], shown.as_str());
 }
 
 #[test]

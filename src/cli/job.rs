@@ -256,17 +256,21 @@ pub fn human_size(bytes: u64) -> String {
 }
 
 /// Binary content: a NUL byte in the first 8 KiB (as git and ripgrep decide),
-/// except in UTF-16 text (BOM or `--charset`) and in MIME messages, whose
-/// `binary` parts may hold anything.
-fn is_binary(bytes: &[u8], format: Format, settings: &Settings) -> bool {
+/// except in UTF-16 text (BOM or `charset`) and in MIME messages (`format`),
+/// whose `binary` parts may hold anything.
+pub fn is_binary(
+    bytes: &[u8],
+    format: Format,
+    charset: Option<&'static encoding_rs::Encoding>,
+) -> bool {
     let utf16 = bytes.starts_with(b"\xFF\xFE")
         || bytes.starts_with(b"\xFE\xFF")
-        || settings
-            .options
-            .charset
-            .is_some_and(|c| c == encoding_rs::UTF_16LE || c == encoding_rs::UTF_16BE);
+        || charset.is_some_and(|c| c == encoding_rs::UTF_16LE || c == encoding_rs::UTF_16BE);
     format != Format::Mime && !utf16 && bytes.iter().take(8192).any(|&b| b == 0)
 }
+
+/// The message for a file skipped as binary.
+pub const BINARY: &str = "skipped: binary file (NUL bytes; --format forces reading it)";
 
 fn rewrite(
     mut result: JobResult,
@@ -276,12 +280,13 @@ fn rewrite(
 ) -> JobResult {
     result.bytes_read = bytes.len() as u64;
     let name = result.name.as_deref();
-    let format = match settings.options.format {
-        Format::Auto => linkbase::detect_format(bytes, name),
-        forced => forced,
-    };
-    if is_binary(bytes, format, settings) {
-        return result.skipped("skipped: binary file (NUL bytes)");
+    // A format given with --format is taken at its word: only a guessed one
+    // is second-guessed by the binary check.
+    if settings.options.format == Format::Auto {
+        let format = linkbase::detect_format(bytes, name);
+        if is_binary(bytes, format, settings.options.charset) {
+            return result.skipped(BINARY);
+        }
     }
     let options = settings.options_for(file.map(|f| f.relative.as_path()));
     // Written out piece by piece: a message's output is never assembled
