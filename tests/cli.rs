@@ -1826,3 +1826,67 @@ fn in_place_on_a_fifo_is_refused() {
     writer.join().unwrap();
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }
+
+// --- a terminal on standard input ------------------------------------------------
+
+/// A pseudo-terminal: (the controlling side, the terminal side).
+#[cfg(target_os = "linux")]
+fn pseudo_terminal() -> (fs::File, fs::File) {
+    use std::os::fd::FromRawFd;
+    let (mut controller, mut terminal) = (0, 0);
+    // SAFETY: openpty writes two new descriptors, which the Files then own.
+    let made = unsafe {
+        libc::openpty(
+            &mut controller,
+            &mut terminal,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened and are owned by nobody else.
+    unsafe { (fs::File::from_raw_fd(controller), fs::File::from_raw_fd(terminal)) }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bare_linkbase_on_a_terminal_says_what_it_wants() {
+    use std::io::Write;
+    use std::process::{Command as Process, Stdio};
+    let binary = assert_cmd::cargo::cargo_bin("linkbase");
+    let (_controller, terminal) = pseudo_terminal();
+    let out = Process::new(&binary)
+        .stdin(Stdio::from(terminal))
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), stderr_of(&out).as_str(), out.stdout.as_slice()),
+        (
+            Some(2),
+            "linkbase: error: no input: give files (or folders with -r), or a document on standard input; `linkbase -` reads one typed here (see linkbase --help)\n",
+            &b""[..]
+        )
+    );
+    // `linkbase -` reads the terminal, and says so.
+    let (mut controller, terminal) = pseudo_terminal();
+    let child = Process::new(&binary)
+        .args(["-", "--url", "https://example.org/"])
+        .stdin(Stdio::from(terminal))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A line, then Ctrl-D at the start of the next: the end of the input.
+    controller.write_all(b"<a href=\"x\">x</a>\n\x04").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        stderr_of(&out),
+        "linkbase: reading the document from the terminal; end it with Ctrl-D\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "<a href=\"https://example.org/x\">x</a>\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}

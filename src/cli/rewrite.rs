@@ -14,6 +14,7 @@ use super::{inputs, job, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use linkbase::Profile;
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -151,10 +152,22 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 /// Run the rewrite command; returns the exit status.
 pub fn run(args: RewriteArgs) -> i32 {
+    let no_paths = args.paths.is_empty();
     let settings = match Settings::from_args(args) {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
+    if settings.paths.is_empty() && std::io::stdin().is_terminal() {
+        // Bare `linkbase` typed at a terminal: not a document coming in.
+        if no_paths {
+            return usage_error(&UsageError(
+                "no input: give files (or folders with -r), or a document on standard input; `linkbase -` reads one typed here (see linkbase --help)".into(),
+            ));
+        }
+        if !settings.quiet {
+            eprintln!("linkbase: reading the document from the terminal; end it with Ctrl-D");
+        }
+    }
     let entries = inputs::collect(&settings);
     let mut report = match settings.report.as_deref() {
         None => None,
