@@ -1027,7 +1027,8 @@ fn a_file_without_read_permission_is_an_error() {
 fn links_that_fail_to_resolve_are_one_error_line_per_file() {
     // A non-hierarchical base: relative references cannot be resolved. (As
     // --url it is refused; a document's own <base> cannot be.)
-    let input = "<base href=\"mailto:someone@example.org\"><a href=\"x.html\">x</a><img src=\"y.png\">";
+    let input =
+        "<base href=\"mailto:someone@example.org\"><a href=\"x.html\">x</a><img src=\"y.png\">";
     run_stdin(&[], input)
         .code(1)
         .stdout(input)
@@ -1112,7 +1113,9 @@ fn format_html_reads_a_file_with_nul_bytes_as_html() {
 fn file_names_that_are_not_utf8_are_named_byte_for_byte() {
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join(std::ffi::OsStr::from_bytes(b"caf\xE9.html"));
+    let page = dir
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"caf\xE9.html"));
     write(&page, "<a href=\"x.html\">x</a>\n");
     let report = dir.path().join("r.jsonl");
     let shown = format!("{}/caf\\xE9.html", dir.path().display());
@@ -1692,7 +1695,11 @@ fn output_to_a_character_device_writes_through_it() {
         .stdout("")
         .stderr("");
     let after = fs::symlink_metadata(&null).unwrap();
-    assert!(after.file_type().is_char_device(), "{:?}", after.file_type());
+    assert!(
+        after.file_type().is_char_device(),
+        "{:?}",
+        after.file_type()
+    );
     assert_eq!(
         (after.rdev(), after.ino()),
         (before.rdev(), before.ino()),
@@ -1762,13 +1769,19 @@ fn output_through_a_symbolic_link_rewrites_its_target_and_keeps_the_link() {
             .stderr("");
     }
     assert_eq!(fs::read_link(&link).unwrap(), Path::new("../real/out.html"));
-    assert_eq!(fs::read_link(&dangling).unwrap(), Path::new("../real/new.html"));
+    assert_eq!(
+        fs::read_link(&dangling).unwrap(),
+        Path::new("../real/new.html")
+    );
     assert_eq!(fs::read_to_string(&target).unwrap(), PAGE_AFTER);
     assert_eq!(
         fs::read_to_string(dir.path().join("real/new.html")).unwrap(),
         PAGE_AFTER
     );
-    assert_eq!(names_in(&dir.path().join("links")), ["new.html", "out.html"]);
+    assert_eq!(
+        names_in(&dir.path().join("links")),
+        ["new.html", "out.html"]
+    );
     assert_eq!(names_in(&dir.path().join("real")), ["new.html", "out.html"]);
 }
 
@@ -1788,7 +1801,10 @@ fn in_place_through_a_symbolic_link_keeps_the_link_and_the_backup_beside_the_tar
         .success()
         .stdout("")
         .stderr("");
-    assert_eq!(fs::read_link(&link).unwrap(), Path::new("../real/page.html"));
+    assert_eq!(
+        fs::read_link(&link).unwrap(),
+        Path::new("../real/page.html")
+    );
     assert_eq!(fs::read_to_string(&real).unwrap(), PAGE_AFTER);
     assert_eq!(
         fs::read_to_string(dir.path().join("real/page.html.orig")).unwrap(),
@@ -1846,7 +1862,12 @@ fn pseudo_terminal() -> (fs::File, fs::File) {
     };
     assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
     // SAFETY: both descriptors were just opened and are owned by nobody else.
-    unsafe { (fs::File::from_raw_fd(controller), fs::File::from_raw_fd(terminal)) }
+    unsafe {
+        (
+            fs::File::from_raw_fd(controller),
+            fs::File::from_raw_fd(terminal),
+        )
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -175,7 +175,11 @@ fn a_folder_or_a_binary_file_is_an_error_naming_it() {
     let (stdout, stderr, status) = explain(&["fixtures"]);
     assert_eq!(
         (stdout.as_str(), stderr.as_str(), status),
-        ("", "fixtures: error: is a folder: explain takes one file\n", Some(1))
+        (
+            "",
+            "fixtures: error: is a folder: explain takes one file\n",
+            Some(1)
+        )
     );
     let dir = tempfile::tempdir().unwrap();
     let binary = dir.path().join("program");
@@ -192,7 +196,11 @@ fn a_folder_or_a_binary_file_is_an_error_naming_it() {
     let (stdout, stderr, status) = explain(&[&missing]);
     assert_eq!(
         (stdout.as_str(), stderr, status),
-        ("", format!("{missing}: error: cannot read: No such file or directory\n"), Some(1))
+        (
+            "",
+            format!("{missing}: error: cannot read: No such file or directory\n"),
+            Some(1)
+        )
     );
 }
 

@@ -177,7 +177,8 @@ fn lone_cr_in_nested_content_type() {
 
 /// mime finding 3: a body line that merely begins with `--b1` is a delimiter
 /// to mailparse, content to RFC 2046 §5.1.1; the part holding it is left
-/// unchanged (design.md §5, prefix-colliding boundaries).
+/// unchanged (an entity readers disagree on is never rewritten;
+/// prefix-colliding boundaries).
 #[test]
 fn body_line_beginning_with_the_boundary() {
     let input = "Content-Type: multipart/mixed; boundary=b1\n\n--b1\nContent-Type: text/html\n\n<a href=y>y</a>\n--b1<junk>\n<a href=z>z</a>\n--b1\nContent-Type: text/html\n\n<a href=ok.html>x</a>\n--b1--\n";
@@ -539,7 +540,8 @@ fn continuation_line_after_the_envelope_line() {
 /// target's settings) is the seed `finding-16-from-line-that-is-a-header-field`.
 #[test]
 fn from_line_that_is_also_a_header_field() {
-    let seed = std::fs::read("fuzz/seeds/mime/finding-16-from-line-that-is-a-header-field").unwrap();
+    let seed =
+        std::fs::read("fuzz/seeds/mime/finding-16-from-line-that-is-a-header-field").unwrap();
     let input = &seed[1..];
     assert_eq!(
         input,

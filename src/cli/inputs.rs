@@ -369,7 +369,10 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let name = |bytes: &[u8]| display(Path::new(std::ffi::OsStr::from_bytes(bytes)));
         assert_eq!(&*name(b"caf\xE9.html"), "caf\\xE9.html");
-        assert_eq!(&*name(b"d\xC3\xA9j\xE0/\xFF\xFE.eml"), "d\u{e9}j\\xE0/\\xFF\\xFE.eml");
+        assert_eq!(
+            &*name(b"d\xC3\xA9j\xE0/\xFF\xFE.eml"),
+            "d\u{e9}j\\xE0/\\xFF\\xFE.eml"
+        );
         assert_eq!(&*name("été/page.html".as_bytes()), "été/page.html");
     }
 

@@ -250,6 +250,9 @@ mod tests {
             classify(&dir.path().join("out")).unwrap(),
             OutputPath::Stdout
         );
-        assert_eq!(classify(Path::new("/dev/stdout")).unwrap(), OutputPath::Stdout);
+        assert_eq!(
+            classify(Path::new("/dev/stdout")).unwrap(),
+            OutputPath::Stdout
+        );
     }
 }

@@ -351,8 +351,12 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
             )));
         }
     }
-    base.resolve("x")
-        .map_err(|e| why(format!("cannot serve as a base ({} profile): {e}", profile.name())))?;
+    base.resolve("x").map_err(|e| {
+        why(format!(
+            "cannot serve as a base ({} profile): {e}",
+            profile.name()
+        ))
+    })?;
     Ok(base)
 }
 

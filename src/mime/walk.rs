@@ -254,7 +254,10 @@ impl Stray {
 /// (`From`, white space, `:`) rather than only as an envelope line?
 fn is_from_header_field(line: &[u8]) -> bool {
     let rest = line.strip_prefix(b"From").unwrap_or_default();
-    let spaces = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let spaces = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
     spaces > 0 && rest.get(spaces) == Some(&b':')
 }
 
@@ -423,7 +426,9 @@ impl Walker<'_, '_> {
 
     fn multipart(&mut self, entity: &mut Entity) {
         let Some(boundary) = entity.params.get("boundary").cloned() else {
-            let content_type = entity.header("content-type").map_or("", |h| h.text.as_str());
+            let content_type = entity
+                .header("content-type")
+                .map_or("", |h| h.text.as_str());
             let reason = if content_type.to_ascii_lowercase().contains("boundary=") {
                 format!(
                     "Content-Type `{}`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
