@@ -18,7 +18,6 @@ const PAGE_URL: &str = "https://example.org/docs/page.html";
 /// segment replaced), nothing else changed.
 const PAGE_AFTER: &str =
     "<!DOCTYPE html><p><a href=\"https://example.org/docs/guide/x.html\">x</a></p>\n";
-const PAGE_LINK_AFTER: &str = "href=\"https://example.org/docs/guide/x.html\"";
 
 fn linkbase() -> Command {
     let mut cmd = Command::cargo_bin("linkbase").expect("the linkbase binary is built");
@@ -635,10 +634,7 @@ links per attribute:
 linkbase: 1 file (1 changed), 2 links rewritten, 1 left, 0 errors, 57 bytes at ";
     assert!(err.starts_with(tables), "{err}");
     let rate = &err[tables.len()..];
-    assert!(
-        rate.ends_with("/s\n") && rate.lines().count() == 1,
-        "{err}"
-    );
+    assert!(rate.ends_with("/s\n") && rate.lines().count() == 1, "{err}");
 }
 
 // --- many inputs ---------------------------------------------------------------
@@ -1256,13 +1252,17 @@ fn a_file_over_max_size_is_skipped() {
             big.display()
         )
     );
-    assert!(dir.path().join("out/small.html").exists());
+    assert_eq!(
+        fs::read_to_string(dir.path().join("out/small.html")).unwrap(),
+        PAGE,
+        "no base: as it was"
+    );
     assert!(!dir.path().join("out/big.html").exists());
     // standard input too
     run_stdin(&["--max-size", "10"], PAGE)
         .code(1)
         .stdout("")
-        .stderr(contains("<stdin>: error: skipped: over --max-size 10 B"));
+        .stderr("<stdin>: error: skipped: over --max-size 10 B\n");
 }
 
 #[test]
@@ -1328,12 +1328,10 @@ fn a_broken_pipe_on_a_report_to_standard_output_ends_it_quietly() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(stderr_of(&output), "");
     assert_eq!(output.status.code(), Some(0));
-    let rewritten = fs::read_to_string(dir.path().join("out.html")).unwrap();
+    // The document is written whole all the same.
     assert_eq!(
-        rewritten
-            .matches(PAGE_LINK_AFTER.replace("guide/", "").as_str())
-            .count(),
-        3_000
+        fs::read_to_string(dir.path().join("out.html")).unwrap(),
+        "<a href=\"https://example.org/docs/x.html\">x</a>\n".repeat(3_000)
     );
 }
 
@@ -1355,7 +1353,7 @@ fn in_place_rewrites_files_and_keeps_permissions() {
         .assert()
         .success()
         .stdout("");
-    assert!(fs::read_to_string(&page).unwrap().contains(PAGE_LINK_AFTER));
+    assert_eq!(fs::read_to_string(&page).unwrap(), PAGE_AFTER);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -1382,10 +1380,9 @@ fn in_place_with_backup_keeps_the_original() {
         .assert()
         .success();
     assert_eq!(fs::read(site.join("guide/a.html.orig")).unwrap(), original);
-    let rewritten = fs::read_to_string(site.join("guide/a.html")).unwrap();
-    assert!(
-        rewritten.contains("<a href=\"https://example.org/site/guide/b.html\">b</a>"),
-        "{rewritten}"
+    assert_eq!(
+        fs::read_to_string(site.join("guide/a.html")).unwrap(),
+        "<a href=\"https://example.org/site/guide/b.html\">b</a>\n"
     );
 }
 
@@ -1400,7 +1397,9 @@ fn in_place_leaves_unchanged_files_alone() {
         .arg(&page)
         .args(["-i", "--backup", ".orig", "--url", PAGE_URL])
         .assert()
-        .success();
+        .success()
+        .stdout("")
+        .stderr("");
     assert_eq!(fs::metadata(&page).unwrap().modified().unwrap(), before);
     assert!(!dir.path().join("page.html.orig").exists());
 }
