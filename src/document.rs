@@ -86,6 +86,12 @@ pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
     if lower.ends_with(".css") {
         return Format::Css;
     }
+    // Browsers read a file as XHTML by its name (and a served document by
+    // its media type), never by its content: `<?xml …?>` in an `.html` file
+    // is parsed as HTML.
+    if lower.ends_with(".xhtml") || lower.ends_with(".xht") {
+        return Format::Xhtml;
+    }
     if looks_like_message(input) {
         return Format::Mime;
     }
@@ -238,7 +244,7 @@ pub fn plan_rewrite<'a>(
                 &mut report,
             ))
         }
-        Format::Html | Format::Auto => {
+        Format::Html | Format::Xhtml | Format::Auto => {
             let base = retrieval_base(options, &location, &mut report);
             let ctx = crate::html::HtmlContext {
                 options,
@@ -247,7 +253,11 @@ pub fn plan_rewrite<'a>(
                 transport_charset: options.charset,
                 location: &location,
             };
-            whole(crate::html::rewrite_html(input, &ctx, &mut report))
+            whole(if format == Format::Xhtml {
+                crate::xhtml::rewrite_xhtml(input, &ctx, &mut report)
+            } else {
+                crate::html::rewrite_html(input, &ctx, &mut report)
+            })
         }
     };
     PlannedRewrite {

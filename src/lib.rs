@@ -11,7 +11,8 @@
 //! - [`base`]: which base applies and the rule (5.1–5.4) that set it.
 //! - [`policy`]: what happens to one URL-bearing value (left alone, resolved,
 //!   reported) — one place for every layer.
-//! - [`css`], [`html`]: rewrite a style sheet or a document given a fallback base.
+//! - [`css`], [`html`], [`xhtml`]: rewrite a style sheet or a document given a
+//!   fallback base.
 //! - [`mime`]: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
 //! - [`document`]: detect an input's format and dispatch: the one-call entry
@@ -38,6 +39,7 @@ pub mod options;
 pub mod policy;
 pub mod report;
 pub mod resolve;
+pub mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
 pub use document::{detect_format, plan_rewrite, rewrite, PlannedRewrite, Rewrite};

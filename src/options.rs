@@ -12,6 +12,8 @@ pub enum Format {
     Auto,
     /// An HTML document.
     Html,
+    /// An XHTML document, read with XML rules (`.xhtml`, `.xht`).
+    Xhtml,
     /// A MIME message or web archive (`.eml`, `.mht`, `.mhtml`).
     Mime,
     /// A CSS style sheet.

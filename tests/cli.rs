@@ -374,10 +374,10 @@ fn format_forces_how_the_input_is_read() {
         .success()
         .stdout("p { background: url(https://example.org/s/img/bg.png) }\n")
         .stderr("");
-    run_stdin(&["--format", "xml"], css)
+    run_stdin(&["--format", "pdf"], css)
         .code(2)
         .stdout("")
-        .stderr("error: invalid value 'xml' for '--format <FORMAT>'\n  [possible values: auto, html, mime, css]\n\n  tip: a similar value exists: 'html'\n\nFor more information, try '--help'.\n");
+        .stderr("error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css]\n\nFor more information, try '--help'.\n");
 }
 
 #[test]

@@ -68,7 +68,11 @@ pub fn run(args: ExplainArgs) -> i32 {
                 transport_charset: options.charset,
                 location: &location,
             };
-            let base = linkbase::html::document_base(&input, &ctx, &mut report);
+            let base = if format == Format::Xhtml {
+                linkbase::xhtml::document_base(&input, &ctx, &mut report)
+            } else {
+                linkbase::html::document_base(&input, &ctx, &mut report)
+            };
             match base {
                 Some(b) => format!("{name}  {}  ({})\n", b.url(), b.rule.label()),
                 None => format!("{name}  (no base: 5.4 none)\n"),

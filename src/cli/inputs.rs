@@ -51,8 +51,9 @@ pub struct Skipped {
     pub is_error: bool,
 }
 
-/// File name extensions of HTML documents.
-pub const HTML_EXTENSIONS: [&str; 4] = ["html", "htm", "xhtml", "shtml"];
+/// File name extensions of HTML documents, and of XHTML documents (read
+/// with XML rules: `linkbase::detect_format`).
+pub const HTML_EXTENSIONS: [&str; 5] = ["html", "htm", "xhtml", "xht", "shtml"];
 /// File name extensions of MIME messages and web archives.
 pub const MIME_EXTENSIONS: [&str; 3] = ["eml", "mht", "mhtml"];
 /// File name extensions of style sheets.

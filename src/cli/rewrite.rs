@@ -33,14 +33,14 @@ pub struct RewriteArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// Walk folders: HTML (.html .htm .xhtml .shtml, or sniffed when there is
-    /// no extension), messages (.eml .mht .mhtml, or sniffed) and style sheets (.css).
+    /// Walk folders: HTML (.html .htm .shtml, or sniffed when there is no
+    /// extension), XHTML (.xhtml .xht), messages (.eml .mht .mhtml, or sniffed) and style sheets (.css).
     #[arg(short, long, help_heading = INPUT)]
     pub recursive: bool,
 
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto", help_heading = INPUT,
-          value_parser = PossibleValuesParser::new(["auto", "html", "mime", "css"])
+          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css"])
               .map(|s| parse_format(&s)))]
     pub format: linkbase::Format,
 
@@ -120,6 +120,7 @@ pub struct RewriteArgs {
 fn parse_format(s: &str) -> linkbase::Format {
     match s {
         "html" => linkbase::Format::Html,
+        "xhtml" => linkbase::Format::Xhtml,
         "mime" => linkbase::Format::Mime,
         "css" => linkbase::Format::Css,
         _ => linkbase::Format::Auto,

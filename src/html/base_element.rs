@@ -27,6 +27,19 @@ pub fn embedded_base(
         .elements(Scope::Document)
         .filter(|e| e.is_html("base"))
         .find_map(|e| e.attribute("href"))?;
+    establish_embedded_base(&href, fallback, profile, query_encoding, report, location)
+}
+
+/// The base a `<base href>` of value `href` sets: resolved against
+/// `fallback`; `None` (reported) when it cannot serve (HTML and XHTML).
+pub(crate) fn establish_embedded_base(
+    href: &str,
+    fallback: Option<&EstablishedBase>,
+    profile: Profile,
+    query_encoding: &'static Encoding,
+    report: &mut Report,
+    location: &Location,
+) -> Option<EstablishedBase> {
     let ignore = |report: &mut Report, why: String| {
         report.problem(
             location,
@@ -35,7 +48,7 @@ pub fn embedded_base(
         );
         None
     };
-    let cleaned = clean_reference(&href);
+    let cleaned = clean_reference(href);
     let url = if has_scheme(&cleaned) {
         cleaned.into_owned()
     } else {

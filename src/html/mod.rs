@@ -22,7 +22,9 @@ mod rewrite;
 mod saved_from;
 pub mod srcset;
 
+pub(crate) use base_element::establish_embedded_base;
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
+pub(crate) use rewrite::rewrite_list;
 pub use saved_from::saved_from_url;
 
 /// What the caller knows about a document before it is parsed.

@@ -270,7 +270,7 @@ impl Walk<'_, '_> {
 /// Rewrite each item of a list, keeping separators and the whitespace
 /// around items as written. Items are separated by ASCII whitespace and,
 /// when given, by `separator` too.
-fn rewrite_list(
+pub(crate) fn rewrite_list(
     value: &str,
     separator: Option<char>,
     rewrite: &mut dyn FnMut(&str) -> Option<String>,

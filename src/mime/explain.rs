@@ -70,7 +70,12 @@ fn explain_tree(
             let encoding = entity.transfer_encoding();
             let mut base = part.base.cloned();
             let decoded = match entity.structure {
-                Structure::Leaf if entity.media_type == "text/html" => {
+                Structure::Leaf
+                    if matches!(
+                        entity.media_type.as_str(),
+                        "text/html" | "application/xhtml+xml"
+                    ) =>
+                {
                     super::decoded_body(input, entity, &encoding).ok()
                 }
                 Structure::EncodedMessage => super::decoded_body(input, entity, &encoding).ok(),
@@ -79,7 +84,11 @@ fn explain_tree(
             if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
                 let loc = entity.location(location);
                 let ctx = super::html_context(entity, options, part.base, &loc);
-                base = crate::html::document_base(content, &ctx, report);
+                base = if entity.media_type == "application/xhtml+xml" {
+                    crate::xhtml::document_base(content, &ctx, report)
+                } else {
+                    crate::html::document_base(content, &ctx, report)
+                };
             }
             let note = match (&entity.structure, part.protected) {
                 (Structure::Unparsed(reason), _) => Some(reason.clone()),

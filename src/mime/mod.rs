@@ -303,7 +303,10 @@ fn html_context<'a>(
 
 /// Is this a media type whose content is rewritten?
 pub fn is_rewritable_type(media_type: &str) -> bool {
-    matches!(media_type, "text/html" | "text/css")
+    matches!(
+        media_type,
+        "text/html" | "text/css" | "application/xhtml+xml"
+    )
 }
 
 struct Planner<'a> {
@@ -486,6 +489,9 @@ impl Planner<'_> {
             let mut options = self.options.clone();
             options.charset = part_charset(entity, self.options);
             crate::document::rewrite_stylesheet(text, &options, base, loc, report)?
+        } else if entity.media_type == "application/xhtml+xml" {
+            let ctx = html_context(entity, self.options, base, loc);
+            crate::xhtml::rewrite_xhtml(text, &ctx, report)?
         } else {
             let ctx = html_context(entity, self.options, base, loc);
             crate::html::rewrite_html(text, &ctx, report)?

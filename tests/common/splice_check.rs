@@ -12,6 +12,9 @@ use linkbase::{Location, Options, Report};
 use mailparse::{body::Body, ParsedMail};
 use std::ops::Range;
 
+/// The media types whose bodies linkbase rewrites.
+const REWRITTEN_TYPES: [&str; 3] = ["text/html", "text/css", "application/xhtml+xml"];
+
 /// A place an edit may lie in.
 #[derive(Clone, Debug)]
 pub struct Region {
@@ -97,7 +100,7 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
                     (RegionKind::ContentLocation, EditPlace::ContentLocation) => true,
                     (RegionKind::TransferEncoding, EditPlace::TransferEncoding) => true,
                     (RegionKind::Body { media_type, .. }, EditPlace::Body) => {
-                        media_type == "text/html" || media_type == "text/css"
+                        REWRITTEN_TYPES.contains(&media_type.as_str())
                     }
                     (RegionKind::Body { media_type, .. }, EditPlace::EnclosedMessage) => {
                         media_type.starts_with("message/")
@@ -110,7 +113,7 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
                 Some(r) => Some(r.clone()),
                 None => {
                     return Err(format!(
-                        "{name}: part {}: edit {:?} ({:?}) lies outside every text/html or text/css body and Content-Location value",
+                        "{name}: part {}: edit {:?} ({:?}) lies outside every text/html, text/css or application/xhtml+xml body and Content-Location value",
                         e.part, e.range, e.place
                     ))
                 }
@@ -296,7 +299,7 @@ fn collect_regions_part_by_part(
     if body.is_empty() {
         return;
     }
-    if matches!(ctype.mimetype.as_str(), "text/html" | "text/css") {
+    if REWRITTEN_TYPES.contains(&ctype.mimetype.as_str()) {
         out.push(Region {
             range: offset(input, body),
             kind: RegionKind::Body {
@@ -364,7 +367,7 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
             cte: cte.clone(),
         },
     };
-    if matches!(media_type, "text/html" | "text/css") {
+    if REWRITTEN_TYPES.contains(&media_type) {
         let header_end = match cte_header {
             Some(h) => offset(input, h.get_value_raw()),
             None => {

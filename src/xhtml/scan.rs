@@ -1,0 +1,279 @@
+//! One pass of an XML reader (quick-xml) over an XHTML document: the
+//! elements in document order with their namespaces, the byte spans of
+//! their attribute values, and the span of each `<style>` element's text.
+//!
+//! quick-xml reads from the input slice without copying, so every value it
+//! hands out lies inside the input: its span is its address minus the
+//! input's. xml5ever, html5ever's XML sibling, keeps no source positions,
+//! which is why it is not used here (docs/html.md, "XHTML").
+
+use super::super::html::{AttrNs, ElementNs};
+use quick_xml::events::Event;
+use quick_xml::name::{Namespace, ResolveResult};
+use quick_xml::NsReader;
+use std::ops::Range;
+
+const XHTML_NS: &[u8] = b"http://www.w3.org/1999/xhtml";
+const SVG_NS: &[u8] = b"http://www.w3.org/2000/svg";
+const MATHML_NS: &[u8] = b"http://www.w3.org/1998/Math/MathML";
+const XLINK_NS: &[u8] = b"http://www.w3.org/1999/xlink";
+const XML_NS: &[u8] = b"http://www.w3.org/XML/1998/namespace";
+
+/// One element of the document.
+#[derive(Debug)]
+pub struct Element {
+    /// Its namespace.
+    pub ns: ElementNs,
+    /// Its local name, as written (XML names are case-sensitive).
+    pub local: String,
+    /// Its attributes, in source order (namespace declarations left out).
+    pub attrs: Vec<Attribute>,
+    /// Inside the contents of a `<template>` (not part of the tree that
+    /// decides the base).
+    pub in_template: bool,
+    /// For `<style>`: its text, when it is one run of character data.
+    pub style_text: Option<StyleText>,
+}
+
+/// One attribute and where its value lies.
+#[derive(Debug)]
+pub struct Attribute {
+    /// Its namespace.
+    pub ns: AttrNs,
+    /// Its local name.
+    pub local: String,
+    /// The bytes of the value as written (between the quotes).
+    pub value: Range<usize>,
+    /// The quote character around it (`"` or `'`).
+    pub quote: u8,
+}
+
+/// The character data of a `<style>` element.
+#[derive(Debug)]
+pub enum StyleText {
+    /// One run of text (no character references, no CDATA section): the
+    /// bytes as written.
+    Text(Range<usize>),
+    /// One CDATA section: the bytes inside `<![CDATA[` … `]]>`.
+    CData(Range<usize>),
+    /// Anything else (character references, comments, several sections):
+    /// left as it is.
+    Mixed,
+}
+
+/// The document could not be read as XML.
+#[derive(Debug)]
+pub struct NotWellFormed {
+    /// The byte offset where reading failed (in the bytes read).
+    pub offset: u64,
+    /// What the reader said.
+    pub message: String,
+}
+
+/// Read `bytes` (an ASCII-compatible encoding: markup is ASCII) into its
+/// elements, in document order.
+pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
+    let mut reader = NsReader::from_reader(bytes);
+    let mut elements: Vec<Element> = Vec::new();
+    // The open elements: index into `elements`, and whether it is a template.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut templates = 0usize;
+    // The open `<style>` element and what its text was so far.
+    // The open `<style>` element: its index, the depth it was opened at, and
+    // its text so far (`None`: no text yet).
+    let mut style: Option<(usize, usize, Option<StyleText>)> = None;
+    let offset_of = |part: &[u8]| part.as_ptr() as usize - bytes.as_ptr() as usize;
+    loop {
+        let event = reader.read_resolved_event();
+        let (ns, event) = match event {
+            Ok(ok) => ok,
+            Err(e) => {
+                return Err(NotWellFormed {
+                    offset: reader.error_position(),
+                    message: e.to_string(),
+                })
+            }
+        };
+        let element_ns = element_ns(&ns);
+        match event {
+            Event::Start(ref start) | Event::Empty(ref start) => {
+                let empty = matches!(event, Event::Empty(_));
+                if let Some((_, _, text)) = style.as_mut() {
+                    *text = Some(StyleText::Mixed);
+                }
+                let local = String::from_utf8_lossy(start.local_name().into_inner()).into_owned();
+                let mut attrs = Vec::new();
+                for attr in start.attributes() {
+                    let attr = attr.map_err(|e| NotWellFormed {
+                        offset: reader.buffer_position(),
+                        message: e.to_string(),
+                    })?;
+                    let key = attr.key;
+                    if key.as_namespace_binding().is_some() {
+                        continue;
+                    }
+                    let (attr_ns, attr_local) = reader.resolver().resolve_attribute(key);
+                    let value: &[u8] = &attr.value;
+                    let at = offset_of(value);
+                    let quote = if at > 0 { bytes[at - 1] } else { b'"' };
+                    attrs.push(Attribute {
+                        ns: attr_ns_of(&attr_ns),
+                        local: String::from_utf8_lossy(attr_local.into_inner()).into_owned(),
+                        value: at..at + value.len(),
+                        quote,
+                    });
+                }
+                let is_template = element_ns == ElementNs::Html && local == "template";
+                let is_style =
+                    matches!(element_ns, ElementNs::Html | ElementNs::Svg) && local == "style";
+                let index = elements.len();
+                elements.push(Element {
+                    ns: element_ns,
+                    local,
+                    attrs,
+                    in_template: templates > 0,
+                    style_text: None,
+                });
+                if !empty {
+                    if is_style && style.is_none() {
+                        style = Some((index, open.len(), None));
+                    }
+                    if is_template {
+                        templates += 1;
+                    }
+                    open.push((index, is_template));
+                }
+            }
+            Event::End(_) => {
+                let Some((_, was_template)) = open.pop() else {
+                    continue;
+                };
+                if was_template {
+                    templates -= 1;
+                }
+                if let Some((index, depth, text)) = style.take() {
+                    if depth == open.len() {
+                        elements[index].style_text = text;
+                    } else {
+                        style = Some((index, depth, text));
+                    }
+                }
+            }
+            Event::Text(ref text) => {
+                if let Some((_, _, seen)) = style.as_mut() {
+                    let at = offset_of(text);
+                    *seen = Some(match seen {
+                        None => StyleText::Text(at..at + text.len()),
+                        Some(_) => StyleText::Mixed,
+                    });
+                }
+            }
+            Event::CData(ref data) => {
+                if let Some((_, _, seen)) = style.as_mut() {
+                    let at = offset_of(data);
+                    *seen = Some(match seen {
+                        None => StyleText::CData(at..at + data.len()),
+                        Some(_) => StyleText::Mixed,
+                    });
+                }
+            }
+            Event::GeneralRef(_) | Event::Comment(_) | Event::PI(_) => {
+                if let Some((_, _, seen)) = style.as_mut() {
+                    *seen = Some(StyleText::Mixed);
+                }
+            }
+            Event::Decl(_) | Event::DocType(_) => {}
+            Event::Eof => break,
+        }
+    }
+    if !open.is_empty() {
+        return Err(NotWellFormed {
+            offset: bytes.len() as u64,
+            message: "the document ends inside an element".into(),
+        });
+    }
+    Ok(elements)
+}
+
+fn element_ns(ns: &ResolveResult<'_>) -> ElementNs {
+    match ns {
+        ResolveResult::Bound(Namespace(XHTML_NS)) => ElementNs::Html,
+        ResolveResult::Bound(Namespace(SVG_NS)) => ElementNs::Svg,
+        ResolveResult::Bound(Namespace(MATHML_NS)) => ElementNs::MathMl,
+        _ => ElementNs::Other,
+    }
+}
+
+fn attr_ns_of(ns: &ResolveResult<'_>) -> AttrNs {
+    match ns {
+        ResolveResult::Unbound => AttrNs::None,
+        ResolveResult::Bound(Namespace(XLINK_NS)) => AttrNs::XLink,
+        ResolveResult::Bound(Namespace(XML_NS)) => AttrNs::Xml,
+        _ => AttrNs::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(doc: &str, r: &Range<usize>) -> String {
+        doc[r.clone()].to_string()
+    }
+
+    #[test]
+    fn spans_namespaces_and_quotes() {
+        let doc = r##"<?xml version="1.0"?>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:x="http://www.w3.org/1999/xlink">
+<a href='a&amp;b.html' title="t">x</a><svg xmlns="http://www.w3.org/2000/svg"><use x:href="#i"/></svg>
+<p xmlns="">plain</p></html>"##;
+        let els = scan(doc.as_bytes()).unwrap();
+        let names: Vec<_> = els.iter().map(|e| (e.ns, e.local.as_str())).collect();
+        assert_eq!(
+            names,
+            [
+                (ElementNs::Html, "html"),
+                (ElementNs::Html, "a"),
+                (ElementNs::Svg, "svg"),
+                (ElementNs::Svg, "use"),
+                (ElementNs::Other, "p"),
+            ]
+        );
+        let a = &els[1].attrs[0];
+        assert_eq!(
+            (a.ns, a.local.as_str(), a.quote),
+            (AttrNs::None, "href", b'\'')
+        );
+        assert_eq!(text(doc, &a.value), "a&amp;b.html");
+        let u = &els[3].attrs[0];
+        assert_eq!((u.ns, u.local.as_str()), (AttrNs::XLink, "href"));
+        assert_eq!(text(doc, &u.value), "#i");
+        // Namespace declarations are not attributes here.
+        assert!(els[0].attrs.is_empty());
+        assert!(els[4].attrs.is_empty());
+    }
+
+    #[test]
+    fn style_text_runs() {
+        let doc = r#"<html xmlns="http://www.w3.org/1999/xhtml"><style>a{b:url(x)}</style><style><![CDATA[p{}]]></style><style>a&amp;{}</style><style/><template><base href="t/"/></template></html>"#;
+        let els = scan(doc.as_bytes()).unwrap();
+        match &els[1].style_text {
+            Some(StyleText::Text(r)) => assert_eq!(text(doc, r), "a{b:url(x)}"),
+            other => panic!("{other:?}"),
+        }
+        match &els[2].style_text {
+            Some(StyleText::CData(r)) => assert_eq!(text(doc, r), "p{}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(els[3].style_text, Some(StyleText::Mixed)));
+        assert!(els[4].style_text.is_none());
+        assert!(!els[5].in_template && els[6].in_template);
+    }
+
+    #[test]
+    fn errors_name_the_offset() {
+        let e = scan(b"<html><a></b></html>").unwrap_err();
+        assert!(e.offset > 0, "{e:?}");
+        assert!(scan(b"<html><a>").is_err());
+    }
+}
