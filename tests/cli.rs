@@ -1787,6 +1787,38 @@ fn output_to_a_character_device_writes_through_it() {
     assert_eq!(names_in(dir.path()), ["null", "page.html"]);
 }
 
+#[cfg(unix)]
+#[test]
+fn output_to_a_socket_is_sent_to_its_listener() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    write(&page, PAGE);
+    let socket = dir.path().join("sock");
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let reader = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut received = Vec::new();
+        stream.read_to_end(&mut received).unwrap();
+        received
+    });
+    linkbase()
+        .arg(&page)
+        .args(["--url", PAGE_URL, "-o"])
+        .arg(&socket)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    let received = reader.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&received), PAGE_AFTER);
+    let kind = fs::symlink_metadata(&socket).unwrap().file_type();
+    assert!(kind.is_socket(), "the socket was replaced: {kind:?}");
+    assert_eq!(names_in(dir.path()), ["page.html", "sock"]);
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn output_to_an_open_descriptor_is_written_through_it() {
