@@ -236,9 +236,11 @@ pub fn plan_rewrite<'a>(
         }
         Format::Css => {
             let base = retrieval_base(options, &location, &mut report);
+            // A stand-alone sheet: no referring document is known.
             whole(rewrite_stylesheet(
                 input,
                 options,
+                None,
                 base.as_ref(),
                 &location,
                 &mut report,
@@ -268,42 +270,41 @@ pub fn plan_rewrite<'a>(
     }
 }
 
-/// Rewrite a stand-alone style sheet: encoding from its byte order mark,
-/// else `options.charset`, else UTF-8; written back in the same encoding,
-/// byte order mark included (the HTML layer's decoder and encoder).
+/// Rewrite a style sheet: its encoding as CSS Syntax §3.2 determines it
+/// (`css::charset`: byte order mark > `options.charset`, the transport's >
+/// an `@charset` rule at the start > `environment`, the referring
+/// document's encoding > UTF-8); written back in the same encoding, byte
+/// order mark included (the HTML layer's decoder and encoder).
 pub fn rewrite_stylesheet(
     input: &[u8],
     options: &Options,
+    environment: Option<&'static encoding_rs::Encoding>,
     base: Option<&EstablishedBase>,
     location: &Location,
     report: &mut Report,
 ) -> Option<Vec<u8>> {
-    use crate::html::charset::{self, Charset, CharsetSource};
-    let (encoding, source, bom_len) = match encoding_rs::Encoding::for_bom(input) {
-        Some((encoding, len)) => (encoding, CharsetSource::Bom, len),
-        None => (
-            options.charset.unwrap_or(encoding_rs::UTF_8),
-            CharsetSource::Transport,
-            0,
-        ),
+    use crate::html::charset;
+    let charset = crate::css::charset::determine(input, options.charset, environment);
+    let text = match charset::decode(input, &charset) {
+        Ok(text) => text,
+        Err(e) => {
+            report.problem(location, Severity::Error, e.to_string());
+            return None;
+        }
     };
-    let charset = Charset {
-        encoding,
-        source,
-        bom_len,
-        ascii_only: false,
-    };
-    let Ok(text) = charset::decode(input, &charset) else {
-        report.problem(
-            location,
-            Severity::Error,
-            format!("not valid {}; left unchanged", encoding.name()),
-        );
-        return None;
-    };
+    // A browser encodes the queries of a sheet's URLs in the sheet's encoding
+    // (UTF-8 for UTF-16), as Chromium does (tests/browser.rs).
+    let base = base.map(|b| {
+        let sheet_base = b
+            .base
+            .clone()
+            .with_query_encoding(charset.encoding.output_encoding());
+        EstablishedBase::new(sheet_base, b.rule)
+    });
     let out =
         charset::rewrite_if_it_round_trips(input, &text, &charset, location, report, |sheet| {
-            let mut rewriter = crate::policy::LinkRewriter::new(base, options, sheet, location);
+            let mut rewriter =
+                crate::policy::LinkRewriter::new(base.as_ref(), options, sheet, location);
             crate::css::rewrite_css(&text, &mut |url| rewriter.rewrite("css", "url()", url))
         })?;
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from

@@ -10,7 +10,8 @@
 //!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
 //! - [`base`]: which base applies and the rule (5.1–5.4) that set it.
 //! - [`policy`]: what happens to one URL-bearing value (left alone, resolved,
-//!   reported) — one place for every layer.
+//!   reported) — one place for every layer; under the default profile and
+//!   `whatwg` a rewritten value leads where a browser went from the original.
 //! - [`css`], [`html`], [`xhtml`]: rewrite a style sheet or a document given a
 //!   fallback base.
 //! - [`mime`]: walk a message, establish each part's base, splice rewritten

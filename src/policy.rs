@@ -4,11 +4,28 @@
 //! to a [`LinkRewriter`], which decides — in one place — whether the value is
 //! left alone (absolute, same-document, placeholder, no base, failure) or
 //! resolved, and records the outcome in the [`Report`].
+//!
+//! Two rules beyond the resolver's answer (`docs/resolver.md`, "What the
+//! rewriter does with the answer"):
+//!
+//! - **Only hierarchical bases.** A relative reference is not rewritten
+//!   against a base that is not hierarchical (`mailto:x`, `cid:…`, `foo:a/b`,
+//!   `about:blank`): RFC 3986 gives an answer (`mailto:g`), but no browser or
+//!   mail reader reads a link that way. It is kept and reported.
+//! - **Where a browser goes.** Under `rfc3986` (the default) and `whatwg`, a
+//!   rewritten value leads where a browser reading the original went: a
+//!   same-scheme relative reference (`http:g` on an `http:` page) is resolved
+//!   as the browser does, and under `rfc3986` a result the browser would read
+//!   differently from the original (`\\host\x`, `/\host`, a C0 control) is
+//!   replaced by the browser's reading; a value the browser cannot read is
+//!   kept and reported. The seed profiles follow their tables exactly, and
+//!   so do MIME headers (`LinkRewriter::without_browser_rules`), which no
+//!   browser resolves against a page.
 
 use crate::base::EstablishedBase;
 use crate::options::Options;
 use crate::report::{LinkRecord, Location, Outcome, Report};
-use crate::resolve::has_scheme;
+use crate::resolve::{has_scheme, Agreement, Profile, ResolveError};
 
 /// Template placeholder openers and closers common in e-mail and CMS output.
 const PLACEHOLDERS: [(&str, &str); 7] = [
@@ -37,10 +54,11 @@ pub fn has_placeholder(value: &str) -> bool {
     })
 }
 
-/// Strip leading/trailing ASCII whitespace and remove TAB, LF and CR inside,
-/// as browsers (and the seed's Appendix B) do before resolving.
+/// Strip leading/trailing C0 controls and spaces and remove TAB, LF and CR
+/// inside, as browsers (the URL Standard's parser; the seed's Appendix B for
+/// white space) do before resolving.
 pub fn clean_reference(value: &str) -> std::borrow::Cow<'_, str> {
-    let trimmed = value.trim_matches(|c: char| c.is_ascii_whitespace());
+    let trimmed = value.trim_matches(|c: char| c <= ' ');
     if trimmed.contains(['\t', '\n', '\r']) {
         trimmed
             .chars()
@@ -58,6 +76,8 @@ pub struct LinkRewriter<'a> {
     options: &'a Options,
     report: &'a mut Report,
     location: &'a Location,
+    /// The values are read by a browser (HTML, CSS): the browser rules apply.
+    browser_rules: bool,
 }
 
 impl<'a> LinkRewriter<'a> {
@@ -73,7 +93,16 @@ impl<'a> LinkRewriter<'a> {
             options,
             report,
             location,
+            browser_rules: true,
         }
+    }
+
+    /// The same rewriter for values no browser reads with a base (MIME
+    /// headers: `Content-Location`): each profile's own answer, without the
+    /// browser rules, so that `http:g` stays `http:g` under `rfc3986`.
+    pub fn without_browser_rules(mut self) -> Self {
+        self.browser_rules = false;
+        self
     }
 
     /// The base in force.
@@ -166,7 +195,11 @@ impl<'a> LinkRewriter<'a> {
     ) -> (Outcome, Option<String>, Option<String>) {
         let cleaned = clean_reference(value);
         if has_scheme(&cleaned) {
-            return (Outcome::Absolute, None, None);
+            let url = same_scheme_relative(base, value).filter(|_| self.browser_rules);
+            return match url {
+                Some(url) => (Outcome::Rewritten, Some(url), Some(SAME_SCHEME.into())),
+                None => (Outcome::Absolute, None, None),
+            };
         }
         if has_placeholder(&cleaned) {
             return (Outcome::Placeholder, None, None);
@@ -182,9 +215,224 @@ impl<'a> LinkRewriter<'a> {
                 Some("no base URL is known (rule 5.4)".into()),
             );
         };
-        match base.base.resolve(&cleaned) {
-            Ok(r) => (Outcome::Rewritten, Some(r.url.into_owned()), None),
-            Err(e) => (Outcome::Failed, None, Some(e.to_string())),
+        let value = Value {
+            raw: value,
+            cleaned: &cleaned,
+            same_document,
+        };
+        match resolve_relative(base, &value, self.browser_rules) {
+            Ok((url, reason)) => (Outcome::Rewritten, Some(url), reason),
+            Err(reason) => (Outcome::Failed, None, Some(reason)),
+        }
+    }
+}
+
+const SAME_SCHEME: &str = "a same-scheme relative reference: resolved as browsers do";
+
+/// The absolute URL `value` stands for against `base`, by the rules the
+/// rewriter writes URLs with (same-scheme relative references, the browser
+/// check, non-hierarchical bases): for values that become a base themselves
+/// (`<base href>`). A value with a scheme is itself; `Err` says why there is
+/// no URL.
+pub fn absolute_url(base: Option<&EstablishedBase>, value: &str) -> Result<String, String> {
+    let cleaned = clean_reference(value);
+    if has_scheme(&cleaned) {
+        return Ok(same_scheme_relative(base, value).unwrap_or_else(|| cleaned.into_owned()));
+    }
+    let Some(base) = base else {
+        return Err("it is relative and no base URL is known".into());
+    };
+    let value = Value {
+        raw: value,
+        same_document: cleaned.is_empty() || cleaned.starts_with('#'),
+        cleaned: &cleaned,
+    };
+    resolve_relative(base, &value, true).map(|(url, _)| url)
+}
+
+/// A relative reference as written, as [`clean_reference`] leaves it, and
+/// whether it is a same-document one.
+struct Value<'v> {
+    raw: &'v str,
+    cleaned: &'v str,
+    same_document: bool,
+}
+
+/// Under `rfc3986` and `whatwg`, the URL a browser reads from `value` (which
+/// has a scheme) when that is not `value` on its own: `http:g` on an `http:`
+/// page.
+fn same_scheme_relative(base: Option<&EstablishedBase>, value: &str) -> Option<String> {
+    let base = base.filter(|b| matches!(b.base.profile(), Profile::Rfc3986 | Profile::Whatwg))?;
+    base.base.browser_same_scheme_relative(value)
+}
+
+/// Resolve the relative reference `value` against `base` (hierarchical
+/// bases only), with the browser check when `browser_rules` (and the
+/// profile is `rfc3986`): the URL and, when it is not the profile's own
+/// answer, why; or why it is left alone.
+fn resolve_relative(
+    base: &EstablishedBase,
+    value: &Value<'_>,
+    browser_rules: bool,
+) -> Result<(String, Option<String>), String> {
+    if !value.same_document && !base.base.is_hierarchical() {
+        return Err(ResolveError::BaseNotHierarchical(base.url().to_string()).to_string());
+    }
+    let url = base
+        .base
+        .resolve(value.cleaned)
+        .map_err(|e| e.to_string())?
+        .url
+        .into_owned();
+    if !browser_rules || base.base.profile() != Profile::Rfc3986 {
+        return Ok((url, None));
+    }
+    match base.base.browser_agreement(value.raw, &url) {
+        Agreement::Same => Ok((url, None)),
+        Agreement::Browser(browser) => Ok((
+            browser,
+            Some(format!(
+                "resolved as browsers do: RFC 3986 gives `{url}`, which a browser reads differently"
+            )),
+        )),
+        Agreement::Unreadable(e) => Err(format!("a browser cannot read this reference ({e})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::BaseRule;
+    use crate::resolve::Base;
+
+    /// What the rewriter writes for `value` on a page at `base` under `profile`.
+    fn rewrite(profile: Profile, base: &str, value: &str) -> (Option<String>, Outcome) {
+        let base = EstablishedBase::new(Base::parse(base, profile).unwrap(), BaseRule::Retrieval);
+        let options = Options::default();
+        let mut report = Report::new(true);
+        let location = Location::file(None);
+        let after = LinkRewriter::new(Some(&base), &options, &mut report, &location)
+            .rewrite("a", "href", value);
+        let outcome = report.links.last().unwrap().outcome;
+        (after, outcome)
+    }
+
+    const PAGE: &str = "http://h/dir/page.html";
+
+    /// The URL Standard's readings (checked in Chromium by tests/browser.rs).
+    const BROWSER_READS: [(&str, &str); 7] = [
+        (
+            "\\\\other.example\\share\\x.html",
+            "http://other.example/share/x.html",
+        ),
+        ("/\\evil.example/p", "http://evil.example/p"),
+        ("http:rel/x.html", "http://h/dir/rel/x.html"),
+        ("HTTP:upper.html", "http://h/dir/upper.html"),
+        ("http:/abs/path.html", "http://h/abs/path.html"),
+        (" a\tb\n.html ", "http://h/dir/ab.html"),
+        ("\u{1}x.html\u{1f}", "http://h/dir/x.html"),
+    ];
+
+    #[test]
+    fn the_default_and_whatwg_go_where_a_browser_goes() {
+        for profile in [Profile::Rfc3986, Profile::Whatwg] {
+            for (value, browser) in BROWSER_READS {
+                let (after, outcome) = rewrite(profile, PAGE, value);
+                assert_eq!(after.as_deref(), Some(browser), "{profile} {value:?}");
+                assert_eq!(outcome, Outcome::Rewritten);
+            }
+            // Plain references: RFC 3986's minimal change, no normalization.
+            let (after, _) = rewrite(profile, PAGE, "../g?q#f");
+            assert_eq!(after.as_deref(), Some("http://h/g?q#f"));
+            // Another scheme is absolute in every reading.
+            assert_eq!(rewrite(profile, PAGE, "https:x").1, Outcome::Absolute);
+            assert_eq!(rewrite(profile, PAGE, "http://o/x").1, Outcome::Absolute);
+        }
+        // RFC 3986 keeps the spelling where a browser reads it alike.
+        let (after, _) = rewrite(Profile::Rfc3986, PAGE, "a%2e%2e/%7e");
+        assert_eq!(after.as_deref(), Some("http://h/dir/a%2e%2e/%7e"));
+        let (after, _) = rewrite(Profile::Rfc3986, PAGE, "sub\\x.html");
+        assert_eq!(after.as_deref(), Some("http://h/dir/sub\\x.html")); // read `…/sub/x.html`
+    }
+
+    #[test]
+    fn a_saved_windows_page_keeps_its_drive_letter_as_browsers_do() {
+        // URL Standard "file slash state": a path-absolute reference keeps
+        // the base's drive letter; RFC 3986 gives `file:///img/x.png`.
+        let base = "file:///C:/site/page.html";
+        let (after, _) = rewrite(Profile::Rfc3986, base, "/img/x.png");
+        assert_eq!(after.as_deref(), Some("file:///C:/img/x.png"));
+        let (after, _) = rewrite(Profile::Rfc3986, base, "../../../x.png");
+        assert_eq!(after.as_deref(), Some("file:///C:/x.png"));
+    }
+
+    #[test]
+    fn a_reference_no_browser_can_read_is_kept_and_reported() {
+        let (after, outcome) = rewrite(Profile::Rfc3986, PAGE, "//exa mple/x");
+        assert_eq!((after, outcome), (None, Outcome::Failed));
+    }
+
+    #[test]
+    fn headers_get_the_profiles_own_answer() {
+        let base = EstablishedBase::new(
+            Base::parse(PAGE, Profile::Rfc3986).unwrap(),
+            BaseRule::Retrieval,
+        );
+        let options = Options::default();
+        let mut report = Report::new(true);
+        let location = Location::file(None);
+        let mut r = LinkRewriter::new(Some(&base), &options, &mut report, &location)
+            .without_browser_rules();
+        assert_eq!(
+            r.rewrite("header", "Content-Location", "http:images/g.gif"),
+            None
+        );
+        assert_eq!(
+            r.rewrite("header", "Content-Location", "/\\x/p").as_deref(),
+            Some("http://h/\\x/p")
+        );
+        let mut r = LinkRewriter::new(Some(&base), &options, &mut report, &location);
+        assert_eq!(
+            r.rewrite("a", "href", "http:images/g.gif").as_deref(),
+            Some("http://h/dir/images/g.gif")
+        );
+    }
+
+    #[test]
+    fn the_seed_profiles_follow_their_tables() {
+        for profile in [
+            Profile::Rfc1808,
+            Profile::UrlSyntax01,
+            Profile::RelativeUrl01,
+        ] {
+            assert_eq!(
+                rewrite(profile, PAGE, "http:rel/x.html").1,
+                Outcome::Absolute
+            );
+            let (after, _) = rewrite(profile, PAGE, "/\\evil.example/p");
+            assert_eq!(
+                after.as_deref(),
+                Some("http://h/\\evil.example/p"),
+                "{profile}"
+            );
+        }
+    }
+
+    #[test]
+    fn relative_references_against_a_non_hierarchical_base_are_kept() {
+        for profile in Profile::ALL {
+            for base in ["mailto:x@example.org", "cid:part1@example.net", "foo:a/b"] {
+                let Ok(_) = Base::parse(base, profile) else {
+                    continue;
+                };
+                let (after, outcome) = rewrite(profile, base, "g");
+                assert_eq!(
+                    (after, outcome),
+                    (None, Outcome::Failed),
+                    "{profile} {base}"
+                );
+                assert_eq!(rewrite(profile, base, "https://x/").1, Outcome::Absolute);
+            }
         }
     }
 }

@@ -298,3 +298,46 @@ fn stylesheets_never_get_numeric_references() {
         "{message}"
     );
 }
+
+/// `fixtures/css/<case>/{input.css, args, expected.css}`: stand-alone style
+/// sheets through the command line; the `@charset` cases (CSS Syntax §3.2).
+/// Each expected file was written by hand from the case's comment in
+/// `docs/css.md` ("Encoding"), not from linkbase's output.
+#[test]
+fn stylesheet_fixtures() {
+    #[path = "common/fixture_cases.rs"]
+    mod fixture_cases;
+    let dirs = fixture_cases::fixture_dirs("css", "input.css");
+    assert!(dirs.len() >= 5, "css fixtures not found");
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let case = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let run = assert_cmd::Command::cargo_bin("linkbase")
+            .unwrap()
+            .args(fixture_cases::read_args(dir))
+            .arg(dir.join("input.css"))
+            .output()
+            .unwrap();
+        let expected = std::fs::read(dir.join("expected.css")).unwrap();
+        if run.stdout != expected {
+            failures.push(format!(
+                "{case}: expected\n{}\ngot\n{}\nstderr: {}",
+                String::from_utf8_lossy(&expected),
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            ));
+        }
+        // A sheet left unchanged because it is not valid in its encoding is
+        // reported (exit status 1); every other case resolves cleanly.
+        let unchanged = expected == std::fs::read(dir.join("input.css")).unwrap();
+        let want = if unchanged { 1 } else { 0 };
+        if run.status.code() != Some(want) {
+            failures.push(format!(
+                "{case}: exit status {:?}, expected {want}; stderr: {}",
+                run.status.code(),
+                String::from_utf8_lossy(&run.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -6,9 +6,9 @@
 
 use super::dom::{Document, Scope};
 use crate::base::{BaseRule, EstablishedBase};
-use crate::policy::clean_reference;
+use crate::policy::absolute_url;
 use crate::report::{Location, Report, Severity};
-use crate::resolve::{has_scheme, scheme_len, Base, Profile};
+use crate::resolve::{scheme_len, Base, Profile};
 use encoding_rs::Encoding;
 
 /// The base set by the document's `<base href>`, if it sets a usable one.
@@ -48,17 +48,11 @@ pub(crate) fn establish_embedded_base(
         );
         None
     };
-    let cleaned = clean_reference(href);
-    let url = if has_scheme(&cleaned) {
-        cleaned.into_owned()
-    } else {
-        let Some(fallback) = fallback else {
-            return ignore(report, "it is relative and no base URL is known".into());
-        };
-        match fallback.base.resolve(&cleaned) {
-            Ok(r) => r.url.into_owned(),
-            Err(e) => return ignore(report, e.to_string()),
-        }
+    // As the rewriter writes it, so that the base is the browser's
+    // (`<base href="http:sub/">`, `<base href="\\host\dir\">`).
+    let url = match absolute_url(fallback, href) {
+        Ok(url) => url,
+        Err(why) => return ignore(report, why),
     };
     let scheme = scheme_len(&url).map(|n| url[..n].to_ascii_lowercase());
     if let Some(s @ ("javascript" | "data")) = scheme.as_deref() {

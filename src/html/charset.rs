@@ -22,7 +22,11 @@ pub enum CharsetSource {
     LateMeta,
     /// Valid UTF-8 or a `chardetng` guess.
     Detected,
-    /// Nothing said anything: windows-1252.
+    /// A style sheet's `@charset "…";` rule (`css::charset`).
+    AtCharset,
+    /// The encoding of the document that refers to a style sheet.
+    Environment,
+    /// Nothing said anything: windows-1252 (HTML), UTF-8 (CSS).
     Default,
 }
 
@@ -72,6 +76,8 @@ impl fmt::Display for Undecodable {
             CharsetSource::Transport => "by the transport / --charset",
             CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
             CharsetSource::Detected => "by detection",
+            CharsetSource::AtCharset => "by its @charset rule",
+            CharsetSource::Environment => "as the referring document's",
             CharsetSource::Default => "by default",
         };
         let encoding = self.encoding;

@@ -12,7 +12,7 @@ use crate::base::{BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::policy::{clean_reference, LinkRewriter};
 use crate::report::{Location, Outcome, Report, Severity};
-use crate::resolve::{has_scheme, Base};
+use crate::resolve::Base;
 use encoding_rs::Encoding;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
@@ -214,7 +214,16 @@ impl Walk<'_, '_> {
             }
             LinkKind::Refresh => None,
             LinkKind::Css => {
-                crate::css::rewrite_css(value, &mut |u| r.rewrite(element, attribute, u))
+                // Chromium encodes the query of a `style` attribute's URLs in
+                // UTF-8 whatever the document's encoding (a `<style>` sheet's
+                // in the document's): tests/browser.rs.
+                let utf8 = r.base().map(|b| {
+                    let base = b.base.clone().with_query_encoding(encoding_rs::UTF_8);
+                    EstablishedBase::new(base, b.rule)
+                });
+                crate::css::rewrite_css(value, &mut |u| {
+                    r.rewrite_against(utf8.as_ref(), element, attribute, u)
+                })
             }
             LinkKind::Srcdoc => self.srcdoc(value),
         }
@@ -224,18 +233,8 @@ impl Walk<'_, '_> {
     fn codebase(&mut self, el: &Element) -> Option<EstablishedBase> {
         el.attribute("classid")?;
         let raw = el.attribute("codebase")?;
-        let cleaned = clean_reference(&raw);
-        let url = if has_scheme(&cleaned) {
-            cleaned.into_owned()
-        } else {
-            self.rewriter
-                .base()?
-                .base
-                .resolve(&cleaned)
-                .ok()?
-                .url
-                .into_owned()
-        };
+        // By the rewriter's rules, so that it is the browser's base.
+        let url = crate::policy::absolute_url(self.rewriter.base(), &raw).ok()?;
         let base = Base::parse(&url, self.start.options.profile).ok()?;
         Some(EstablishedBase::new(
             base.with_query_encoding(self.start.query_encoding),

@@ -13,6 +13,7 @@ pub mod explain;
 mod header_block;
 pub mod headers;
 pub mod splice;
+mod style_environment;
 pub mod transfer;
 pub mod walk;
 
@@ -64,6 +65,7 @@ fn plan_tree(
         options,
         location,
         edits: Vec::new(),
+        style_environments: style_environment::environments(input, tree, options),
     };
     traverse(
         input,
@@ -314,6 +316,8 @@ struct Planner<'a> {
     options: &'a Options,
     location: &'a Location,
     edits: Vec<Edit>,
+    /// The referring document's encoding of each `text/css` part, where known.
+    style_environments: std::collections::HashMap<String, &'static encoding_rs::Encoding>,
 }
 
 impl Planner<'_> {
@@ -324,7 +328,8 @@ impl Planner<'_> {
         let entity = part.entity;
         let loc = entity.location(self.location);
         if let Some(rel) = &part.heading.relative_location {
-            let mut rewriter = LinkRewriter::new(rel.against.as_ref(), self.options, report, &loc);
+            let mut rewriter = LinkRewriter::new(rel.against.as_ref(), self.options, report, &loc)
+                .without_browser_rules();
             if let Some(absolute) = rewriter.rewrite("header", "Content-Location", &rel.value) {
                 // A header that was 7-bit stays 7-bit (an encoded-word value
                 // decoded to non-ASCII is written as encoded-words again).
@@ -488,7 +493,8 @@ impl Planner<'_> {
         let mut rewritten = if entity.media_type == "text/css" {
             let mut options = self.options.clone();
             options.charset = part_charset(entity, self.options);
-            crate::document::rewrite_stylesheet(text, &options, base, loc, report)?
+            let environment = self.style_environments.get(&entity.path).copied();
+            crate::document::rewrite_stylesheet(text, &options, environment, base, loc, report)?
         } else if entity.media_type == "application/xhtml+xml" {
             let ctx = html_context(entity, self.options, base, loc);
             crate::xhtml::rewrite_xhtml(text, &ctx, report)?

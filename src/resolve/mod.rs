@@ -105,8 +105,11 @@ impl std::error::Error for BaseError {}
 /// Why one reference could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ResolveError {
-    /// The base is not hierarchical (`mailto:x`, `data:…`, `about:blank`):
-    /// relative references against it have no meaning.
+    /// The base is not hierarchical (`mailto:x`, `data:…`, `about:blank`) and
+    /// the profile gives relative references against it no meaning (the
+    /// older profiles; `whatwg` for "cannot-be-a-base" URLs). `rfc3986`
+    /// resolves against every base and never returns this; the rewriter
+    /// refuses such bases by its own policy (`policy.rs`).
     BaseNotHierarchical(String),
     /// The reference itself is malformed for this profile (whatwg parse failure).
     Invalid(String),
@@ -171,6 +174,7 @@ pub fn scheme_len(s: &str) -> Option<usize> {
     None
 }
 
+mod browser;
 mod dot_segments;
 mod legacy;
 mod parsed_base;
@@ -188,33 +192,85 @@ enum Engine {
     Whatwg(whatwg::WhatwgBase),
 }
 
+pub use browser::{is_plain_reference, Agreement};
+
 /// A base URL parsed once for a given profile, ready to resolve many references.
 #[derive(Clone, Debug)]
 pub struct Base {
     engine: Engine,
+    /// How a browser holds the base (boxed: a base is often kept in
+    /// enums and options, and this is needed only for some references).
+    browser: Box<BrowserCell>,
+}
+
+/// The document's encoding for queries (see [`Base::with_query_encoding`])
+/// and the base as a browser holds it, parsed the first time it is asked for.
+#[derive(Clone, Debug, Default)]
+struct BrowserCell {
+    query_encoding: Option<&'static encoding_rs::Encoding>,
+    base: std::sync::OnceLock<browser::BrowserBase>,
 }
 
 impl Base {
     /// Parse `base` for `profile`.
     ///
-    /// A non-hierarchical base (`mailto:x`) parses; resolving a relative
-    /// reference against it then fails with [`ResolveError::BaseNotHierarchical`].
+    /// A non-hierarchical base (`mailto:x`) parses. Under `rfc3986` relative
+    /// references resolve against it as RFC 3986 §5.2 says (`mailto:g`);
+    /// under the other profiles they fail with
+    /// [`ResolveError::BaseNotHierarchical`].
     pub fn parse(base: &str, profile: Profile) -> Result<Base, BaseError> {
         let engine = match profile {
             Profile::Rfc3986 => Engine::Rfc3986(rfc3986::Rfc3986Base::parse(base)?),
             Profile::Whatwg => Engine::Whatwg(whatwg::WhatwgBase::parse(base)?),
             _ => Engine::Legacy(legacy::LegacyBase::parse(base, profile)?),
         };
-        Ok(Base { engine })
+        Ok(Base {
+            engine,
+            browser: Box::default(),
+        })
     }
 
     /// Under the `whatwg` profile, encode the query of special-scheme URLs in
-    /// `encoding` (the document's encoding). Ignored by the other profiles.
+    /// `encoding` (the document's encoding). The other profiles never encode;
+    /// for them it is the encoding a browser reading the document uses
+    /// ([`Base::browser_agreement`]).
     pub fn with_query_encoding(mut self, encoding: &'static encoding_rs::Encoding) -> Base {
         if let Engine::Whatwg(w) = &mut self.engine {
             w.set_query_encoding(encoding);
         }
+        self.browser = Box::new(BrowserCell {
+            query_encoding: Some(encoding),
+            base: std::sync::OnceLock::new(),
+        });
         self
+    }
+
+    fn browser(&self) -> &browser::BrowserBase {
+        let cell = &self.browser;
+        cell.base
+            .get_or_init(|| browser::BrowserBase::new(self.as_str(), cell.query_encoding))
+    }
+
+    /// The URL a browser reads from `value` in a document with this base
+    /// (the URL Standard, with the document's query encoding), whatever this
+    /// base's profile.
+    pub fn browser_reading(&self, value: &str) -> Result<String, ResolveError> {
+        self.browser().read(value)
+    }
+
+    /// Does a browser read `ours` — this profile's answer for the relative
+    /// reference `value` — as it reads `value` in a document with this base?
+    /// Checked without parsing for plain references against plain bases
+    /// ([`is_plain_reference`]), with the URL Standard otherwise.
+    pub fn browser_agreement(&self, value: &str, ours: &str) -> Agreement {
+        self.browser().agreement(value, ours)
+    }
+
+    /// `value` has a scheme, yet a browser reads it against this base: a
+    /// same-scheme relative reference of the URL Standard (`http:g` on an
+    /// `http:` page). `Some(url)`: the URL the browser reads.
+    pub fn browser_same_scheme_relative(&self, value: &str) -> Option<String> {
+        self.browser().same_scheme_relative(value)
     }
 
     /// The base URL as given.
@@ -235,12 +291,16 @@ impl Base {
         }
     }
 
-    /// Is the base hierarchical (can relative references be resolved against it)?
+    /// Is the base hierarchical (do relative references against it name
+    /// something below it)?
     ///
     /// RFC profiles: it has an authority, or its path starts with `/`, or its
     /// scheme is hierarchical by definition (`http`, `https`, `ftp`, `file`,
     /// `ws`, `wss`, `nntp`) so that a rootless path (`file:docs/a.html`)
     /// still has segments. `whatwg`: the URL is not "cannot-be-a-base".
+    /// The older profiles and `whatwg` refuse relative references against a
+    /// base that is not; `rfc3986` resolves them anyway (RFC 3986 §5.2 is
+    /// scheme-independent), and the rewriter leaves them alone (`policy.rs`).
     pub fn is_hierarchical(&self) -> bool {
         match &self.engine {
             Engine::Rfc3986(b) => b.base.hierarchical,

@@ -14,7 +14,10 @@ pub(super) struct ParsedBase {
     pub text: String,
     /// Its components.
     pub split: Split,
-    /// Relative references other than same-document ones can be resolved.
+    /// The base has an authority, a rooted path or a hierarchical scheme
+    /// (see [`super::Base::is_hierarchical`]). The older profiles resolve
+    /// relative references other than same-document ones only against such
+    /// a base; `rfc3986` resolves against every base.
     pub hierarchical: bool,
     /// Results of a relative-path merge have a rooted path (`/…`).
     pub rooted: bool,

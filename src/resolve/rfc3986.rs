@@ -1,9 +1,13 @@
 //! RFC 3986 §5.2 (strict): the default profile.
 //!
-//! Deviations, all deliberate and documented in `docs/resolver.md`: an
-//! absolute reference is returned byte-identical (§5.2.2 would remove its dot
-//! segments); a rootless base gives rootless results; a path that would start
-//! with `//` without an authority is written `/.//…`.
+//! Scheme-independent, as §5.2 is: every base has an answer, `mailto:x`
+//! and `foo:a/b` included (whether the *rewriter* uses such a base is the
+//! policy's decision, not the resolver's). Deviations, all deliberate and
+//! documented in `docs/resolver.md`: an absolute reference is returned
+//! byte-identical (§5.2.2 would remove its dot segments); and the two
+//! corrections to §5.2.4's literal output: a rootless base gives rootless
+//! results (`foo:a/b` + `../c` → `foo:c`, not `foo:/c`), and a path that would
+//! start with `//` without an authority is written `/.//…`.
 
 use super::dot_segments::{push_segments, DotRule};
 use super::parsed_base::ParsedBase;
@@ -34,7 +38,6 @@ impl Rfc3986Base {
         if b.first().is_none_or(|&c| c == b'#') {
             return Ok(base.same_document(reference));
         }
-        base.require_hierarchical()?;
         let url = if b.starts_with(b"//") {
             network_path(base.scheme_prefix(), reference)
         } else if path_len == 0 {

@@ -16,8 +16,11 @@
 use std::borrow::Cow;
 
 /// Would resolving `input` (a reference against `base`, or a base on its
-/// own when `base` is `None`) shorten a `file:` path whose last segment is a
-/// drive letter that is not its first segment?
+/// own when `base` is `None`) meet a path segment that looks like a Windows
+/// drive letter where the `url` crate shortens the path wrongly? In a `file:`
+/// URL: shortening past a drive letter (`h:`) that is not the first segment.
+/// In any other URL: a `..` after a segment `h:` or `h|` (the crate keeps
+/// it; the standard protects drive letters in `file:` URLs only).
 pub(super) fn shortens_past_inner_drive_letter(base: Option<&url::Url>, input: &str) -> bool {
     // As the URL parser reads it: C0 controls and spaces trimmed, tabs and
     // newlines removed (copied only when there are some).
@@ -32,15 +35,21 @@ pub(super) fn shortens_past_inner_drive_letter(base: Option<&url::Url>, input: &
     } else {
         Cow::Borrowed(trimmed)
     };
-    let base_is_file = base.is_some_and(|b| b.scheme() == "file");
-    let rest = match super::scheme_len(&cleaned) {
-        Some(n) if cleaned[..n].eq_ignore_ascii_case("file") => &cleaned[n + 1..],
-        Some(_) => return false,
-        None if base_is_file => &cleaned[..],
-        None => return false,
+    let (scheme, rest, relative) = match super::scheme_len(&cleaned) {
+        Some(n) => (cleaned[..n].to_ascii_lowercase(), &cleaned[n + 1..], false),
+        None => match base {
+            Some(b) => (b.scheme().to_string(), &cleaned[..], true),
+            None => return false,
+        },
     };
+    let file = scheme == "file";
+    let special = file || matches!(scheme.as_str(), "http" | "https" | "ws" | "wss" | "ftp");
+    let same_scheme_as_base = base.is_some_and(|b| b.scheme() == scheme);
+    // The reference is read against the base: no scheme, or (special) the
+    // base's scheme without `//` after it.
+    let against_base = relative || (special && same_scheme_as_base && !file);
     let path = rest.split(['?', '#']).next().unwrap_or("");
-    let is_slash = |c: char| c == '/' || c == '\\';
+    let is_slash = |c: char| c == '/' || (special && c == '\\');
     let mut stack: Vec<&str> = Vec::new();
     let segments = if let Some(after) = path.strip_prefix(is_slash) {
         match after.strip_prefix(is_slash) {
@@ -48,16 +57,18 @@ pub(super) fn shortens_past_inner_drive_letter(base: Option<&url::Url>, input: &
             Some(authority) => authority.find(is_slash).map_or("", |i| &authority[i + 1..]),
             None => after,
         }
-    } else if path.is_empty() {
-        return false;
+    } else if path.is_empty() || !(against_base || (file && same_scheme_as_base)) {
+        // An empty path changes nothing; a rootless path without a base
+        // to merge with has no segment before it.
+        if path.is_empty() {
+            return false;
+        }
+        path
     } else {
         // A relative path: the base's path, shortened, then the reference's.
-        if let Some(segments) = base
-            .filter(|_| base_is_file)
-            .and_then(|b| b.path_segments())
-        {
+        if let Some(segments) = base.and_then(|b| b.path_segments()) {
             stack.extend(segments);
-            if shorten(&mut stack) {
+            if shorten(&mut stack, file, false) {
                 return true;
             }
         }
@@ -65,7 +76,7 @@ pub(super) fn shortens_past_inner_drive_letter(base: Option<&url::Url>, input: &
     };
     for segment in segments.split(is_slash) {
         if is_double_dot(segment) {
-            if shorten(&mut stack) {
+            if shorten(&mut stack, file, true) {
                 return true;
             }
         } else if !is_single_dot(segment) {
@@ -76,16 +87,23 @@ pub(super) fn shortens_past_inner_drive_letter(base: Option<&url::Url>, input: &
 }
 
 /// Remove the last segment as the standard does; true when the `url` crate
-/// would not (a drive letter that is not the only segment).
-fn shorten(stack: &mut Vec<&str>) -> bool {
+/// would not: in a `file:` URL a drive letter that is not the only segment,
+/// in any other URL a drive-letter-like segment before a `..` (`dot_dot`).
+fn shorten(stack: &mut Vec<&str>, file: bool, dot_dot: bool) -> bool {
     match stack.last() {
         // The standard keeps a drive letter that is the only segment.
-        Some(last) if is_normalized_drive_letter(last) => stack.len() > 1,
+        Some(last) if file && is_normalized_drive_letter(last) => stack.len() > 1,
+        Some(last) if !file && dot_dot && is_drive_letter(last) => true,
         _ => {
             stack.pop();
             false
         }
     }
+}
+
+/// `h:` or `h|`.
+fn is_drive_letter(segment: &str) -> bool {
+    matches!(segment.as_bytes(), [letter, b':' | b'|'] if letter.is_ascii_alphabetic())
 }
 
 fn is_normalized_drive_letter(segment: &str) -> bool {
@@ -131,8 +149,10 @@ mod tests {
             ("file:///c:/a", "../..", false),
             ("file:///a/h|", "x", false),
             ("file:///a/b", "x/h:/y", false),
-            ("http://a/h:", "..", false),
-            ("file:///a/h:", "https://x/h:/..", false),
+            ("http://a/b", "g:h", false),
+            ("http://a/h|", "x", false),
+            ("file:///a/h:", "https://x/h:/..", true), // see below
+            ("file:///a/h:", "https://x/h:/", false),
         ];
         for (base, reference, guarded) in cases {
             let base = url::Url::parse(base).unwrap();
@@ -144,13 +164,43 @@ mod tests {
         }
     }
 
+    /// Outside `file:` the crate keeps a drive-letter-like segment before
+    /// `..` (`http://h/a:/` + `../` gives `http://h/a:/`; the standard and
+    /// Chromium: `http://h/`).
+    #[test]
+    fn other_schemes_guard_a_dot_dot_after_a_drive_letter_segment() {
+        let cases = [
+            ("http://h/a:/", "../", true),
+            ("http://h/a:/b", "..", true),
+            ("http://h/x", "a|/..", true),
+            ("http://h/x", "/a:\\..", true),
+            ("http://h/x", "http:a:/..", true),
+            ("foo://h/a:/b", "..", true),
+            ("http://h/a:/b", "c", false),
+            ("http://h/a:/b", "/..", false),
+            ("http://h/ab:/b", "..", false),
+            ("foo://h/x", "a:\\..", false),
+        ];
+        for (base, reference, guarded) in cases {
+            let base = url::Url::parse(base).unwrap();
+            assert_eq!(
+                guard(Some(&base), reference),
+                guarded,
+                "{base} {reference:?}"
+            );
+        }
+        assert!(guard(None, "http://h/a:/.."));
+        assert!(!guard(None, "http://h/a:/."));
+        let parsed = url::Url::parse("http://h/a:/").unwrap();
+        assert_eq!(parsed.join("../").unwrap().as_str(), "http://h/a:/"); // the defect
+    }
+
     #[test]
     fn bases_that_shorten_past_an_inner_drive_letter() {
         assert!(guard(None, "file:///a/h:/.."));
         assert!(guard(None, "FILE:///a/h:/x/../.."));
         assert!(!guard(None, "file:///a/h:/."));
         assert!(!guard(None, "file:///c:/.."));
-        assert!(!guard(None, "http://a/h:/.."));
     }
 
     /// Where the guard says no, the crate agrees with the standard; where it

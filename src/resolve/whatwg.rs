@@ -42,13 +42,38 @@ impl WhatwgBase {
         &self.text
     }
 
+    /// The base as the URL Standard serializes it.
+    pub fn url_str(&self) -> &str {
+        self.url.as_str()
+    }
+
+    /// Parse the absolute URL `text` on its own, with this base's query
+    /// encoding: how a document with this base reads an absolute URL.
+    pub fn parse_alone(&self, text: &str) -> Result<String, ResolveError> {
+        if shortens_past_inner_drive_letter(None, text) {
+            return Err(ResolveError::Unsupported(DRIVE_LETTER_DEFECT.to_string()));
+        }
+        let encoding = self.query_encoding.unwrap_or(encoding_rs::UTF_8);
+        let encode = query_encoder(move |s| encode_query(encoding, s));
+        let options = url::Url::options();
+        let options = if self.query_encoding.is_some() {
+            options.encoding_override(Some(&encode))
+        } else {
+            options
+        };
+        options
+            .parse(text)
+            .map(String::from)
+            .map_err(|e| ResolveError::Invalid(e.to_string()))
+    }
+
     pub fn is_hierarchical(&self) -> bool {
         !self.url.cannot_be_a_base()
     }
 
     pub fn resolve<'r>(&self, reference: &'r str) -> Result<Resolved<'r>, ResolveError> {
         let encoding = self.query_encoding.unwrap_or(encoding_rs::UTF_8);
-        let encode = query_encoder(move |s| encoding.encode(s).0);
+        let encode = query_encoder(move |s| encode_query(encoding, s));
         let options = url::Url::options().base_url(Some(&self.url));
         let options = if self.query_encoding.is_some() {
             options.encoding_override(Some(&encode))
@@ -80,6 +105,28 @@ fn is_same_document(reference: &str) -> bool {
         .chars()
         .find(|c| !matches!(c, '\t' | '\n' | '\r'))
         .is_none_or(|c| c == '#')
+}
+
+/// `query` in `encoding`, as the URL Standard's "percent-encode after
+/// encoding" has it: a character the encoding cannot hold becomes `&#N;`,
+/// and those bytes are percent-encoded too (`%26%23N%3B`; `encoding_rs`
+/// alone would leave `&`, `;` for the `url` crate, which keeps them).
+fn encode_query<'a>(encoding: &'static encoding_rs::Encoding, query: &'a str) -> Cow<'a, [u8]> {
+    let (bytes, _, unmappable) = encoding.encode(query);
+    if !unmappable {
+        return bytes;
+    }
+    let mut out = Vec::with_capacity(query.len() * 2);
+    let mut buffer = [0u8; 4];
+    for c in query.chars() {
+        let (encoded, _, unmappable) = encoding.encode(c.encode_utf8(&mut buffer));
+        if unmappable {
+            out.extend_from_slice(format!("%26%23{}%3B", u32::from(c)).as_bytes());
+        } else {
+            out.extend_from_slice(&encoded);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Give a closure the higher-ranked signature `url` expects of an encoder.

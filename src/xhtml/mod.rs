@@ -23,7 +23,7 @@ use crate::base::{BaseRule, EstablishedBase};
 use crate::html::{link_kind, AttrNs, ElementNs, HtmlContext, LinkKind};
 use crate::policy::{clean_reference, LinkRewriter};
 use crate::report::{Location, Outcome, Report, Severity};
-use crate::resolve::{has_scheme, Base};
+use crate::resolve::Base;
 use encoding::Work;
 use scan::{Element, StyleText};
 use std::ops::Range;
@@ -249,7 +249,15 @@ impl Walk<'_, '_> {
             }
             LinkKind::Refresh => None,
             LinkKind::Css => {
-                crate::css::rewrite_css(value, &mut |u| r.rewrite(element, attribute, u))
+                // Chromium encodes the query of a `style` attribute's URLs in
+                // UTF-8 whatever the document's encoding (as src/html/rewrite.rs).
+                let utf8 = r.base().map(|b| {
+                    let base = b.base.clone().with_query_encoding(encoding_rs::UTF_8);
+                    EstablishedBase::new(base, b.rule)
+                });
+                crate::css::rewrite_css(value, &mut |u| {
+                    r.rewrite_against(utf8.as_ref(), element, attribute, u)
+                })
             }
             LinkKind::Srcdoc => self.srcdoc(value),
         }
@@ -308,18 +316,8 @@ impl Walk<'_, '_> {
 
     /// An `<object>`'s `codebase`, resolved, as the base of its `classid`.
     fn codebase(&mut self, raw: &str) -> Option<EstablishedBase> {
-        let cleaned = clean_reference(raw);
-        let url = if has_scheme(&cleaned) {
-            cleaned.into_owned()
-        } else {
-            self.rewriter
-                .base()?
-                .base
-                .resolve(&cleaned)
-                .ok()?
-                .url
-                .into_owned()
-        };
+        // By the rewriter's rules, so that it is the browser's base.
+        let url = crate::policy::absolute_url(self.rewriter.base(), raw).ok()?;
         let base = Base::parse(&url, self.ctx.options.profile).ok()?;
         Some(EstablishedBase::new(
             base.with_query_encoding(self.work.encoding.output_encoding()),

@@ -25,9 +25,21 @@ pub fn fixture(path: &str) -> String {
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
 }
 
-/// Every row of `fixtures/resolve/resolution-examples.tsv`.
+/// Every row of `fixtures/resolve/resolution-examples.tsv` (the
+/// specifications' example tables).
 pub fn table_rows() -> Vec<Row> {
-    fixture("resolve/resolution-examples.tsv")
+    rows_of("resolve/resolution-examples.tsv", "")
+}
+
+/// Every row of `fixtures/resolve/rfc3986-every-base.tsv`: RFC 3986 against
+/// bases of every kind, derived by hand (the derivations are in the file).
+pub fn every_base_rows() -> Vec<Row> {
+    rows_of("resolve/rfc3986-every-base.tsv", "every-base/")
+}
+
+/// The rows of a table file; `prefix` starts each row's name.
+fn rows_of(path: &str, prefix: &str) -> Vec<Row> {
+    fixture(path)
         .lines()
         .enumerate()
         .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
@@ -44,7 +56,7 @@ pub fn table_rows() -> Vec<Row> {
                 .unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
             Row {
                 name: format!(
-                    "{} line {}: {:?} against {}",
+                    "{prefix}{} line {}: {:?} against {}",
                     cols[0],
                     i + 1,
                     cols[2],

@@ -1,0 +1,123 @@
+//! A style sheet's character encoding, as CSS Syntax Level 3 §3.2 determines
+//! it: a byte order mark > the transport's charset (a MIME `charset`
+//! parameter, `--charset`) > an `@charset "…";` rule at the very start > the
+//! referring document's encoding (the "environment encoding") > UTF-8.
+//!
+//! Only the choice lives here; decoding, the round-trip check and writing
+//! back in the same encoding are the HTML layer's (`html::charset`).
+
+use crate::html::charset::{Charset, CharsetSource};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
+
+/// The bytes an `@charset` rule starts with, exactly (`@charset "`).
+const AT_CHARSET: &[u8] = b"@charset \"";
+
+/// The encoding of the style sheet `input`: `transport` is the protocol's
+/// charset (already mapped to an encoding), `environment` the encoding of
+/// the document that refers to the sheet, when known.
+pub fn determine(
+    input: &[u8],
+    transport: Option<&'static Encoding>,
+    environment: Option<&'static Encoding>,
+) -> Charset {
+    let (encoding, source, bom_len) = if let Some((encoding, len)) = Encoding::for_bom(input) {
+        (encoding, CharsetSource::Bom, len)
+    } else if let Some(encoding) = transport {
+        (encoding, CharsetSource::Transport, 0)
+    } else if let Some(encoding) = at_charset(input) {
+        (encoding, CharsetSource::AtCharset, 0)
+    } else if let Some(encoding) = environment {
+        (encoding, CharsetSource::Environment, 0)
+    } else {
+        (UTF_8, CharsetSource::Default, 0)
+    };
+    Charset {
+        encoding,
+        source,
+        bom_len,
+        ascii_only: false,
+    }
+}
+
+/// The encoding an `@charset "…";` rule at the very start of the first 1024
+/// bytes names: the bytes `@charset "`, a label without `"`, then `";`
+/// exactly (no white space or comment before it, double quotes only). A
+/// label naming UTF-16 gives UTF-8 (the bytes are ASCII-compatible, so they
+/// cannot be UTF-16); an unknown label gives nothing.
+pub fn at_charset(input: &[u8]) -> Option<&'static Encoding> {
+    let head = &input[..input.len().min(1024)];
+    let rest = head.strip_prefix(AT_CHARSET)?;
+    let end = rest.iter().position(|&b| b == b'"')?;
+    if rest.get(end + 1) != Some(&b';') {
+        return None;
+    }
+    let encoding = Encoding::for_label_no_replacement(&rest[..end])?;
+    Some(if encoding == UTF_16BE || encoding == UTF_16LE {
+        UTF_8
+    } else {
+        encoding
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use encoding_rs::{ISO_8859_2, SHIFT_JIS, WINDOWS_1252};
+
+    #[test]
+    fn the_at_charset_rule_must_be_exact() {
+        assert_eq!(
+            at_charset(b"@charset \"windows-1252\"; a{}"),
+            Some(WINDOWS_1252)
+        );
+        assert_eq!(at_charset(b"@charset \"latin2\";"), Some(ISO_8859_2));
+        assert_eq!(at_charset(b"@charset \"UTF-16LE\";"), Some(UTF_8));
+        for not_one in [
+            &b" @charset \"shift_jis\";"[..],
+            b"@charset 'shift_jis';",
+            b"@charset  \"shift_jis\";",
+            b"@CHARSET \"shift_jis\";",
+            b"@charset \"shift_jis\" ;",
+            b"@charset \"shift_jis\"",
+            b"@charset \"no-such-encoding\";",
+            b"/**/@charset \"shift_jis\";",
+        ] {
+            assert_eq!(
+                at_charset(not_one),
+                None,
+                "{}",
+                String::from_utf8_lossy(not_one)
+            );
+        }
+        assert_eq!(at_charset(b"@charset \"shift_jis\";"), Some(SHIFT_JIS));
+        let late = [&b"@charset \""[..], &[b'a'; 1020], b"\";"].concat();
+        assert_eq!(at_charset(&late), None);
+    }
+
+    #[test]
+    fn bom_then_transport_then_rule_then_environment_then_utf8() {
+        let sheet = b"@charset \"windows-1252\"; a{}";
+        let bom = [&b"\xEF\xBB\xBF"[..], sheet].concat();
+        let pick = |input: &[u8], t, e| {
+            let c = determine(input, t, e);
+            (c.encoding, c.source)
+        };
+        assert_eq!(
+            pick(&bom, Some(SHIFT_JIS), Some(ISO_8859_2)),
+            (UTF_8, CharsetSource::Bom)
+        );
+        assert_eq!(
+            pick(sheet, Some(SHIFT_JIS), Some(ISO_8859_2)),
+            (SHIFT_JIS, CharsetSource::Transport)
+        );
+        assert_eq!(
+            pick(sheet, None, Some(ISO_8859_2)),
+            (WINDOWS_1252, CharsetSource::AtCharset)
+        );
+        assert_eq!(
+            pick(b"a{}", None, Some(ISO_8859_2)),
+            (ISO_8859_2, CharsetSource::Environment)
+        );
+        assert_eq!(pick(b"a{}", None, None), (UTF_8, CharsetSource::Default));
+    }
+}
