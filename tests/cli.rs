@@ -1411,7 +1411,16 @@ const SHEET_AFTER: &str = "p { background: url(https://example.org/docs/img/bg.p
 #[test]
 fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
     // The atomic writer's test hook makes the write fail at each step.
-    for step in ["create", "write", "permissions", "sync", "backup", "rename"] {
+    // (the step, how its failure is described)
+    let steps = [
+        ("create", "cannot create a temporary file beside it"),
+        ("write", "cannot write the temporary file"),
+        ("permissions", "cannot set permissions"),
+        ("sync", "cannot sync to disk"),
+        ("backup", "cannot write the backup"),
+        ("rename", "cannot replace the file"),
+    ];
+    for (step, failure) in steps {
         let dir = tempfile::tempdir().unwrap();
         let sheet = dir.path().join("style.css");
         let other = dir.path().join("other.css");
@@ -1438,10 +1447,24 @@ fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
             SHEET,
             "{step}: every file failed"
         );
+        // One line per file, then the summary (two inputs of 34 bytes).
         let err = stderr_of(&output);
+        let lines: Vec<&str> = err.lines().collect();
+        for (line, file) in lines.iter().zip([&sheet, &other]) {
+            assert_eq!(
+                *line,
+                format!(
+                    "{}: error: {failure}: injected failure (LINKBASE_TEST_FAIL_AT)",
+                    file.display()
+                ),
+                "{step}"
+            );
+        }
         assert!(
-            err.contains(&format!("{}: error: cannot", sheet.display()))
-                && err.contains("injected failure"),
+            lines.len() == 3
+                && lines[2].starts_with(
+                    "linkbase: 0 files (0 changed, 2 skipped), 2 links rewritten, 0 left, 2 errors, 68 bytes at "
+                ),
             "{step}: {err}"
         );
         let leftovers: Vec<_> = fs::read_dir(dir.path())
