@@ -1,4 +1,5 @@
-//! Linear growth on hostile input (issue 6, design.md §7): every hostile
+//! Linear growth on hostile input (cost must grow linearly with input size,
+//! hostile input included): every hostile
 //! input of `tests/hostile.rs` (the same builders, `tests/common/hostile_inputs.rs`)
 //! is rewritten through `linkbase::rewrite` at size N and at 10N in the same
 //! run; the median of several runs of each is printed, with the raw ratio of

@@ -48,5 +48,5 @@ pub mod xhtml;
 pub use base::{BaseRule, EstablishedBase};
 pub use document::{detect_format, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
 pub use options::{Format, Options};
-pub use report::{LinkRecord, Location, Outcome, Problem, Report, Severity};
+pub use report::{LeftWithoutBase, LinkRecord, Location, Outcome, Problem, Report, Severity};
 pub use resolve::{Base, BaseError, Profile, ResolveError, Resolved};

@@ -171,6 +171,9 @@ impl<'a> LinkRewriter<'a> {
         reason: Option<String>,
     ) {
         let loc = self.location;
+        if outcome == Outcome::NoBase {
+            self.report.left_without_base(loc);
+        }
         self.report.link(outcome, || LinkRecord {
             file: loc.file.clone(),
             part: loc.part.clone(),

@@ -166,6 +166,16 @@ pub struct Counts {
     pub failed: u64,
 }
 
+/// Relative values left as they are for want of a base (rule 5.4) in one
+/// document or part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftWithoutBase {
+    /// The document or part.
+    pub location: Location,
+    /// How many values.
+    pub count: u64,
+}
+
 /// Everything that happened while rewriting one input.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
@@ -175,6 +185,9 @@ pub struct Report {
     pub problems: Vec<Problem>,
     /// Counts per outcome (always kept).
     pub counts: Counts,
+    /// Each document or part where relative values were left for want of a
+    /// base, in input order (always kept; their sum is `counts.no_base`).
+    pub without_base: Vec<LeftWithoutBase>,
     keep_links: bool,
 }
 
@@ -202,6 +215,18 @@ impl Report {
         }
         if self.keep_links {
             self.links.push(record());
+        }
+    }
+
+    /// Count one relative value left for want of a base at `loc` (call with
+    /// [`link`](Self::link) for an [`Outcome::NoBase`]).
+    pub fn left_without_base(&mut self, loc: &Location) {
+        match self.without_base.last_mut() {
+            Some(last) if last.location == *loc => last.count += 1,
+            _ => self.without_base.push(LeftWithoutBase {
+                location: loc.clone(),
+                count: 1,
+            }),
         }
     }
 
@@ -241,5 +266,39 @@ impl Report {
         self.counts.left += other.counts.left;
         self.counts.no_base += other.counts.no_base;
         self.counts.failed += other.counts.failed;
+        for place in other.without_base {
+            match self.without_base.last_mut() {
+                Some(last) if last.location == place.location => last.count += place.count,
+                _ => self.without_base.push(place),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_without_a_base_are_counted_per_document_or_part_in_order() {
+        let file = Location::file(Some("m.eml"));
+        let (one, two) = (file.with_part("1"), file.with_part("2"));
+        let mut report = Report::new(false);
+        for loc in [&one, &one, &two, &one] {
+            report.left_without_base(loc);
+        }
+        let mut nested = Report::new(false);
+        nested.left_without_base(&one);
+        nested.left_without_base(&file);
+        report.merge(nested);
+        let places: Vec<(Option<&str>, u64)> = report
+            .without_base
+            .iter()
+            .map(|p| (p.location.part.as_deref(), p.count))
+            .collect();
+        assert_eq!(
+            places,
+            [(Some("1"), 2), (Some("2"), 1), (Some("1"), 2), (None, 1)]
+        );
     }
 }

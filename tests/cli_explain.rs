@@ -169,3 +169,54 @@ mbox     application/mbox       7bit  (no base: 5.4 none)
 ";
     assert_eq!(stdout, expected);
 }
+
+#[test]
+fn a_folder_or_a_binary_file_is_an_error_naming_it() {
+    let (stdout, stderr, status) = explain(&["fixtures"]);
+    assert_eq!(
+        (stdout.as_str(), stderr.as_str(), status),
+        (
+            "",
+            "fixtures: error: is a folder: explain takes one file\n",
+            Some(1)
+        )
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("program");
+    std::fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0").unwrap();
+    let name = binary.display().to_string();
+    let (stdout, stderr, status) = explain(&[&name]);
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr,
+        format!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS\n")
+    );
+    assert_eq!(status, Some(1));
+    let missing = dir.path().join("missing.eml").display().to_string();
+    let (stdout, stderr, status) = explain(&[&missing]);
+    assert_eq!(
+        (stdout.as_str(), stderr, status),
+        (
+            "",
+            format!("{missing}: error: cannot read: No such file or directory\n"),
+            Some(1)
+        )
+    );
+}
+
+#[test]
+fn an_unusable_url_is_a_usage_error() {
+    let (stdout, stderr, status) = explain(&[
+        "--url",
+        "http://",
+        "fixtures/mime/retrieval-url-argument/input.eml",
+    ]);
+    assert_eq!(
+        (stdout.as_str(), stderr.as_str(), status),
+        (
+            "",
+            "linkbase: error: --url http://: no host: a http: URL needs one, as in http://example.org/docs/\n",
+            Some(2)
+        )
+    );
+}

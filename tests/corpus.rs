@@ -4,8 +4,9 @@
 //! to the same element structure, and the messages that failed to parse are
 //! listed with their reasons.
 //!
-//! When the corpus folder is absent the test says so and does not run; with
-//! `LINKBASE_REQUIRE_CORPUS=1` (CI) absence is a failure. `LINKBASE_CORPUS`
+//! When the corpus folder is absent the test is reported as skipped (libtest's
+//! "ignored", `0 passed`), never as passed; with `LINKBASE_REQUIRE_CORPUS=1`
+//! (CI) absence is a failure. `LINKBASE_CORPUS`
 //! points elsewhere.
 
 #[path = "common/html_splice_check.rs"]
@@ -14,6 +15,7 @@ mod html_splice_check;
 mod splice_check;
 
 use html5ever::tendril::TendrilSink;
+use libtest_mimic::Trial;
 use linkbase::mime::transfer::{self, Newline, TransferEncoding};
 use linkbase::mime::EditPlace;
 use linkbase::{Options, Severity};
@@ -81,22 +83,41 @@ fn decode(cte: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())
 }
 
-#[test]
-fn corpus() {
+/// One trial, `corpus`: run over the corpus when it is there; reported as
+/// skipped (libtest's "ignored", with the reason in its name) when it is not,
+/// never as passed; a failure when it is not and `LINKBASE_REQUIRE_CORPUS=1`.
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
     let root = corpus_root();
-    if !root.is_dir() {
+    let listing = args.nocapture;
+    let trial = if root.is_dir() {
+        Trial::test("corpus", move || {
+            corpus(&root, listing);
+            Ok(())
+        })
+    } else {
         let message = format!(
-            "corpus test did not run: {} does not exist (the shared corpus sits beside the checkout)",
+            "{} does not exist (the shared corpus sits beside the checkout)",
             root.display()
         );
         if std::env::var("LINKBASE_REQUIRE_CORPUS").is_ok_and(|v| v == "1") {
-            panic!("{message}; LINKBASE_REQUIRE_CORPUS=1 requires it");
+            Trial::test("corpus", move || {
+                Err(format!("{message}; LINKBASE_REQUIRE_CORPUS=1 requires it").into())
+            })
+        } else {
+            eprintln!("NOTE: corpus test skipped: {message}");
+            Trial::test("corpus (skipped: no corpus beside the checkout)", || Ok(()))
+                .with_ignored_flag(true)
         }
-        eprintln!("NOTE: {message}");
-        return;
-    }
+    };
+    libtest_mimic::run(&args, vec![trial]).exit();
+}
+
+/// Check every file under `root`; `listing`: print the problems found and
+/// the files checked part by part (`-- --nocapture`).
+fn corpus(root: &Path, listing: bool) {
     let mut paths = Vec::new();
-    files(&root, &mut paths);
+    files(root, &mut paths);
     paths.sort();
     assert!(
         !paths.is_empty(),
@@ -120,7 +141,7 @@ fn corpus() {
         .map(|(path, (run, options))| {
             let name = format!(
                 "{} ({run})",
-                path.strip_prefix(&root).unwrap_or(path).display()
+                path.strip_prefix(root).unwrap_or(path).display()
             );
             check_file(path, options, name)
         })
@@ -140,16 +161,21 @@ fn corpus() {
         "corpus: {} files, each as it is and with --url --force: {rewritten_files} rewrites, {rewritten_parts} HTML parts re-parsed",
         paths.len()
     );
-    println!("problems reported as errors ({}):", parse_errors.len());
-    for e in &parse_errors {
-        println!("  {e}");
-    }
     println!(
-        "checked part by part, mailparse failing on the whole ({}):",
-        not_checked.len()
+        "problems reported as errors: {}; checked part by part, mailparse failing on the whole: {}{}",
+        parse_errors.len(),
+        not_checked.len(),
+        if listing { ":" } else { " (-- --nocapture lists them)" }
     );
-    for n in &not_checked {
-        println!("  {n}");
+    if listing {
+        println!("problems reported as errors:");
+        for e in &parse_errors {
+            println!("  {e}");
+        }
+        println!("checked part by part, mailparse failing on the whole:");
+        for n in &not_checked {
+            println!("  {n}");
+        }
     }
     assert!(
         failures.is_empty(),

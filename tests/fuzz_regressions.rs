@@ -197,7 +197,8 @@ fn lone_cr_in_nested_content_type() {
 
 /// mime finding 3: a body line that merely begins with `--b1` is a delimiter
 /// to mailparse, content to RFC 2046 §5.1.1; the part holding it is left
-/// unchanged (design.md §5, prefix-colliding boundaries).
+/// unchanged (an entity readers disagree on is never rewritten;
+/// prefix-colliding boundaries).
 #[test]
 fn body_line_beginning_with_the_boundary() {
     let input = "Content-Type: multipart/mixed; boundary=b1\n\n--b1\nContent-Type: text/html\n\n<a href=y>y</a>\n--b1<junk>\n<a href=z>z</a>\n--b1\nContent-Type: text/html\n\n<a href=ok.html>x</a>\n--b1--\n";
@@ -543,4 +544,41 @@ fn unrepresentable_trees_keep_their_tree() {
             "{name}: nothing rewritten"
         );
     }
+}
+
+/// mime target, finding 16: in an mbox, the line `From :4` is an envelope
+/// line to readers that split at every `From ` line (linkbase took the
+/// message after it as a second one and rewrote it) and a `From` header field
+/// with white space before its colon to readers that accept that obsolete
+/// syntax (the check's: for it the whole file is one message with an empty
+/// header block). Readers disagree on where the message starts, so the file is
+/// now left unchanged and reported. The fuzz input (its first byte is the
+/// target's settings) is the seed `finding-16-from-line-that-is-a-header-field`.
+#[test]
+fn from_line_that_is_also_a_header_field() {
+    let seed =
+        std::fs::read("fuzz/seeds/mime/finding-16-from-line-that-is-a-header-field").unwrap();
+    let input = &seed[1..];
+    assert_eq!(
+        input,
+        b"From a@x Mon Jan  1 00:00:00 2024\n\nFrom :4\nContent-Type: text/html\n\n<a href=x>\n"
+    );
+    let checked = splice_check::check(
+        input,
+        &options(Format::Mime, "http://m.example/d/"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(checked.edits.is_empty(), "{:?}", checked.edits);
+    assert_eq!(checked.output, input);
+    let errors: Vec<String> = checked
+        .report
+        .problems
+        .iter()
+        .map(|p| p.one_line())
+        .collect();
+    assert_eq!(
+        errors,
+        ["t.eml: error: a line `From :` reads both as an mbox `From ` line and as a `From` header field: readers disagree on where the message starts; left unchanged"]
+    );
 }

@@ -1,4 +1,4 @@
-//! Hostile input (issue 6): each case is rewritten through the library
+//! Hostile input (huge values, deep nesting, many links or parts): each case is rewritten through the library
 //! (`linkbase::rewrite`) and, where the command line matters, the binary, and
 //! the REAL result is checked — the rewritten URLs, the counts in the report,
 //! the bytes left alone — not only that nothing panicked.

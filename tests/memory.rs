@@ -1,4 +1,4 @@
-//! Peak memory bounds (issue 6, design.md §7), enforced with the two
+//! Peak memory bounds (4× an HTML page, 2.5× a MIME input), enforced with the two
 //! measurements `benches/memory.rs` reports, at sizes a debug build rewrites
 //! quickly.
 //!
@@ -32,7 +32,7 @@ mod rss;
 use linkbase::{Format, Options};
 
 /// Peak heap of a MIME rewrite in memory (`linkbase::rewrite`, the output
-/// assembled), as a multiple of the input (design.md §7).
+/// assembled), as a multiple of the input: at most 2.5×.
 const MIME_BOUND: f64 = 2.5;
 /// Peak resident memory of the binary on a message, above its baseline, as
 /// a multiple of the input. It writes the output in pieces beside the input

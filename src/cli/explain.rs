@@ -1,7 +1,8 @@
 //! `linkbase explain`: the base of each part of a message (or of an HTML
 //! document), and the rule that set it.
 
-use super::{EXIT_OK, EXIT_PARTIAL};
+use super::inputs::{display, io_cause};
+use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 use linkbase::mime::explain::{explain_message, render};
 use linkbase::{Format, Location, Options, Report};
 use std::path::PathBuf;
@@ -24,24 +25,38 @@ pub struct ExplainArgs {
 
 /// Run `linkbase explain`.
 pub fn run(args: ExplainArgs) -> i32 {
-    let name = args.path.display().to_string();
+    let name = display(&args.path).to_string();
+    if let Some(url) = &args.url {
+        if let Err(e) = super::settings::checked_base("--url", url.trim(), args.profile) {
+            eprintln!("linkbase: error: {}", e.0);
+            return EXIT_USAGE;
+        }
+    }
+    if args.path.is_dir() {
+        eprintln!("{name}: error: is a folder: explain takes one file");
+        return EXIT_PARTIAL;
+    }
     if is_warc(&args.path, &name) {
         return explain_warc(&args, &name);
     }
     let input = match std::fs::read(&args.path) {
         Ok(bytes) => bytes,
         Err(e) => {
-            eprintln!("{name}: {e}");
+            eprintln!("{name}: error: cannot read: {}", io_cause(&e));
             return EXIT_PARTIAL;
         }
     };
+    let format = linkbase::detect_format(&input, Some(&name));
+    if super::job::is_binary(&input, format, None) {
+        eprintln!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS");
+        return EXIT_PARTIAL;
+    }
     let mut options = Options::new();
-    options.url = args.url;
+    options.url = args.url.map(|url| url.trim().to_string());
     options.profile = args.profile;
     options.force = args.force;
     let location = Location::file(Some(&name));
     let mut report = Report::new(false);
-    let format = linkbase::detect_format(&input, Some(&name));
     let text = match format {
         Format::Mime => {
             let lines = explain_message(&input, &options, &location, &mut report);

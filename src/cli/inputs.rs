@@ -142,8 +142,27 @@ pub fn io_cause(e: &std::io::Error) -> String {
     }
 }
 
-fn display(path: &Path) -> Arc<str> {
-    Arc::from(path.display().to_string())
+/// `path` as shown in messages and records: as it is when it is UTF-8; else
+/// its valid parts as they are and each other byte as `\xNN`, so that two
+/// names never look alike and none loses a byte (`caf\xE9.html`, not
+/// `caf\u{FFFD}.html`).
+pub fn display(path: &Path) -> Arc<str> {
+    match path.to_str() {
+        Some(name) => Arc::from(name),
+        None => Arc::from(escaped(&os_bytes(path.as_os_str()))),
+    }
+}
+
+/// `bytes` as text: valid UTF-8 as it is, each other byte as `\xNN`.
+fn escaped(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            text.push_str(&format!("\\x{byte:02X}"));
+        }
+    }
+    text
 }
 
 fn skip_error(name: Arc<str>, reason: String) -> Entry {
@@ -356,6 +375,19 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_keep_every_byte() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |bytes: &[u8]| display(Path::new(std::ffi::OsStr::from_bytes(bytes)));
+        assert_eq!(&*name(b"caf\xE9.html"), "caf\\xE9.html");
+        assert_eq!(
+            &*name(b"d\xC3\xA9j\xE0/\xFF\xFE.eml"),
+            "d\u{e9}j\\xE0/\\xFF\\xFE.eml"
+        );
+        assert_eq!(&*name("été/page.html".as_bytes()), "été/page.html");
     }
 
     #[test]

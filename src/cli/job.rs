@@ -112,6 +112,28 @@ impl JobResult {
         lines
     }
 
+    /// One line per document or part whose relative links were left as they
+    /// are for want of a base: `page.html: 12 relative links left as they
+    /// are: no base (give --url)`. `flag` is the flag that gives a base.
+    /// (Not an error: the exit status does not change.)
+    pub fn without_base_lines(&self, flag: &str) -> Vec<String> {
+        self.report
+            .without_base
+            .iter()
+            .map(|place| {
+                let links = match place.count {
+                    1 => "relative link left as it is",
+                    _ => "relative links left as they are",
+                };
+                format!(
+                    "{}: {} {links}: no base (give {flag})",
+                    place.location.describe(),
+                    place.count
+                )
+            })
+            .collect()
+    }
+
     /// One line for the links that failed to resolve (they set exit status
     /// 1): how many, and the first one's value, place and reason when the
     /// records are kept.
@@ -120,8 +142,12 @@ impl JobResult {
         if count == 0 {
             return None;
         }
-        let links = if count == 1 { "link" } else { "links" };
-        let mut line = format!("{count} {links} could not be resolved and were left as they are");
+        let links = if count == 1 {
+            "link could not be resolved and was left as it is"
+        } else {
+            "links could not be resolved and were left as they are"
+        };
+        let mut line = format!("{count} {links}");
         let first = self.report.links.iter().find(|l| l.outcome.is_error());
         match first {
             Some(link) => {
@@ -192,57 +218,58 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
         }
         Entry::Stdin => {
             let result = JobResult::new(None, keep_links);
-            let mut stdin = io::stdin().lock();
-            let mut head = Vec::new();
-            if let Err(e) = (&mut stdin).take(warc::HEAD).read_to_end(&mut head) {
-                return result.skipped(format!("cannot read: {}", io_cause(&e)));
-            }
-            if warc::is_warc(None, &head, settings) {
-                return warc::process(result, &head, &mut stdin, None, settings);
-            }
-            match read_limited(io::Cursor::new(head).chain(stdin), settings.max_size) {
-                Ok(Some(bytes)) => rewrite(result, None, &bytes, settings),
-                Ok(None) => result.skipped(over_limit(None, settings.max_size)),
-                Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
-            }
+            read_and_process(result, io::stdin().lock(), None, None, settings)
         }
         Entry::File(file) => {
             let result = JobResult::new(Some(file.name.clone()), keep_links);
-            match open_warc(file, settings) {
-                Ok(Some((head, mut rest))) => {
-                    return warc::process(result, &head, &mut rest, Some(file), settings)
-                }
-                Ok(None) => {}
+            // Opened once and read once: a FIFO or a device gives its bytes
+            // only to the first reader.
+            let handle = match std::fs::File::open(&file.path) {
+                Ok(handle) => handle,
                 Err(e) => return result.skipped(format!("cannot read: {}", io_cause(&e))),
-            }
-            match read_file(file, settings.max_size) {
-                Ok(Ok(bytes)) => rewrite(result, Some(file), &bytes, settings),
-                Ok(Err(size)) => result.skipped(over_limit(size, settings.max_size)),
-                Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
-            }
+            };
+            let size = handle
+                .metadata()
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len());
+            read_and_process(result, handle, size, Some(file), settings)
         }
     }
 }
 
-/// The file opened, and its first bytes read, when it is a WARC.
-fn open_warc(
-    file: &InputFile,
+/// Read the input from `reader` (`size`: its size when it is a regular
+/// file) and process it: a WARC streamed record by record, anything else
+/// read whole (up to `--max-size`) and rewritten.
+fn read_and_process(
+    result: JobResult,
+    mut reader: impl Read,
+    size: Option<u64>,
+    file: Option<&InputFile>,
     settings: &Settings,
-) -> io::Result<Option<(Vec<u8>, std::fs::File)>> {
-    let mut handle = std::fs::File::open(&file.path)?;
+) -> JobResult {
     let mut head = Vec::new();
-    (&mut handle).take(warc::HEAD).read_to_end(&mut head)?;
-    Ok(warc::is_warc(Some(&file.name), &head, settings).then_some((head, handle)))
-}
-
-/// The file's bytes, or `Err(size)` when it is over `limit`.
-fn read_file(file: &InputFile, limit: u64) -> io::Result<Result<Vec<u8>, Option<u64>>> {
-    let handle = std::fs::File::open(&file.path)?;
-    let size = handle.metadata()?.len();
-    if size > limit {
-        return Ok(Err(Some(size)));
+    if let Err(e) = (&mut reader).take(warc::HEAD).read_to_end(&mut head) {
+        return result.skipped(format!("cannot read: {}", io_cause(&e)));
     }
-    Ok(read_limited(handle, limit)?.ok_or(None))
+    // A short head is the whole input: the end was read, and on a terminal
+    // (Ctrl-D) another read would wait for more.
+    let rest: &mut dyn Read = if head.len() < warc::HEAD as usize {
+        &mut io::empty()
+    } else {
+        &mut reader
+    };
+    if warc::is_warc(file.map(|f| &*f.name), &head, settings) {
+        return warc::process(result, &head, rest, file, settings);
+    }
+    if let Some(size) = size.filter(|&size| size > settings.max_size) {
+        return result.skipped(over_limit(Some(size), settings.max_size));
+    }
+    match read_limited(io::Cursor::new(head).chain(rest), settings.max_size) {
+        Ok(Some(bytes)) => rewrite(result, file, &bytes, settings),
+        Ok(None) => result.skipped(over_limit(None, settings.max_size)),
+        Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
+    }
 }
 
 /// Read everything, or `None` as soon as there is more than `limit` bytes.
@@ -282,17 +309,21 @@ pub fn human_size(bytes: u64) -> String {
 }
 
 /// Binary content: a NUL byte in the first 8 KiB (as git and ripgrep decide),
-/// except in UTF-16 text (BOM or `--charset`) and in MIME messages, whose
-/// `binary` parts may hold anything.
-fn is_binary(bytes: &[u8], format: Format, settings: &Settings) -> bool {
+/// except in UTF-16 text (BOM or `charset`) and in MIME messages (`format`),
+/// whose `binary` parts may hold anything.
+pub fn is_binary(
+    bytes: &[u8],
+    format: Format,
+    charset: Option<&'static encoding_rs::Encoding>,
+) -> bool {
     let utf16 = bytes.starts_with(b"\xFF\xFE")
         || bytes.starts_with(b"\xFE\xFF")
-        || settings
-            .options
-            .charset
-            .is_some_and(|c| c == encoding_rs::UTF_16LE || c == encoding_rs::UTF_16BE);
+        || charset.is_some_and(|c| c == encoding_rs::UTF_16LE || c == encoding_rs::UTF_16BE);
     format != Format::Mime && !utf16 && bytes.iter().take(8192).any(|&b| b == 0)
 }
+
+/// The message for a file skipped as binary.
+pub const BINARY: &str = "skipped: binary file (NUL bytes; --format forces reading it)";
 
 fn rewrite(
     mut result: JobResult,
@@ -302,12 +333,13 @@ fn rewrite(
 ) -> JobResult {
     result.bytes_read = bytes.len() as u64;
     let name = result.name.as_deref();
-    let format = match settings.options.format {
-        Format::Auto => linkbase::detect_format(bytes, name),
-        forced => forced,
-    };
-    if is_binary(bytes, format, settings) {
-        return result.skipped("skipped: binary file (NUL bytes)");
+    // A format given with --format is taken at its word: only a guessed one
+    // is second-guessed by the binary check.
+    if settings.options.format == Format::Auto {
+        let format = linkbase::detect_format(bytes, name);
+        if is_binary(bytes, format, settings.options.charset) {
+            return result.skipped(BINARY);
+        }
     }
     let options = settings.options_for(file.map(|f| f.relative.as_path()));
     // Written out piece by piece: a message's output is never assembled

@@ -5,9 +5,10 @@
 //! One module per subcommand: [`rewrite`] (the default: rewrite files),
 //! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`). The
 //! rewrite command's parts: [`settings`] (flags → typed settings, usage
-//! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`]
-//! and [`atomic`] (writing), [`warc`] (one WARC, streamed), [`jsonl`]
-//! (`--report`), [`progress`] and [`summary`] (what the user sees at the end).
+//! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`],
+//! [`output_path`] and [`atomic`] (writing), [`warc`] (one WARC, streamed),
+//! [`jsonl`] (`--report`), [`progress`] and [`summary`] (what the user sees at
+//! the end).
 
 mod atomic;
 mod explain;
@@ -15,6 +16,7 @@ mod inputs;
 mod job;
 mod jsonl;
 mod output;
+mod output_path;
 mod progress;
 mod resolve;
 mod rewrite;

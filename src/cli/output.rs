@@ -1,8 +1,12 @@
 //! Where one input's output goes, and writing it there: standard output, one
 //! file (`-o FILE`), the same place in a mirror folder (`-o DIR`), or the
-//! input itself (`-i`). Files are always written atomically ([`super::atomic`]).
+//! input itself (`-i`). Regular files are always written atomically
+//! ([`super::atomic`]), through any symbolic link to them; what is not a
+//! regular file (a device, a FIFO, `/dev/stdout`) is written through
+//! ([`super::output_path`]).
 
 use super::inputs::{io_cause, InputFile};
+use super::output_path::{self, Kind, OutputPath};
 use super::settings::{same_file, Destination, Settings};
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -29,7 +33,10 @@ pub fn write(
 ) -> Result<(), WriteFailure> {
     match place(settings, input, changed)? {
         Place::Stdout => write_stdout(content),
+        Place::Stderr => write_all(io::stderr().lock(), content).map_err(|e| error(io_cause(&e))),
         Place::Nowhere => Ok(()),
+        Place::Through { named, path, kind } => output_path::write_through(&path, kind, content)
+            .map_err(|e| through_failure(&e, &named, kind)),
         Place::File {
             target,
             backup,
@@ -42,7 +49,7 @@ pub fn write(
 }
 
 /// What produces a streamed output: writes it to the writer given, told the
-/// file written to (`None`: standard output).
+/// file written to (`None`: standard output, or what is not a regular file).
 pub type Fill<'a> = dyn FnMut(&mut dyn Write, Option<&Path>) -> io::Result<()> + 'a;
 
 /// [`write`] for output produced while it is written (a WARC's conversion
@@ -60,7 +67,19 @@ pub fn write_streamed(
             let written = fill(&mut out, None).and_then(|()| out.flush());
             stdout_outcome(written)
         }
+        Place::Stderr => {
+            let mut out = io::stderr().lock();
+            fill(&mut out, None).map_err(|e| error(io_cause(&e)))
+        }
         Place::Nowhere => Ok(()),
+        Place::Through { named, path, kind } => {
+            let written = output_path::open_through(&path, kind).and_then(|out| {
+                let mut out = io::BufWriter::with_capacity(256 * 1024, out);
+                fill(&mut out, None)?;
+                out.flush()
+            });
+            written.map_err(|e| through_failure(&e, &named, kind))
+        }
         Place::File {
             target,
             backup: _,
@@ -75,8 +94,18 @@ pub fn write_streamed(
 /// Where one input's output goes.
 enum Place<'s> {
     Stdout,
+    Stderr,
     /// Nothing to write (an unchanged file in place).
     Nowhere,
+    /// Not a regular file: written through, never replaced (`named`: the
+    /// output as the user named it, for messages).
+    Through {
+        named: PathBuf,
+        path: PathBuf,
+        kind: Kind,
+    },
+    /// A regular file (or none yet), replaced atomically; the final target
+    /// of any symbolic links.
     File {
         target: PathBuf,
         backup: Option<&'s OsString>,
@@ -97,14 +126,14 @@ fn place<'s>(
         (Destination::Mirror(folder), Some(input)) => {
             let target = folder.join(&input.relative);
             if same_file(&input.path, &target) {
-                return Err(WriteFailure::Error(format!(
+                return Err(error(format!(
                     "the output {} would replace the input; use -i to rewrite in place",
                     target.display()
                 )));
             }
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| {
-                    WriteFailure::Error(format!(
+                    error(format!(
                         "cannot create folder {}: {}",
                         parent.display(),
                         io_cause(&e)
@@ -117,38 +146,68 @@ fn place<'s>(
             if !changed {
                 return Ok(Place::Nowhere);
             }
-            // Rewrite what a symbolic link points to, and keep the link.
-            let target = input
-                .path
-                .canonicalize()
-                .unwrap_or_else(|_| input.path.clone());
-            (target, backup.as_ref(), true)
+            (input.path.clone(), backup.as_ref(), true)
         }
         (Destination::Mirror(_) | Destination::InPlace { .. }, None) => {
-            return Err(WriteFailure::Error(
-                "standard input has no file to write to".into(),
-            ))
+            return Err(error("standard input has no file to write to".into()))
         }
     };
-    Ok(Place::File {
-        target,
-        backup,
-        in_place,
-    })
+    let output = |message: String| {
+        error(if in_place {
+            message
+        } else {
+            format!("output {}: {message}", target.display())
+        })
+    };
+    // A symbolic link is followed: its target is rewritten, the link kept.
+    let real = output_path::classify(&target).map_err(|e| output(io_cause(&e)))?;
+    match real {
+        OutputPath::Replace(real) => Ok(Place::File {
+            target: real,
+            backup,
+            in_place,
+        }),
+        OutputPath::Stdout if !in_place => Ok(Place::Stdout),
+        OutputPath::Stderr if !in_place => Ok(Place::Stderr),
+        OutputPath::Through { path, kind } if !in_place => Ok(Place::Through {
+            named: target,
+            path,
+            kind,
+        }),
+        OutputPath::Stdout | OutputPath::Stderr | OutputPath::Through { .. } => Err(output(
+            "not a regular file: not rewritten in place".to_string(),
+        )),
+    }
+}
+
+fn error(message: String) -> WriteFailure {
+    WriteFailure::Error(message)
 }
 
 fn file_failure(e: &super::atomic::WriteError, target: &Path, in_place: bool) -> WriteFailure {
-    WriteFailure::Error(if in_place {
+    error(if in_place {
         e.to_string()
     } else {
         format!("output {}: {e}", target.display())
     })
 }
 
+fn through_failure(e: &io::Error, named: &Path, kind: Kind) -> WriteFailure {
+    error(format!(
+        "output {}: cannot write through {}: {}",
+        named.display(),
+        kind.describe(),
+        io_cause(e)
+    ))
+}
+
+fn write_all(mut out: impl Write, content: &[&[u8]]) -> io::Result<()> {
+    content.iter().try_for_each(|piece| out.write_all(piece))?;
+    out.flush()
+}
+
 fn write_stdout(content: &[&[u8]]) -> Result<(), WriteFailure> {
-    let mut out = io::stdout().lock();
-    let written = content.iter().try_for_each(|piece| out.write_all(piece));
-    stdout_outcome(written.and_then(|()| out.flush()))
+    stdout_outcome(write_all(io::stdout().lock(), content))
 }
 
 /// A write to standard output's result: a closed pipe is not an error.
@@ -156,7 +215,7 @@ fn stdout_outcome(written: io::Result<()>) -> Result<(), WriteFailure> {
     match written {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(WriteFailure::BrokenPipe),
-        Err(e) => Err(WriteFailure::Error(format!(
+        Err(e) => Err(error(format!(
             "cannot write standard output: {}",
             io_cause(&e)
         ))),

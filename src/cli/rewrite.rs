@@ -14,6 +14,7 @@ use super::{inputs, job, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use linkbase::Profile;
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -112,7 +113,8 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = REPORTING)]
     pub stats: bool,
 
-    /// No progress bar and no summary line (problems are still reported).
+    /// No progress bar, no summary line, no line about links left for want of
+    /// a base (problems are still reported).
     #[arg(short, long, help_heading = REPORTING)]
     pub quiet: bool,
 }
@@ -154,10 +156,22 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 /// Run the rewrite command; returns the exit status.
 pub fn run(args: RewriteArgs) -> i32 {
+    let no_paths = args.paths.is_empty();
     let settings = match Settings::from_args(args) {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
+    if settings.paths.is_empty() && std::io::stdin().is_terminal() {
+        // Bare `linkbase` typed at a terminal: not a document coming in.
+        if no_paths {
+            return usage_error(&UsageError(
+                "no input: give files (or folders with -r), or a document on standard input; `linkbase -` reads one typed here (see linkbase --help)".into(),
+            ));
+        }
+        if !settings.quiet {
+            eprintln!("linkbase: reading the document from the terminal; end it with Ctrl-D");
+        }
+    }
     let entries = inputs::collect(&settings);
     let mut report = match settings.report.as_deref() {
         None => None,
@@ -176,11 +190,20 @@ pub fn run(args: RewriteArgs) -> i32 {
     let files = entries.iter().filter(|e| e.is_file()).count();
     let progress = Progress::new(files, settings.quiet);
     let mut totals = Totals::new(settings.stats);
+    // Relative links left for want of a base: one line per document or part
+    // when there is one input; a run over several counts them in the summary.
+    let base_flag = settings.base_flag();
+    let without_base_lines = files == 1 && !settings.quiet;
 
     run_jobs(&settings, &entries, |result| {
         progress.inc();
         for line in result.messages() {
             progress.println(&line);
+        }
+        if without_base_lines {
+            for line in result.without_base_lines(base_flag) {
+                progress.println(&line);
+            }
         }
         if let Some(report) = report.as_mut() {
             if let Err(e) = report.write(&result) {
@@ -202,7 +225,7 @@ pub fn run(args: RewriteArgs) -> i32 {
         eprint!("{}", totals.stats_table());
     }
     if totals.show_summary(files, &settings) {
-        eprintln!("{}", totals.summary_line(started.elapsed()));
+        eprintln!("{}", totals.summary_line(started.elapsed(), base_flag));
     }
     // A reader that stops early (`| head`) is not an error of ours: a broken
     // pipe on standard output ends the output quietly (see `job`).

@@ -5,6 +5,7 @@
 //! [`UsageError`] found here, before any file is touched: exit status 2.
 
 use super::atomic::AtomicWriter;
+use super::output_path::{self, OutputPath};
 use super::rewrite::RewriteArgs;
 use linkbase::{Base, Options};
 use std::ffi::OsString;
@@ -92,9 +93,9 @@ impl Settings {
                         "--url names the URL of one document; for several files or a folder use --url-prefix",
                     ));
                 }
-                Base::parse(&url, args.profile)
-                    .map_err(|e| UsageError(format!("--url {url}: {e}")))?;
-                UrlSource::Fixed(url)
+                let url = url.trim();
+                checked_base("--url", url, args.profile)?;
+                UrlSource::Fixed(url.to_string())
             }
             (None, Some(prefix)) => {
                 if paths.is_empty() {
@@ -109,7 +110,7 @@ impl Settings {
 
         if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
             return Err(UsageError::new(
-                "--report - writes to standard output, which carries the document: use -o, -i or a report file",
+                "--report - writes to standard output, which carries the document: use -o FILE, -i or a report file",
             ));
         }
 
@@ -139,6 +140,17 @@ impl Settings {
             max_size: args.max_size,
             writer: AtomicWriter::from_env(),
         })
+    }
+
+    /// The flag that gives the inputs a base: `--url` for one input,
+    /// `--url-prefix` for several files or a folder.
+    pub fn base_flag(&self) -> &'static str {
+        let folder = self.recursive && self.paths.iter().any(|p| p.is_dir());
+        if self.paths.len() > 1 || folder {
+            "--url-prefix"
+        } else {
+            "--url"
+        }
     }
 
     /// The options for one input whose path under its folder is `relative`
@@ -211,6 +223,10 @@ fn destination(
             )));
         }
         return Ok(Destination::Mirror(out.clone()));
+    }
+    // `-o /dev/stdout` (or a link to it) is standard output itself.
+    if output_path::classify(out).is_ok_and(|o| o == OutputPath::Stdout) {
+        return Ok(Destination::Stdout);
     }
     if let Some(input) = paths.first() {
         if same_file(input, out) {
@@ -289,14 +305,75 @@ fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageE
     if !prefix.ends_with('/') {
         prefix.push('/');
     }
-    let base = Base::parse(&prefix, profile)
-        .map_err(|e| UsageError(format!("--url-prefix {prefix}: {e}")))?;
-    if prefix.contains(['?', '#']) || !base.is_hierarchical() {
+    checked_base("--url-prefix", &prefix, profile)?;
+    if prefix.contains(['?', '#']) {
         return Err(UsageError(format!(
-            "--url-prefix {prefix}: must be a hierarchical URL without query or fragment, e.g. https://example.org/docs/"
+            "--url-prefix {prefix}: must be a URL without query or fragment, e.g. https://example.org/docs/"
         )));
     }
     Ok(prefix)
+}
+
+/// Schemes whose URLs always have a host (the WHATWG URL Standard's special
+/// schemes less `file`, whose host may be empty: `file:///home/x`).
+const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
+
+/// Check that `url`, given with `flag` (`--url`, `--url-prefix`), can serve
+/// as a base under `profile`: a usage error, saying why, when it has white
+/// space or control characters in it, when an `http`-like URL has no host,
+/// or when relative references cannot be resolved against it (no scheme,
+/// not hierarchical: `mailto:x@y`). Checked before any file is touched.
+pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result<Base, UsageError> {
+    let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
+    if let Some(c) = url.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        let what = if c == ' ' {
+            "a space".to_string()
+        } else if c.is_control() {
+            format!("a control character (U+{:04X})", u32::from(c))
+        } else {
+            format!("white space (U+{:04X})", u32::from(c))
+        };
+        let encoded: String = percent_encoding::utf8_percent_encode(
+            c.encode_utf8(&mut [0; 4]),
+            percent_encoding::NON_ALPHANUMERIC,
+        )
+        .collect();
+        return Err(why(format!(
+            "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
+        )));
+    }
+    let base = Base::parse(url, profile).map_err(|e| why(e.to_string()))?;
+    if let Some((scheme, rest)) = url.split_once(':') {
+        let scheme = scheme.to_ascii_lowercase();
+        if SCHEMES_WITH_HOST.contains(&scheme.as_str()) && host(rest).is_none_or(str::is_empty) {
+            return Err(why(format!(
+                "no host: a {scheme}: URL needs one, as in {scheme}://example.org/docs/"
+            )));
+        }
+    }
+    // Resolve a relative reference by the rewriter's own rules (the policy
+    // refuses a base that is not hierarchical, whatever the profile).
+    let base = linkbase::EstablishedBase::new(base, linkbase::BaseRule::Retrieval);
+    linkbase::policy::absolute_url(Some(&base), "x").map_err(|e| {
+        why(format!(
+            "cannot serve as a base ({} profile): {e}",
+            profile.name()
+        ))
+    })?;
+    Ok(base.base)
+}
+
+/// The host of the part of a URL after `scheme:`: `None` without an
+/// authority (`//`); the host without user information and port.
+fn host(after_scheme: &str) -> Option<&str> {
+    let authority = after_scheme.strip_prefix("//")?;
+    let end = authority.find(['/', '?', '#']).unwrap_or(authority.len());
+    let authority = &authority[..end];
+    let host_and_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host_and_port.starts_with('[') {
+        return Some(host_and_port);
+    }
+    Some(host_and_port.split(':').next().unwrap_or_default())
 }
 
 /// `--attr` names: trimmed, ASCII-lowercased (HTML attribute names are).

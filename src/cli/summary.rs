@@ -50,6 +50,8 @@ pub struct Totals {
     pub rewritten: u64,
     /// Links left as they were (on purpose, for want of a base, or failed).
     pub left: u64,
+    /// Of those, relative links left for want of a base (rule 5.4).
+    pub without_base: u64,
     /// Errors: failed links, error problems, failed files, report failures.
     pub errors: u64,
     /// Bytes read.
@@ -81,6 +83,7 @@ impl Totals {
         let counts = &result.report.counts;
         self.rewritten += counts.rewritten;
         self.left += counts.left + counts.no_base + counts.failed;
+        self.without_base += counts.no_base;
         self.errors += counts.failed + u64::from(result.failure().is_some());
         self.errors += result
             .report
@@ -116,8 +119,10 @@ impl Totals {
         !settings.quiet && (inputs > 1 || settings.stats)
     }
 
-    /// `linkbase: 12 files (3 changed, 1 skipped), 840 links rewritten, 120 left, 1 error, 3.1 MB at 45.2 MB/s`
-    pub fn summary_line(&self, elapsed: Duration) -> String {
+    /// `linkbase: 12 files (3 changed, 1 skipped), 840 links rewritten, 120
+    /// left (20 with no base: give --url-prefix), 1 error, 3.1 MB at 45.2
+    /// MB/s`. `base_flag` is the flag that gives the inputs a base.
+    pub fn summary_line(&self, elapsed: Duration, base_flag: &str) -> String {
         let mut files = format!("{} changed", self.changed);
         if self.failed_files > 0 {
             let _ = write!(files, ", {} skipped", self.failed_files);
@@ -125,15 +130,22 @@ impl Totals {
         if self.ignored > 0 {
             let _ = write!(files, ", {} ignored", self.ignored);
         }
-        let megabytes = self.bytes as f64 / 1e6;
+        let mut left = format!("{} left", self.left);
+        if self.without_base > 0 {
+            let _ = write!(
+                left,
+                " ({} with no base: give {base_flag})",
+                self.without_base
+            );
+        }
         let seconds = elapsed.as_secs_f64().max(1e-6);
         format!(
-            "linkbase: {} ({files}), {} rewritten, {} left, {}, {megabytes:.1} MB at {:.1} MB/s",
+            "linkbase: {} ({files}), {} rewritten, {left}, {}, {} at {}/s",
             plural(self.files, "file"),
             plural(self.rewritten, "link"),
-            self.left,
             plural(self.errors, "error"),
-            megabytes / seconds,
+            amount(self.bytes as f64),
+            amount(self.bytes as f64 / seconds),
         )
     }
 
@@ -191,10 +203,50 @@ fn align(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// An amount of bytes in the unit that shows it: `512 bytes`, `12.3 kB`,
+/// `41.3 MB`, `1.2 GB` (10³-based, as `MB/s` is).
+fn amount(bytes: f64) -> String {
+    if bytes < 999.5 {
+        return format!("{bytes:.0} bytes");
+    }
+    let mut value = bytes / 1e3;
+    for unit in ["kB", "MB", "GB"] {
+        if value < 999.95 || unit == "GB" {
+            return format!("{value:.1} {unit}");
+        }
+        value /= 1e3;
+    }
+    unreachable!("the loop returns at GB")
+}
+
 fn plural(n: u64, noun: &str) -> String {
     if n == 1 {
         format!("{n} {noun}")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::amount;
+
+    #[test]
+    fn amounts_are_shown_in_the_unit_that_shows_them() {
+        let cases = [
+            (0.0, "0 bytes"),
+            (512.0, "512 bytes"),
+            (999.0, "999 bytes"),
+            (1_000.0, "1.0 kB"),
+            (12_345.0, "12.3 kB"),
+            (999_949.0, "999.9 kB"),
+            (999_950.0, "1.0 MB"),
+            (41_300_000.0, "41.3 MB"),
+            (1.2e9, "1.2 GB"),
+            (5e12, "5000.0 GB"),
+        ];
+        for (bytes, want) in cases {
+            assert_eq!(amount(bytes), want, "{bytes}");
+        }
     }
 }

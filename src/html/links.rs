@@ -1,4 +1,4 @@
-//! The declarative table of URL-bearing places in HTML (design.md §4):
+//! The declarative table of URL-bearing places in HTML (one table, one rule each):
 //! element × attribute → [`LinkKind`]. The rewriter looks values up here; it
 //! holds no per-attribute logic of its own beyond what a kind means.
 

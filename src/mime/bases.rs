@@ -1,4 +1,5 @@
-//! Each entity's base from its own heading (design.md §2, rule 2):
+//! Each entity's base from its own heading (the second rule of the base
+//! precedence, after the HTML part's own `<base href>`):
 //! `Content-Base` first; then `Content-Location` (a relative one resolved
 //! against that heading's Content-Base, else against the enclosing base); then
 //! the legacy `Base:` (RFC 1808) and `Base-URL:` (1994 draft) headers.

@@ -11,7 +11,8 @@
 //! `email` (the line becomes the first line of the body); a lone CR is a line
 //! break for Python and part of a value (or an error) for mailparse. Where
 //! readers see a different header block they see a different entity, so such
-//! an entity is left unchanged and reported (design.md §5) — by the same rule
+//! an entity is left unchanged and reported (an entity whose readers disagree is
+//! never rewritten) — by the same rule
 //! for a top-level message, a body part and a message enclosed in a
 //! `message/rfc822` part.
 

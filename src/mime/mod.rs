@@ -103,7 +103,7 @@ pub struct PartContext<'t> {
 }
 
 /// Visit every entity of `tree` in input order with its base established
-/// (design.md §2): own heading, else the enclosing entity's base, else the
+/// (innermost wins): own heading, else the enclosing entity's base, else the
 /// retrieval base (`--url`, `Snapshot-Content-Location`), else none. Signed
 /// and encrypted subtrees are reported once and marked protected unless
 /// `options.force`.

@@ -159,8 +159,8 @@ pub fn walk(input: &[u8], location: &Location, report: &mut Report) -> Entity {
         split
             .strays
             .iter()
-            .any(|&at| span.contains(&(at + start)))
-            .then(|| "a body line begins with `From ` (not escaped as `>From `) and no header follows it: mbox readers that split at every such line see another message there; left unchanged".to_string())
+            .find(|(at, _)| span.contains(&(at + start)))
+            .map(|(_, stray)| stray.reason().to_string())
     };
     if split.messages.len() < 2 {
         let span = start..input.len();
@@ -222,10 +222,43 @@ struct MboxSplit {
     /// Each message runs from the line after its `From ` line to the next
     /// `From ` line followed by a header field (or the end).
     messages: Vec<Range<usize>>,
-    /// Where the other lines that begin with `From ` start: message body
-    /// lines that were not escaped as `>From `. Readers that split at every
-    /// such line (Python's `mailbox`, mboxo) see another message there.
-    strays: Vec<usize>,
+    /// Where the other lines that begin with `From ` start, and why they are
+    /// in doubt. The message holding one is left unchanged.
+    strays: Vec<(usize, Stray)>,
+}
+
+/// A line beginning with `From ` that readers do not agree on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stray {
+    /// A message body line not escaped as `>From `, with no header field
+    /// after it. Readers that split at every such line (Python's `mailbox`,
+    /// mboxo) see another message there.
+    BodyLine,
+    /// `From :…`: an envelope line to readers that split at `From `, a
+    /// `From` header field (white space before the colon, the obsolete
+    /// syntax of RFC 5322 §4.5.3) to readers that do not.
+    HeaderField,
+}
+
+impl Stray {
+    /// Why the message holding the line is left unchanged.
+    fn reason(self) -> &'static str {
+        match self {
+            Stray::BodyLine => "a body line begins with `From ` (not escaped as `>From `) and no header follows it: mbox readers that split at every such line see another message there; left unchanged",
+            Stray::HeaderField => "a line `From :` reads both as an mbox `From ` line and as a `From` header field: readers disagree on where the message starts; left unchanged",
+        }
+    }
+}
+
+/// Does the line at the start of `line` read as a `From` header field
+/// (`From`, white space, `:`) rather than only as an envelope line?
+fn is_from_header_field(line: &[u8]) -> bool {
+    let rest = line.strip_prefix(b"From").unwrap_or_default();
+    let spaces = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    spaces > 0 && rest.get(spaces) == Some(&b':')
 }
 
 /// Split an mbox file; nothing when `input` does not start with a `From ` line.
@@ -247,13 +280,19 @@ fn mbox_messages(input: &[u8]) -> MboxSplit {
                 .iter()
                 .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     };
+    if is_from_header_field(input) {
+        split.strays.push((0, Stray::HeaderField));
+        return split;
+    }
     let mut separators = vec![0];
     for found in memmem::find_iter(input, b"\nFrom ") {
         let start = found + 1;
-        if starts_header(line_after(start)) {
+        if is_from_header_field(&input[start..]) {
+            split.strays.push((start, Stray::HeaderField));
+        } else if starts_header(line_after(start)) {
             separators.push(start);
         } else {
-            split.strays.push(start);
+            split.strays.push((start, Stray::BodyLine));
         }
     }
     split.messages = separators
@@ -387,10 +426,20 @@ impl Walker<'_, '_> {
 
     fn multipart(&mut self, entity: &mut Entity) {
         let Some(boundary) = entity.params.get("boundary").cloned() else {
-            let reason = format!(
-                "{} without a boundary parameter; left unchanged",
-                entity.media_type
-            );
+            let content_type = entity
+                .header("content-type")
+                .map_or("", |h| h.text.as_str());
+            let reason = if content_type.to_ascii_lowercase().contains("boundary=") {
+                format!(
+                    "Content-Type `{}`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+                    content_type.trim()
+                )
+            } else {
+                format!(
+                    "{} without a boundary parameter; left unchanged",
+                    entity.media_type
+                )
+            };
             self.problem(&entity.path, reason.clone());
             entity.structure = Structure::Unparsed(reason);
             return;
@@ -693,6 +742,67 @@ mod tests {
             assert!(report.problems[0]
                 .message
                 .starts_with("a body line begins with `From `"));
+        }
+    }
+
+    #[test]
+    fn a_from_line_that_is_also_a_header_field_leaves_its_message_alone() {
+        // (input, the entity left unchanged)
+        let cases = [
+            // The fuzz finding: after the first message, `From :4` is an
+            // envelope line (a second message) or a `From` field.
+            (
+                "From a@x Mon Jan  1 00:00:00 2024\n\nFrom :4\nContent-Type: text/html\n\n<a href=x>\n",
+                "",
+            ),
+            // Between two messages that are not in doubt, only the one
+            // holding the line is left.
+            (
+                "From a Mon\nSubject: 1\n\none\nFrom \t: x\nContent-Type: text/html\n\n<a href=x>\nFrom b Tue\nContent-Type: text/html\n\n<a href=y>\n",
+                "1",
+            ),
+            // The first line itself.
+            ("From : a@x\nContent-Type: text/html\n\n<a href=x>\n", ""),
+        ];
+        for (m, doubtful) in cases {
+            let (e, report) = tree(m);
+            let mut unparsed = Vec::new();
+            e.for_each(&mut |e| {
+                if matches!(e.structure, Structure::Unparsed(_)) {
+                    unparsed.push(e.path.clone());
+                }
+            });
+            assert_eq!(unparsed, [doubtful], "{m}");
+            let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+            assert_eq!(messages, [Stray::HeaderField.reason()], "{m}");
+        }
+        // `From` and a colon with no white space is no envelope line at all.
+        assert!(!is_from_header_field(b"From: a@x\n"));
+        assert!(!is_from_header_field(b"From a@x Mon\n"));
+        assert!(is_from_header_field(b"From  :\n"));
+    }
+
+    #[test]
+    fn a_boundary_without_its_semicolon_is_named_as_such() {
+        let cases = [
+            (
+                "Content-Type: multipart/mixed boundary=\"b\"\n\n--b\n\nx\n--b--\n",
+                "Content-Type `multipart/mixed boundary=\"b\"`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+            ),
+            (
+                "Content-Type: multipart/mixed; charset=x Boundary=b\n\n--b\n\nx\n--b--\n",
+                "Content-Type `multipart/mixed; charset=x Boundary=b`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+            ),
+            (
+                "Content-Type: multipart/mixed\n\n--b\n\nx\n--b--\n",
+                "multipart/mixed without a boundary parameter; left unchanged",
+            ),
+        ];
+        for (m, want) in cases {
+            let (e, report) = tree(m);
+            assert!(matches!(e.structure, Structure::Unparsed(_)), "{m}");
+            let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+            assert_eq!(messages, [want]);
         }
     }
 
