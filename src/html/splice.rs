@@ -72,15 +72,28 @@ pub fn apply(input: &[u8], edits: &[ByteEdit]) -> Vec<u8> {
 
 /// [`apply`]'s output as the pieces it is made of, in order.
 pub fn pieces<'a>(input: &'a [u8], edits: &'a [ByteEdit]) -> Vec<&'a [u8]> {
+    pieces_of(input, edits.iter().map(|e| (e.range.clone(), &e.bytes[..])))
+}
+
+/// The output of `input` with `edits` (ranges of the input and what is
+/// written instead, sorted) as the pieces it is made of, in order: the bytes
+/// of `input` between the edits and the replacements, every byte outside
+/// the edits copied exactly once. An edit that would overlap its
+/// predecessor or lie past the end is skipped rather than corrupting the
+/// output. The one splice of every format (HTML, CSS, XHTML, MIME).
+pub fn pieces_of<'a>(
+    input: &'a [u8],
+    edits: impl ExactSizeIterator<Item = (Range<usize>, &'a [u8])>,
+) -> Vec<&'a [u8]> {
     let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
     let mut at = 0;
-    for edit in edits {
-        if edit.range.start < at || edit.range.end > input.len() {
+    for (range, bytes) in edits {
+        if range.start < at || range.end > input.len() {
             continue;
         }
-        pieces.push(&input[at..edit.range.start]);
-        pieces.push(&edit.bytes[..]);
-        at = edit.range.end;
+        pieces.push(&input[at..range.start]);
+        pieces.push(bytes);
+        at = range.end;
     }
     pieces.push(&input[at..]);
     pieces

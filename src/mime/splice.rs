@@ -44,18 +44,10 @@ pub fn apply(input: &[u8], edits: &[Edit]) -> Vec<u8> {
 /// the other they give the output without assembling it (no second copy of
 /// the input).
 pub fn pieces<'a>(input: &'a [u8], edits: &'a [Edit]) -> Vec<&'a [u8]> {
-    let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
-    let mut at = 0;
-    for edit in edits {
-        if edit.range.start < at || edit.range.end > input.len() {
-            continue;
-        }
-        pieces.push(&input[at..edit.range.start]);
-        pieces.push(&edit.replacement[..]);
-        at = edit.range.end;
-    }
-    pieces.push(&input[at..]);
-    pieces
+    crate::html::splice::pieces_of(
+        input,
+        edits.iter().map(|e| (e.range.clone(), &e.replacement[..])),
+    )
 }
 
 #[cfg(test)]
