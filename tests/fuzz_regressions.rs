@@ -582,3 +582,25 @@ fn from_line_that_is_also_a_header_field() {
         ["t.eml: error: a line `From :` reads both as an mbox `From ` line and as a `From` header field: readers disagree on where the message starts; left unchanged"]
     );
 }
+
+/// html target, finding 17: the text of an SVG `<style>` is parsed as
+/// markup, not raw text, so a rewritten URL holding `<` (here resolved
+/// against `<base href=</>`) started a tag inside it and changed the tree.
+/// In an SVG `<style>`, `<` and `&` of a new URL are now written as CSS
+/// escapes (`\3c `, `\26 `). The minimized input and the fuzzer's original
+/// are the seeds `finding-17-svg-style-url-with-lt` and `…-original`.
+#[test]
+fn svg_style_url_with_lt_keeps_its_tree() {
+    for seed in [
+        "finding-17-svg-style-url-with-lt",
+        "finding-17-svg-style-url-with-lt-original",
+    ] {
+        let input = std::fs::read(format!("fuzz/seeds/html/{seed}")).unwrap();
+        html_fuzz_input::check_html_input(seed, &input);
+    }
+    let input = b"<base href=</><svg><style>url(\0";
+    assert_eq!(
+        &std::fs::read("fuzz/seeds/html/finding-17-svg-style-url-with-lt").unwrap()[1..],
+        input
+    );
+}

@@ -310,7 +310,7 @@ impl Walk<'_> {
         let edits =
             crate::css::css_edits(written, &mut |url| rewriter.rewrite("style", "url()", url));
         for (range, new) in edits {
-            let new = raw_text_safe(&new);
+            let new = raw_text_safe(&new, ns == ElementNs::Svg);
             let text = match self.policy.start.output {
                 Some(output) => output.css_text(&new).into_owned(),
                 None => new,
@@ -421,22 +421,26 @@ impl Policy<'_> {
 }
 
 /// `css` (a new URL as CSS writes it) made safe for the text of a `style`
-/// element: `</style` would end the element, `]]>` an SVG one's CDATA
-/// section, so their `<` and `>` are written as CSS escapes (`\3c `, `\3e `),
-/// which mean the same inside a URL token or a string.
-fn raw_text_safe(css: &str) -> String {
+/// element: `</style` would end an HTML one, `]]>` an SVG one's CDATA
+/// section, and in an SVG one (parsed as markup, not raw text) any `<` or
+/// `&` would start a tag or a reference; they are written as CSS escapes
+/// (`\3c `, `\3e `, `\26 `), which mean the same inside a URL token or a
+/// string.
+fn raw_text_safe(css: &str, svg: bool) -> String {
     let mut out = String::with_capacity(css.len());
     let mut rest = css;
     while let Some(c) = rest.chars().next() {
         let tail = &rest[c.len_utf8()..];
         let ends_element = c == '<'
-            && tail
-                .get(..6)
-                .is_some_and(|t| t.eq_ignore_ascii_case("/style"));
+            && (svg
+                || tail
+                    .get(..6)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("/style")));
         let ends_cdata = c == '>' && out.ends_with("]]");
         match () {
             _ if ends_element => out.push_str("\\3c "),
             _ if ends_cdata => out.push_str("\\3e "),
+            _ if svg && c == '&' => out.push_str("\\26 "),
             _ => out.push(c),
         }
         rest = tail;
