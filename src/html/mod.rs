@@ -31,7 +31,7 @@ pub mod splice;
 pub mod srcset;
 
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
-pub(crate) use rewrite::{kind_of, Bases, Policy, Start};
+pub(crate) use rewrite::{kind_of, reported_name, Bases, Policy, Start};
 pub use saved_from::saved_from_url;
 
 /// What the caller knows about a document before it is parsed.

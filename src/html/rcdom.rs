@@ -17,7 +17,7 @@
 //! ```
 
 use super::dom::{AttrNs, ElementNs};
-use super::rewrite::{kind_of, Bases, Policy, Start};
+use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
 use crate::base::{BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
@@ -90,15 +90,7 @@ fn rewrite_element(node: &Handle, policy: &mut Policy<'_>) {
             .find(|a| a.name.ns == ns!() && &*a.name.local == n)
             .map(|a| a.value.to_string())
     };
-    let refresh = ns == ElementNs::Html
-        && local == "meta"
-        && value_of("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-    let codebase = if ns == ElementNs::Html && local == "object" {
-        let raw = value_of("classid").and(value_of("codebase"));
-        policy.codebase(raw.as_deref())
-    } else {
-        None
-    };
+    let (refresh, codebase) = policy.element_context(ns, local, value_of);
     let extra = &policy.start.options.extra_attributes;
     let mut attrs = attrs.borrow_mut();
     for attr in attrs.iter_mut() {
@@ -106,14 +98,9 @@ fn rewrite_element(node: &Handle, policy: &mut Policy<'_>) {
         let Some(kind) = kind_of(ns, local, attr_ns, &attr.name.local, extra) else {
             continue;
         };
-        let attribute = if attr_ns == AttrNs::XLink {
-            "xlink:href".to_string()
-        } else {
-            attr.name.local.to_string()
-        };
         let new = policy.value(
             local,
-            &attribute,
+            reported_name(attr_ns, &attr.name.local),
             &attr.value,
             kind,
             refresh,

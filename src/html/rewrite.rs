@@ -221,17 +221,9 @@ impl Walk<'_> {
         if let Some((css, tag_end)) = el.style_text() {
             self.style_text(ns, css, tag_end);
         }
-        let refresh = ns == ElementNs::Html
-            && local == "meta"
-            && el
-                .attribute("http-equiv")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-        let codebase = if ns == ElementNs::Html && local == "object" {
-            self.policy
-                .codebase(el.attribute("classid").and(el.attribute("codebase")))
-        } else {
-            None
-        };
+        let (refresh, codebase) = self
+            .policy
+            .element_context(ns, local, |name| el.attribute(name));
         for attr in el.attributes() {
             let old = el.value_of(attr);
             self.attribute(ns, local, attr, old, refresh, codebase.as_ref());
@@ -259,15 +251,14 @@ impl Walk<'_> {
         ) else {
             return;
         };
-        let attribute = if attr_ns == AttrNs::XLink {
-            "xlink:href"
-        } else {
-            name
-        };
-        let Some(new) = self
-            .policy
-            .value(local, attribute, old, kind, refresh, codebase)
-        else {
+        let Some(new) = self.policy.value(
+            local,
+            reported_name(attr_ns, name),
+            old,
+            kind,
+            refresh,
+            codebase,
+        ) else {
             return;
         };
         if new == old {
@@ -381,9 +372,33 @@ impl Policy<'_> {
         }
     }
 
+    /// What the attributes of the element `ns`:`local` are resolved with
+    /// (`attribute`: the value of one of its unprefixed attributes): whether
+    /// its `content` is a refresh URL (a `meta` with `http-equiv=refresh`),
+    /// and the base of its `classid` (an `object`'s `codebase`, when it has
+    /// a `classid`).
+    pub(crate) fn element_context<A: AsRef<str>>(
+        &mut self,
+        ns: ElementNs,
+        local: &str,
+        attribute: impl Fn(&str) -> Option<A>,
+    ) -> (bool, Option<EstablishedBase>) {
+        let html = ns == ElementNs::Html;
+        let refresh = html
+            && local == "meta"
+            && attribute("http-equiv")
+                .is_some_and(|v| v.as_ref().trim().eq_ignore_ascii_case("refresh"));
+        let codebase = if html && local == "object" && attribute("classid").is_some() {
+            self.codebase(attribute("codebase").as_ref().map(AsRef::as_ref))
+        } else {
+            None
+        };
+        (refresh, codebase)
+    }
+
     /// An `<object>`'s `codebase` (`raw`, when it has a `classid`),
     /// resolved, as the base of its `classid`.
-    pub(crate) fn codebase(&mut self, raw: Option<&str>) -> Option<EstablishedBase> {
+    fn codebase(&mut self, raw: Option<&str>) -> Option<EstablishedBase> {
         let raw = raw?;
         // By the rewriter's rules, so that it is the browser's base.
         let url = crate::policy::absolute_url(self.rewriter.base(), raw).ok()?;
@@ -446,6 +461,16 @@ fn raw_text_safe(css: &str, svg: bool) -> String {
         rest = tail;
     }
     out
+}
+
+/// The name an attribute is reported under: `xlink:href` with its usual
+/// prefix, any other by its local name.
+pub(crate) fn reported_name(attr_ns: AttrNs, local: &str) -> &str {
+    if attr_ns == AttrNs::XLink {
+        "xlink:href"
+    } else {
+        local
+    }
 }
 
 /// The link kind of an attribute: the table's, or `Url` for an `--attr` name.

@@ -21,7 +21,7 @@ mod value;
 
 use crate::base::EstablishedBase;
 use crate::html::splice::ByteEdit;
-use crate::html::{kind_of, AttrNs, Bases, ElementNs, HtmlContext, Policy, Start};
+use crate::html::{kind_of, reported_name, AttrNs, Bases, ElementNs, HtmlContext, Policy, Start};
 use crate::report::{Location, Report, Severity};
 use encoding::Work;
 use scan::{Element, StyleText};
@@ -152,31 +152,19 @@ impl Walk<'_, '_> {
         if let Some(text) = &el.style_text {
             self.style(text);
         }
-        let attribute = |name: &str| {
+        let work = self.work;
+        let (refresh, codebase) = self.policy.element_context(ns, local, |name| {
             el.attrs
                 .iter()
                 .find(|a| a.ns == AttrNs::None && a.local == name)
-                .and_then(|a| value::decode(self.work, &a.value).ok())
-        };
-        let refresh = ns == ElementNs::Html
-            && local == "meta"
-            && attribute("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-        let codebase =
-            if ns == ElementNs::Html && local == "object" && attribute("classid").is_some() {
-                self.policy.codebase(attribute("codebase").as_deref())
-            } else {
-                None
-            };
+                .and_then(|a| value::decode(work, &a.value).ok())
+        });
         let extra = &self.policy.start.options.extra_attributes;
         for attr in &el.attrs {
             let Some(kind) = kind_of(ns, local, attr.ns, &attr.local, extra) else {
                 continue;
             };
-            let name = if attr.ns == AttrNs::XLink {
-                "xlink:href".to_string()
-            } else {
-                attr.local.clone()
-            };
+            let name = reported_name(attr.ns, &attr.local);
             let old = match value::decode(self.work, &attr.value) {
                 Ok(v) => v,
                 Err(why) => {
@@ -186,7 +174,7 @@ impl Walk<'_, '_> {
             };
             let new = self
                 .policy
-                .value(local, &name, &old, kind, refresh, codebase.as_ref());
+                .value(local, name, &old, kind, refresh, codebase.as_ref());
             if let Some(new) = new {
                 let written = value::attribute(&new, attr.quote);
                 self.edits
