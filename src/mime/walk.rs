@@ -559,6 +559,17 @@ fn child_path(parent: &str, n: usize) -> String {
 mod tests {
     use super::*;
 
+    /// The paths of the entities left unparsed under `e`, in order.
+    fn unparsed_paths(e: &Entity) -> Vec<String> {
+        let mut unparsed = Vec::new();
+        e.for_each(&mut |e| {
+            if matches!(e.structure, Structure::Unparsed(_)) {
+                unparsed.push(e.path.clone());
+            }
+        });
+        unparsed
+    }
+
     fn tree(input: &str) -> (Entity, Report) {
         let mut report = Report::new(false);
         let e = walk(
@@ -629,12 +640,7 @@ mod tests {
             ("Content-Type: message/rfc822\n\nContent-Type: text/html\nConte22\n\n<a href=x>", "1"),
         ] {
             let (e, report) = tree(m);
-            let mut unparsed = Vec::new();
-            e.for_each(&mut |e| {
-                if matches!(e.structure, Structure::Unparsed(_)) {
-                    unparsed.push(e.path.clone());
-                }
-            });
+            let unparsed = unparsed_paths(&e);
             assert_eq!(unparsed, [path], "{m}");
             assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
             assert!(report.problems[0].message.starts_with("cannot parse the header block: line 2 is neither a header field"), "{:?}", report.problems);
@@ -731,12 +737,7 @@ mod tests {
         let one = "From a@x Mon\nContent-Type: text/html\n\n<a href=x>\nFrom here on, text\n";
         for (m, doubtful) in [(two, "1"), (one, "")] {
             let (e, report) = tree(m);
-            let mut unparsed = Vec::new();
-            e.for_each(&mut |e| {
-                if matches!(e.structure, Structure::Unparsed(_)) {
-                    unparsed.push(e.path.clone());
-                }
-            });
+            let unparsed = unparsed_paths(&e);
             assert_eq!(unparsed, [doubtful], "{m}");
             assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
             assert!(report.problems[0]
@@ -766,12 +767,7 @@ mod tests {
         ];
         for (m, doubtful) in cases {
             let (e, report) = tree(m);
-            let mut unparsed = Vec::new();
-            e.for_each(&mut |e| {
-                if matches!(e.structure, Structure::Unparsed(_)) {
-                    unparsed.push(e.path.clone());
-                }
-            });
+            let unparsed = unparsed_paths(&e);
             assert_eq!(unparsed, [doubtful], "{m}");
             let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
             assert_eq!(messages, [Stray::HeaderField.reason()], "{m}");
