@@ -1,9 +1,8 @@
 //! One input, whatever its format: detect it and hand it to its layer.
 
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::EstablishedBase;
 use crate::options::{Format, Options};
 use crate::report::{Location, Report, Severity};
-use crate::resolve::Base;
 use std::borrow::Cow;
 
 /// The result of rewriting one input.
@@ -217,22 +216,6 @@ fn field_name(line: &[u8]) -> Option<&[u8]> {
     name_ok.then_some(name)
 }
 
-/// The retrieval base from `--url`, if given and usable.
-pub fn retrieval_base(
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-) -> Option<EstablishedBase> {
-    let url = options.url.as_deref()?;
-    match Base::parse(url, options.profile) {
-        Ok(b) => Some(EstablishedBase::new(b, BaseRule::Retrieval)),
-        Err(e) => {
-            report.problem(location, Severity::Error, format!("--url: {e}"));
-            None
-        }
-    }
-}
-
 /// Rewrite one input. Never fails: whatever cannot be processed is left as
 /// it was and reported.
 pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Rewrite<'a> {
@@ -271,7 +254,7 @@ pub fn plan_rewrite<'a>(
             PlannedOutput::Whole(output)
         }
         Format::Css => {
-            let base = retrieval_base(options, &location, &mut report);
+            let base = options.retrieval_base(&location, &mut report);
             // A stand-alone sheet: no referring document is known.
             edited(plan_stylesheet(
                 input,
@@ -283,7 +266,7 @@ pub fn plan_rewrite<'a>(
             ))
         }
         Format::Html | Format::Xhtml | Format::Auto => {
-            let base = retrieval_base(options, &location, &mut report);
+            let base = options.retrieval_base(&location, &mut report);
             let ctx = crate::html::HtmlContext {
                 options,
                 base: base.as_ref(),

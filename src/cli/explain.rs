@@ -63,7 +63,7 @@ pub fn run(args: ExplainArgs) -> i32 {
             render(&lines)
         }
         _ => {
-            let base = linkbase::document::retrieval_base(&options, &location, &mut report);
+            let base = options.retrieval_base(&location, &mut report);
             let ctx = linkbase::html::HtmlContext {
                 options: &options,
                 base: base.as_ref(),

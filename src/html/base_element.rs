@@ -4,10 +4,9 @@
 //! `javascript:` or `data:` URL, the element is ignored (with a warning) and
 //! the fallback base stays in force. Later `<base>` elements never count.
 
-use crate::base::{BaseRule, EstablishedBase};
-use crate::policy::absolute_url;
+use crate::base::{establish, BaseRule, EstablishedBase};
 use crate::report::{Location, Report, Severity};
-use crate::resolve::{scheme_len, Base, Profile};
+use crate::resolve::{scheme_len, Profile};
 use encoding_rs::Encoding;
 
 /// The base set by the document's `<base href>` (`href`: the value of the
@@ -29,21 +28,22 @@ pub fn embedded_base(
         );
         None
     };
-    // As the rewriter writes it, so that the base is the browser's
+    // Read as the rewriter writes it, so that the base is the browser's
     // (`<base href="http:sub/">`, `<base href="\\host\dir\">`).
-    let url = match absolute_url(fallback, href) {
-        Ok(url) => url,
-        Err(why) => return ignore(report, why),
+    let base = match establish(
+        href,
+        fallback,
+        BaseRule::Embedded,
+        profile,
+        Some(query_encoding),
+    ) {
+        Ok(base) => base,
+        Err(e) => return ignore(report, e.to_string()),
     };
-    let scheme = scheme_len(&url).map(|n| url[..n].to_ascii_lowercase());
+    // The base element's own rule (HTML "frozen base URL").
+    let scheme = scheme_len(base.url()).map(|n| base.url()[..n].to_ascii_lowercase());
     if let Some(s @ ("javascript" | "data")) = scheme.as_deref() {
         return ignore(report, format!("a `{s}:` URL cannot be a base"));
     }
-    match Base::parse(&url, profile) {
-        Ok(base) => Some(EstablishedBase::new(
-            base.with_query_encoding(query_encoding),
-            BaseRule::Embedded,
-        )),
-        Err(e) => ignore(report, e.to_string()),
-    }
+    Some(base)
 }

@@ -18,10 +18,9 @@
 
 use super::dom::{AttrNs, ElementNs};
 use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::{establish, BaseRule};
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
-use crate::resolve::Base;
 use html5ever::ns;
 use html5ever::tendril::StrTendril;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
@@ -34,11 +33,13 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) -> Report {
     let location = Location::file(None);
     let mut report = Report::new(options.keep_link_records);
-    let base = base_url.and_then(|url| match Base::parse(url, options.profile) {
-        Ok(b) => Some(EstablishedBase::new(b, BaseRule::Retrieval)),
-        Err(e) => {
-            report.problem(&location, Severity::Error, format!("base URL: {e}"));
-            None
+    let base = base_url.and_then(|url| {
+        match establish(url, None, BaseRule::Retrieval, options.profile, None) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                report.problem(&location, Severity::Error, format!("base URL: {e}"));
+                None
+            }
         }
     });
     let start = Start {

@@ -9,11 +9,11 @@ use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
 use super::splice::{self, TextEdit};
 use super::{refresh, srcset};
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::clean_reference;
+use crate::base::{self, establish, BaseRule, EstablishedBase};
 use crate::options::Options;
-use crate::policy::{clean_reference, LinkRewriter};
+use crate::policy::LinkRewriter;
 use crate::report::{Location, Outcome, Report, Severity};
-use crate::resolve::Base;
 use encoding_rs::Encoding;
 use html5ever::QualName;
 
@@ -85,22 +85,46 @@ pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> V
 pub(crate) struct Bases {
     /// From outside, else the saved-from comment.
     fallback: Option<EstablishedBase>,
-    /// From `<base href>` (5.1).
-    embedded: Option<EstablishedBase>,
+    /// The one in force: from `<base href>` (5.1), else the fallback.
+    in_force: Option<EstablishedBase>,
     /// The document's own URL (for `manifest`).
     document_url: Option<EstablishedBase>,
 }
 
 impl Bases {
     /// The bases of a document whose first `<base href>` is `base_href` and
-    /// whose leading comments are `comments`.
+    /// whose leading comments are `comments`: the fallback (from outside,
+    /// else — when `start` allows it — the saved-from comment) and the
+    /// embedded base (5.1, resolved against the fallback), fed to the
+    /// precedence ([`base::in_force`]).
     pub(crate) fn new(
         base_href: Option<&str>,
         comments: &[&str],
         start: &Start<'_>,
         report: &mut Report,
     ) -> Bases {
-        let (fallback, embedded) = bases(base_href, comments, start, report);
+        let profile = start.options.profile;
+        let outside = start.base.map(|b| with_query_encoding(b, start));
+        let saved_from = match outside {
+            None if start.saved_from_allowed => saved_from_base(
+                comments,
+                profile,
+                start.query_encoding,
+                report,
+                start.location,
+            ),
+            _ => None,
+        };
+        let fallback = base::in_force([outside, saved_from]);
+        let embedded = embedded_base(
+            base_href,
+            fallback.as_ref(),
+            profile,
+            start.query_encoding,
+            report,
+            start.location,
+        );
+        let in_force = base::in_force([embedded, fallback.clone()]);
         // The document's own URL: given by the caller, else the saved-from
         // comment's URL (which is where the page was retrieved from).
         let document_url = match start.document_url {
@@ -112,14 +136,14 @@ impl Bases {
         };
         Bases {
             fallback,
-            embedded,
+            in_force,
             document_url,
         }
     }
 
     /// The base in force: the embedded one, else the fallback.
     pub(crate) fn in_force(self) -> Option<EstablishedBase> {
-        self.embedded.or(self.fallback)
+        self.in_force
     }
 }
 
@@ -139,9 +163,13 @@ impl<'a> Policy<'a> {
         start: &'a Start<'a>,
         report: &'a mut Report,
     ) -> Policy<'a> {
-        let base = bases.embedded.as_ref().or(bases.fallback.as_ref());
         Policy {
-            rewriter: LinkRewriter::new(base, start.options, report, start.location),
+            rewriter: LinkRewriter::new(
+                bases.in_force.as_ref(),
+                start.options,
+                report,
+                start.location,
+            ),
             bases,
             start,
         }
@@ -157,13 +185,13 @@ pub fn document_base(
 ) -> Option<EstablishedBase> {
     let keep = keep(start.options);
     let doc = dom::parse(text, start.iframe_srcdoc, &keep);
-    let (fallback, embedded) = bases(
+    Bases::new(
         doc.first_base_href(),
         &doc.leading_comments(),
         start,
         report,
-    );
-    embedded.or(fallback)
+    )
+    .in_force()
 }
 
 fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBase {
@@ -171,37 +199,6 @@ fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBas
         b.base.clone().with_query_encoding(start.query_encoding),
         b.rule,
     )
-}
-
-/// The fallback base (from outside, else the saved-from comment) and the
-/// embedded one (5.1), if any.
-fn bases(
-    base_href: Option<&str>,
-    comments: &[&str],
-    start: &Start<'_>,
-    report: &mut Report,
-) -> (Option<EstablishedBase>, Option<EstablishedBase>) {
-    let profile = start.options.profile;
-    let fallback = match start.base {
-        Some(b) => Some(with_query_encoding(b, start)),
-        None if start.saved_from_allowed => saved_from_base(
-            comments,
-            profile,
-            start.query_encoding,
-            report,
-            start.location,
-        ),
-        None => None,
-    };
-    let embedded = embedded_base(
-        base_href,
-        fallback.as_ref(),
-        profile,
-        start.query_encoding,
-        report,
-        start.location,
-    );
-    (fallback, embedded)
 }
 
 struct Walk<'a> {
@@ -399,14 +396,19 @@ impl Policy<'_> {
     /// An `<object>`'s `codebase` (`raw`, when it has a `classid`),
     /// resolved, as the base of its `classid`.
     fn codebase(&mut self, raw: Option<&str>) -> Option<EstablishedBase> {
-        let raw = raw?;
-        // By the rewriter's rules, so that it is the browser's base.
-        let url = crate::policy::absolute_url(self.rewriter.base(), raw).ok()?;
-        let base = Base::parse(&url, self.start.options.profile).ok()?;
-        Some(EstablishedBase::new(
-            base.with_query_encoding(self.start.query_encoding),
+        // Read as a `<base href>` is (the rewriter's rules, so that it is the
+        // browser's base); one that sets none is passed over silently (the
+        // `classid` then resolves against the document's base).
+        let profile = self.start.options.profile;
+        let query_encoding = Some(self.start.query_encoding);
+        establish(
+            raw?,
+            self.rewriter.base(),
             BaseRule::Embedded,
-        ))
+            profile,
+            query_encoding,
+        )
+        .ok()
     }
 
     /// An `iframe srcdoc` document, rewritten with this document's base:

@@ -3,9 +3,9 @@
 //! length of the URL. Used as the retrieval URL (rule 5.3) only when the
 //! caller knows no base.
 
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::{establish, BaseRule, EstablishedBase};
 use crate::report::{Location, Report, Severity};
-use crate::resolve::{Base, Profile};
+use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
 /// The URL of a `saved from url=(NNNN)…` comment text, if it is one.
@@ -48,19 +48,9 @@ pub fn saved_from_base(
     location: &Location,
 ) -> Option<EstablishedBase> {
     let url = comments.iter().find_map(|c| saved_from_url(c))?;
-    match Base::parse(url, profile) {
-        Ok(base) if base.is_hierarchical() => Some(EstablishedBase::new(
-            base.with_query_encoding(query_encoding),
-            BaseRule::SavedFromComment,
-        )),
-        Ok(_) => {
-            report.problem(
-                location,
-                Severity::Warning,
-                format!("saved-from comment `{url}` ignored: not a hierarchical URL"),
-            );
-            None
-        }
+    let rule = BaseRule::SavedFromComment;
+    match establish(url, None, rule, profile, Some(query_encoding)) {
+        Ok(base) => Some(base),
         Err(e) => {
             report.problem(
                 location,

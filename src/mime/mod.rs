@@ -163,7 +163,7 @@ impl Traversal<'_, '_> {
             &loc,
             self.report,
         );
-        let base = heading.own.clone().or(enclosing);
+        let base = crate::base::in_force([heading.own.clone(), enclosing]);
         let protected = protected.or_else(|| self.signature(entity, &loc));
         (self.visit)(
             &PartContext {

@@ -5,10 +5,9 @@
 
 use super::payload::Payload;
 use super::reader::{Item, Reader};
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::{establish, BaseRule};
 use crate::options::{Format, Options};
 use crate::report::{Location, Report};
-use crate::resolve::Base;
 use std::fmt::Write as _;
 use std::io::{self, Read};
 
@@ -52,8 +51,7 @@ pub fn explain_warc(
         let base = own
             .url
             .as_deref()
-            .and_then(|url| Base::parse(url, own.profile).ok())
-            .map(|b| EstablishedBase::new(b, BaseRule::Retrieval));
+            .and_then(|url| establish(url, None, BaseRule::Retrieval, own.profile, None).ok());
         let _ = write!(
             out,
             "  {}",
