@@ -1,5 +1,5 @@
 //! Which base applies, and why: the precedence of sections 5.1–5.4
-//! ([`Candidates`]), and the one way a value establishes a base
+//! ([`in_force`]), and the one way a value establishes a base
 //! ([`establish`]) — for every format: a `<base href>` and an `<object
 //! codebase>` (HTML, XHTML), a saved-from comment, a MIME heading's
 //! `Content-Base`, `Content-Location` and `Base`, an archive's
