@@ -39,6 +39,7 @@ pub mod document;
 pub mod html;
 pub mod mime;
 pub mod options;
+mod planned;
 pub mod policy;
 pub mod report;
 pub mod resolve;

@@ -64,13 +64,7 @@ pub fn run(args: ExplainArgs) -> i32 {
         }
         _ => {
             let base = options.retrieval_base(&location, &mut report);
-            let ctx = linkbase::html::HtmlContext {
-                options: &options,
-                base: base.as_ref(),
-                document_url: base.as_ref(),
-                transport_charset: options.charset,
-                location: &location,
-            };
+            let ctx = linkbase::html::HtmlContext::new(&options, base.as_ref(), &location);
             let base = if format == Format::Xhtml {
                 linkbase::xhtml::document_base(&input, &ctx, &mut report)
             } else {

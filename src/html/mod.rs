@@ -29,10 +29,12 @@ mod rewrite;
 mod saved_from;
 pub mod splice;
 pub mod srcset;
+pub mod stylesheet;
 
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
 pub(crate) use rewrite::{kind_of, reported_name, Bases, Policy, Start};
 pub use saved_from::saved_from_url;
+pub use stylesheet::{plan_stylesheet, rewrite_stylesheet};
 
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +52,25 @@ pub struct HtmlContext<'a> {
     pub transport_charset: Option<&'static Encoding>,
     /// Where the document is, for records and messages.
     pub location: &'a Location,
+}
+
+impl<'a> HtmlContext<'a> {
+    /// What `options` and the base established outside a document (`base`,
+    /// also taken as the document's own URL) say about it; the transport
+    /// charset is `options.charset` (`--charset`).
+    pub fn new(
+        options: &'a Options,
+        base: Option<&'a EstablishedBase>,
+        location: &'a Location,
+    ) -> Self {
+        HtmlContext {
+            options,
+            base,
+            document_url: base,
+            transport_charset: options.charset,
+            location,
+        }
+    }
 }
 
 /// The base in force in the document `input` (for `linkbase explain`): its

@@ -287,7 +287,8 @@ fn part_charset(entity: &Entity, options: &Options) -> Option<&'static encoding_
         .or(options.charset)
 }
 
-/// What the HTML layer is told about an HTML part.
+/// What the HTML layer is told about an HTML, XHTML or CSS part: its base
+/// (also its own URL) and its transport charset ([`part_charset`]).
 fn html_context<'a>(
     entity: &Entity,
     options: &'a Options,
@@ -295,11 +296,8 @@ fn html_context<'a>(
     location: &'a Location,
 ) -> crate::html::HtmlContext<'a> {
     crate::html::HtmlContext {
-        options,
-        base,
-        document_url: base,
         transport_charset: part_charset(entity, options),
-        location,
+        ..crate::html::HtmlContext::new(options, base, location)
     }
 }
 
@@ -490,16 +488,13 @@ impl Planner<'_> {
             );
             return None;
         }
+        let ctx = html_context(entity, self.options, base, loc);
         let mut rewritten = if entity.media_type == "text/css" {
-            let mut options = self.options.clone();
-            options.charset = part_charset(entity, self.options);
             let environment = self.style_environments.get(&entity.path).copied();
-            crate::document::rewrite_stylesheet(text, &options, environment, base, loc, report)?
+            crate::html::rewrite_stylesheet(text, &ctx, environment, report)?
         } else if entity.media_type == "application/xhtml+xml" {
-            let ctx = html_context(entity, self.options, base, loc);
             crate::xhtml::rewrite_xhtml(text, &ctx, report)?
         } else {
-            let ctx = html_context(entity, self.options, base, loc);
             crate::html::rewrite_html(text, &ctx, report)?
         };
         rewritten.extend_from_slice(tail);

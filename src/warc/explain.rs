@@ -66,13 +66,7 @@ pub fn explain_warc(
                 }
             }
             format => {
-                let ctx = crate::html::HtmlContext {
-                    options: &own,
-                    base: base.as_ref(),
-                    document_url: base.as_ref(),
-                    transport_charset: own.charset,
-                    location: &at,
-                };
+                let ctx = crate::html::HtmlContext::new(&own, base.as_ref(), &at);
                 let established = match format {
                     Format::Html => crate::html::document_base(&payload.body, &ctx, report),
                     Format::Xhtml => crate::xhtml::document_base(&payload.body, &ctx, report),
