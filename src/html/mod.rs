@@ -88,14 +88,10 @@ pub fn document_base(
 
 fn start<'a>(ctx: &HtmlContext<'a>, charset: &'a charset::Charset) -> rewrite::Start<'a> {
     rewrite::Start {
-        options: ctx.options,
-        base: ctx.base,
-        document_url: ctx.document_url,
+        ctx: *ctx,
         saved_from_allowed: true,
-        iframe_srcdoc: false,
         query_encoding: charset::query_encoding(charset),
         output: Some(charset),
-        location: ctx.location,
         depth: 0,
     }
 }

@@ -18,6 +18,7 @@
 
 use super::dom::{AttrNs, ElementNs};
 use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
+use super::HtmlContext;
 use crate::base::{establish, BaseRule};
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
@@ -43,14 +44,10 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
         }
     });
     let start = Start {
-        options,
-        base: base.as_ref(),
-        document_url: base.as_ref(),
+        ctx: HtmlContext::new(options, base.as_ref(), &location),
         saved_from_allowed: true,
-        iframe_srcdoc: false,
         query_encoding: encoding_rs::UTF_8,
         output: None,
-        location: &location,
         depth: 0,
     };
     let comments = leading_comments(&dom.document);
@@ -92,7 +89,7 @@ fn rewrite_element(node: &Handle, policy: &mut Policy<'_>) {
             .map(|a| a.value.to_string())
     };
     let (refresh, codebase) = policy.element_context(ns, local, value_of);
-    let extra = &policy.start.options.extra_attributes;
+    let extra = &policy.start.ctx.options.extra_attributes;
     let mut attrs = attrs.borrow_mut();
     for attr in attrs.iter_mut() {
         let attr_ns = AttrNs::of(&attr.name);

@@ -8,39 +8,41 @@ use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
 use super::splice::{self, TextEdit};
-use super::{refresh, srcset};
+use super::{refresh, srcset, HtmlContext};
 use crate::base::clean_reference;
 use crate::base::{self, establish, BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::policy::LinkRewriter;
-use crate::report::{Location, Outcome, Report, Severity};
+use crate::report::{Outcome, Report, Severity};
 use encoding_rs::Encoding;
 use html5ever::QualName;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
 pub const MAX_SRCDOC_DEPTH: usize = 8;
 
-/// The bases a document starts from.
+/// What a document starts from: what the caller knows of it, and what its
+/// encoding and its place among `srcdoc` documents make of that.
 pub struct Start<'a> {
-    /// The options in force.
-    pub options: &'a Options,
-    /// The fallback base from outside (MIME, `--url`, a parent document).
-    pub base: Option<&'a EstablishedBase>,
-    /// The document's own URL (for `manifest`).
-    pub document_url: Option<&'a EstablishedBase>,
+    /// The options, the fallback base from outside (MIME, `--url`, a parent
+    /// document), the document's own URL (for `manifest`), where it is.
+    pub ctx: HtmlContext<'a>,
     /// May a `<!-- saved from url=… -->` comment supply the base?
     pub saved_from_allowed: bool,
-    /// Parse as an `iframe srcdoc` document.
-    pub iframe_srcdoc: bool,
     /// The encoding URL queries are written in (`whatwg` profile).
     pub query_encoding: &'static Encoding,
     /// The encoding the document will be written in; `None` when the output
     /// holds every character as itself (it goes into a `srcdoc` attribute).
     pub output: Option<&'a Charset>,
-    /// Where the document is.
-    pub location: &'a Location,
     /// How many `srcdoc` documents enclose this one.
     pub depth: usize,
+}
+
+impl Start<'_> {
+    /// Is the document parsed as an `iframe srcdoc` document (one inside
+    /// another's attribute)?
+    pub fn iframe_srcdoc(&self) -> bool {
+        self.depth > 0
+    }
 }
 
 /// The attributes the rewrite can look at: those of the link table, the
@@ -59,8 +61,8 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
 /// Rewrite the document `text`: the edits to make, sorted (none when
 /// nothing changes).
 pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Vec<TextEdit> {
-    let keep = keep(start.options);
-    let doc = dom::parse(text, start.iframe_srcdoc, &keep);
+    let keep = keep(start.ctx.options);
+    let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
     let bases = Bases::new(
         doc.first_base_href(),
         &doc.leading_comments(),
@@ -103,15 +105,15 @@ impl Bases {
         start: &Start<'_>,
         report: &mut Report,
     ) -> Bases {
-        let profile = start.options.profile;
-        let outside = start.base.map(|b| with_query_encoding(b, start));
+        let profile = start.ctx.options.profile;
+        let outside = start.ctx.base.map(|b| with_query_encoding(b, start));
         let saved_from = match outside {
             None if start.saved_from_allowed => saved_from_base(
                 comments,
                 profile,
                 start.query_encoding,
                 report,
-                start.location,
+                start.ctx.location,
             ),
             _ => None,
         };
@@ -122,12 +124,12 @@ impl Bases {
             profile,
             start.query_encoding,
             report,
-            start.location,
+            start.ctx.location,
         );
         let in_force = base::in_force([embedded, fallback.clone()]);
         // The document's own URL: given by the caller, else the saved-from
         // comment's URL (which is where the page was retrieved from).
-        let document_url = match start.document_url {
+        let document_url = match start.ctx.document_url {
             Some(b) => Some(with_query_encoding(b, start)),
             None => fallback
                 .as_ref()
@@ -166,9 +168,9 @@ impl<'a> Policy<'a> {
         Policy {
             rewriter: LinkRewriter::new(
                 bases.in_force.as_ref(),
-                start.options,
+                start.ctx.options,
                 report,
-                start.location,
+                start.ctx.location,
             ),
             bases,
             start,
@@ -177,14 +179,14 @@ impl<'a> Policy<'a> {
 }
 
 /// The base the document `text` establishes itself (5.1 `<base href>`), else
-/// its fallback (`start.base`, else a saved-from comment); `None` for 5.4.
+/// its fallback (`start.ctx.base`, else a saved-from comment); `None` for 5.4.
 pub fn document_base(
     text: &str,
     start: &Start<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    let keep = keep(start.options);
-    let doc = dom::parse(text, start.iframe_srcdoc, &keep);
+    let keep = keep(start.ctx.options);
+    let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
     Bases::new(
         doc.first_base_href(),
         &doc.leading_comments(),
@@ -244,7 +246,7 @@ impl Walk<'_> {
             local,
             attr_ns,
             name,
-            &self.policy.start.options.extra_attributes,
+            &self.policy.start.ctx.options.extra_attributes,
         ) else {
             return;
         };
@@ -284,7 +286,7 @@ impl Walk<'_> {
             });
             if urls {
                 self.policy.rewriter.report().problem(
-                    self.policy.start.location,
+                    self.policy.start.ctx.location,
                     Severity::Warning,
                     "a <style> whose text is written with markup or character references \
                      inside is left unchanged"
@@ -399,7 +401,7 @@ impl Policy<'_> {
         // Read as a `<base href>` is (the rewriter's rules, so that it is the
         // browser's base); one that sets none is passed over silently (the
         // `classid` then resolves against the document's base).
-        let profile = self.start.options.profile;
+        let profile = self.start.ctx.options.profile;
         let query_encoding = Some(self.start.query_encoding);
         establish(
             raw?,
@@ -417,7 +419,7 @@ impl Policy<'_> {
         let start = self.start;
         if start.depth >= MAX_SRCDOC_DEPTH {
             self.rewriter.report().problem(
-                start.location,
+                start.ctx.location,
                 Severity::Warning,
                 format!("iframe srcdoc nested deeper than {MAX_SRCDOC_DEPTH}; left unchanged"),
             );
@@ -425,9 +427,11 @@ impl Policy<'_> {
         }
         let inherited = self.rewriter.base().map(EstablishedBase::inherited);
         let nested = Start {
-            base: inherited.as_ref(),
+            ctx: HtmlContext {
+                base: inherited.as_ref(),
+                ..start.ctx
+            },
             saved_from_allowed: false,
-            iframe_srcdoc: true,
             output: None,
             depth: start.depth + 1,
             ..*start
