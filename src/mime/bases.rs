@@ -136,17 +136,14 @@ impl Ctx<'_> {
     }
 }
 
-/// The retrieval base of the whole message (rule 5.3): `--url`, else the
-/// archive's `Snapshot-Content-Location`.
-pub fn retrieval_base(
+/// The retrieval base (rule 5.3) a message gives itself when none is given
+/// with it: its archive's `Snapshot-Content-Location`.
+pub fn snapshot_base(
     root: &Entity,
     options: &Options,
     location: &Location,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    if options.url.is_some() {
-        return options.retrieval_base(location, report);
-    }
     let value = clean_url_value(&root.header("snapshot-content-location")?.text);
     if value.is_empty() {
         return None;

@@ -123,16 +123,28 @@ pub fn traverse(
         report,
         visit,
     };
+    // The retrieval base: `--url`, established once for the whole input,
+    // else each message's own `Snapshot-Content-Location`.
+    let url = match start {
+        Start::Retrieval if options.url.is_some() => {
+            Some(options.retrieval_base(location, t.report))
+        }
+        _ => None,
+    };
+    let retrieval = |message: &Entity, report: &mut Report| match &url {
+        Some(given) => given.clone(),
+        None => bases::snapshot_base(message, options, location, report),
+    };
     if tree.structure == Structure::Mbox {
         // Every message of an mbox file stands alone.
         t.entity_only(tree, None, None);
         for message in &tree.children {
-            let retrieval = bases::retrieval_base(message, options, location, t.report);
-            t.entity(message, retrieval, None);
+            let base = retrieval(message, t.report);
+            t.entity(message, base, None);
         }
     } else {
         let base = match start {
-            Start::Retrieval => bases::retrieval_base(tree, options, location, t.report),
+            Start::Retrieval => retrieval(tree, t.report),
             Start::Enclosed(base) => base,
         };
         t.entity(tree, base, None);
