@@ -1,5 +1,5 @@
 //! One input, whatever its format: detect it ([`detect_format`]); a web
-//! archive goes to the WARC layer, any other format to [`crate::planned`],
+//! archive goes to the WARC layer, any other format to `planned`,
 //! which hands it to its layer.
 
 use crate::options::{Format, Options};
