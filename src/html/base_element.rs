@@ -4,22 +4,23 @@
 //! `javascript:` or `data:` URL, the element is ignored (with a warning) and
 //! the fallback base stays in force. Later `<base>` elements never count.
 
+use super::rewrite::Start;
 use crate::base::{establish, BaseRule, EstablishedBase};
-use crate::report::{Location, Report, Severity};
-use crate::resolve::{scheme_len, Profile};
-use encoding_rs::Encoding;
+use crate::report::{Report, Severity};
+use crate::resolve::scheme_len;
 
 /// The base set by the document's `<base href>` (`href`: the value of the
 /// first one in tree order, if any), if it sets a usable one.
 pub fn embedded_base(
     href: Option<&str>,
     fallback: Option<&EstablishedBase>,
-    profile: Profile,
-    query_encoding: &'static Encoding,
+    start: &Start<'_>,
     report: &mut Report,
-    location: &Location,
 ) -> Option<EstablishedBase> {
     let href = href?;
+    let location = start.ctx.location;
+    let profile = start.ctx.options.profile;
+    let query_encoding = start.query_encoding;
     let ignore = |report: &mut Report, why: String| {
         report.problem(
             location,

@@ -9,8 +9,7 @@ use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
 use super::splice::{self, TextEdit};
 use super::{refresh, srcset, HtmlContext};
-use crate::base::clean_reference;
-use crate::base::{self, establish, BaseRule, EstablishedBase};
+use crate::base::{self, clean_reference, establish, BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Outcome, Report, Severity};
@@ -105,27 +104,13 @@ impl Bases {
         start: &Start<'_>,
         report: &mut Report,
     ) -> Bases {
-        let profile = start.ctx.options.profile;
         let outside = start.ctx.base.map(|b| with_query_encoding(b, start));
         let saved_from = match outside {
-            None if start.saved_from_allowed => saved_from_base(
-                comments,
-                profile,
-                start.query_encoding,
-                report,
-                start.ctx.location,
-            ),
+            None if start.saved_from_allowed => saved_from_base(comments, start, report),
             _ => None,
         };
         let fallback = base::in_force([outside, saved_from]);
-        let embedded = embedded_base(
-            base_href,
-            fallback.as_ref(),
-            profile,
-            start.query_encoding,
-            report,
-            start.ctx.location,
-        );
+        let embedded = embedded_base(base_href, fallback.as_ref(), start, report);
         let in_force = base::in_force([embedded, fallback.clone()]);
         // The document's own URL: given by the caller, else the saved-from
         // comment's URL (which is where the page was retrieved from).

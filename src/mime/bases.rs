@@ -87,7 +87,10 @@ pub fn heading_base(
             Some((h.name.clone(), value))
         })
     };
-    let own = content_base.or(content_location).or_else(|| {
+    // The heading's own order is the precedence's (Content-Base, then
+    // Content-Location, then the legacy headers, established only when
+    // needed: an unusable one is reported only then).
+    let own = crate::base::in_force([content_base, content_location]).or_else(|| {
         let (name, value) = legacy()?;
         ctx.establish(&name, &value, enclosing, BaseRule::LegacyBaseHeader)
     });
