@@ -72,7 +72,10 @@ fn no_module_uses_one_above_it() {
 /// written, and nothing else.
 #[test]
 fn an_upward_import_is_caught_however_written() {
-    let reexports = root_reexports("pub use resolve::{Base, Profile};\npub use document::rewrite;");
+    let reexports = root_reexports(
+        "pub use resolve::{Base, Profile};\npub use document::rewrite;\n\
+         pub(crate) use crate::options::Options;",
+    );
     let module = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let check = |file: &str, m: &[&str], text: &str| {
         violations(file, &module(m), text, &reexports)
@@ -154,6 +157,11 @@ fn an_upward_import_is_caught_however_written() {
             "mod tests { use super::establish; }",
         ),
         ("root re-export below", &["policy"], "use crate::Profile;"),
+        (
+            "crate-visible re-export",
+            &["policy"],
+            "use crate::Options;",
+        ),
     ];
     for (case, m, text) in allowed {
         assert_eq!(
@@ -216,22 +224,26 @@ fn module_path(relative: &Path) -> Vec<String> {
 fn root_reexports(lib: &str) -> BTreeMap<String, String> {
     let mut names = BTreeMap::new();
     let tokens = tokens(&code_only(lib));
-    let mut i = 0;
-    while i + 2 < tokens.len() {
-        if tokens[i].text == "pub" && tokens[i + 1].text == "use" {
-            let module = tokens[i + 2].text.clone();
-            let end = tokens[i..]
-                .iter()
-                .position(|t| t.text == ";")
-                .map_or(tokens.len(), |p| i + p);
-            for t in &tokens[i + 3..end] {
-                if is_ident(&t.text) && t.text != "self" {
-                    names.insert(t.text.clone(), module.clone());
-                }
-            }
-            i = end;
+    let text = |i: usize| tokens.get(i).map_or("", |t: &Token| t.text.as_str());
+    for (i, t) in tokens.iter().enumerate() {
+        // `pub use`, `pub(crate) use`; the path may start with `crate::`.
+        if t.text != "use" || !(text(i.wrapping_sub(1)) == "pub" || text(i.wrapping_sub(1)) == ")")
+        {
+            continue;
         }
-        i += 1;
+        let mut at = i + 1;
+        if matches!(text(at), "crate" | "self") && text(at + 1) == "::" {
+            at += 2;
+        }
+        let module = text(at).to_string();
+        let end = (at..tokens.len())
+            .find(|&j| text(j) == ";")
+            .unwrap_or(tokens.len());
+        for t in &tokens[at + 1..end] {
+            if is_ident(&t.text) && t.text != "self" {
+                names.insert(t.text.clone(), module.clone());
+            }
+        }
     }
     names
 }
