@@ -101,13 +101,7 @@ fn html(c: &mut Criterion) {
         Base::parse("https://example.org/docs/guide/page.html", Profile::Rfc3986).expect("base"),
         BaseRule::Retrieval,
     );
-    let ctx = HtmlContext {
-        options: &options,
-        base: Some(&base),
-        document_url: Some(&base),
-        transport_charset: None,
-        location: &location,
-    };
+    let ctx = HtmlContext::new(&options, Some(&base), &location);
     let mut summary = Vec::new();
     for (label, size) in [("100KB", 100_000), ("1MB", 1_000_000), ("5MB", 5_000_000)] {
         let input = page(size).into_bytes();

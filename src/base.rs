@@ -1,6 +1,16 @@
-//! Which base applies, and why: the precedence of sections 5.1–5.4.
+//! Which base applies, and why: the precedence of sections 5.1–5.4
+//! ([`in_force`]), and the one way a value establishes a base
+//! ([`establish`]) — for every format: a `<base href>` and an `<object
+//! codebase>` (HTML, XHTML), a saved-from comment, a MIME heading's
+//! `Content-Base`, `Content-Location` and `Base`, an archive's
+//! `Snapshot-Content-Location`, the retrieval URL.
+//!
+//! Also what a value stands for against a base as the rewriter writes it
+//! ([`absolute_url`]: the browser's reading), which both the link policy
+//! and the establishing of an HTML base use.
 
-use crate::resolve::Base;
+use crate::resolve::{has_scheme, Agreement, Base, BaseError, Profile, ResolveError};
+use encoding_rs::Encoding;
 use std::fmt;
 
 /// The rule that established a base URL.
@@ -26,6 +36,25 @@ pub enum BaseRule {
 }
 
 impl BaseRule {
+    /// The rule's place in the precedence of sections 5.1–5.4 (RFC 2557
+    /// §5 for the MIME headers): lower comes first. 5.1 the content's own
+    /// `<base href>`; then the entity's heading — `Content-Base`, then
+    /// `Content-Location`, then the legacy `Base`; 5.2 the enclosing
+    /// entity's base; 5.3 the retrieval URL, however it is known. (5.4, no
+    /// base, has no rule.)
+    pub fn precedence(self) -> u8 {
+        match self {
+            BaseRule::Embedded => 0,
+            BaseRule::ContentBase => 1,
+            BaseRule::ContentLocation => 2,
+            BaseRule::LegacyBaseHeader => 3,
+            BaseRule::Enclosing => 4,
+            BaseRule::Retrieval
+            | BaseRule::SnapshotContentLocation
+            | BaseRule::SavedFromComment => 5,
+        }
+    }
+
     /// Short human label, used by `linkbase explain` and in messages.
     pub fn label(self) -> &'static str {
         match self {
@@ -75,5 +104,298 @@ impl EstablishedBase {
             base: self.base.clone(),
             rule: BaseRule::Enclosing,
         }
+    }
+}
+
+/// The base in force among the candidates for the base of one document or
+/// entity (each `None` where that source gives none): the one whose rule
+/// comes first in the precedence ([`BaseRule::precedence`]), the earlier
+/// given on a tie; `None` is rule 5.4 (no base: relative references stay
+/// relative). Each format feeds it the candidates it has: an HTML document
+/// its `<base href>` and the base it got from outside; a MIME entity its
+/// heading's and its enclosing entity's (at the top, the retrieval URL).
+pub fn in_force<I>(candidates: I) -> Option<EstablishedBase>
+where
+    I: IntoIterator<Item = Option<EstablishedBase>>,
+{
+    candidates
+        .into_iter()
+        .flatten()
+        .fold(None, |best: Option<EstablishedBase>, next| match best {
+            Some(best) if best.rule.precedence() <= next.rule.precedence() => Some(best),
+            _ => Some(next),
+        })
+}
+
+/// Why a value establishes no base.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unusable {
+    /// It is relative and there is nothing to resolve it against.
+    Relative,
+    /// Resolving it failed (the reason).
+    Unresolvable(String),
+    /// The URL is not one the profile takes as a base.
+    Unparseable(BaseError),
+    /// A `Snapshot-Content-Location` that is not an absolute URL.
+    NotAbsolute,
+    /// A saved-from comment's URL that is not hierarchical.
+    NotHierarchical,
+}
+
+impl fmt::Display for Unusable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unusable::Relative => f.write_str("it is relative and no base URL is known"),
+            Unusable::Unresolvable(why) => f.write_str(why),
+            Unusable::Unparseable(e) => write!(f, "{e}"),
+            Unusable::NotAbsolute => f.write_str("not an absolute URL"),
+            Unusable::NotHierarchical => f.write_str("not a hierarchical URL"),
+        }
+    }
+}
+
+/// The base the value `value` establishes under `rule`, against `against`
+/// (the base it is resolved against, when it is relative), parsed with
+/// `profile`, its queries written in `query_encoding` (the document's, for
+/// HTML; `None`: UTF-8) — or why it establishes none. Callers report the
+/// reason in their own words; this is the one place the steps are written:
+///
+/// 1. **Read** the value by its rule. A `<base href>` or `codebase`
+///    ([`BaseRule::Embedded`]) is read as the rewriter writes links
+///    ([`absolute_url`]: cleaned as browsers clean it, a same-scheme
+///    relative reference and the browser check as a browser reads them,
+///    nothing relative against a non-hierarchical base). A heading's value
+///    (`Content-Base`, `Content-Location`, `Base`; cleaned by the MIME layer)
+///    is resolved by the profile itself, as a `Content-Location` is
+///    rewritten; one with a scheme is itself when there is nothing to
+///    resolve against or resolving fails. A retrieval URL
+///    (`--url`, `Snapshot-Content-Location`, a saved-from comment) is taken
+///    as it is.
+/// 2. **Parse** the URL with the profile ([`Base::parse`]).
+/// 3. **Check** what the rule asks of it: a `Snapshot-Content-Location` has
+///    a scheme, a saved-from comment's URL is hierarchical.
+/// 4. Set the **query encoding** and pair the base with its rule.
+pub fn establish(
+    value: &str,
+    against: Option<&EstablishedBase>,
+    rule: BaseRule,
+    profile: Profile,
+    query_encoding: Option<&'static Encoding>,
+) -> Result<EstablishedBase, Unusable> {
+    let url: std::borrow::Cow<'_, str> = match rule {
+        BaseRule::Embedded => absolute_url(against, value)
+            .map_err(Unusable::Unresolvable)?
+            .into(),
+        BaseRule::ContentBase | BaseRule::ContentLocation | BaseRule::LegacyBaseHeader => {
+            // Resolved by the profile even when it has a scheme, so that what
+            // a profile makes of `http:g` holds for headers as for links.
+            match against.map(|a| a.base.resolve(value)) {
+                Some(Ok(r)) => r.url.into_owned().into(),
+                _ if has_scheme(value) => value.into(),
+                None => return Err(Unusable::Relative),
+                Some(Err(e)) => return Err(Unusable::Unresolvable(e.to_string())),
+            }
+        }
+        BaseRule::SnapshotContentLocation if !has_scheme(value) => {
+            return Err(Unusable::NotAbsolute)
+        }
+        BaseRule::Enclosing
+        | BaseRule::Retrieval
+        | BaseRule::SnapshotContentLocation
+        | BaseRule::SavedFromComment => value.into(),
+    };
+    let base = Base::parse(&url, profile).map_err(|e| match rule {
+        BaseRule::SnapshotContentLocation => Unusable::NotAbsolute,
+        _ => Unusable::Unparseable(e),
+    })?;
+    if rule == BaseRule::SavedFromComment && !base.is_hierarchical() {
+        return Err(Unusable::NotHierarchical);
+    }
+    let base = match query_encoding {
+        Some(encoding) => base.with_query_encoding(encoding),
+        None => base,
+    };
+    Ok(EstablishedBase::new(base, rule))
+}
+
+/// Strip leading/trailing C0 controls and spaces and remove TAB, LF and CR
+/// inside, as browsers (the URL Standard's parser; the seed's Appendix B for
+/// white space) do before resolving.
+pub fn clean_reference(value: &str) -> std::borrow::Cow<'_, str> {
+    let trimmed = value.trim_matches(|c: char| c <= ' ');
+    if trimmed.contains(['\t', '\n', '\r']) {
+        trimmed
+            .chars()
+            .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+            .collect::<String>()
+            .into()
+    } else {
+        trimmed.into()
+    }
+}
+
+/// The absolute URL `value` stands for against `base`, by the rules the
+/// rewriter writes URLs with (same-scheme relative references, the browser
+/// check, non-hierarchical bases): for values that become a base themselves
+/// (`<base href>`). A value with a scheme is itself; `Err` says why there is
+/// no URL.
+pub fn absolute_url(base: Option<&EstablishedBase>, value: &str) -> Result<String, String> {
+    let cleaned = clean_reference(value);
+    if has_scheme(&cleaned) {
+        return Ok(same_scheme_relative(base, value).unwrap_or_else(|| cleaned.into_owned()));
+    }
+    let Some(base) = base else {
+        return Err("it is relative and no base URL is known".into());
+    };
+    let value = Value {
+        raw: value,
+        same_document: cleaned.is_empty() || cleaned.starts_with('#'),
+        cleaned: &cleaned,
+    };
+    resolve_relative(base, &value, true).map(|(url, _)| url)
+}
+
+/// A relative reference as written, as [`clean_reference`] leaves it, and
+/// whether it is a same-document one.
+pub(crate) struct Value<'v> {
+    pub(crate) raw: &'v str,
+    pub(crate) cleaned: &'v str,
+    pub(crate) same_document: bool,
+}
+
+/// Under `rfc3986` and `whatwg`, the URL a browser reads from `value` (which
+/// has a scheme) when that is not `value` on its own: `http:g` on an `http:`
+/// page.
+pub(crate) fn same_scheme_relative(base: Option<&EstablishedBase>, value: &str) -> Option<String> {
+    let base = base.filter(|b| matches!(b.base.profile(), Profile::Rfc3986 | Profile::Whatwg))?;
+    base.base.browser_same_scheme_relative(value)
+}
+
+/// Resolve the relative reference `value` against `base` (hierarchical
+/// bases only), with the browser check when `browser_rules` (and the
+/// profile is `rfc3986`): the URL and, when it is not the profile's own
+/// answer, why; or why it is left alone.
+pub(crate) fn resolve_relative(
+    base: &EstablishedBase,
+    value: &Value<'_>,
+    browser_rules: bool,
+) -> Result<(String, Option<String>), String> {
+    if !value.same_document && !base.base.is_hierarchical() {
+        return Err(ResolveError::BaseNotHierarchical(base.url().to_string()).to_string());
+    }
+    let url = base
+        .base
+        .resolve(value.cleaned)
+        .map_err(|e| e.to_string())?
+        .url
+        .into_owned();
+    if !browser_rules || base.base.profile() != Profile::Rfc3986 {
+        return Ok((url, None));
+    }
+    match base.base.browser_agreement(value.raw, &url) {
+        Agreement::Same => Ok((url, None)),
+        Agreement::Browser(browser) => Ok((
+            browser,
+            Some(format!(
+                "resolved as browsers do: RFC 3986 gives `{url}`, which a browser reads differently"
+            )),
+        )),
+        Agreement::Unreadable(e) => Err(format!("a browser cannot read this reference ({e})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base(url: &str, rule: BaseRule) -> EstablishedBase {
+        EstablishedBase::new(Base::parse(url, Profile::Rfc3986).unwrap(), rule)
+    }
+
+    fn url(found: Result<EstablishedBase, Unusable>) -> Result<String, Unusable> {
+        found.map(|b| b.url().to_string())
+    }
+
+    #[test]
+    fn the_first_rule_in_the_precedence_is_in_force() {
+        let embedded = base("http://a/embedded/", BaseRule::Embedded);
+        let heading = base("http://a/heading/", BaseRule::ContentLocation);
+        let content_base = base("http://a/content-base/", BaseRule::ContentBase);
+        let enclosing = base("http://a/enclosing/", BaseRule::Enclosing);
+        let retrieval = base("http://a/retrieval/", BaseRule::Retrieval);
+        let pick = |c: Vec<Option<EstablishedBase>>| in_force(c).map(|b| b.url().to_string());
+        let all = vec![
+            Some(retrieval.clone()),
+            Some(enclosing.clone()),
+            Some(heading.clone()),
+            Some(embedded.clone()),
+        ];
+        assert_eq!(pick(all).as_deref(), Some("http://a/embedded/"));
+        let without_embedded = vec![
+            Some(retrieval.clone()),
+            Some(heading.clone()),
+            Some(content_base.clone()),
+            Some(enclosing.clone()),
+        ];
+        assert_eq!(
+            pick(without_embedded).as_deref(),
+            Some("http://a/content-base/")
+        );
+        let outer = vec![None, Some(retrieval.clone()), Some(enclosing.clone())];
+        assert_eq!(pick(outer).as_deref(), Some("http://a/enclosing/"));
+        let tie = vec![
+            Some(retrieval),
+            Some(base("http://b/", BaseRule::SavedFromComment)),
+        ];
+        assert_eq!(pick(tie).as_deref(), Some("http://a/retrieval/"));
+        assert!(pick(vec![None, None]).is_none(), "5.4: no base");
+    }
+
+    #[test]
+    fn a_value_establishes_a_base_by_its_rule() {
+        let page = base("http://a/b/c/d;p?q", BaseRule::Retrieval);
+        let p = Profile::Rfc3986;
+        // RFC 3986 §5.4.1: `../g` against the page.
+        let embedded = establish(" ../g\n/ ", Some(&page), BaseRule::Embedded, p, None);
+        assert_eq!(url(embedded).as_deref(), Ok("http://a/b/g/"));
+        // Browser reading of a same-scheme relative `<base href>`.
+        let same_scheme = establish("http:sub/", Some(&page), BaseRule::Embedded, p, None);
+        assert_eq!(url(same_scheme).as_deref(), Ok("http://a/b/c/sub/"));
+        let header = establish("../g", Some(&page), BaseRule::ContentLocation, p, None);
+        assert_eq!(url(header).as_deref(), Ok("http://a/b/g"));
+        assert_eq!(
+            url(establish("g", None, BaseRule::ContentBase, p, None)),
+            Err(Unusable::Relative)
+        );
+        assert_eq!(
+            url(establish(
+                "x/y",
+                None,
+                BaseRule::SnapshotContentLocation,
+                p,
+                None
+            )),
+            Err(Unusable::NotAbsolute)
+        );
+        assert_eq!(
+            url(establish(
+                "mailto:a@b",
+                None,
+                BaseRule::SavedFromComment,
+                p,
+                None
+            )),
+            Err(Unusable::NotHierarchical)
+        );
+        let retrieval = establish("http://h/x", None, BaseRule::Retrieval, p, None).unwrap();
+        assert_eq!(
+            (retrieval.url(), retrieval.rule),
+            ("http://h/x", BaseRule::Retrieval)
+        );
+        let relative = establish("x", None, BaseRule::Embedded, p, None);
+        assert_eq!(
+            relative.unwrap_err().to_string(),
+            "it is relative and no base URL is known"
+        );
     }
 }

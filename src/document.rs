@@ -1,106 +1,10 @@
-//! One input, whatever its format: detect it and hand it to its layer.
+//! One input, whatever its format: detect it ([`detect_format`]); a web
+//! archive goes to the WARC layer, any other format to `planned`,
+//! which hands it to its layer.
 
-use crate::base::{BaseRule, EstablishedBase};
 use crate::options::{Format, Options};
-use crate::report::{Location, Report, Severity};
-use crate::resolve::Base;
-use std::borrow::Cow;
-
-/// The result of rewriting one input.
-#[derive(Debug)]
-pub struct Rewrite<'a> {
-    /// The output bytes: borrowed (identical to the input) when nothing changed.
-    pub output: Cow<'a, [u8]>,
-    /// The format the input was handled as.
-    pub format: Format,
-    /// What happened to every link, and any problems.
-    pub report: Report,
-}
-
-/// The result of rewriting one input, its output not assembled yet: the
-/// input and what replaces parts of it. Written out piece by piece
-/// ([`PlannedRewrite::pieces`]), as the command line writes a file, a MIME
-/// message's output costs no second copy of the input: only the rewritten
-/// parts are held besides it.
-#[derive(Debug)]
-pub struct PlannedRewrite<'a> {
-    /// The input.
-    pub input: &'a [u8],
-    output: PlannedOutput,
-    /// The format the input was handled as.
-    pub format: Format,
-    /// What happened to every link, and any problems.
-    pub report: Report,
-}
-
-/// What a [`PlannedRewrite`] writes instead of the input.
-#[derive(Debug)]
-enum PlannedOutput {
-    /// Nothing changed: the input itself.
-    Unchanged,
-    /// The input with these edits (HTML, style sheets), sorted, not overlapping.
-    Edited(Vec<crate::html::splice::ByteEdit>),
-    /// The input with these edits (MIME), sorted, not overlapping.
-    Spliced(Vec<crate::mime::Edit>),
-    /// A new file, not an edit of the input: a WARC of `conversion` records
-    /// (the original records are never altered, so none are copied).
-    Whole(Vec<u8>),
-}
-
-impl<'a> PlannedRewrite<'a> {
-    /// Does the output differ from the input?
-    pub fn changed(&self) -> bool {
-        !matches!(self.output, PlannedOutput::Unchanged)
-    }
-
-    /// The output as the pieces it is made of, in order (slices of the input
-    /// and replacements): written one after the other, they are the output.
-    pub fn pieces(&self) -> Vec<&[u8]> {
-        match &self.output {
-            PlannedOutput::Unchanged => vec![self.input],
-            PlannedOutput::Edited(edits) => crate::html::splice::pieces(self.input, edits),
-            PlannedOutput::Spliced(edits) => crate::mime::splice::pieces(self.input, edits),
-            PlannedOutput::Whole(output) => vec![&output[..]],
-        }
-    }
-
-    /// The edits the output is made of, in order: each a range of the input
-    /// and the bytes written instead (none when nothing changed). Outside
-    /// them the output is the input.
-    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, &[u8])> {
-        match &self.output {
-            PlannedOutput::Unchanged => Vec::new(),
-            PlannedOutput::Edited(edits) => edits
-                .iter()
-                .map(|e| (e.range.clone(), &e.bytes[..]))
-                .collect(),
-            PlannedOutput::Spliced(edits) => edits
-                .iter()
-                .map(|e| (e.range.clone(), &e.replacement[..]))
-                .collect(),
-            PlannedOutput::Whole(output) => vec![(0..self.input.len(), &output[..])],
-        }
-    }
-
-    /// The output assembled in memory.
-    pub fn assemble(self) -> Rewrite<'a> {
-        let output = match self.output {
-            PlannedOutput::Unchanged => Cow::Borrowed(self.input),
-            PlannedOutput::Edited(edits) => {
-                Cow::Owned(crate::html::splice::apply(self.input, &edits))
-            }
-            PlannedOutput::Spliced(edits) => {
-                Cow::Owned(crate::mime::splice::apply(self.input, &edits))
-            }
-            PlannedOutput::Whole(output) => Cow::Owned(output),
-        };
-        Rewrite {
-            output,
-            format: self.format,
-            report: self.report,
-        }
-    }
-}
+pub use crate::planned::{PlannedRewrite, Rewrite};
+use crate::report::Report;
 
 /// Decide the format of `input` (named `name`, if it has a name).
 pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
@@ -217,22 +121,6 @@ fn field_name(line: &[u8]) -> Option<&[u8]> {
     name_ok.then_some(name)
 }
 
-/// The retrieval base from `--url`, if given and usable.
-pub fn retrieval_base(
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-) -> Option<EstablishedBase> {
-    let url = options.url.as_deref()?;
-    match Base::parse(url, options.profile) {
-        Ok(b) => Some(EstablishedBase::new(b, BaseRule::Retrieval)),
-        Err(e) => {
-            report.problem(location, Severity::Error, format!("--url: {e}"));
-            None
-        }
-    }
-}
-
 /// Rewrite one input. Never fails: whatever cannot be processed is left as
 /// it was and reported.
 pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Rewrite<'a> {
@@ -246,122 +134,15 @@ pub fn plan_rewrite<'a>(
     options: &Options,
     name: Option<&str>,
 ) -> PlannedRewrite<'a> {
-    let location = Location::file(name);
-    let mut report = Report::new(options.keep_link_records);
     let format = match options.format {
         Format::Auto => detect_format(input, name),
         f => f,
     };
-    let edited = |edits: Option<Vec<crate::html::splice::ByteEdit>>| match edits {
-        Some(edits) => PlannedOutput::Edited(edits),
-        None => PlannedOutput::Unchanged,
-    };
-    let output = match format {
-        Format::Mime => {
-            let edits = crate::mime::plan(input, options, &location, &mut report);
-            if edits.is_empty() {
-                PlannedOutput::Unchanged
-            } else {
-                PlannedOutput::Spliced(edits)
-            }
-        }
-        Format::Warc => {
-            let (output, warc_report, _) = crate::warc::convert_to_vec(input, options, name);
-            report.merge(warc_report);
-            PlannedOutput::Whole(output)
-        }
-        Format::Css => {
-            let base = retrieval_base(options, &location, &mut report);
-            // A stand-alone sheet: no referring document is known.
-            edited(plan_stylesheet(
-                input,
-                options,
-                None,
-                base.as_ref(),
-                &location,
-                &mut report,
-            ))
-        }
-        Format::Html | Format::Xhtml | Format::Auto => {
-            let base = retrieval_base(options, &location, &mut report);
-            let ctx = crate::html::HtmlContext {
-                options,
-                base: base.as_ref(),
-                document_url: base.as_ref(),
-                transport_charset: options.charset,
-                location: &location,
-            };
-            if format == Format::Xhtml {
-                edited(crate::xhtml::plan_xhtml(input, &ctx, &mut report))
-            } else {
-                edited(crate::html::plan_html(input, &ctx, &mut report))
-            }
-        }
-    };
-    PlannedRewrite {
-        input,
-        output,
-        format,
-        report,
+    if format == Format::Warc {
+        let (output, warc_report, _) = crate::warc::convert_to_vec(input, options, name);
+        let mut report = Report::new(options.keep_link_records);
+        report.merge(warc_report);
+        return PlannedRewrite::whole(input, output, report);
     }
-}
-
-/// Rewrite a style sheet: its encoding as CSS Syntax §3.2 determines it
-/// (`css::charset`: byte order mark > `options.charset`, the transport's >
-/// an `@charset` rule at the start > `environment`, the referring
-/// document's encoding > UTF-8); the rewritten URLs spliced into the
-/// input's bytes in the same encoding. `None` when nothing changed.
-pub fn rewrite_stylesheet(
-    input: &[u8],
-    options: &Options,
-    environment: Option<&'static encoding_rs::Encoding>,
-    base: Option<&EstablishedBase>,
-    location: &Location,
-    report: &mut Report,
-) -> Option<Vec<u8>> {
-    let edits = plan_stylesheet(input, options, environment, base, location, report)?;
-    Some(crate::html::splice::apply(input, &edits))
-}
-
-/// [`rewrite_stylesheet`]'s edits, not applied.
-fn plan_stylesheet(
-    input: &[u8],
-    options: &Options,
-    environment: Option<&'static encoding_rs::Encoding>,
-    base: Option<&EstablishedBase>,
-    location: &Location,
-    report: &mut Report,
-) -> Option<Vec<crate::html::splice::ByteEdit>> {
-    use crate::html::charset;
-    use crate::html::splice::{self, TextEdit};
-    let charset = crate::css::charset::determine(input, options.charset, environment);
-    let text = match charset::decode(input, &charset) {
-        Ok(text) => text,
-        Err(e) => {
-            report.problem(location, Severity::Error, e.to_string());
-            return None;
-        }
-    };
-    // A browser encodes the queries of a sheet's URLs in the sheet's encoding
-    // (UTF-8 for UTF-16), as Chromium does (tests/browser.rs).
-    let base = base.map(|b| {
-        let sheet_base = b
-            .base
-            .clone()
-            .with_query_encoding(charset.encoding.output_encoding());
-        EstablishedBase::new(sheet_base, b.rule)
-    });
-    let mut rewriter = crate::policy::LinkRewriter::new(base.as_ref(), options, report, location);
-    // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
-    // a rewritten URL) is written as a CSS escape.
-    let edits: Vec<TextEdit> =
-        crate::css::css_edits(&text, &mut |url| rewriter.rewrite("css", "url()", url))
-            .into_iter()
-            .map(|(range, new)| TextEdit {
-                range,
-                text: charset.css_text(&new).into_owned(),
-            })
-            .collect();
-    let bytes = splice::to_bytes(input, &text, &charset, edits, location, report);
-    (!bytes.is_empty()).then_some(bytes)
+    crate::planned::plan(input, format, options, name)
 }

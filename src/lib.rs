@@ -4,18 +4,27 @@
 //! archives) to absolute form, by the base-URL precedence of the URL
 //! specifications, changing nothing else.
 //!
-//! The crate is layered; each layer knows only the one below it:
+//! The crate is layered: each module uses only those listed before it
+//! (`tests/layers.rs` checks every `crate::` and `super::` path against this
+//! order; the command line, `src/cli/`, is the binary's and may use all):
 //!
 //! - [`resolve`]: reference resolution, five profiles ([`Profile`]), a
 //!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
-//! - [`base`]: which base applies and the rule (5.1–5.4) that set it.
+//! - [`base`]: which base applies — the precedence of 5.1–5.4
+//!   ([`base::in_force`]) — and the one function that establishes a base
+//!   from a value under its rule ([`base::establish`]), for every format.
+//! - [`report`], [`options`]: what happened (links, problems) and what was
+//!   asked (the options, the retrieval base `--url` gives).
 //! - [`policy`]: what happens to one URL-bearing value (left alone, resolved,
 //!   reported) — one place for every layer; under the default profile and
 //!   `whatwg` a rewritten value leads where a browser went from the original.
-//! - [`css`], [`html`], [`xhtml`]: rewrite a style sheet or a document given a
-//!   fallback base.
+//! - [`css`], [`html`], [`xhtml`], in that order: the syntax of URLs in CSS;
+//!   an HTML document, or a whole style sheet, in its encoding; an XHTML
+//!   document. Each rewrites given a fallback base.
 //! - [`mime`]: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
+//! - `planned`: one document of a known format handed to its layer, and the
+//!   [`PlannedRewrite`] it gives.
 //! - [`warc`]: web archives: read a WARC record by record, write the
 //!   rewritten payloads as `conversion` records of a new WARC.
 //! - [`document`]: detect an input's format and dispatch: the one-call entry
@@ -39,6 +48,7 @@ pub mod document;
 pub mod html;
 pub mod mime;
 pub mod options;
+mod planned;
 pub mod policy;
 pub mod report;
 pub mod resolve;

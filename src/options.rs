@@ -1,6 +1,8 @@
 //! One options value shared by the library and the command line.
 
-use crate::Profile;
+use crate::base::{establish, BaseRule, EstablishedBase};
+use crate::report::{Location, Report, Severity};
+use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
 /// What kind of document an input is.
@@ -49,5 +51,22 @@ impl Options {
     /// Options with the defaults: `rfc3986`, no retrieval URL, auto format.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The retrieval base (rule 5.3) `url` gives, if given and usable; an
+    /// unusable one is reported (at `location`) as an error.
+    pub fn retrieval_base(
+        &self,
+        location: &Location,
+        report: &mut Report,
+    ) -> Option<EstablishedBase> {
+        let url = self.url.as_deref()?;
+        match establish(url, None, BaseRule::Retrieval, self.profile, None) {
+            Ok(base) => Some(base),
+            Err(e) => {
+                report.problem(location, Severity::Error, format!("--url: {e}"));
+                None
+            }
+        }
     }
 }

@@ -21,11 +21,20 @@
 //!   kept and reported. The seed profiles follow their tables exactly, and
 //!   so do MIME headers (`LinkRewriter::without_browser_rules`), which no
 //!   browser resolves against a page.
+//!
+//! The reading itself — a value cleaned as browsers clean it, resolved
+//! against a base with those two rules — is [`crate::base`]'s
+//! ([`absolute_url`]), because a `<base href>` is read the same way when it
+//! establishes a base.
 
-use crate::base::EstablishedBase;
+use crate::base::{resolve_relative, same_scheme_relative, EstablishedBase, Value};
 use crate::options::Options;
 use crate::report::{LinkRecord, Location, Outcome, Report};
-use crate::resolve::{has_scheme, Agreement, Profile, ResolveError};
+use crate::resolve::has_scheme;
+
+/// How a value reads against a base (shared with the establishing of bases:
+/// [`crate::base`]).
+pub use crate::base::{absolute_url, clean_reference};
 
 /// Template placeholder openers and closers common in e-mail and CMS output.
 const PLACEHOLDERS: [(&str, &str); 7] = [
@@ -52,22 +61,6 @@ pub fn has_placeholder(value: &str) -> bool {
             .find(open)
             .is_some_and(|i| value[i + open.len()..].contains(close))
     })
-}
-
-/// Strip leading/trailing C0 controls and spaces and remove TAB, LF and CR
-/// inside, as browsers (the URL Standard's parser; the seed's Appendix B for
-/// white space) do before resolving.
-pub fn clean_reference(value: &str) -> std::borrow::Cow<'_, str> {
-    let trimmed = value.trim_matches(|c: char| c <= ' ');
-    if trimmed.contains(['\t', '\n', '\r']) {
-        trimmed
-            .chars()
-            .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-            .collect::<String>()
-            .into()
-    } else {
-        trimmed.into()
-    }
 }
 
 /// Applies the link policy with one base, recording each outcome.
@@ -229,81 +222,11 @@ impl<'a> LinkRewriter<'a> {
 
 const SAME_SCHEME: &str = "a same-scheme relative reference: resolved as browsers do";
 
-/// The absolute URL `value` stands for against `base`, by the rules the
-/// rewriter writes URLs with (same-scheme relative references, the browser
-/// check, non-hierarchical bases): for values that become a base themselves
-/// (`<base href>`). A value with a scheme is itself; `Err` says why there is
-/// no URL.
-pub fn absolute_url(base: Option<&EstablishedBase>, value: &str) -> Result<String, String> {
-    let cleaned = clean_reference(value);
-    if has_scheme(&cleaned) {
-        return Ok(same_scheme_relative(base, value).unwrap_or_else(|| cleaned.into_owned()));
-    }
-    let Some(base) = base else {
-        return Err("it is relative and no base URL is known".into());
-    };
-    let value = Value {
-        raw: value,
-        same_document: cleaned.is_empty() || cleaned.starts_with('#'),
-        cleaned: &cleaned,
-    };
-    resolve_relative(base, &value, true).map(|(url, _)| url)
-}
-
-/// A relative reference as written, as [`clean_reference`] leaves it, and
-/// whether it is a same-document one.
-struct Value<'v> {
-    raw: &'v str,
-    cleaned: &'v str,
-    same_document: bool,
-}
-
-/// Under `rfc3986` and `whatwg`, the URL a browser reads from `value` (which
-/// has a scheme) when that is not `value` on its own: `http:g` on an `http:`
-/// page.
-fn same_scheme_relative(base: Option<&EstablishedBase>, value: &str) -> Option<String> {
-    let base = base.filter(|b| matches!(b.base.profile(), Profile::Rfc3986 | Profile::Whatwg))?;
-    base.base.browser_same_scheme_relative(value)
-}
-
-/// Resolve the relative reference `value` against `base` (hierarchical
-/// bases only), with the browser check when `browser_rules` (and the
-/// profile is `rfc3986`): the URL and, when it is not the profile's own
-/// answer, why; or why it is left alone.
-fn resolve_relative(
-    base: &EstablishedBase,
-    value: &Value<'_>,
-    browser_rules: bool,
-) -> Result<(String, Option<String>), String> {
-    if !value.same_document && !base.base.is_hierarchical() {
-        return Err(ResolveError::BaseNotHierarchical(base.url().to_string()).to_string());
-    }
-    let url = base
-        .base
-        .resolve(value.cleaned)
-        .map_err(|e| e.to_string())?
-        .url
-        .into_owned();
-    if !browser_rules || base.base.profile() != Profile::Rfc3986 {
-        return Ok((url, None));
-    }
-    match base.base.browser_agreement(value.raw, &url) {
-        Agreement::Same => Ok((url, None)),
-        Agreement::Browser(browser) => Ok((
-            browser,
-            Some(format!(
-                "resolved as browsers do: RFC 3986 gives `{url}`, which a browser reads differently"
-            )),
-        )),
-        Agreement::Unreadable(e) => Err(format!("a browser cannot read this reference ({e})")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::base::BaseRule;
-    use crate::resolve::Base;
+    use crate::resolve::{Base, Profile};
 
     /// What the rewriter writes for `value` on a page at `base` under `profile`.
     fn rewrite(profile: Profile, base: &str, value: &str) -> (Option<String>, Outcome) {

@@ -63,14 +63,8 @@ pub fn run(args: ExplainArgs) -> i32 {
             render(&lines)
         }
         _ => {
-            let base = linkbase::document::retrieval_base(&options, &location, &mut report);
-            let ctx = linkbase::html::HtmlContext {
-                options: &options,
-                base: base.as_ref(),
-                document_url: base.as_ref(),
-                transport_charset: options.charset,
-                location: &location,
-            };
+            let base = options.retrieval_base(&location, &mut report);
+            let ctx = linkbase::html::HtmlContext::new(&options, base.as_ref(), &location);
             let base = if format == Format::Xhtml {
                 linkbase::xhtml::document_base(&input, &ctx, &mut report)
             } else {

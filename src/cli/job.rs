@@ -333,15 +333,16 @@ fn rewrite(
 ) -> JobResult {
     result.bytes_read = bytes.len() as u64;
     let name = result.name.as_deref();
+    let mut options = settings.options_for(file.map(|f| f.relative.as_path()));
     // A format given with --format is taken at its word: only a guessed one
-    // is second-guessed by the binary check.
-    if settings.options.format == Format::Auto {
-        let format = linkbase::detect_format(bytes, name);
-        if is_binary(bytes, format, settings.options.charset) {
+    // is second-guessed by the binary check. The guess is made once: the
+    // library is told the format.
+    if options.format == Format::Auto {
+        options.format = linkbase::detect_format(bytes, name);
+        if is_binary(bytes, options.format, options.charset) {
             return result.skipped(BINARY);
         }
     }
-    let options = settings.options_for(file.map(|f| f.relative.as_path()));
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).
     let rewrite = linkbase::plan_rewrite(bytes, &options, name);

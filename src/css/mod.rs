@@ -22,7 +22,6 @@
 //! whatever the fragment policy); empty `url()`; bad-url and bad-string
 //! tokens.
 
-pub mod charset;
 mod escape;
 pub(crate) mod splice;
 

@@ -22,7 +22,7 @@ pub enum CharsetSource {
     LateMeta,
     /// Valid UTF-8 or a `chardetng` guess.
     Detected,
-    /// A style sheet's `@charset "…";` rule (`css::charset`).
+    /// A style sheet's `@charset "…";` rule (`html::stylesheet`).
     AtCharset,
     /// The encoding of the document that refers to a style sheet.
     Environment,

@@ -29,10 +29,12 @@ mod rewrite;
 mod saved_from;
 pub mod splice;
 pub mod srcset;
+pub mod stylesheet;
 
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
 pub(crate) use rewrite::{kind_of, reported_name, Bases, Policy, Start};
 pub use saved_from::saved_from_url;
+pub use stylesheet::{plan_stylesheet, rewrite_stylesheet};
 
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +54,25 @@ pub struct HtmlContext<'a> {
     pub location: &'a Location,
 }
 
+impl<'a> HtmlContext<'a> {
+    /// What `options` and the base established outside a document (`base`,
+    /// also taken as the document's own URL) say about it; the transport
+    /// charset is `options.charset` (`--charset`).
+    pub fn new(
+        options: &'a Options,
+        base: Option<&'a EstablishedBase>,
+        location: &'a Location,
+    ) -> Self {
+        HtmlContext {
+            options,
+            base,
+            document_url: base,
+            transport_charset: options.charset,
+            location,
+        }
+    }
+}
+
 /// The base in force in the document `input` (for `linkbase explain`): its
 /// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
 /// saved-from comment; `None` when there is none or the input cannot be decoded.
@@ -67,14 +88,10 @@ pub fn document_base(
 
 fn start<'a>(ctx: &HtmlContext<'a>, charset: &'a charset::Charset) -> rewrite::Start<'a> {
     rewrite::Start {
-        options: ctx.options,
-        base: ctx.base,
-        document_url: ctx.document_url,
+        ctx: *ctx,
         saved_from_allowed: true,
-        iframe_srcdoc: false,
         query_encoding: charset::query_encoding(charset),
         output: Some(charset),
-        location: ctx.location,
         depth: 0,
     }
 }

@@ -18,10 +18,10 @@
 
 use super::dom::{AttrNs, ElementNs};
 use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
-use crate::base::{BaseRule, EstablishedBase};
+use super::HtmlContext;
+use crate::base::{establish, BaseRule};
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
-use crate::resolve::Base;
 use html5ever::ns;
 use html5ever::tendril::StrTendril;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
@@ -34,22 +34,20 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) -> Report {
     let location = Location::file(None);
     let mut report = Report::new(options.keep_link_records);
-    let base = base_url.and_then(|url| match Base::parse(url, options.profile) {
-        Ok(b) => Some(EstablishedBase::new(b, BaseRule::Retrieval)),
-        Err(e) => {
-            report.problem(&location, Severity::Error, format!("base URL: {e}"));
-            None
+    let base = base_url.and_then(|url| {
+        match establish(url, None, BaseRule::Retrieval, options.profile, None) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                report.problem(&location, Severity::Error, format!("base URL: {e}"));
+                None
+            }
         }
     });
     let start = Start {
-        options,
-        base: base.as_ref(),
-        document_url: base.as_ref(),
+        ctx: HtmlContext::new(options, base.as_ref(), &location),
         saved_from_allowed: true,
-        iframe_srcdoc: false,
         query_encoding: encoding_rs::UTF_8,
         output: None,
-        location: &location,
         depth: 0,
     };
     let comments = leading_comments(&dom.document);
@@ -91,7 +89,7 @@ fn rewrite_element(node: &Handle, policy: &mut Policy<'_>) {
             .map(|a| a.value.to_string())
     };
     let (refresh, codebase) = policy.element_context(ns, local, value_of);
-    let extra = &policy.start.options.extra_attributes;
+    let extra = &policy.start.ctx.options.extra_attributes;
     let mut attrs = attrs.borrow_mut();
     for attr in attrs.iter_mut() {
         let attr_ns = AttrNs::of(&attr.name);

@@ -8,39 +8,40 @@ use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
 use super::splice::{self, TextEdit};
-use super::{refresh, srcset};
-use crate::base::{BaseRule, EstablishedBase};
+use super::{refresh, srcset, HtmlContext};
+use crate::base::{self, clean_reference, establish, BaseRule, EstablishedBase};
 use crate::options::Options;
-use crate::policy::{clean_reference, LinkRewriter};
-use crate::report::{Location, Outcome, Report, Severity};
-use crate::resolve::Base;
+use crate::policy::LinkRewriter;
+use crate::report::{Outcome, Report, Severity};
 use encoding_rs::Encoding;
 use html5ever::QualName;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
 pub const MAX_SRCDOC_DEPTH: usize = 8;
 
-/// The bases a document starts from.
+/// What a document starts from: what the caller knows of it, and what its
+/// encoding and its place among `srcdoc` documents make of that.
 pub struct Start<'a> {
-    /// The options in force.
-    pub options: &'a Options,
-    /// The fallback base from outside (MIME, `--url`, a parent document).
-    pub base: Option<&'a EstablishedBase>,
-    /// The document's own URL (for `manifest`).
-    pub document_url: Option<&'a EstablishedBase>,
+    /// The options, the fallback base from outside (MIME, `--url`, a parent
+    /// document), the document's own URL (for `manifest`), where it is.
+    pub ctx: HtmlContext<'a>,
     /// May a `<!-- saved from url=… -->` comment supply the base?
     pub saved_from_allowed: bool,
-    /// Parse as an `iframe srcdoc` document.
-    pub iframe_srcdoc: bool,
     /// The encoding URL queries are written in (`whatwg` profile).
     pub query_encoding: &'static Encoding,
     /// The encoding the document will be written in; `None` when the output
     /// holds every character as itself (it goes into a `srcdoc` attribute).
     pub output: Option<&'a Charset>,
-    /// Where the document is.
-    pub location: &'a Location,
     /// How many `srcdoc` documents enclose this one.
     pub depth: usize,
+}
+
+impl Start<'_> {
+    /// Is the document parsed as an `iframe srcdoc` document (one inside
+    /// another's attribute)?
+    pub fn iframe_srcdoc(&self) -> bool {
+        self.depth > 0
+    }
 }
 
 /// The attributes the rewrite can look at: those of the link table, the
@@ -59,8 +60,8 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
 /// Rewrite the document `text`: the edits to make, sorted (none when
 /// nothing changes).
 pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Vec<TextEdit> {
-    let keep = keep(start.options);
-    let doc = dom::parse(text, start.iframe_srcdoc, &keep);
+    let keep = keep(start.ctx.options);
+    let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
     let bases = Bases::new(
         doc.first_base_href(),
         &doc.leading_comments(),
@@ -85,25 +86,35 @@ pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> V
 pub(crate) struct Bases {
     /// From outside, else the saved-from comment.
     fallback: Option<EstablishedBase>,
-    /// From `<base href>` (5.1).
-    embedded: Option<EstablishedBase>,
+    /// The one in force: from `<base href>` (5.1), else the fallback.
+    in_force: Option<EstablishedBase>,
     /// The document's own URL (for `manifest`).
     document_url: Option<EstablishedBase>,
 }
 
 impl Bases {
     /// The bases of a document whose first `<base href>` is `base_href` and
-    /// whose leading comments are `comments`.
+    /// whose leading comments are `comments`: the fallback (from outside,
+    /// else — when `start` allows it — the saved-from comment) and the
+    /// embedded base (5.1, resolved against the fallback), fed to the
+    /// precedence ([`base::in_force`]).
     pub(crate) fn new(
         base_href: Option<&str>,
         comments: &[&str],
         start: &Start<'_>,
         report: &mut Report,
     ) -> Bases {
-        let (fallback, embedded) = bases(base_href, comments, start, report);
+        let outside = start.ctx.base.map(|b| with_query_encoding(b, start));
+        let saved_from = match outside {
+            None if start.saved_from_allowed => saved_from_base(comments, start, report),
+            _ => None,
+        };
+        let fallback = base::in_force([outside, saved_from]);
+        let embedded = embedded_base(base_href, fallback.as_ref(), start, report);
+        let in_force = base::in_force([embedded, fallback.clone()]);
         // The document's own URL: given by the caller, else the saved-from
         // comment's URL (which is where the page was retrieved from).
-        let document_url = match start.document_url {
+        let document_url = match start.ctx.document_url {
             Some(b) => Some(with_query_encoding(b, start)),
             None => fallback
                 .as_ref()
@@ -112,14 +123,14 @@ impl Bases {
         };
         Bases {
             fallback,
-            embedded,
+            in_force,
             document_url,
         }
     }
 
     /// The base in force: the embedded one, else the fallback.
     pub(crate) fn in_force(self) -> Option<EstablishedBase> {
-        self.embedded.or(self.fallback)
+        self.in_force
     }
 }
 
@@ -139,9 +150,13 @@ impl<'a> Policy<'a> {
         start: &'a Start<'a>,
         report: &'a mut Report,
     ) -> Policy<'a> {
-        let base = bases.embedded.as_ref().or(bases.fallback.as_ref());
         Policy {
-            rewriter: LinkRewriter::new(base, start.options, report, start.location),
+            rewriter: LinkRewriter::new(
+                bases.in_force.as_ref(),
+                start.ctx.options,
+                report,
+                start.ctx.location,
+            ),
             bases,
             start,
         }
@@ -149,21 +164,21 @@ impl<'a> Policy<'a> {
 }
 
 /// The base the document `text` establishes itself (5.1 `<base href>`), else
-/// its fallback (`start.base`, else a saved-from comment); `None` for 5.4.
+/// its fallback (`start.ctx.base`, else a saved-from comment); `None` for 5.4.
 pub fn document_base(
     text: &str,
     start: &Start<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    let keep = keep(start.options);
-    let doc = dom::parse(text, start.iframe_srcdoc, &keep);
-    let (fallback, embedded) = bases(
+    let keep = keep(start.ctx.options);
+    let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
+    Bases::new(
         doc.first_base_href(),
         &doc.leading_comments(),
         start,
         report,
-    );
-    embedded.or(fallback)
+    )
+    .in_force()
 }
 
 fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBase {
@@ -171,37 +186,6 @@ fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBas
         b.base.clone().with_query_encoding(start.query_encoding),
         b.rule,
     )
-}
-
-/// The fallback base (from outside, else the saved-from comment) and the
-/// embedded one (5.1), if any.
-fn bases(
-    base_href: Option<&str>,
-    comments: &[&str],
-    start: &Start<'_>,
-    report: &mut Report,
-) -> (Option<EstablishedBase>, Option<EstablishedBase>) {
-    let profile = start.options.profile;
-    let fallback = match start.base {
-        Some(b) => Some(with_query_encoding(b, start)),
-        None if start.saved_from_allowed => saved_from_base(
-            comments,
-            profile,
-            start.query_encoding,
-            report,
-            start.location,
-        ),
-        None => None,
-    };
-    let embedded = embedded_base(
-        base_href,
-        fallback.as_ref(),
-        profile,
-        start.query_encoding,
-        report,
-        start.location,
-    );
-    (fallback, embedded)
 }
 
 struct Walk<'a> {
@@ -247,7 +231,7 @@ impl Walk<'_> {
             local,
             attr_ns,
             name,
-            &self.policy.start.options.extra_attributes,
+            &self.policy.start.ctx.options.extra_attributes,
         ) else {
             return;
         };
@@ -287,7 +271,7 @@ impl Walk<'_> {
             });
             if urls {
                 self.policy.rewriter.report().problem(
-                    self.policy.start.location,
+                    self.policy.start.ctx.location,
                     Severity::Warning,
                     "a <style> whose text is written with markup or character references \
                      inside is left unchanged"
@@ -399,14 +383,19 @@ impl Policy<'_> {
     /// An `<object>`'s `codebase` (`raw`, when it has a `classid`),
     /// resolved, as the base of its `classid`.
     fn codebase(&mut self, raw: Option<&str>) -> Option<EstablishedBase> {
-        let raw = raw?;
-        // By the rewriter's rules, so that it is the browser's base.
-        let url = crate::policy::absolute_url(self.rewriter.base(), raw).ok()?;
-        let base = Base::parse(&url, self.start.options.profile).ok()?;
-        Some(EstablishedBase::new(
-            base.with_query_encoding(self.start.query_encoding),
+        // Read as a `<base href>` is (the rewriter's rules, so that it is the
+        // browser's base); one that sets none is passed over silently (the
+        // `classid` then resolves against the document's base).
+        let profile = self.start.ctx.options.profile;
+        let query_encoding = Some(self.start.query_encoding);
+        establish(
+            raw?,
+            self.rewriter.base(),
             BaseRule::Embedded,
-        ))
+            profile,
+            query_encoding,
+        )
+        .ok()
     }
 
     /// An `iframe srcdoc` document, rewritten with this document's base:
@@ -415,7 +404,7 @@ impl Policy<'_> {
         let start = self.start;
         if start.depth >= MAX_SRCDOC_DEPTH {
             self.rewriter.report().problem(
-                start.location,
+                start.ctx.location,
                 Severity::Warning,
                 format!("iframe srcdoc nested deeper than {MAX_SRCDOC_DEPTH}; left unchanged"),
             );
@@ -423,9 +412,11 @@ impl Policy<'_> {
         }
         let inherited = self.rewriter.base().map(EstablishedBase::inherited);
         let nested = Start {
-            base: inherited.as_ref(),
+            ctx: HtmlContext {
+                base: inherited.as_ref(),
+                ..start.ctx
+            },
             saved_from_allowed: false,
-            iframe_srcdoc: true,
             output: None,
             depth: start.depth + 1,
             ..*start

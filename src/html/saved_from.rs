@@ -3,10 +3,9 @@
 //! length of the URL. Used as the retrieval URL (rule 5.3) only when the
 //! caller knows no base.
 
-use crate::base::{BaseRule, EstablishedBase};
-use crate::report::{Location, Report, Severity};
-use crate::resolve::{Base, Profile};
-use encoding_rs::Encoding;
+use super::rewrite::Start;
+use crate::base::{establish, BaseRule, EstablishedBase};
+use crate::report::{Report, Severity};
 
 /// The URL of a `saved from url=(NNNN)…` comment text, if it is one.
 pub fn saved_from_url(comment: &str) -> Option<&str> {
@@ -42,28 +41,17 @@ pub fn saved_from_url(comment: &str) -> Option<&str> {
 /// (`comments`: the document's leading comments, in order).
 pub fn saved_from_base(
     comments: &[&str],
-    profile: Profile,
-    query_encoding: &'static Encoding,
+    start: &Start<'_>,
     report: &mut Report,
-    location: &Location,
 ) -> Option<EstablishedBase> {
+    let (profile, query_encoding) = (start.ctx.options.profile, start.query_encoding);
     let url = comments.iter().find_map(|c| saved_from_url(c))?;
-    match Base::parse(url, profile) {
-        Ok(base) if base.is_hierarchical() => Some(EstablishedBase::new(
-            base.with_query_encoding(query_encoding),
-            BaseRule::SavedFromComment,
-        )),
-        Ok(_) => {
-            report.problem(
-                location,
-                Severity::Warning,
-                format!("saved-from comment `{url}` ignored: not a hierarchical URL"),
-            );
-            None
-        }
+    let rule = BaseRule::SavedFromComment;
+    match establish(url, None, rule, profile, Some(query_encoding)) {
+        Ok(base) => Some(base),
         Err(e) => {
             report.problem(
-                location,
+                start.ctx.location,
                 Severity::Warning,
                 format!("saved-from comment `{url}` ignored: {e}"),
             );

@@ -6,10 +6,10 @@
 
 use super::headers::{clean_url_value, url_span};
 use super::walk::Entity;
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::{establish, BaseRule, EstablishedBase, Unusable};
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
-use crate::resolve::{has_scheme, Base};
+use crate::resolve::has_scheme;
 use std::ops::Range;
 
 /// A relative `Content-Location` value and what it resolves against.
@@ -87,7 +87,10 @@ pub fn heading_base(
             Some((h.name.clone(), value))
         })
     };
-    let own = content_base.or(content_location).or_else(|| {
+    // The heading's own order is the precedence's (Content-Base, then
+    // Content-Location, then the legacy headers, established only when
+    // needed: an unusable one is reported only then).
+    let own = crate::base::in_force([content_base, content_location]).or_else(|| {
         let (name, value) = legacy()?;
         ctx.establish(&name, &value, enclosing, BaseRule::LegacyBaseHeader)
     });
@@ -104,8 +107,9 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// The base `value` of header `name` establishes: itself when absolute,
-    /// else resolved against `against`.
+    /// The base `value` of header `name` establishes ([`establish`]):
+    /// itself when absolute, else resolved against `against`. A relative
+    /// value with nothing to resolve against is passed over silently.
     fn establish(
         &mut self,
         name: &str,
@@ -113,19 +117,13 @@ impl Ctx<'_> {
         against: Option<&EstablishedBase>,
         rule: BaseRule,
     ) -> Option<EstablishedBase> {
-        // Resolved by the profile even when it has a scheme, so that what a
-        // profile makes of `http:g` holds for headers as for links.
-        let absolute = match against.map(|a| a.base.resolve(value)) {
-            Some(Ok(r)) => r.url.into_owned(),
-            _ if has_scheme(value) => value.to_string(),
-            None => return None,
-            Some(Err(e)) => {
+        match establish(value, against, rule, self.options.profile, None) {
+            Ok(base) => Some(base),
+            Err(Unusable::Relative) => None,
+            Err(Unusable::Unresolvable(e)) => {
                 self.warn(format!("{name} `{value}` cannot be resolved: {e}; ignored"));
-                return None;
+                None
             }
-        };
-        match Base::parse(&absolute, self.options.profile) {
-            Ok(base) => Some(EstablishedBase::new(base, rule)),
             Err(e) => {
                 self.warn(format!(
                     "{name} `{value}` is not a usable base: {e}; ignored"
@@ -141,31 +139,26 @@ impl Ctx<'_> {
     }
 }
 
-/// The retrieval base of the whole message (rule 5.3): `--url`, else the
-/// archive's `Snapshot-Content-Location`.
-pub fn retrieval_base(
+/// The retrieval base (rule 5.3) a message gives itself when none is given
+/// with it: its archive's `Snapshot-Content-Location`.
+pub fn snapshot_base(
     root: &Entity,
     options: &Options,
     location: &Location,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    if options.url.is_some() {
-        return crate::document::retrieval_base(options, location, report);
-    }
     let value = clean_url_value(&root.header("snapshot-content-location")?.text);
     if value.is_empty() {
         return None;
     }
-    match Base::parse(&value, options.profile) {
-        Ok(base) if has_scheme(&value) => Some(EstablishedBase::new(
-            base,
-            BaseRule::SnapshotContentLocation,
-        )),
-        Ok(_) | Err(_) => {
+    let rule = BaseRule::SnapshotContentLocation;
+    match establish(&value, None, rule, options.profile, None) {
+        Ok(base) => Some(base),
+        Err(e) => {
             report.problem(
                 location,
                 Severity::Warning,
-                format!("Snapshot-Content-Location `{value}` is not an absolute URL; ignored"),
+                format!("Snapshot-Content-Location `{value}` is {e}; ignored"),
             );
             None
         }

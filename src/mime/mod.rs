@@ -123,16 +123,28 @@ pub fn traverse(
         report,
         visit,
     };
+    // The retrieval base: `--url`, established once for the whole input,
+    // else each message's own `Snapshot-Content-Location`.
+    let url = match start {
+        Start::Retrieval if options.url.is_some() => {
+            Some(options.retrieval_base(location, t.report))
+        }
+        _ => None,
+    };
+    let retrieval = |message: &Entity, report: &mut Report| match &url {
+        Some(given) => given.clone(),
+        None => bases::snapshot_base(message, options, location, report),
+    };
     if tree.structure == Structure::Mbox {
         // Every message of an mbox file stands alone.
         t.entity_only(tree, None, None);
         for message in &tree.children {
-            let retrieval = bases::retrieval_base(message, options, location, t.report);
-            t.entity(message, retrieval, None);
+            let base = retrieval(message, t.report);
+            t.entity(message, base, None);
         }
     } else {
         let base = match start {
-            Start::Retrieval => bases::retrieval_base(tree, options, location, t.report),
+            Start::Retrieval => retrieval(tree, t.report),
             Start::Enclosed(base) => base,
         };
         t.entity(tree, base, None);
@@ -163,7 +175,7 @@ impl Traversal<'_, '_> {
             &loc,
             self.report,
         );
-        let base = heading.own.clone().or(enclosing);
+        let base = crate::base::in_force([heading.own.clone(), enclosing]);
         let protected = protected.or_else(|| self.signature(entity, &loc));
         (self.visit)(
             &PartContext {
@@ -287,7 +299,8 @@ fn part_charset(entity: &Entity, options: &Options) -> Option<&'static encoding_
         .or(options.charset)
 }
 
-/// What the HTML layer is told about an HTML part.
+/// What the HTML layer is told about an HTML, XHTML or CSS part: its base
+/// (also its own URL) and its transport charset ([`part_charset`]).
 fn html_context<'a>(
     entity: &Entity,
     options: &'a Options,
@@ -295,11 +308,8 @@ fn html_context<'a>(
     location: &'a Location,
 ) -> crate::html::HtmlContext<'a> {
     crate::html::HtmlContext {
-        options,
-        base,
-        document_url: base,
         transport_charset: part_charset(entity, options),
-        location,
+        ..crate::html::HtmlContext::new(options, base, location)
     }
 }
 
@@ -490,16 +500,13 @@ impl Planner<'_> {
             );
             return None;
         }
+        let ctx = html_context(entity, self.options, base, loc);
         let mut rewritten = if entity.media_type == "text/css" {
-            let mut options = self.options.clone();
-            options.charset = part_charset(entity, self.options);
             let environment = self.style_environments.get(&entity.path).copied();
-            crate::document::rewrite_stylesheet(text, &options, environment, base, loc, report)?
+            crate::html::rewrite_stylesheet(text, &ctx, environment, report)?
         } else if entity.media_type == "application/xhtml+xml" {
-            let ctx = html_context(entity, self.options, base, loc);
             crate::xhtml::rewrite_xhtml(text, &ctx, report)?
         } else {
-            let ctx = html_context(entity, self.options, base, loc);
             crate::html::rewrite_html(text, &ctx, report)?
         };
         rewritten.extend_from_slice(tail);

@@ -5,10 +5,9 @@
 
 use super::payload::Payload;
 use super::reader::{Item, Reader};
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::{establish, BaseRule};
 use crate::options::{Format, Options};
 use crate::report::{Location, Report};
-use crate::resolve::Base;
 use std::fmt::Write as _;
 use std::io::{self, Read};
 
@@ -52,8 +51,7 @@ pub fn explain_warc(
         let base = own
             .url
             .as_deref()
-            .and_then(|url| Base::parse(url, own.profile).ok())
-            .map(|b| EstablishedBase::new(b, BaseRule::Retrieval));
+            .and_then(|url| establish(url, None, BaseRule::Retrieval, own.profile, None).ok());
         let _ = write!(
             out,
             "  {}",
@@ -68,13 +66,7 @@ pub fn explain_warc(
                 }
             }
             format => {
-                let ctx = crate::html::HtmlContext {
-                    options: &own,
-                    base: base.as_ref(),
-                    document_url: base.as_ref(),
-                    transport_charset: own.charset,
-                    location: &at,
-                };
+                let ctx = crate::html::HtmlContext::new(&own, base.as_ref(), &at);
                 let established = match format {
                     Format::Html => crate::html::document_base(&payload.body, &ctx, report),
                     Format::Xhtml => crate::xhtml::document_base(&payload.body, &ctx, report),

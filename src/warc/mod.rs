@@ -343,8 +343,8 @@ fn convert_record<W: Write>(
         result.report.problem(&at, Severity::Warning, note.clone());
     }
     let record_options = payload.options(record, options);
-    let mut plan =
-        crate::document::plan_rewrite(&payload.body, &record_options, location.file.as_deref());
+    let name = location.file.as_deref();
+    let mut plan = crate::planned::plan(&payload.body, payload.format, &record_options, name);
     let mut report = std::mem::take(&mut plan.report);
     for link in &mut report.links {
         link.part = Some(sub_part(&at, link.part.take()));

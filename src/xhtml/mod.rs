@@ -74,14 +74,10 @@ pub fn document_base(
 /// encoding.
 fn start<'a>(ctx: &HtmlContext<'a>, work: &Work<'_>) -> Start<'a> {
     Start {
-        options: ctx.options,
-        base: ctx.base,
-        document_url: ctx.document_url,
+        ctx: *ctx,
         saved_from_allowed: false,
-        iframe_srcdoc: false,
         query_encoding: work.encoding.output_encoding(),
         output: None,
-        location: ctx.location,
         depth: 0,
     }
 }
@@ -159,7 +155,7 @@ impl Walk<'_, '_> {
                 .find(|a| a.ns == AttrNs::None && a.local == name)
                 .and_then(|a| value::decode(work, &a.value).ok())
         });
-        let extra = &self.policy.start.options.extra_attributes;
+        let extra = &self.policy.start.ctx.options.extra_attributes;
         for attr in &el.attrs {
             let Some(kind) = kind_of(ns, local, attr.ns, &attr.local, extra) else {
                 continue;
@@ -218,7 +214,7 @@ impl Walk<'_, '_> {
     }
 
     fn problem(&mut self, message: String) {
-        let location = self.policy.start.location;
+        let location = self.policy.start.ctx.location;
         self.policy
             .rewriter
             .report()

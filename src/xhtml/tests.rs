@@ -13,19 +13,14 @@ fn run(
     url: &str,
     transport: Option<&'static encoding_rs::Encoding>,
 ) -> (Option<Vec<u8>>, Report) {
-    let options = Options::new();
+    let mut options = Options::new();
+    options.charset = transport;
     let base = EstablishedBase::new(
         Base::parse(url, Profile::Rfc3986).unwrap(),
         BaseRule::Retrieval,
     );
     let location = Location::file(Some("t.xhtml"));
-    let ctx = HtmlContext {
-        options: &options,
-        base: Some(&base),
-        document_url: Some(&base),
-        transport_charset: transport,
-        location: &location,
-    };
+    let ctx = HtmlContext::new(&options, Some(&base), &location);
     let mut report = Report::new(true);
     let out = rewrite_xhtml(input, &ctx, &mut report);
     (out, report)

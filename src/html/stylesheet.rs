@@ -1,13 +1,79 @@
-//! A style sheet's character encoding, as CSS Syntax Level 3 §3.2 determines
-//! it: a byte order mark > the transport's charset (a MIME `charset`
-//! parameter, `--charset`) > an `@charset "…";` rule at the very start > the
-//! referring document's encoding (the "environment encoding") > UTF-8.
+//! A whole style sheet (a `.css` input, a MIME `text/css` part), rewritten
+//! as a document: its character encoding as CSS Syntax Level 3 §3.2
+//! determines it ([`determine`]: a byte order mark > the transport's charset
+//! — a MIME `charset` parameter, `--charset` > an `@charset "…";` rule at the
+//! very start > the referring document's encoding, the "environment
+//! encoding" > UTF-8), decoded, its URLs ([`crate::css`]) rewritten by the
+//! link policy against the base the caller established, and the new URLs
+//! spliced into the input's bytes in the same encoding.
 //!
-//! Only the choice lives here; decoding, the round-trip check and writing
-//! back in the same encoding are the HTML layer's (`html::charset`).
+//! In the HTML layer because a sheet is decoded, checked and written back
+//! as an HTML document is ([`super::charset`], [`super::splice`]); the CSS
+//! layer below knows only the syntax. Both the dispatcher (a `.css` input)
+//! and the MIME layer (a `text/css` part) call [`plan_stylesheet`].
 
-use crate::html::charset::{Charset, CharsetSource};
+use super::charset::{self, Charset, CharsetSource};
+use super::splice::{self, ByteEdit, TextEdit};
+use super::HtmlContext;
+use crate::base::EstablishedBase;
+use crate::policy::LinkRewriter;
+use crate::report::{Report, Severity};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
+
+/// Rewrite the style sheet `input` (`ctx.transport_charset`: the transport's
+/// charset; `environment`: the referring document's encoding, when known;
+/// `ctx.base`: the base its URLs resolve against): the edits to splice into
+/// it, sorted and not overlapping; `None` when nothing changed (or it cannot
+/// be decoded: reported).
+pub fn plan_stylesheet(
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    environment: Option<&'static Encoding>,
+    report: &mut Report,
+) -> Option<Vec<ByteEdit>> {
+    let charset = determine(input, ctx.transport_charset, environment);
+    let text = match charset::decode(input, &charset) {
+        Ok(text) => text,
+        Err(e) => {
+            report.problem(ctx.location, Severity::Error, e.to_string());
+            return None;
+        }
+    };
+    // A browser encodes the queries of a sheet's URLs in the sheet's encoding
+    // (UTF-8 for UTF-16), as Chromium does (tests/browser.rs).
+    let base = ctx.base.map(|b| {
+        let sheet_base = b
+            .base
+            .clone()
+            .with_query_encoding(charset.encoding.output_encoding());
+        EstablishedBase::new(sheet_base, b.rule)
+    });
+    let mut rewriter = LinkRewriter::new(base.as_ref(), ctx.options, report, ctx.location);
+    // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
+    // a rewritten URL) is written as a CSS escape.
+    let edits: Vec<TextEdit> =
+        crate::css::css_edits(&text, &mut |url| rewriter.rewrite("css", "url()", url))
+            .into_iter()
+            .map(|(range, new)| TextEdit {
+                range,
+                text: charset.css_text(&new).into_owned(),
+            })
+            .collect();
+    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    (!bytes.is_empty()).then_some(bytes)
+}
+
+/// [`plan_stylesheet`]'s output assembled: the rewritten sheet, `None` when
+/// nothing changed.
+pub fn rewrite_stylesheet(
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    environment: Option<&'static Encoding>,
+    report: &mut Report,
+) -> Option<Vec<u8>> {
+    let edits = plan_stylesheet(input, ctx, environment, report)?;
+    Some(splice::apply(input, &edits))
+}
 
 /// The bytes an `@charset` rule starts with, exactly (`@charset "`).
 const AT_CHARSET: &[u8] = b"@charset \"";

@@ -1,0 +1,175 @@
+//! One document of a known format — HTML, XHTML, a style sheet, a MIME
+//! message — handed to its layer with the base the options establish
+//! ([`plan`]), and the rewrite it gives: [`PlannedRewrite`] (the input and
+//! what replaces parts of it), [`Rewrite`] (the output assembled).
+//!
+//! Below the WARC layer, which plans each payload here, and the dispatcher
+//! ([`crate::document`]), which detects an input's format and plans every
+//! input but a WARC here.
+
+use crate::html::HtmlContext;
+use crate::options::{Format, Options};
+use crate::report::{Location, Report, Severity};
+use std::borrow::Cow;
+
+/// The result of rewriting one input.
+#[derive(Debug)]
+pub struct Rewrite<'a> {
+    /// The output bytes: borrowed (identical to the input) when nothing changed.
+    pub output: Cow<'a, [u8]>,
+    /// The format the input was handled as.
+    pub format: Format,
+    /// What happened to every link, and any problems.
+    pub report: Report,
+}
+
+/// The result of rewriting one input, its output not assembled yet: the
+/// input and what replaces parts of it. Written out piece by piece
+/// ([`PlannedRewrite::pieces`]), as the command line writes a file, a MIME
+/// message's output costs no second copy of the input: only the rewritten
+/// parts are held besides it.
+#[derive(Debug)]
+pub struct PlannedRewrite<'a> {
+    /// The input.
+    pub input: &'a [u8],
+    output: PlannedOutput,
+    /// The format the input was handled as.
+    pub format: Format,
+    /// What happened to every link, and any problems.
+    pub report: Report,
+}
+
+/// What a [`PlannedRewrite`] writes instead of the input.
+#[derive(Debug)]
+enum PlannedOutput {
+    /// Nothing changed: the input itself.
+    Unchanged,
+    /// The input with these edits (HTML, style sheets), sorted, not overlapping.
+    Edited(Vec<crate::html::splice::ByteEdit>),
+    /// The input with these edits (MIME), sorted, not overlapping.
+    Spliced(Vec<crate::mime::Edit>),
+    /// A new file, not an edit of the input: a WARC of `conversion` records
+    /// (the original records are never altered, so none are copied).
+    Whole(Vec<u8>),
+}
+
+impl<'a> PlannedRewrite<'a> {
+    /// Does the output differ from the input?
+    pub fn changed(&self) -> bool {
+        !matches!(self.output, PlannedOutput::Unchanged)
+    }
+
+    /// The output as the pieces it is made of, in order (slices of the input
+    /// and replacements): written one after the other, they are the output.
+    pub fn pieces(&self) -> Vec<&[u8]> {
+        match &self.output {
+            PlannedOutput::Unchanged => vec![self.input],
+            PlannedOutput::Edited(edits) => crate::html::splice::pieces(self.input, edits),
+            PlannedOutput::Spliced(edits) => crate::mime::splice::pieces(self.input, edits),
+            PlannedOutput::Whole(output) => vec![&output[..]],
+        }
+    }
+
+    /// The edits the output is made of, in order: each a range of the input
+    /// and the bytes written instead (none when nothing changed). Outside
+    /// them the output is the input.
+    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, &[u8])> {
+        match &self.output {
+            PlannedOutput::Unchanged => Vec::new(),
+            PlannedOutput::Edited(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), &e.bytes[..]))
+                .collect(),
+            PlannedOutput::Spliced(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), &e.replacement[..]))
+                .collect(),
+            PlannedOutput::Whole(output) => vec![(0..self.input.len(), &output[..])],
+        }
+    }
+
+    /// The output assembled in memory.
+    pub fn assemble(self) -> Rewrite<'a> {
+        let output = match self.output {
+            PlannedOutput::Unchanged => Cow::Borrowed(self.input),
+            PlannedOutput::Edited(edits) => {
+                Cow::Owned(crate::html::splice::apply(self.input, &edits))
+            }
+            PlannedOutput::Spliced(edits) => {
+                Cow::Owned(crate::mime::splice::apply(self.input, &edits))
+            }
+            PlannedOutput::Whole(output) => Cow::Owned(output),
+        };
+        Rewrite {
+            output,
+            format: self.format,
+            report: self.report,
+        }
+    }
+}
+
+impl<'a> PlannedRewrite<'a> {
+    /// A new file written instead of `input` (a WARC's conversion records).
+    pub(crate) fn whole(input: &'a [u8], output: Vec<u8>, report: Report) -> Self {
+        PlannedRewrite {
+            input,
+            output: PlannedOutput::Whole(output),
+            format: Format::Warc,
+            report,
+        }
+    }
+}
+
+/// Rewrite `input`, a document of `format` (named `name`, if it has a name),
+/// as `options` say: its base is the retrieval URL they give (rule 5.3; a
+/// MIME message also finds one in its `Snapshot-Content-Location`, a page in
+/// its saved-from comment), its own base elements and headers take
+/// precedence. `Format::Auto` is taken as HTML; a WARC is the WARC layer's
+/// and is left unchanged here (reported).
+pub fn plan<'a>(
+    input: &'a [u8],
+    format: Format,
+    options: &Options,
+    name: Option<&str>,
+) -> PlannedRewrite<'a> {
+    let location = Location::file(name);
+    let mut report = Report::new(options.keep_link_records);
+    let edited = |edits: Option<Vec<crate::html::splice::ByteEdit>>| match edits {
+        Some(edits) => PlannedOutput::Edited(edits),
+        None => PlannedOutput::Unchanged,
+    };
+    let output = match format {
+        Format::Mime => {
+            let edits = crate::mime::plan(input, options, &location, &mut report);
+            if edits.is_empty() {
+                PlannedOutput::Unchanged
+            } else {
+                PlannedOutput::Spliced(edits)
+            }
+        }
+        Format::Warc => {
+            report.problem(
+                &location,
+                Severity::Error,
+                "a web archive inside a web archive is not rewritten".to_string(),
+            );
+            PlannedOutput::Unchanged
+        }
+        Format::Css | Format::Html | Format::Xhtml | Format::Auto => {
+            let base = options.retrieval_base(&location, &mut report);
+            let ctx = HtmlContext::new(options, base.as_ref(), &location);
+            edited(match format {
+                // A stand-alone sheet: no referring document is known.
+                Format::Css => crate::html::plan_stylesheet(input, &ctx, None, &mut report),
+                Format::Xhtml => crate::xhtml::plan_xhtml(input, &ctx, &mut report),
+                _ => crate::html::plan_html(input, &ctx, &mut report),
+            })
+        }
+    };
+    PlannedRewrite {
+        input,
+        output,
+        format,
+        report,
+    }
+}
