@@ -6,6 +6,8 @@ use predicates::prelude::*;
 use predicates::str::contains;
 use std::fs;
 use std::path::{Path, PathBuf};
+#[path = "common/test_hooks.rs"]
+mod test_hooks;
 
 /// A page with one relative link, and what it becomes under
 /// `https://example.org/docs/page.html`. (No white space before the first
@@ -1410,6 +1412,7 @@ const SHEET_AFTER: &str = "p { background: url(https://example.org/docs/img/bg.p
 
 #[test]
 fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
+    test_hooks::require_test_hooks();
     // The atomic writer's test hook makes the write fail at each step.
     // (the step, how its failure is described)
     let steps = [
