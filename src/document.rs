@@ -2,7 +2,7 @@
 
 use crate::base::{BaseRule, EstablishedBase};
 use crate::options::{Format, Options};
-use crate::report::{Location, Report, Severity};
+use crate::report::{Location, Report, Setting, Severity};
 use crate::resolve::Base;
 use std::borrow::Cow;
 
@@ -217,7 +217,7 @@ fn field_name(line: &[u8]) -> Option<&[u8]> {
     name_ok.then_some(name)
 }
 
-/// The retrieval base from `--url`, if given and usable.
+/// The retrieval base from [`Options::url`], if given and usable.
 pub fn retrieval_base(
     options: &Options,
     location: &Location,
@@ -227,7 +227,8 @@ pub fn retrieval_base(
     match Base::parse(url, options.profile) {
         Ok(b) => Some(EstablishedBase::new(b, BaseRule::Retrieval)),
         Err(e) => {
-            report.problem(location, Severity::Error, format!("--url: {e}"));
+            let message = format!("{}: {e}", Setting::Url.term());
+            report.problem_naming(location, Severity::Error, Some(Setting::Url), message);
             None
         }
     }
@@ -338,7 +339,7 @@ fn plan_stylesheet(
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
         Err(e) => {
-            report.problem(location, Severity::Error, e.to_string());
+            report.problem_naming(location, Severity::Error, e.setting(), e.to_string());
             return None;
         }
     };
