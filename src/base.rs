@@ -27,7 +27,8 @@ pub enum BaseRule {
     LegacyBaseHeader,
     /// 5.2: inherited from the encapsulating entity.
     Enclosing,
-    /// 5.3: the retrieval URL given with `--url` (or `--url-prefix`).
+    /// 5.3: the retrieval URL given with [`Options::url`](crate::Options::url)
+    /// (on the command line `--url`, or `--url-prefix`).
     Retrieval,
     /// 5.3: the archive's `Snapshot-Content-Location` (auto-detected).
     SnapshotContentLocation,
@@ -55,7 +56,8 @@ impl BaseRule {
         }
     }
 
-    /// Short human label, used by `linkbase explain` and in messages.
+    /// Short human label, used by `linkbase explain` and in messages (the
+    /// command line has its own for [`BaseRule::Retrieval`], naming its flag).
     pub fn label(self) -> &'static str {
         match self {
             BaseRule::Embedded => "5.1 embedded <base href>",
@@ -63,7 +65,7 @@ impl BaseRule {
             BaseRule::ContentLocation => "header Content-Location",
             BaseRule::LegacyBaseHeader => "header Base/Base-URL",
             BaseRule::Enclosing => "5.2 enclosing entity",
-            BaseRule::Retrieval => "5.3 retrieval URL (--url)",
+            BaseRule::Retrieval => "5.3 retrieval URL (Options::url)",
             BaseRule::SnapshotContentLocation => "5.3 retrieval URL (Snapshot-Content-Location)",
             BaseRule::SavedFromComment => "5.3 retrieval URL (saved-from comment)",
         }

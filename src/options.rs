@@ -1,7 +1,7 @@
 //! One options value shared by the library and the command line.
 
 use crate::base::{establish, BaseRule, EstablishedBase};
-use crate::report::{Location, Report, Severity};
+use crate::report::{Location, Report, Setting, Severity};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
@@ -64,7 +64,8 @@ impl Options {
         match establish(url, None, BaseRule::Retrieval, self.profile, None) {
             Ok(base) => Some(base),
             Err(e) => {
-                report.problem(location, Severity::Error, format!("--url: {e}"));
+                let message = format!("{}: {e}", Setting::Url.term());
+                report.problem_naming(location, Severity::Error, Some(Setting::Url), message);
                 None
             }
         }

@@ -123,6 +123,35 @@ pub enum Severity {
     Error,
 }
 
+/// A setting that a problem's message names, in the library's own terms
+/// ([`Setting::term`]): a field of [`Options`](crate::Options) or of
+/// [`WarcOptions`](crate::warc::WarcOptions). A front end with its own names
+/// for the settings (the command line's flags) can put them in the term's
+/// place ([`Problem::setting`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Setting {
+    /// [`Options::url`](crate::Options::url), the retrieval URL.
+    Url,
+    /// [`Options::charset`](crate::Options::charset), the transport charset.
+    Charset,
+    /// [`Options::force`](crate::Options::force).
+    Force,
+    /// [`WarcOptions::max_record`](crate::warc::WarcOptions::max_record).
+    MaxRecord,
+}
+
+impl Setting {
+    /// The words a library message names the setting with.
+    pub fn term(self) -> &'static str {
+        match self {
+            Setting::Url => "the retrieval URL (Options::url)",
+            Setting::Charset => "Options::charset",
+            Setting::Force => "Options::force",
+            Setting::MaxRecord => "WarcOptions::max_record",
+        }
+    }
+}
+
 /// A problem with a document or a part (not with one link).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Problem {
@@ -136,6 +165,9 @@ pub struct Problem {
     pub severity: Severity,
     /// What was wrong, one line.
     pub message: String,
+    /// The setting the message names (by its [`Setting::term`]), if any.
+    #[serde(skip)]
+    pub setting: Option<Setting>,
 }
 
 impl Problem {
@@ -232,11 +264,29 @@ impl Report {
 
     /// Record a problem at `loc`.
     pub fn problem(&mut self, loc: &Location, severity: Severity, message: impl Into<String>) {
+        self.problem_naming(loc, severity, None, message);
+    }
+
+    /// Record a problem at `loc` whose message names `setting` by its
+    /// [`Setting::term`] (when it is `Some`).
+    pub fn problem_naming(
+        &mut self,
+        loc: &Location,
+        severity: Severity,
+        setting: Option<Setting>,
+        message: impl Into<String>,
+    ) {
+        let message = message.into();
+        debug_assert!(
+            setting.is_none_or(|s| message.contains(s.term())),
+            "{message:?} does not name {setting:?}"
+        );
         self.problems.push(Problem {
             file: loc.file.clone(),
             part: loc.part.clone(),
             severity,
-            message: message.into(),
+            message,
+            setting,
         });
     }
 

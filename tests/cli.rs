@@ -6,6 +6,8 @@ use predicates::prelude::*;
 use predicates::str::contains;
 use std::fs;
 use std::path::{Path, PathBuf};
+#[path = "common/test_hooks.rs"]
+mod test_hooks;
 
 /// A page with one relative link, and what it becomes under
 /// `https://example.org/docs/page.html`. (No white space before the first
@@ -1265,6 +1267,76 @@ fn a_file_over_max_size_is_skipped() {
         .stderr("<stdin>: error: skipped: over --max-size 10 B\n");
 }
 
+/// Where the library's message names one of its settings (`Options::charset`,
+/// `WarcOptions::max_record`, `Options::force`), the command line prints the
+/// flag that sets it, on standard error and in the `--report` lines
+/// (tests/library_messages.rs checks the library's own words).
+#[test]
+fn library_messages_name_the_flags() {
+    // A record over --max-size inside a WARC (a library message, unlike a
+    // whole file over it above).
+    let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>";
+    let warc = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\n\
+         WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n\
+         WARC-Date: 2020-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.org/\r\n\
+         Content-Type: application/http;msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
+    );
+    let too_large = "skipped: the record is over --max-size (16 bytes)";
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.jsonl");
+    linkbase()
+        .args(["--max-size", "16", "-q", "--report"])
+        .arg(&report)
+        .write_stdin(warc)
+        .assert()
+        .code(1)
+        .stderr(format!(
+            "<stdin>: part record at offset 0: error: {too_large}\n"
+        ));
+    let problems: Vec<_> = report_lines(&report)
+        .into_iter()
+        .filter(|l| l.get("severity").is_some())
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            serde_json::json!({"part": "record at offset 0", "severity": "error", "message": too_large})
+        ]
+    );
+    // Bytes that are not valid in the encoding --charset names.
+    run_stdin(
+        &["--charset", "utf-8", "--url", PAGE_URL],
+        &b"<a href=x>caf\xff</a>"[..],
+    )
+    .code(1)
+    .stdout(&b"<a href=x>caf\xff</a>"[..])
+    .stderr(
+        "<stdin>: error: not valid UTF-8 (the encoding chosen by the transport / --charset); \
+         left unchanged to avoid data loss\n",
+    );
+    // A signed message, in the report too (standard error: force_rewrites_a_signed_message).
+    let report = dir.path().join("signed.jsonl");
+    linkbase()
+        .arg("fixtures/mime/signed-left-alone/input.eml")
+        .args(["-q", "-o"])
+        .arg(dir.path().join("out.eml"))
+        .arg("--report")
+        .arg(&report)
+        .assert()
+        .success();
+    let messages: Vec<_> = report_lines(&report)
+        .into_iter()
+        .filter_map(|l| l.get("message").cloned())
+        .collect();
+    assert_eq!(
+        messages,
+        ["signed (multipart/signed): left unchanged, rewriting would break the signature (--force rewrites it)"]
+    );
+}
+
 #[test]
 fn max_size_accepts_suffixes_and_rejects_nonsense() {
     for ok in ["100", "64K", "64kib", "2M", "1G"] {
@@ -1410,6 +1482,7 @@ const SHEET_AFTER: &str = "p { background: url(https://example.org/docs/img/bg.p
 
 #[test]
 fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
+    test_hooks::require_test_hooks();
     // The atomic writer's test hook makes the write fail at each step.
     // (the step, how its failure is described)
     let steps = [

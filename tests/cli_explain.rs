@@ -220,3 +220,20 @@ fn an_unusable_url_is_a_usage_error() {
         )
     );
 }
+
+#[test]
+fn an_archive_in_a_warc_names_its_target_uri_as_the_retrieval_url() {
+    // The record's WARC-Target-URI is the archive's retrieval URL (rule 5.3;
+    // docs/warc.md), as for an HTML record: not a `--url`, which a WARC's
+    // records do not take.
+    let (stdout, stderr, status) = explain(&["fixtures/warc/mhtml-resource/input.warc.gz"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stdout.contains(
+            "\n    message  multipart/related  7bit  http://example.com/saved/page.mhtml  \
+             (5.3 retrieval URL (WARC-Target-URI))\n"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("--url"), "{stdout}");
+}

@@ -10,6 +10,8 @@
 
 #[path = "common/hostile_inputs.rs"]
 mod hostile_inputs;
+#[path = "common/test_hooks.rs"]
+mod test_hooks;
 
 use assert_cmd::Command;
 use hostile_inputs::*;
@@ -475,6 +477,7 @@ const WRITE_STEPS: [&str; 6] = ["create", "write", "permissions", "sync", "backu
 
 #[test]
 fn in_place_failing_at_every_step_leaves_the_original_and_no_temporary() {
+    test_hooks::require_test_hooks();
     for case in InPlace::all() {
         let name = case.name;
         for step in WRITE_STEPS {
@@ -511,6 +514,7 @@ fn in_place_failing_at_every_step_leaves_the_original_and_no_temporary() {
 #[cfg(unix)]
 #[test]
 fn in_place_killed_in_every_step_leaves_the_original_or_the_whole_new_file() {
+    test_hooks::require_test_hooks();
     for case in InPlace::all() {
         let name = case.name;
         for step in WRITE_STEPS {

@@ -8,6 +8,8 @@
 
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
+#[path = "common/test_hooks.rs"]
+mod test_hooks;
 use assert_cmd::Command;
 use fixture_cases::{fixture_dirs, read_args};
 use std::io::{BufRead, Read};
@@ -323,6 +325,7 @@ fn a_warc_is_never_rewritten_in_place() {
 
 #[test]
 fn an_output_that_fails_midway_is_not_left_behind() {
+    test_hooks::require_test_hooks();
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out.warc.gz");
     let run = linkbase()

@@ -5,15 +5,18 @@
 //! With a backup suffix the original is first linked (or copied) to
 //! NAME+SUFFIX.
 //!
-//! Test hooks: the environment variable `LINKBASE_TEST_FAIL_AT` (one of
-//! `create`, `write`, `permissions`, `sync`, `backup`, `rename`) makes every
-//! write fail at that step (`write` after half the content is written), so
-//! tests can prove that a failure leaves the original byte-identical and no
-//! temporary file. `LINKBASE_TEST_KILL_AT` (the same names) aborts the
-//! process in that step, after its work (`write`: after half the content),
-//! as a kill would: no clean-up runs, so tests can prove that the target is
-//! then either the original or the complete new file. Only this module reads
-//! them.
+//! Test hooks, compiled in only with the `test-hooks` feature (which the
+//! README's test command turns on; a default or release build has none and
+//! reads no such variable): the environment variable `LINKBASE_TEST_FAIL_AT`
+//! (one of `create`, `write`, `permissions`, `sync`, `backup`, `rename`)
+//! makes every write fail at that step (`write` after half the content is
+//! written), so tests can prove that a failure leaves the original
+//! byte-identical and no temporary file. `LINKBASE_TEST_KILL_AT` (the same
+//! names) aborts the process in that step, after its work (`write`: after
+//! half the content), as a kill would: no clean-up runs, so tests can prove
+//! that the target is then either the original or the complete new file.
+//! Only this module reads them. The unit tests below use the same hooks
+//! without the environment ([`AtomicWriter::failing_at`]).
 
 use std::ffi::OsString;
 use std::fmt;
@@ -22,9 +25,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// The environment variable of the failure test hook.
+#[cfg(any(test, feature = "test-hooks"))]
 pub const FAIL_AT_VARIABLE: &str = "LINKBASE_TEST_FAIL_AT";
 
 /// The environment variable of the kill test hook.
+#[cfg(feature = "test-hooks")]
 pub const KILL_AT_VARIABLE: &str = "LINKBASE_TEST_KILL_AT";
 
 /// One step of an atomic write, in order.
@@ -46,6 +51,7 @@ pub enum Step {
 
 impl Step {
     /// Every step, in order.
+    #[cfg(any(test, feature = "test-hooks"))]
     pub const ALL: [Step; 6] = [
         Step::Create,
         Step::Write,
@@ -55,7 +61,8 @@ impl Step {
         Step::Rename,
     ];
 
-    /// The step's name (in messages and in the test hook).
+    /// The step's name (in the test hooks).
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn name(self) -> &'static str {
         match self {
             Step::Create => "create",
@@ -95,26 +102,36 @@ impl fmt::Display for WriteError {
     }
 }
 
-/// Writes files atomically; optionally fails on purpose at one step (tests).
+/// Writes files atomically; with the test hooks compiled in, optionally
+/// fails on purpose at one step, or aborts in one.
 #[derive(Clone, Debug, Default)]
 pub struct AtomicWriter {
+    #[cfg(any(test, feature = "test-hooks"))]
     fail_at: Option<Step>,
+    #[cfg(any(test, feature = "test-hooks"))]
     kill_at: Option<Step>,
 }
 
 impl AtomicWriter {
-    /// A writer that fails at the step named by [`FAIL_AT_VARIABLE`], and
-    /// aborts in the step named by [`KILL_AT_VARIABLE`], if set.
+    /// A writer that fails at the step named by `FAIL_AT_VARIABLE`, and
+    /// aborts in the step named by `KILL_AT_VARIABLE`, if set — when built
+    /// with the `test-hooks` feature. Without it, a plain writer: the
+    /// environment is not read.
     pub fn from_env() -> Self {
-        let step = |variable| {
-            std::env::var(variable)
-                .ok()
-                .and_then(|name| Step::ALL.into_iter().find(|s| s.name() == name.trim()))
-        };
-        AtomicWriter {
-            fail_at: step(FAIL_AT_VARIABLE),
-            kill_at: step(KILL_AT_VARIABLE),
+        #[cfg(feature = "test-hooks")]
+        {
+            let step = |variable| {
+                std::env::var(variable)
+                    .ok()
+                    .and_then(|name| Step::ALL.into_iter().find(|s| s.name() == name.trim()))
+            };
+            AtomicWriter {
+                fail_at: step(FAIL_AT_VARIABLE),
+                kill_at: step(KILL_AT_VARIABLE),
+            }
         }
+        #[cfg(not(feature = "test-hooks"))]
+        AtomicWriter::default()
     }
 
     /// A writer that fails at `step` (for tests).
@@ -127,13 +144,18 @@ impl AtomicWriter {
     }
 
     /// Die here, as a kill would, when the kill hook names `step`.
+    #[cfg_attr(not(any(test, feature = "test-hooks")), allow(unused_variables))]
     fn kill_point(&self, step: Step) {
+        #[cfg(any(test, feature = "test-hooks"))]
         if self.kill_at == Some(step) {
             std::process::abort();
         }
     }
 
+    /// Fail here when the failure hook names `step`.
+    #[cfg_attr(not(any(test, feature = "test-hooks")), allow(unused_variables))]
     fn check(&self, step: Step) -> Result<(), WriteError> {
+        #[cfg(any(test, feature = "test-hooks"))]
         if self.fail_at == Some(step) {
             let cause = io::Error::other(format!("injected failure ({FAIL_AT_VARIABLE})"));
             return Err(WriteError { step, cause });

@@ -60,7 +60,7 @@ pub fn run(args: ExplainArgs) -> i32 {
     let text = match format {
         Format::Mime => {
             let lines = explain_message(&input, &options, &location, &mut report);
-            render(&lines)
+            render(&lines, super::terms::rule_label)
         }
         _ => {
             let base = options.retrieval_base(&location, &mut report);
@@ -71,16 +71,21 @@ pub fn run(args: ExplainArgs) -> i32 {
                 linkbase::html::document_base(&input, &ctx, &mut report)
             };
             match base {
-                Some(b) => format!("{name}  {}  ({})\n", b.url(), b.rule.label()),
+                Some(b) => format!(
+                    "{name}  {}  ({})\n",
+                    b.url(),
+                    super::terms::rule_label(b.rule)
+                ),
                 None => format!("{name}  (no base: 5.4 none)\n"),
             }
         }
     };
-    finish(&text, &report)
+    finish(&text, report)
 }
 
 /// Print the explanation and the problems; the exit status.
-fn finish(text: &str, report: &Report) -> i32 {
+fn finish(text: &str, mut report: Report) -> i32 {
+    super::terms::name_flags(&mut report);
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
     for p in &report.problems {
@@ -119,7 +124,7 @@ fn explain_warc(args: &ExplainArgs, name: &str) -> i32 {
     options.force = args.force;
     let mut report = Report::new(false);
     match linkbase::warc::explain::explain_warc(file, &options, Some(name), &mut report) {
-        Ok(text) => finish(&text, &report),
+        Ok(text) => finish(&text, report),
         Err(e) => {
             eprintln!("{name}: {e}");
             EXIT_PARTIAL

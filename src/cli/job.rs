@@ -106,6 +106,7 @@ impl JobResult {
                 part: None,
                 severity: Severity::Error,
                 message: message.to_string(),
+                setting: None,
             };
             lines.push(problem.one_line());
         }
@@ -349,6 +350,7 @@ fn rewrite(
     let changed = rewrite.changed();
     let written = output::write(settings, file, &rewrite.pieces(), changed);
     result.report = rewrite.report;
+    super::terms::name_flags(&mut result.report);
     result.status = match written {
         Ok(()) => Status::Done { changed },
         Err(WriteFailure::BrokenPipe) => {

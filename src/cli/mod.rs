@@ -8,7 +8,8 @@
 //! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`],
 //! [`output_path`] and [`atomic`] (writing), [`warc`] (one WARC, streamed),
 //! [`jsonl`] (`--report`), [`progress`] and [`summary`] (what the user sees at
-//! the end).
+//! the end). [`terms`]: the flags the command line names where the library's
+//! messages name its settings.
 
 mod atomic;
 mod explain;
@@ -22,6 +23,7 @@ mod resolve;
 mod rewrite;
 mod settings;
 mod summary;
+mod terms;
 mod warc;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -111,6 +111,7 @@ pub fn process(
     progress.finish();
     result.bytes_read = read.count;
     result.report = report;
+    super::terms::name_flags(&mut result.report);
     let summary = summary.unwrap_or_default();
     let changed = summary.conversions > 0;
     result.status = match written {

@@ -4,6 +4,7 @@
 //! same encoding: `splice`).
 
 use super::prescan::{prescan, prescan_within};
+use crate::report::Setting;
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use std::borrow::Cow;
 use std::fmt;
@@ -54,11 +55,23 @@ pub struct Undecodable {
     pub source: CharsetSource,
 }
 
+impl Undecodable {
+    /// The setting the message names: [`Options::charset`](crate::Options::charset)
+    /// when the transport chose the encoding.
+    pub fn setting(&self) -> Option<Setting> {
+        (self.source == CharsetSource::Transport).then_some(Setting::Charset)
+    }
+}
+
 impl fmt::Display for Undecodable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let transport;
         let why = match self.source {
             CharsetSource::Bom => "by its byte order mark",
-            CharsetSource::Transport => "by the transport / --charset",
+            CharsetSource::Transport => {
+                transport = format!("by the transport / {}", Setting::Charset.term());
+                &transport
+            }
             CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
             CharsetSource::Detected => "by detection",
             CharsetSource::AtCharset => "by its @charset rule",

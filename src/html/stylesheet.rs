@@ -35,7 +35,7 @@ pub fn plan_stylesheet(
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
         Err(e) => {
-            report.problem(ctx.location, Severity::Error, e.to_string());
+            report.problem_naming(ctx.location, Severity::Error, e.setting(), e.to_string());
             return None;
         }
     };

@@ -115,8 +115,10 @@ fn explain_tree(
     );
 }
 
-/// Render the lines as an indented, aligned table for a terminal.
-pub fn render(lines: &[PartLine]) -> String {
+/// Render the lines as an indented, aligned table for a terminal, naming
+/// each base's rule with `rule_label` ([`BaseRule::label`], or a front end's
+/// own words).
+pub fn render(lines: &[PartLine], rule_label: fn(BaseRule) -> &'static str) -> String {
     let label = |l: &PartLine| format!("{}{}", "  ".repeat(l.depth), l.path);
     let w_path = lines.iter().map(|l| label(l).len()).max().unwrap_or(0);
     let w_type = lines.iter().map(|l| l.media_type.len()).max().unwrap_or(0);
@@ -124,7 +126,7 @@ pub fn render(lines: &[PartLine]) -> String {
     let mut out = String::new();
     for l in lines {
         let base = match (&l.base, l.rule) {
-            (Some(url), Some(rule)) => format!("{url}  ({})", rule.label()),
+            (Some(url), Some(rule)) => format!("{url}  ({})", rule_label(rule)),
             _ => "(no base: 5.4 none)".to_string(),
         };
         let line = format!(
@@ -182,7 +184,7 @@ mod tests {
                 ),
             ]
         );
-        let text = render(&lines);
+        let text = render(&lines, BaseRule::label);
         assert!(text.contains("\n  2  "), "{text}");
         assert!(text.contains("base64"), "{text}");
     }

@@ -20,7 +20,7 @@ pub mod walk;
 use crate::base::EstablishedBase;
 use crate::options::Options;
 use crate::policy::LinkRewriter;
-use crate::report::{Location, Report, Severity};
+use crate::report::{Location, Report, Setting, Severity};
 use bases::HeadingBase;
 pub use splice::{Edit, EditPlace};
 use transfer::{Frame, Newline, TransferEncoding};
@@ -224,10 +224,15 @@ impl Traversal<'_, '_> {
         let mut rewritable = false;
         entity.for_each(&mut |e| rewritable |= is_rewritable_type(&e.media_type));
         if rewritable {
-            self.report.problem(
+            let force = Setting::Force;
+            self.report.problem_naming(
                 loc,
                 Severity::Warning,
-                format!("{why}: left unchanged, rewriting would break the signature (--force rewrites it)"),
+                Some(force),
+                format!(
+                    "{why}: left unchanged, rewriting would break the signature ({} rewrites it)",
+                    force.term()
+                ),
             );
         }
         Some(format!("{why}; left unchanged"))

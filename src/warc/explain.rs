@@ -14,6 +14,15 @@ use std::io::{self, Read};
 /// The label of the base a record's `WARC-Target-URI` gives (rule 5.3).
 pub const TARGET_URI_RULE: &str = "5.3 retrieval URL (WARC-Target-URI)";
 
+/// The label of `rule` for a record's payload: its retrieval URL is the
+/// record's `WARC-Target-URI`.
+fn record_rule_label(rule: BaseRule) -> &'static str {
+    match rule {
+        BaseRule::Retrieval => TARGET_URI_RULE,
+        other => other.label(),
+    }
+}
+
 /// Explain every record of the WARC `input` (named `name`), as text.
 pub fn explain_warc(
     input: impl Read,
@@ -61,7 +70,8 @@ pub fn explain_warc(
             Format::Mime => {
                 let _ = writeln!(out);
                 let lines = crate::mime::explain::explain_message(&payload.body, &own, &at, report);
-                for line in crate::mime::explain::render(&lines).lines() {
+                let table = crate::mime::explain::render(&lines, record_rule_label);
+                for line in table.lines() {
                     let _ = writeln!(out, "    {line}");
                 }
             }
@@ -74,10 +84,7 @@ pub fn explain_warc(
                 };
                 match established {
                     Some(b) => {
-                        let rule = match b.rule {
-                            BaseRule::Retrieval => TARGET_URI_RULE,
-                            other => other.label(),
-                        };
+                        let rule = record_rule_label(b.rule);
                         let _ = write!(out, "  {}  ({rule})", b.url());
                     }
                     None => {

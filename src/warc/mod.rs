@@ -332,8 +332,10 @@ fn convert_record<W: Write>(
     let payload = match Payload::of(record, warc.max_record) {
         Ok(payload) => payload,
         Err(pass) => {
-            if let Some((severity, message)) = pass.problem() {
-                result.report.problem(&at, severity, message);
+            if let Some((severity, message, setting)) = pass.problem() {
+                result
+                    .report
+                    .problem_naming(&at, severity, setting, message);
             }
             result.outcome = Outcome::Passed(pass);
             return Ok(result);

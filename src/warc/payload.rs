@@ -17,7 +17,7 @@
 use super::http;
 use super::record::{media_type, parameter, Record};
 use crate::options::{Format, Options};
-use crate::report::Severity;
+use crate::report::{Setting, Severity};
 use std::borrow::Cow;
 
 /// Why a record is not rewritten.
@@ -55,24 +55,32 @@ impl Pass {
         }
     }
 
-    /// The problem to report, for the passes worth a message.
-    pub fn problem(&self) -> Option<(Severity, String)> {
+    /// The problem to report, for the passes worth a message, and the
+    /// setting its message names.
+    pub fn problem(&self) -> Option<(Severity, String, Option<Setting>)> {
         match self {
             Pass::TooLarge(limit) => Some((
                 Severity::Error,
-                format!("skipped: the record is over --max-size ({limit} bytes)"),
+                format!(
+                    "skipped: the record is over {} ({limit} bytes)",
+                    Setting::MaxRecord.term()
+                ),
+                Some(Setting::MaxRecord),
             )),
             Pass::BadHttp(why) => Some((
                 Severity::Warning,
                 format!("HTTP response not rewritten: {why}"),
+                None,
             )),
             Pass::Truncated(why) => Some((
                 Severity::Warning,
                 format!("truncated record (WARC-Truncated: {why}): not rewritten"),
+                None,
             )),
             Pass::Segmented => Some((
                 Severity::Warning,
                 "segmented record (WARC-Segment-Number): not rewritten".into(),
+                None,
             )),
             _ => None,
         }

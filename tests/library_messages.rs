@@ -1,0 +1,164 @@
+//! Library messages speak the library's terms, never the command line's: a
+//! problem that concerns a setting names it as `Options::…` (or "the
+//! retrieval URL") and says which ([`Problem::setting`]), so that the command
+//! line can print its flag there; no message a library caller sees names a
+//! flag. Each case below triggers one such message through the library's
+//! entry points. (`tests/cli.rs` checks that the command line still prints
+//! the flags.)
+
+use linkbase::report::Setting;
+use linkbase::warc::{convert, WarcOptions};
+use linkbase::{rewrite, BaseRule, Options, Problem, Report, Severity};
+
+/// A command-line flag in a message: `--` and a letter (`--url`, `--force`).
+fn names_a_flag(message: &str) -> bool {
+    message
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'-' && w[1] == b'-' && w[2].is_ascii_alphabetic())
+}
+
+/// The one problem of `report`, which must name `setting` in the library's
+/// terms and no flag.
+fn the_problem(report: &Report, setting: Setting) -> &Problem {
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    let problem = &report.problems[0];
+    assert_eq!(problem.setting, Some(setting), "{problem:?}");
+    assert!(
+        problem.message.contains(setting.term()),
+        "{:?} does not name {}",
+        problem.message,
+        setting.term()
+    );
+    assert!(!names_a_flag(&problem.message), "{:?}", problem.message);
+    problem
+}
+
+#[test]
+fn the_flag_pattern_finds_flags() {
+    assert!(names_a_flag("signature (--force rewrites it)"));
+    assert!(names_a_flag("--url: bad"));
+    assert!(!names_a_flag("a line begins with `-- ` or a dash-dash"));
+}
+
+#[test]
+fn an_unusable_retrieval_url_is_named_as_the_option() {
+    let mut options = Options::new();
+    options.url = Some("docs/page.html".into());
+    let out = rewrite(b"<a href=x>x</a>", &options, Some("p.html"));
+    let problem = the_problem(&out.report, Setting::Url);
+    assert_eq!(problem.severity, Severity::Error);
+    assert!(
+        problem
+            .message
+            .starts_with("the retrieval URL (Options::url): "),
+        "{}",
+        problem.message
+    );
+}
+
+#[test]
+fn a_signed_message_names_the_force_option() {
+    let input = std::fs::read("fixtures/mime/signed-left-alone/input.eml").unwrap();
+    let out = rewrite(&input, &Options::new(), Some("input.eml"));
+    let problem = the_problem(&out.report, Setting::Force);
+    assert_eq!(problem.severity, Severity::Warning);
+    assert!(
+        problem
+            .message
+            .ends_with("rewriting would break the signature (Options::force rewrites it)"),
+        "{}",
+        problem.message
+    );
+}
+
+#[test]
+fn input_not_valid_in_the_given_charset_names_the_charset_option() {
+    let mut options = Options::new();
+    options.url = Some("https://example.org/".into());
+    options.charset = Some(encoding_rs::UTF_8);
+    // 0xFF is never valid UTF-8: the page and the sheet are left unchanged.
+    for (name, input) in [
+        ("p.html", &b"<a href=x>caf\xff</a>"[..]),
+        ("s.css", &b"p { background: url(x.png) } /* \xff */"[..]),
+    ] {
+        let out = rewrite(input, &options, Some(name));
+        assert_eq!(&out.output[..], input, "{name}");
+        let problem = the_problem(&out.report, Setting::Charset);
+        assert!(
+            problem.message.contains(
+                "(the encoding chosen by the transport / Options::charset); \
+                 left unchanged"
+            ),
+            "{name}: {}",
+            problem.message
+        );
+    }
+}
+
+#[test]
+fn a_record_over_the_size_limit_names_the_warc_option() {
+    let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>";
+    let warc = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\n\
+         WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n\
+         WARC-Date: 2020-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.org/\r\n\
+         Content-Type: application/http;msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
+    );
+    let warc_options = WarcOptions {
+        max_record: 16,
+        ..WarcOptions::new()
+    };
+    let mut report = Report::new(false);
+    convert(
+        warc.as_bytes(),
+        Vec::new(),
+        &Options::new(),
+        &warc_options,
+        Some("in.warc"),
+        |record| report.merge(record.report),
+    )
+    .unwrap();
+    let problem = the_problem(&report, Setting::MaxRecord);
+    assert!(
+        problem
+            .message
+            .ends_with("over WarcOptions::max_record (16 bytes)"),
+        "{}",
+        problem.message
+    );
+}
+
+#[test]
+fn no_base_rule_label_names_a_flag() {
+    // Every rule (the match fails to compile when one is added).
+    let rules = [
+        BaseRule::Embedded,
+        BaseRule::ContentBase,
+        BaseRule::ContentLocation,
+        BaseRule::LegacyBaseHeader,
+        BaseRule::Enclosing,
+        BaseRule::Retrieval,
+        BaseRule::SnapshotContentLocation,
+        BaseRule::SavedFromComment,
+    ];
+    for rule in rules {
+        match rule {
+            BaseRule::Embedded
+            | BaseRule::ContentBase
+            | BaseRule::ContentLocation
+            | BaseRule::LegacyBaseHeader
+            | BaseRule::Enclosing
+            | BaseRule::Retrieval
+            | BaseRule::SnapshotContentLocation
+            | BaseRule::SavedFromComment => {}
+        }
+        assert!(!names_a_flag(rule.label()), "{rule:?}: {}", rule.label());
+    }
+    assert_eq!(
+        BaseRule::Retrieval.label(),
+        "5.3 retrieval URL (Options::url)"
+    );
+}
