@@ -37,12 +37,14 @@ fn corpus_root() -> PathBuf {
     }
 }
 
+/// Every file under `dir` but the licences and notes; a folder or entry
+/// that cannot be read stops the run (it is not skipped).
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .path();
         if path.is_dir() {
             files(&path, out);
         } else {
