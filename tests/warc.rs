@@ -15,7 +15,9 @@
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
 use assert_cmd::Command;
-use fixture_cases::{case_name, count_trial, fixture_dirs, one_of, read_args, require, shown};
+use fixture_cases::{
+    case_name, count_trial, fixture_dirs, no_test_functions, one_of, read_args, require, shown,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -141,7 +143,10 @@ fn fixture_trial(dir: &Path) -> Result<(), Failed> {
 fn main() {
     let args = Arguments::from_args();
     let dirs = fixture_dirs("warc");
-    let mut trials = vec![count_trial("warc", dirs.len(), 12)];
+    let mut trials = vec![
+        count_trial("warc", dirs.len(), 12),
+        no_test_functions(file!()),
+    ];
     for dir in dirs {
         trials.push(Trial::test(
             format!("warc/{}", case_name(&dir)),

@@ -109,6 +109,31 @@ pub fn read_args(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The trial `no #[test] functions in <file>`: a runner built with
+/// `harness = false` never runs a `#[test]` function (nor warns about one),
+/// so one written there, or merged in, fails this instead of being lost.
+/// `source` is the runner's `file!()`.
+pub fn no_test_functions(source: &'static str) -> Trial {
+    Trial::test(format!("no #[test] functions in {source}"), move || {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(source);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{source}: {e}"))?;
+        let lines: Vec<String> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim() == "#[test]")
+            .map(|(i, _)| format!("line {}", i + 1))
+            .collect();
+        match lines.is_empty() {
+            true => Ok(()),
+            false => Err(format!(
+                "{source}: #[test] at {} never runs (harness = false): make it a trial",
+                lines.join(", ")
+            )
+            .into()),
+        }
+    })
+}
+
 /// Trials for test functions that panic on failure (as `#[test]` functions
 /// do), each named as its function: `function_trials![a, b]`. A function
 /// left out is dead code, which the lints reject.
