@@ -4,6 +4,10 @@
 //! to the same element structure, and the messages that failed to parse are
 //! listed with their reasons.
 //!
+//! Each file is a named test, `corpus/<path under the corpus>`:
+//! `cargo test --test corpus -- --list` lists them,
+//! `cargo test --test corpus -- github-mimekit/` runs one folder's.
+//!
 //! When the corpus folder is absent the test is reported as skipped (libtest's
 //! "ignored", `0 passed`), never as passed; with `LINKBASE_REQUIRE_CORPUS=1`
 //! (CI) absence is a failure. `LINKBASE_CORPUS`
@@ -15,14 +19,14 @@ mod html_splice_check;
 mod splice_check;
 
 use html5ever::tendril::TendrilSink;
-use libtest_mimic::Trial;
+use libtest_mimic::{Failed, Trial};
 use linkbase::mime::transfer::{self, Newline, TransferEncoding};
 use linkbase::mime::EditPlace;
 use linkbase::{Options, Severity};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
-use rayon::prelude::*;
 use splice_check::RegionKind;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// `../shared/corpus/mime` beside the checkout, or `$LINKBASE_CORPUS` when set
 /// (a work tree elsewhere).
@@ -33,12 +37,14 @@ fn corpus_root() -> PathBuf {
     }
 }
 
+/// Every file under `dir` but the licences and notes; a folder or entry
+/// that cannot be read stops the run (it is not skipped).
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .path();
         if path.is_dir() {
             files(&path, out);
         } else {
@@ -83,24 +89,32 @@ fn decode(cte: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// One trial, `corpus`: run over the corpus when it is there; reported as
-/// skipped (libtest's "ignored", with the reason in its name) when it is not,
-/// never as passed; a failure when it is not and `LINKBASE_REQUIRE_CORPUS=1`.
+/// Totals over the files checked, printed after the run.
+#[derive(Default)]
+struct Totals {
+    files: usize,
+    rewritten_files: usize,
+    rewritten_parts: usize,
+    parse_errors: Vec<String>,
+    not_checked: Vec<String>,
+}
+
+/// One trial per file of the corpus, `corpus/<path under the corpus>`, when
+/// the corpus is there (and `corpus: files found`, failing when it is
+/// empty); one trial reported as skipped (libtest's "ignored", with the
+/// reason in its name) when it is not, never as passed; a failure when it
+/// is not and `LINKBASE_REQUIRE_CORPUS=1`. After the run, the totals; with
+/// `-- --nocapture` also the problems found and the files checked part by
+/// part.
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let root = corpus_root();
-    let listing = args.nocapture;
-    let trial = if root.is_dir() {
-        Trial::test("corpus", move || {
-            corpus(&root, listing);
-            Ok(())
-        })
-    } else {
+    if !root.is_dir() {
         let message = format!(
             "{} does not exist (the shared corpus sits beside the checkout)",
             root.display()
         );
-        if std::env::var("LINKBASE_REQUIRE_CORPUS").is_ok_and(|v| v == "1") {
+        let trial = if std::env::var("LINKBASE_REQUIRE_CORPUS").is_ok_and(|v| v == "1") {
             Trial::test("corpus", move || {
                 Err(format!("{message}; LINKBASE_REQUIRE_CORPUS=1 requires it").into())
             })
@@ -108,66 +122,82 @@ fn main() {
             eprintln!("NOTE: corpus test skipped: {message}");
             Trial::test("corpus (skipped: no corpus beside the checkout)", || Ok(()))
                 .with_ignored_flag(true)
-        }
-    };
-    libtest_mimic::run(&args, vec![trial]).exit();
+        };
+        libtest_mimic::run(&args, vec![trial]).exit();
+    }
+
+    let mut paths = Vec::new();
+    files(&root, &mut paths);
+    paths.sort();
+    let found = paths.len();
+    let shown_root = root.display().to_string();
+    let mut trials = vec![Trial::test("corpus: files found", move || match found {
+        0 => Err(format!("the corpus folder {shown_root} is empty").into()),
+        _ => Ok(()),
+    })];
+    let totals = Arc::new(Mutex::new(Totals::default()));
+    for path in paths {
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let totals = totals.clone();
+        trials.push(Trial::test(format!("corpus/{name}"), move || {
+            check_both(&path, &name, &totals)
+        }));
+    }
+    let conclusion = libtest_mimic::run(&args, trials);
+    if !args.list {
+        let totals = totals.lock().unwrap_or_else(|e| e.into_inner());
+        print_totals(&totals, args.nocapture);
+    }
+    conclusion.exit();
 }
 
-/// Check every file under `root`; `listing`: print the problems found and
-/// the files checked part by part (`-- --nocapture`).
-fn corpus(root: &Path, listing: bool) {
-    let mut paths = Vec::new();
-    files(root, &mut paths);
-    paths.sort();
-    assert!(
-        !paths.is_empty(),
-        "the corpus folder {} is empty",
-        root.display()
-    );
-
-    // Each file twice: as it is (only its own bases), and with a retrieval
-    // URL and --force, so that every relative link of every HTML part, signed
-    // or not, is rewritten.
+/// Check one file twice: as it is (only its own bases), and with a
+/// retrieval URL and --force, so that every relative link of every HTML
+/// part, signed or not, is rewritten. `name`: its path under the corpus.
+fn check_both(path: &Path, name: &str, totals: &Mutex<Totals>) -> Result<(), Failed> {
     let mut with_url = Options::new();
     with_url.url = Some("https://corpus.example/dir/page.html".into());
     with_url.force = true;
     let runs = [("as it is", Options::new()), ("--url --force", with_url)];
-    let jobs: Vec<(&PathBuf, &(&str, Options))> = paths
-        .iter()
-        .flat_map(|p| runs.iter().map(move |r| (p, r)))
-        .collect();
-    let outcomes: Vec<FileOutcome> = jobs
-        .par_iter()
-        .map(|(path, (run, options))| {
-            let name = format!(
-                "{} ({run})",
-                path.strip_prefix(root).unwrap_or(path).display()
-            );
-            check_file(path, options, name)
-        })
-        .collect();
     let mut failures = Vec::new();
-    let mut parse_errors = Vec::new();
-    let mut not_checked = Vec::new();
-    let (mut rewritten_parts, mut rewritten_files) = (0, 0);
-    for o in outcomes {
-        failures.extend(o.failures);
-        parse_errors.extend(o.errors);
-        not_checked.extend(o.whole_parse_failed);
-        rewritten_files += usize::from(o.rewritten);
-        rewritten_parts += o.html_parts;
+    for (run, options) in &runs {
+        let outcome = check_file(path, options, format!("{name} ({run})"));
+        let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());
+        failures.extend(outcome.failures);
+        totals.parse_errors.extend(outcome.errors);
+        totals.not_checked.extend(outcome.whole_parse_failed);
+        totals.rewritten_files += usize::from(outcome.rewritten);
+        totals.rewritten_parts += outcome.html_parts;
     }
+    totals.lock().unwrap_or_else(|e| e.into_inner()).files += 1;
+    match failures.is_empty() {
+        true => Ok(()),
+        false => Err(failures.join("\n").into()),
+    }
+}
+
+/// What the run found over the files it checked; `listing`: the problems
+/// and the files checked part by part one by one (`-- --nocapture`).
+fn print_totals(totals: &Totals, listing: bool) {
     println!(
-        "corpus: {} files, each as it is and with --url --force: {rewritten_files} rewrites, {rewritten_parts} HTML parts re-parsed",
-        paths.len()
+        "corpus: {} files checked, each as it is and with --url --force: {} rewrites, {} HTML parts re-parsed",
+        totals.files, totals.rewritten_files, totals.rewritten_parts
     );
     println!(
         "problems reported as errors: {}; checked part by part, mailparse failing on the whole: {}{}",
-        parse_errors.len(),
-        not_checked.len(),
+        totals.parse_errors.len(),
+        totals.not_checked.len(),
         if listing { ":" } else { " (-- --nocapture lists them)" }
     );
     if listing {
+        let mut parse_errors = totals.parse_errors.clone();
+        let mut not_checked = totals.not_checked.clone();
+        parse_errors.sort();
+        not_checked.sort();
         println!("problems reported as errors:");
         for e in &parse_errors {
             println!("  {e}");
@@ -177,12 +207,6 @@ fn corpus(root: &Path, listing: bool) {
             println!("  {n}");
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} corpus failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
 }
 
 /// What checking one file in one run found.

@@ -2,6 +2,10 @@
 //! on real-world forms. Every row is a named case; a failing row prints its
 //! name, its input and both outputs.
 //!
+//! The fixtures under `fixtures/css/<case>/` are named tests too
+//! (`css/<case>`): `cargo test --test css -- --list` lists every test,
+//! `cargo test --test css -- at-charset-bom-wins` runs one.
+//!
 //! The callback resolves relative references against a fixed base with the
 //! default profile and leaves absolute ones alone, as the link policy does.
 
@@ -9,6 +13,15 @@ use linkbase::css::rewrite_css;
 use linkbase::html::refresh::rewrite_refresh;
 use linkbase::html::srcset::rewrite_srcset;
 use linkbase::resolve::{has_scheme, Base, Profile};
+
+#[macro_use]
+#[path = "common/fixture_cases.rs"]
+mod fixture_cases;
+use fixture_cases::{
+    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::Path;
 
 const BASE: &str = "https://example.org/css/site.css";
 
@@ -35,7 +48,6 @@ fn check(layer: Layer, rows: &[(&str, &str, Option<&str>)]) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
 fn css_rows() {
     check(
         rewrite_css,
@@ -96,7 +108,6 @@ fn css_rows() {
     );
 }
 
-#[test]
 fn srcset_rows() {
     check(
         rewrite_srcset,
@@ -156,7 +167,6 @@ fn srcset_rows() {
     );
 }
 
-#[test]
 fn refresh_rows() {
     check(
         rewrite_refresh,
@@ -221,7 +231,6 @@ fn refresh_rows() {
 
 /// `url(#id)` is never offered to the callback, even one that would
 /// absolutize fragments: it names an element of this document.
-#[test]
 fn css_fragment_never_reaches_callback_even_when_fragments_are_absolutized() {
     let mut offered = Vec::new();
     let out = rewrite_css("a{fill:url(#g);mask:url('#m')}", &mut |u| {
@@ -233,7 +242,6 @@ fn css_fragment_never_reaches_callback_even_when_fragments_are_absolutized() {
 }
 
 /// A long style sheet: every URL rewritten, every other byte kept.
-#[test]
 fn many_rules_are_all_rewritten() {
     let rule = |i: usize, u: &str| format!("/* {i} */ .c{i} {{ background: url({u}{i}.png) }}\n");
     let input: String = (0..2000).map(|i| rule(i, "")).collect();
@@ -244,7 +252,6 @@ fn many_rules_are_all_rewritten() {
 
 /// A stand-alone style sheet is written back in its own encoding, byte order
 /// mark included: UTF-16 stays UTF-16, a UTF-8 BOM stays.
-#[test]
 fn stylesheets_keep_their_encoding_and_byte_order_mark() {
     fn utf16le(text: &str) -> Vec<u8> {
         let mut bytes = vec![0xFF, 0xFE];
@@ -276,7 +283,6 @@ fn stylesheets_keep_their_encoding_and_byte_order_mark() {
 /// cannot hold (here from `--url`) is written as a CSS escape. A sheet whose
 /// bytes decode one way only (Shift_JIS user-defined characters) is
 /// rewritten like any other: the bytes outside the URLs are copied.
-#[test]
 fn stylesheets_never_get_numeric_references() {
     let mut options = linkbase::Options::new();
     options.format = linkbase::Format::Css;
@@ -302,41 +308,60 @@ fn stylesheets_never_get_numeric_references() {
 /// sheets through the command line; the `@charset` cases (CSS Syntax §3.2).
 /// Each expected file was written by hand from the case's comment in
 /// `docs/css.md` ("Encoding"), not from linkbase's output.
-#[test]
-fn stylesheet_fixtures() {
-    #[path = "common/fixture_cases.rs"]
-    mod fixture_cases;
-    let dirs = fixture_cases::fixture_dirs("css", "input.css");
-    assert!(dirs.len() >= 5, "css fixtures not found");
-    let mut failures = Vec::new();
-    for dir in &dirs {
-        let case = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let run = assert_cmd::Command::cargo_bin("linkbase")
-            .unwrap()
-            .args(fixture_cases::read_args(dir))
-            .arg(dir.join("input.css"))
-            .output()
-            .unwrap();
-        let expected = std::fs::read(dir.join("expected.css")).unwrap();
-        if run.stdout != expected {
-            failures.push(format!(
-                "{case}: expected\n{}\ngot\n{}\nstderr: {}",
-                String::from_utf8_lossy(&expected),
-                String::from_utf8_lossy(&run.stdout),
-                String::from_utf8_lossy(&run.stderr)
-            ));
-        }
-        // A sheet left unchanged because it is not valid in its encoding is
-        // reported (exit status 1); every other case resolves cleanly.
-        let unchanged = expected == std::fs::read(dir.join("input.css")).unwrap();
-        let want = if unchanged { 1 } else { 0 };
-        if run.status.code() != Some(want) {
-            failures.push(format!(
-                "{case}: exit status {:?}, expected {want}; stderr: {}",
-                run.status.code(),
-                String::from_utf8_lossy(&run.stderr)
-            ));
-        }
+fn run_stylesheet_fixture(dir: &Path) -> Result<(), Failed> {
+    let case = shown(dir);
+    require(dir, &["input.css", "expected.css"])?;
+    let input = std::fs::read(dir.join("input.css"))?;
+    let expected = std::fs::read(dir.join("expected.css"))?;
+    let run = assert_cmd::Command::cargo_bin("linkbase")?
+        .args(read_args(dir))
+        .arg(dir.join("input.css"))
+        .output()?;
+    if run.stdout != expected {
+        return Err(format!(
+            "{case}/input.css: expected\n{}\ngot\n{}\nstderr: {}",
+            String::from_utf8_lossy(&expected),
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        )
+        .into());
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // A sheet left unchanged because it is not valid in its encoding is
+    // reported (exit status 1); every other case resolves cleanly.
+    let want = if expected == input { 1 } else { 0 };
+    if run.status.code() != Some(want) {
+        return Err(format!(
+            "{case}: exit status {:?}, expected {want}; stderr: {}",
+            run.status.code(),
+            String::from_utf8_lossy(&run.stderr)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Every `fixtures/css` case (`css/<case>`), then the rows and the other
+/// library-level tests by their function names.
+fn main() {
+    let args = Arguments::from_args();
+    let dirs = fixture_dirs("css");
+    let mut trials = vec![
+        count_trial("css", dirs.len(), 5),
+        no_test_functions(file!()),
+    ];
+    for dir in dirs {
+        trials.push(Trial::test(format!("css/{}", case_name(&dir)), move || {
+            run_stylesheet_fixture(&dir)
+        }));
+    }
+    trials.extend(function_trials![
+        css_rows,
+        srcset_rows,
+        refresh_rows,
+        css_fragment_never_reaches_callback_even_when_fragments_are_absolutized,
+        many_rules_are_all_rewritten,
+        stylesheets_keep_their_encoding_and_byte_order_mark,
+        stylesheets_never_get_numeric_references,
+    ]);
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -1,21 +1,35 @@
-//! HTML rewrite fixtures: every `fixtures/html/<case>/` holds `input.html`,
-//! `args` (command-line arguments, one per line) and `expected.html`. Each
-//! case runs through the real binary; stdout must equal `expected.html` byte
-//! for byte, and the output must re-parse to the input's tree except for URL
-//! values (see `common/fidelity.rs`).
+//! HTML rewriting: the fixtures under `fixtures/html/<case>/`, each a named
+//! test, then library-level cases. Every case folder holds `input.html`,
+//! `args` (command-line arguments, one per line) and `expected.html`.
 //!
-//! `LINKBASE_BLESS=1 cargo test --test html` rewrites the expected files
-//! (read every one before committing).
+//! - `html/<case>`: the case runs through the real binary; stdout must equal
+//!   `expected.html` byte for byte, only link places may differ from the
+//!   input (`common/html_splice_check.rs`), and the output must re-parse to
+//!   the input's tree except for URL values (`common/fidelity.rs`).
+//! - `utf-16le/<case>`, `utf-16be/<case>`: every UTF-8 case without
+//!   `--charset`, re-encoded with a byte order mark, gives its expected
+//!   output in that same encoding.
+//! - the library-level tests, by their function names.
+//!
+//! The harness is `libtest-mimic`: `cargo test --test html -- --list` lists
+//! every case, `cargo test --test html -- base-in-body` runs one (and its
+//! UTF-16 runs). `LINKBASE_BLESS=1 cargo test --test html` rewrites the
+//! expected files (read every one before committing).
 
 #[path = "common/fidelity.rs"]
 mod fidelity;
 #[path = "common/html_splice_check.rs"]
 mod html_splice_check;
 
+#[macro_use]
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
 use assert_cmd::Command;
-use fixture_cases::{fixture_dirs, read_args};
+use fixture_cases::{
+    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
 
 /// The value following `flag` in `args`, for every occurrence.
 fn flag_values(args: &[String], flag: &str) -> Vec<String> {
@@ -44,71 +58,53 @@ fn first_difference(want: &[u8], got: &[u8]) -> String {
     )
 }
 
-#[test]
-fn fixtures() {
-    let bless = std::env::var_os("LINKBASE_BLESS").is_some();
-    let mut failures = Vec::new();
-    let dirs = fixture_dirs("html", "input.html");
-    assert!(!dirs.is_empty(), "no fixtures found");
-    for dir in &dirs {
-        let case = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let args = read_args(dir);
-        let input_path = dir.join("input.html");
-        let input = std::fs::read(&input_path).unwrap_or_else(|e| panic!("{case}: {e}"));
-        let run = Command::cargo_bin("linkbase")
-            .expect("binary")
-            .args(&args)
-            .arg(&input_path)
-            .output()
-            .unwrap_or_else(|e| panic!("{case}: cannot run linkbase: {e}"));
-        if run.status.code() == Some(2) {
-            failures.push(format!(
-                "{case}: usage error: {}",
-                String::from_utf8_lossy(&run.stderr)
-            ));
-            continue;
-        }
-        let expected_path = dir.join("expected.html");
-        if bless {
-            std::fs::write(&expected_path, &run.stdout).unwrap_or_else(|e| panic!("{case}: {e}"));
-        }
-        let expected = std::fs::read(&expected_path).unwrap_or_else(|e| panic!("{case}: {e}"));
-        if run.stdout != expected {
-            failures.push(format!(
-                "{case}: {}",
-                first_difference(&expected, &run.stdout)
-            ));
-            continue;
-        }
-        let transport = flag_values(&args, "--charset")
-            .first()
-            .and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes()));
-        let extra = flag_values(&args, "--attr");
-        if let Err(e) = html_splice_check::check(&input, &run.stdout, None, transport) {
-            failures.push(format!("{case}: {e}"));
-            continue;
-        }
-        let check = std::panic::catch_unwind(|| {
-            fidelity::assert_same_tree(&case, &input, &run.stdout, transport, &extra)
-        });
-        if let Err(e) = check {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .unwrap_or_else(|| "fidelity check panicked".into());
-            failures.push(msg);
-        }
+/// One fixture through the binary: its expected bytes, only link places
+/// changed, the same tree but for URL values. With `bless`, the output is
+/// first written as the expected file.
+fn run_fixture(dir: &Path, bless: bool) -> Result<(), Failed> {
+    let case = shown(dir);
+    require(dir, &["input.html"])?;
+    if !bless {
+        require(dir, &["expected.html"])?;
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} HTML fixtures failed:\n{}",
-        failures.len(),
-        dirs.len(),
-        failures.join("\n")
-    );
+    let args = read_args(dir);
+    let input_path = dir.join("input.html");
+    let input = std::fs::read(&input_path).map_err(|e| format!("{case}/input.html: {e}"))?;
+    let run = Command::cargo_bin("linkbase")?
+        .args(&args)
+        .arg(&input_path)
+        .output()
+        .map_err(|e| format!("{case}: cannot run linkbase: {e}"))?;
+    if run.status.code() == Some(2) {
+        return Err(format!(
+            "{case}: usage error: {}",
+            String::from_utf8_lossy(&run.stderr)
+        )
+        .into());
+    }
+    let expected_path = dir.join("expected.html");
+    if bless {
+        std::fs::write(&expected_path, &run.stdout)
+            .map_err(|e| format!("{case}/expected.html: {e}"))?;
+    }
+    let expected =
+        std::fs::read(&expected_path).map_err(|e| format!("{case}/expected.html: {e}"))?;
+    if run.stdout != expected {
+        return Err(format!(
+            "{case}/input.html: output differs from expected.html: {}",
+            first_difference(&expected, &run.stdout)
+        )
+        .into());
+    }
+    let transport = flag_values(&args, "--charset")
+        .first()
+        .and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes()));
+    let extra = flag_values(&args, "--attr");
+    html_splice_check::check(&input, &run.stdout, None, transport)
+        .map_err(|e| format!("{case}/input.html: {e}"))?;
+    // Panics with the case's name when the trees differ.
+    fidelity::assert_same_tree(&case, &input, &run.stdout, transport, &extra);
+    Ok(())
 }
 
 /// `text` in UTF-16 (little or big endian) with its byte order mark.
@@ -128,51 +124,94 @@ fn utf16_with_bom(text: &str, little: bool) -> Vec<u8> {
     out
 }
 
-/// Every UTF-8 fixture (without `--charset`), re-encoded as UTF-16LE and
-/// UTF-16BE with a byte order mark, must give its expected output in that
-/// same encoding: the encoding layer is independent of the rewrite.
-#[test]
-fn fixtures_reencoded_in_utf16() {
-    let scratch = tempfile::tempdir().expect("temporary folder");
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for dir in fixture_dirs("html", "input.html") {
-        let case = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let args = read_args(&dir);
-        let (Ok(input), Ok(expected)) = (
-            std::fs::read_to_string(dir.join("input.html")),
-            std::fs::read_to_string(dir.join("expected.html")),
-        ) else {
-            continue; // not UTF-8: covered by its own encoding
-        };
-        // An ASCII input writes characters from entities as references
-        // (`&#233;`); a UTF-16 one writes them as they are.
-        if args.iter().any(|a| a == "--charset") || expected.contains("&#") {
-            continue;
-        }
+/// A fixture that can run re-encoded in UTF-16: its input and expected text.
+/// Input and expected output are UTF-8 (others are covered by their own
+/// encoding), no `--charset` is given, and the expected output holds no
+/// numeric references (an ASCII input writes characters from entities as
+/// references, `&#233;`; a UTF-16 one writes them as they are).
+fn utf16_candidate(dir: &Path) -> Option<(String, String)> {
+    let input = std::fs::read_to_string(dir.join("input.html")).ok()?;
+    let expected = std::fs::read_to_string(dir.join("expected.html")).ok()?;
+    let charset = read_args(dir).iter().any(|a| a == "--charset");
+    (!charset && !expected.contains("&#")).then_some((input, expected))
+}
+
+/// The fixture in `dir` re-encoded as UTF-16 (`little` endian or big) with a
+/// byte order mark must give its expected output in that same encoding:
+/// the encoding layer is independent of the rewrite.
+fn run_utf16(dir: &Path, input: &str, expected: &str, little: bool) -> Result<(), Failed> {
+    let case = shown(dir);
+    let scratch = tempfile::tempdir()?;
+    let path = scratch.path().join("input.html");
+    std::fs::write(&path, utf16_with_bom(input, little))?;
+    let run = Command::cargo_bin("linkbase")?
+        .args(read_args(dir))
+        .arg(&path)
+        .output()
+        .map_err(|e| format!("{case}: cannot run linkbase: {e}"))?;
+    // Unchanged inputs come back as they were, BOM and all.
+    let want = utf16_with_bom(expected, little);
+    if run.stdout != want {
+        return Err(format!(
+            "{case}/input.html in UTF-16{}: {}",
+            if little { "LE" } else { "BE" },
+            first_difference(&want, &run.stdout)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let bless = std::env::var_os("LINKBASE_BLESS").is_some();
+    let dirs = fixture_dirs("html");
+    let mut trials = vec![
+        count_trial("html", dirs.len(), 1),
+        no_test_functions(file!()),
+    ];
+    for dir in &dirs {
+        let dir = dir.clone();
+        trials.push(Trial::test(
+            format!("html/{}", case_name(&dir)),
+            move || run_fixture(&dir, bless),
+        ));
+    }
+    // The UTF-16 runs, as many as there were before: at least 40.
+    let candidates: Vec<(PathBuf, String, String)> = dirs
+        .iter()
+        .filter_map(|dir| utf16_candidate(dir).map(|(i, e)| (dir.clone(), i, e)))
+        .collect();
+    let runs = 2 * candidates.len();
+    trials.push(Trial::test(
+        "utf-16: at least 40 runs (20 UTF-8 cases)",
+        move || match runs >= 40 {
+            true => Ok(()),
+            false => Err(format!("only {runs} UTF-16 runs: fixtures missing?").into()),
+        },
+    ));
+    for (dir, input, expected) in candidates {
         for little in [true, false] {
-            let name = format!("{case} (UTF-16{})", if little { "LE" } else { "BE" });
-            let path = scratch.path().join(format!("{case}-{little}.html"));
-            std::fs::write(&path, utf16_with_bom(&input, little)).expect("write");
-            let run = Command::cargo_bin("linkbase")
-                .expect("binary")
-                .args(&args)
-                .arg(&path)
-                .output()
-                .expect("run linkbase");
-            // Unchanged inputs come back as they were, BOM and all.
-            let want = utf16_with_bom(&expected, little);
-            if run.stdout != want {
-                failures.push(format!("{name}: {}", first_difference(&want, &run.stdout)));
-            }
-            ran += 1;
+            let (dir, input, expected) = (dir.clone(), input.clone(), expected.clone());
+            let name = format!(
+                "utf-16{}/{}",
+                if little { "le" } else { "be" },
+                case_name(&dir)
+            );
+            trials.push(Trial::test(name, move || {
+                run_utf16(&dir, &input, &expected, little)
+            }));
         }
     }
-    assert!(ran >= 40, "only {ran} UTF-16 runs: fixtures missing?");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    trials.extend(function_trials![
+        report_names_element_attribute_base_and_rule,
+        nothing_to_change_gives_the_input_bytes,
+        malformed_input_is_left_unchanged_and_reported,
+        hostile_sizes_complete,
+        srcdoc_documents_nest_to_a_limit,
+        the_splice_check_catches_other_changes,
+    ]);
+    libtest_mimic::run(&args, trials).exit();
 }
 
 fn rewrite_with<'a>(input: &'a [u8], url: Option<&str>) -> linkbase::Rewrite<'a> {
@@ -183,7 +222,6 @@ fn rewrite_with<'a>(input: &'a [u8], url: Option<&str>) -> linkbase::Rewrite<'a>
     linkbase::rewrite(input, &options, Some("t.html"))
 }
 
-#[test]
 fn report_names_element_attribute_base_and_rule() {
     let input = b"<base href=\"../b/\"><a href=\"x\">x</a><img src=\"#f\"><html manifest=m>";
     let out = rewrite_with(input, Some("http://h.example/a/doc.html"));
@@ -247,7 +285,6 @@ fn report_names_element_attribute_base_and_rule() {
     );
 }
 
-#[test]
 fn nothing_to_change_gives_the_input_bytes() {
     let cases: &[(&str, &[u8], Option<&str>)] = &[
         (
@@ -272,7 +309,6 @@ fn nothing_to_change_gives_the_input_bytes() {
     }
 }
 
-#[test]
 fn malformed_input_is_left_unchanged_and_reported() {
     let input = b"<meta charset=utf-8><a href=x>\xFF\xFE bad</a>";
     let out = rewrite_with(input, Some("http://h.example/"));
@@ -285,7 +321,6 @@ fn malformed_input_is_left_unchanged_and_reported() {
     );
 }
 
-#[test]
 fn hostile_sizes_complete() {
     let depth = 10_000;
     let deep = format!(
@@ -310,7 +345,6 @@ fn hostile_sizes_complete() {
     assert!(String::from_utf8_lossy(&out.output).contains("href=\"http://h.example/x\""));
 }
 
-#[test]
 fn srcdoc_documents_nest_to_a_limit() {
     // Level 0 is the document itself; each level holds a link and the next
     // level in an iframe srcdoc.
@@ -345,7 +379,6 @@ fn srcdoc_documents_nest_to_a_limit() {
 
 /// The shared invariant check fails when anything but a link place changes,
 /// and when the reported edits are not what the output is made of.
-#[test]
 fn the_splice_check_catches_other_changes() {
     let input = b"<p class=a><a href=x>x</a><style>b{c:url(d)}</style>";
     let fine = b"<p class=a><a href=\"http://h/x\">x</a><style>b{c:url(http://h/d)}</style>";

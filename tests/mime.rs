@@ -2,14 +2,23 @@
 //! real binary (`input.eml` + `args` → `expected.eml`, and `expected.stderr`
 //! / `status` when present), each also checked for byte preservation; then
 //! library-level cases.
+//!
+//! The harness is `libtest-mimic`: each fixture is the named test
+//! `mime/<case>`, each library-level test is named by its function
+//! (`cargo test --test mime -- --list` lists them,
+//! `cargo test --test mime -- signed-left-alone` runs one).
 
 #[path = "common/splice_check.rs"]
 mod splice_check;
 
+#[macro_use]
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
 use assert_cmd::Command;
-use fixture_cases::{fixture_dirs, read_args};
+use fixture_cases::{
+    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
 use linkbase::{Location, Options, Profile, Report, Severity};
 use std::path::Path;
 
@@ -80,28 +89,43 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn fixtures() {
-    let dirs = fixture_dirs("mime", "input.eml");
-    assert!(!dirs.is_empty(), "no fixtures found");
-    let mut failures = Vec::new();
-    for dir in &dirs {
-        let name = dir
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        if let Err(e) = run_fixture(dir) {
-            failures.push(format!("fixture {name}: {e}"));
-        }
+/// One fixture as a trial: a folder without `input.eml` or `expected.eml`
+/// fails; every failure names the case.
+fn fixture_trial(dir: &Path) -> Result<(), Failed> {
+    require(dir, &["input.eml", "expected.eml"])?;
+    run_fixture(dir).map_err(|e| format!("{}/input.eml: {e}", shown(dir)).into())
+}
+
+/// Every `fixtures/mime` case (`mime/<case>`), then the library-level tests
+/// by their function names.
+fn main() {
+    let args = Arguments::from_args();
+    let dirs = fixture_dirs("mime");
+    let mut trials = vec![
+        count_trial("mime", dirs.len(), 1),
+        no_test_functions(file!()),
+    ];
+    for dir in dirs {
+        trials.push(Trial::test(
+            format!("mime/{}", case_name(&dir)),
+            move || fixture_trial(&dir),
+        ));
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} fixtures failed:\n{}",
-        failures.len(),
-        dirs.len(),
-        failures.join("\n\n")
-    );
+    trials.extend(function_trials![
+        signed_message_is_left_alone_with_a_warning,
+        signed_message_is_rewritten_with_force,
+        dkim_signed_message_is_left_alone,
+        relative_content_location_is_recorded_in_the_report,
+        retrieval_url_beats_snapshot_content_location,
+        message_without_any_base_comes_out_identical,
+        garbage_never_panics_and_is_copied,
+        message_detection_by_content,
+        heading_bases,
+        utf16_parts_of_doubtful_byte_order_are_left_alone,
+        utf16_style_sheet_parts_keep_their_byte_order,
+    ]);
+    trials.extend(generated::trials());
+    libtest_mimic::run(&args, trials).exit();
 }
 
 fn rewrite(input: &str, options: &Options) -> (Option<String>, Report) {
@@ -120,7 +144,6 @@ fn rewrite(input: &str, options: &Options) -> (Option<String>, Report) {
 
 const SIGNED_WITH_LOCATION: &str = "Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=s\n\n--s\nContent-Type: multipart/related; boundary=r\nContent-Location: http://example.org/dir/\n\n--r\nContent-Type: text/css\nContent-Location: style.css\n\na{}\n--r--\n--s\nContent-Type: application/pgp-signature\n\nsig\n--s--\n";
 
-#[test]
 fn signed_message_is_left_alone_with_a_warning() {
     let (out, report) = rewrite(SIGNED_WITH_LOCATION, &Options::new());
     assert_eq!(out, None);
@@ -132,7 +155,6 @@ fn signed_message_is_left_alone_with_a_warning() {
     assert!(!report.has_errors());
 }
 
-#[test]
 fn signed_message_is_rewritten_with_force() {
     let mut options = Options::new();
     options.force = true;
@@ -145,7 +167,6 @@ fn signed_message_is_rewritten_with_force() {
     assert!(report.problems.is_empty(), "{:?}", report.problems);
 }
 
-#[test]
 fn dkim_signed_message_is_left_alone() {
     let m = "DKIM-Signature: v=1; a=rsa-sha256; d=example.org; b=abc\nContent-Base: http://example.org/\nContent-Type: multipart/related; boundary=r\n\n--r\nContent-Type: text/html\nContent-Location: a.html\n\n<p>x</p>\n--r--\n";
     let (out, report) = rewrite(m, &Options::new());
@@ -157,7 +178,6 @@ fn dkim_signed_message_is_left_alone() {
     );
 }
 
-#[test]
 fn relative_content_location_is_recorded_in_the_report() {
     let m = "Content-Type: multipart/related; boundary=r\nContent-Base: http://example.org/a/\n\n--r\nContent-Type: image/png\nContent-Location: ../img/x.png\n\nPNG\n--r--\n";
     let (out, report) = rewrite(m, &Options::new());
@@ -171,7 +191,6 @@ fn relative_content_location_is_recorded_in_the_report() {
     assert_eq!(rec.rule, Some(linkbase::BaseRule::Enclosing));
 }
 
-#[test]
 fn retrieval_url_beats_snapshot_content_location() {
     let m = "Snapshot-Content-Location: http://snapshot.example/\nContent-Type: multipart/related; boundary=r\n\n--r\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--r--\n";
     let (out, _) = rewrite(m, &Options::new());
@@ -186,7 +205,6 @@ fn retrieval_url_beats_snapshot_content_location() {
         .contains("Content-Location: http://given.example/dir/x.png\n"));
 }
 
-#[test]
 fn message_without_any_base_comes_out_identical() {
     let m = "Content-Type: multipart/related; boundary=r\n\n--r\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--r--\n";
     let (out, report) = rewrite(m, &Options::new());
@@ -195,7 +213,6 @@ fn message_without_any_base_comes_out_identical() {
     assert!(!report.has_errors());
 }
 
-#[test]
 fn garbage_never_panics_and_is_copied() {
     let inputs: [&[u8]; 6] = [
         b"",
@@ -216,7 +233,6 @@ fn garbage_never_panics_and_is_copied() {
     }
 }
 
-#[test]
 fn message_detection_by_content() {
     let cases: [(&str, &[u8], bool); 14] = [
         (
@@ -434,10 +450,20 @@ mod generated {
         out
     }
 
+    /// The property as a trial, named as libtest named it.
+    pub fn trials() -> Vec<libtest_mimic::Trial> {
+        vec![libtest_mimic::Trial::test(
+            "generated::rewriting_preserves_bytes_and_structure_and_is_idempotent",
+            || {
+                rewriting_preserves_bytes_and_structure_and_is_idempotent();
+                Ok(())
+            },
+        )]
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
-        #[test]
         fn rewriting_preserves_bytes_and_structure_and_is_idempotent(
             root in node(),
             crlf in any::<bool>(),
@@ -464,7 +490,6 @@ mod generated {
 
 /// Each case: a part's heading inside a multipart/related whose own heading
 /// is `outer`; the part's base and rule as `linkbase explain` reports them.
-#[test]
 fn heading_bases() {
     use linkbase::mime::explain::explain_message;
     use linkbase::BaseRule::*;
@@ -570,7 +595,6 @@ fn heading_bases() {
 /// An HTML or CSS part labelled plain `utf-16` without a byte order mark is
 /// left alone with a warning: RFC 2781 reads it big-endian, the WHATWG
 /// Encoding Standard little-endian.
-#[test]
 fn utf16_parts_of_doubtful_byte_order_are_left_alone() {
     let le = |text: &str| -> Vec<u8> { text.encode_utf16().flat_map(u16::to_le_bytes).collect() };
     for (media_type, text) in [
@@ -594,7 +618,6 @@ fn utf16_parts_of_doubtful_byte_order_are_left_alone() {
 /// A binary (identity-encoded) UTF-16 style sheet part: rewritten in its own
 /// byte order, byte order mark kept, when the mark or the label (`utf-16le`,
 /// `utf-16be`) says which; left alone with a warning when only `utf-16` does.
-#[test]
 fn utf16_style_sheet_parts_keep_their_byte_order() {
     let le = |text: &str| -> Vec<u8> { text.encode_utf16().flat_map(u16::to_le_bytes).collect() };
     let be = |text: &str| -> Vec<u8> { text.encode_utf16().flat_map(u16::to_be_bytes).collect() };

@@ -5,13 +5,22 @@
 //! specification, not by linkbase), then the command line's WARC paths:
 //! standard input and output, folders, `--report`, in-place refusal, and an
 //! output never left half written.
+//!
+//! The harness is `libtest-mimic`: each fixture is the named test
+//! `warc/<case>`, each other test is named by its function
+//! (`cargo test --test warc -- --list` lists them,
+//! `cargo test --test warc -- headers-lie` runs one).
 
+#[macro_use]
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
 #[path = "common/test_hooks.rs"]
 mod test_hooks;
 use assert_cmd::Command;
-use fixture_cases::{fixture_dirs, read_args};
+use fixture_cases::{
+    case_name, count_trial, fixture_dirs, no_test_functions, one_of, read_args, require, shown,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
 use std::io::{BufRead, Read};
 use std::path::Path;
 
@@ -54,11 +63,7 @@ fn record_count(warc: &[u8]) -> usize {
     count
 }
 
-fn run_fixture(dir: &Path) -> Result<(), String> {
-    let input = ["input.warc", "input.warc.gz"]
-        .into_iter()
-        .find(|n| dir.join(n).is_file())
-        .ok_or("no input")?;
+fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
     let gzip = input.ends_with(".gz");
     let expected = std::fs::read(dir.join("expected.warc")).map_err(|e| e.to_string())?;
     let out_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -127,30 +132,41 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn fixtures() {
-    let mut dirs = fixture_dirs("warc", "input.warc");
-    dirs.extend(fixture_dirs("warc", "input.warc.gz"));
-    dirs.sort();
-    assert!(dirs.len() >= 12, "fixtures missing: {dirs:?}");
-    let mut failures = Vec::new();
-    for dir in &dirs {
-        let name = dir
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        if let Err(e) = run_fixture(dir) {
-            failures.push(format!("fixture {name}: {e}"));
-        }
+/// One fixture as a trial: a folder without `input.warc` (or
+/// `input.warc.gz`) or `expected.warc` fails; every failure names the case.
+fn fixture_trial(dir: &Path) -> Result<(), Failed> {
+    let input = one_of(dir, &["input.warc", "input.warc.gz"])?;
+    require(dir, &["expected.warc"])?;
+    run_fixture(dir, input).map_err(|e| format!("{}/{input}: {e}", shown(dir)).into())
+}
+
+/// Every `fixtures/warc` case (`warc/<case>`), then the command line's WARC
+/// paths by their function names.
+fn main() {
+    let args = Arguments::from_args();
+    let dirs = fixture_dirs("warc");
+    let mut trials = vec![
+        count_trial("warc", dirs.len(), 12),
+        no_test_functions(file!()),
+    ];
+    for dir in dirs {
+        trials.push(Trial::test(
+            format!("warc/{}", case_name(&dir)),
+            move || fixture_trial(&dir),
+        ));
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} fixtures failed:\n{}",
-        failures.len(),
-        dirs.len(),
-        failures.join("\n\n")
-    );
+    trials.extend(function_trials![
+        standard_input_to_standard_output_plain_and_compressed_like_the_input,
+        a_folder_of_warcs_is_mirrored_under_the_same_names,
+        the_report_names_each_links_record_and_counts_the_records,
+        a_warc_is_never_rewritten_in_place,
+        an_output_that_fails_midway_is_not_left_behind,
+        the_same_input_and_options_give_the_same_bytes,
+        the_library_rewrites_a_warc_in_memory,
+        a_bad_gzip_member_is_reported_with_its_offset_and_the_rest_is_converted,
+        report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats,
+    ]);
+    libtest_mimic::run(&args, trials).exit();
 }
 
 fn fixture(case: &str, file: &str) -> std::path::PathBuf {
@@ -179,7 +195,6 @@ fn expected_on_stdout(case: &str) -> Vec<u8> {
     without.into_bytes()
 }
 
-#[test]
 fn standard_input_to_standard_output_plain_and_compressed_like_the_input() {
     let input = std::fs::read(fixture("chunked", "input.warc")).unwrap();
     let out = linkbase()
@@ -214,7 +229,6 @@ fn standard_input_to_standard_output_plain_and_compressed_like_the_input() {
     assert_eq!(members.concat(), expected_on_stdout("gzip"));
 }
 
-#[test]
 fn a_folder_of_warcs_is_mirrored_under_the_same_names() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in");
@@ -252,7 +266,6 @@ fn a_folder_of_warcs_is_mirrored_under_the_same_names() {
     );
 }
 
-#[test]
 fn the_report_names_each_links_record_and_counts_the_records() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.jsonl");
@@ -307,7 +320,6 @@ fn the_report_names_each_links_record_and_counts_the_records() {
     assert_eq!(chunked["links"], 3);
 }
 
-#[test]
 fn a_warc_is_never_rewritten_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crawl.warc");
@@ -323,7 +335,6 @@ fn a_warc_is_never_rewritten_in_place() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
-#[test]
 fn an_output_that_fails_midway_is_not_left_behind() {
     test_hooks::require_test_hooks();
     let dir = tempfile::tempdir().unwrap();
@@ -341,7 +352,6 @@ fn an_output_that_fails_midway_is_not_left_behind() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-#[test]
 fn the_same_input_and_options_give_the_same_bytes() {
     let input = fixture("chunked-gzip", "input.warc.gz");
     let runs: Vec<Vec<u8>> = (0..2)
@@ -371,7 +381,6 @@ fn the_same_input_and_options_give_the_same_bytes() {
     );
 }
 
-#[test]
 fn the_library_rewrites_a_warc_in_memory() {
     let input = std::fs::read(fixture("br", "input.warc")).unwrap();
     let out = linkbase::rewrite(&input, &linkbase::Options::new(), Some("crawl.warc"));
@@ -383,7 +392,6 @@ fn the_library_rewrites_a_warc_in_memory() {
     assert!(text.contains("href=\"http://example.com/a/b/c.html\""));
 }
 
-#[test]
 fn a_bad_gzip_member_is_reported_with_its_offset_and_the_rest_is_converted() {
     let input = std::fs::read(fixture("gzip", "input.warc.gz")).unwrap();
     let members = gzip_members(&input).unwrap();
@@ -421,7 +429,6 @@ fn a_bad_gzip_member_is_reported_with_its_offset_and_the_rest_is_converted() {
     assert!(String::from_utf8_lossy(&out[1]).contains("WARC-Type: conversion"));
 }
 
-#[test]
 fn report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats() {
     let dir = tempfile::tempdir().unwrap();
     let report = |extra: &[&str], name: &str| -> Vec<String> {

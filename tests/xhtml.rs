@@ -11,13 +11,17 @@
 mod fixture_cases;
 
 use assert_cmd::Command;
-use fixture_cases::{fixture_dirs, read_args};
+use fixture_cases::{
+    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 use std::path::Path;
 
 fn run_case(dir: &Path) -> Result<(), Failed> {
+    let case = shown(dir);
+    require(dir, &["input.xhtml", "expected.xhtml"])?;
     let input = std::fs::read(dir.join("input.xhtml"))?;
     let expected = std::fs::read(dir.join("expected.xhtml"))?;
     let out = Command::cargo_bin("linkbase")?
@@ -27,7 +31,7 @@ fn run_case(dir: &Path) -> Result<(), Failed> {
         .output()?;
     if out.stdout != expected {
         return Err(format!(
-            "output differs from expected.xhtml:\n{}",
+            "{case}/input.xhtml: output differs from expected.xhtml:\n{}",
             String::from_utf8_lossy(&out.stdout)
         )
         .into());
@@ -35,16 +39,21 @@ fn run_case(dir: &Path) -> Result<(), Failed> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let want_stderr = std::fs::read_to_string(dir.join("expected.stderr")).unwrap_or_default();
     if stderr != want_stderr {
-        return Err(format!("stderr: {stderr:?}, expected {want_stderr:?}").into());
+        return Err(format!("{case}: stderr: {stderr:?}, expected {want_stderr:?}").into());
     }
     let status: i32 = std::fs::read_to_string(dir.join("status"))
         .map(|s| s.trim().parse().unwrap_or(-1))
         .unwrap_or(0);
     if out.status.code() != Some(status) {
-        return Err(format!("exit status {:?}, expected {status}", out.status.code()).into());
+        return Err(format!(
+            "{case}: exit status {:?}, expected {status}",
+            out.status.code()
+        )
+        .into());
     }
     if status == 0 {
-        same_document(&utf8(&input), &utf8(&out.stdout))?;
+        same_document(&utf8(&input), &utf8(&out.stdout))
+            .map_err(|e| format!("{case}/input.xhtml: {e}"))?;
     }
     Ok(())
 }
@@ -134,12 +143,14 @@ fn same_document(input: &str, output: &str) -> Result<(), String> {
 
 fn main() {
     let args = Arguments::from_args();
-    let trials = fixture_dirs("xhtml", "input.xhtml")
-        .into_iter()
-        .map(|dir| {
-            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-            Trial::test(name, move || run_case(&dir))
-        })
-        .collect();
+    let dirs = fixture_dirs("xhtml");
+    let mut trials = vec![
+        count_trial("xhtml", dirs.len(), 1),
+        no_test_functions(file!()),
+    ];
+    trials.extend(
+        dirs.into_iter()
+            .map(|dir| Trial::test(case_name(&dir), move || run_case(&dir))),
+    );
     libtest_mimic::run(&args, trials).exit();
 }

@@ -1,20 +1,100 @@
-//! The rewrite fixtures' layout, shared by `tests/html.rs` and `tests/mime.rs`:
-//! `fixtures/<kind>/<case>/{input.*, args, expected.*}`.
+//! The rewrite fixtures' layout, shared by the fixture runners (`tests/html.rs`,
+//! `tests/mime.rs`, `tests/css.rs`, `tests/xhtml.rs`, `tests/warc.rs`):
+//! `fixtures/<kind>/<case>/{input.*, args, expected.*}`, each case a named
+//! libtest-mimic trial.
+//!
+//! Every folder under `fixtures/<kind>` is a case: one that lacks its input
+//! or its expected output is not skipped but fails its trial, saying which
+//! file is missing.
 
+// Each runner that includes this module uses only part of it.
+#![allow(dead_code)]
+
+use libtest_mimic::{Failed, Trial};
 use std::path::{Path, PathBuf};
 
-/// Every case folder under `fixtures/<kind>` that holds `input_name`, sorted.
-pub fn fixture_dirs(kind: &str, input_name: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+/// `fixtures/<kind>` in the checkout.
+pub fn kind_root(kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
-        .join(kind);
+        .join(kind)
+}
+
+/// Every case folder under `fixtures/<kind>`, sorted (files beside them,
+/// such as `fixtures/warc/generate.py`, are not cases).
+pub fn fixture_dirs(kind: &str) -> Vec<PathBuf> {
+    let root = kind_root(kind);
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join(input_name).is_file())
+        .map(|e| {
+            e.unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+                .path()
+        })
+        .filter(|p| p.is_dir())
         .collect();
     dirs.sort();
     dirs
+}
+
+/// The case's name: its folder's name.
+pub fn case_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `fixtures/<kind>/<case>`: how a failure names the case.
+pub fn shown(dir: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    dir.strip_prefix(root).unwrap_or(dir).display().to_string()
+}
+
+/// The first of `names` that is a file in `dir`; an error naming the case
+/// and the files it should hold when there is none.
+pub fn one_of<'a>(dir: &Path, names: &[&'a str]) -> Result<&'a str, Failed> {
+    names
+        .iter()
+        .copied()
+        .find(|n| dir.join(n).is_file())
+        .ok_or_else(|| {
+            let held = std::fs::read_dir(dir)
+                .map(|entries| {
+                    let mut names: Vec<String> = entries
+                        .filter_map(|e| e.ok())
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect();
+                    names.sort();
+                    names
+                })
+                .unwrap_or_default();
+            let held = match held.is_empty() {
+                true => "the folder is empty".to_string(),
+                false => format!("it holds {}", held.join(", ")),
+            };
+            format!("{}: no {} ({held})", shown(dir), names.join(" or "),).into()
+        })
+}
+
+/// Fails, naming the case and the file, unless every one of `names` is a
+/// file in `dir`.
+pub fn require(dir: &Path, names: &[&str]) -> Result<(), Failed> {
+    for name in names {
+        one_of(dir, &[name])?;
+    }
+    Ok(())
+}
+
+/// The trial `<kind>: case folders found (at least <min>)`: a runner whose fixtures
+/// went missing fails instead of passing with no cases.
+pub fn count_trial(kind: &str, found: usize, min: usize) -> Trial {
+    let kind = kind.to_string();
+    Trial::test(
+        format!("{kind}: case folders found (at least {min})"),
+        move || match found >= min {
+            true => Ok(()),
+            false => Err(format!("fixtures/{kind} holds {found} case folders").into()),
+        },
+    )
 }
 
 /// The case's command-line arguments: the lines of its `args` file (none
@@ -27,4 +107,45 @@ pub fn read_args(dir: &Path) -> Vec<String> {
         .filter(|l| !l.is_empty())
         .map(String::from)
         .collect()
+}
+
+/// The trial `no #[test] functions in <file>`: a runner built with
+/// `harness = false` never runs a `#[test]` function (nor warns about one),
+/// so one written there, or merged in, fails this instead of being lost.
+/// `source` is the runner's `file!()`.
+pub fn no_test_functions(source: &'static str) -> Trial {
+    Trial::test(format!("no #[test] functions in {source}"), move || {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(source);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{source}: {e}"))?;
+        let lines: Vec<String> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim() == "#[test]")
+            .map(|(i, _)| format!("line {}", i + 1))
+            .collect();
+        match lines.is_empty() {
+            true => Ok(()),
+            false => Err(format!(
+                "{source}: #[test] at {} never runs (harness = false): make it a trial",
+                lines.join(", ")
+            )
+            .into()),
+        }
+    })
+}
+
+/// Trials for test functions that panic on failure (as `#[test]` functions
+/// do), each named as its function: `function_trials![a, b]`. A function
+/// left out is dead code, which the lints reject.
+#[allow(unused_macros)] // xhtml has no such tests
+macro_rules! function_trials {
+    ($($test:path),* $(,)?) => {
+        vec![$(::libtest_mimic::Trial::test(
+            stringify!($test),
+            || {
+                $test();
+                Ok(())
+            },
+        )),*]
+    };
 }
