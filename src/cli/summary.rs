@@ -72,18 +72,29 @@ impl Totals {
 
     /// Add one input's result.
     pub fn add(&mut self, result: &JobResult) {
-        match &result.status {
+        // The links of an input whose output was not written were rewritten
+        // nowhere: only what was written is counted (its errors still are).
+        let written = match &result.status {
             Status::Done { changed } => {
                 self.files += 1;
                 self.changed += u64::from(*changed);
+                true
             }
-            Status::Ignored(_) => self.ignored += 1,
-            Status::Skipped(_) | Status::NotWritten(_) => self.failed_files += 1,
-        }
+            Status::Ignored(_) => {
+                self.ignored += 1;
+                true
+            }
+            Status::Skipped(_) | Status::NotWritten(_) => {
+                self.failed_files += 1;
+                false
+            }
+        };
         let counts = &result.report.counts;
-        self.rewritten += counts.rewritten;
-        self.left += counts.left + counts.no_base + counts.failed;
-        self.without_base += counts.no_base;
+        if written {
+            self.rewritten += counts.rewritten;
+            self.left += counts.left + counts.no_base + counts.failed;
+            self.without_base += counts.no_base;
+        }
         self.errors += counts.failed + u64::from(result.failure().is_some());
         self.errors += result
             .report
@@ -92,7 +103,7 @@ impl Totals {
             .filter(|p| p.severity == Severity::Error)
             .count() as u64;
         self.bytes += result.bytes_read;
-        if self.keep_tables {
+        if self.keep_tables && written {
             for link in &result.report.links {
                 let i = column(link.outcome);
                 self.per_outcome[i] += 1;
