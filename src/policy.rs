@@ -110,19 +110,9 @@ impl<'a> LinkRewriter<'a> {
         self.base
     }
 
-    /// The options in force.
-    pub fn options(&self) -> &'a Options {
-        self.options
-    }
-
     /// The report outcomes go to.
     pub fn report(&mut self) -> &mut Report {
         self.report
-    }
-
-    /// Where the values come from.
-    pub fn location(&self) -> &'a Location {
-        self.location
     }
 
     /// Decide about `value` found in `element`'s `attribute`; `Some(new)` when it

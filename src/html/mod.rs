@@ -30,9 +30,8 @@ mod saved_from;
 pub mod splice;
 pub mod srcset;
 
-pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
+pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub(crate) use rewrite::{kind_of, reported_name, Bases, Policy, Start};
-pub use saved_from::saved_from_url;
 
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
