@@ -70,7 +70,7 @@ impl EstablishedBase {
     }
 
     /// The same base, now inherited by an enclosed entity (rule 5.2).
-    pub fn inherited(&self) -> Self {
+    pub(crate) fn inherited(&self) -> Self {
         EstablishedBase {
             base: self.base.clone(),
             rule: BaseRule::Enclosing,

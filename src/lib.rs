@@ -98,3 +98,8 @@ pub use report::{
     Counts, LeftWithoutBase, LinkRecord, Location, Outcome, Problem, Report, Severity,
 };
 pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Resolved};
+
+/// The examples of docs/library.md, run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryGuide;

@@ -206,7 +206,7 @@ impl Report {
     }
 
     /// Count one outcome, and keep its record (built lazily) when records are kept.
-    pub fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
+    pub(crate) fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
         match outcome {
             Outcome::Rewritten => self.counts.rewritten += 1,
             Outcome::NoBase => self.counts.no_base += 1,
@@ -220,7 +220,7 @@ impl Report {
 
     /// Count one relative value left for want of a base at `loc` (call with
     /// [`link`](Self::link) for an [`Outcome::NoBase`]).
-    pub fn left_without_base(&mut self, loc: &Location) {
+    pub(crate) fn left_without_base(&mut self, loc: &Location) {
         match self.without_base.last_mut() {
             Some(last) if last.location == *loc => last.count += 1,
             _ => self.without_base.push(LeftWithoutBase {
@@ -243,19 +243,6 @@ impl Report {
     /// Did anything go wrong enough for exit status 1?
     pub fn has_errors(&self) -> bool {
         self.counts.failed > 0 || self.problems.iter().any(|p| p.severity == Severity::Error)
-    }
-
-    /// An empty report that keeps link records as this one does, for work
-    /// whose output may yet be discarded (see [`merge_problems`](Self::merge_problems)).
-    pub fn sub_report(&self) -> Report {
-        Report::new(self.keep_links)
-    }
-
-    /// Append only the problems of `other`: its links were not written after
-    /// all (the document is left unchanged), so they are neither counted nor
-    /// recorded.
-    pub fn merge_problems(&mut self, other: Report) {
-        self.problems.extend(other.problems);
     }
 
     /// Append another report (e.g. a nested part's) to this one.

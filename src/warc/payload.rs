@@ -56,7 +56,7 @@ impl Pass {
     }
 
     /// The problem to report, for the passes worth a message.
-    pub fn problem(&self) -> Option<(Severity, String)> {
+    pub(crate) fn problem(&self) -> Option<(Severity, String)> {
         match self {
             Pass::TooLarge(limit) => Some((
                 Severity::Error,
