@@ -17,7 +17,8 @@ pub enum BaseRule {
     LegacyBaseHeader,
     /// 5.2: inherited from the encapsulating entity.
     Enclosing,
-    /// 5.3: the retrieval URL given with `--url` (or `--url-prefix`).
+    /// 5.3: the retrieval URL given by the caller ([`crate::Options::url`];
+    /// `--url` or `--url-prefix` on the command line).
     Retrieval,
     /// 5.3: the archive's `Snapshot-Content-Location` (auto-detected).
     SnapshotContentLocation,

@@ -82,7 +82,9 @@ impl Outcome {
     }
 }
 
-/// One record of the JSON Lines report: one URL-bearing value.
+/// One URL-bearing value: where it was, what it was, what it became and
+/// against which base (kept with [`crate::Options::keep_link_records`]; the
+/// command line writes one per line of its JSON Lines report).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LinkRecord {
     /// Input file.
@@ -230,7 +232,8 @@ impl Report {
         }
     }
 
-    /// Record a problem at `loc`.
+    /// Record a problem at `loc` (for a caller that gathers several
+    /// inputs' problems in one report, as the command line does per WARC).
     pub fn problem(&mut self, loc: &Location, severity: Severity, message: impl Into<String>) {
         self.problems.push(Problem {
             file: loc.file.clone(),
