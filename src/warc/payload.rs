@@ -41,7 +41,8 @@ pub enum Pass {
 }
 
 impl Pass {
-    /// The name it is counted under in summaries.
+    /// The name it is counted under in [`super::Summary::passed`]
+    /// (`request`, `truncated`, `other-media-type`…).
     pub fn key(&self) -> &str {
         match self {
             Pass::Type(t) if t.is_empty() => "no-type",
@@ -78,7 +79,8 @@ impl Pass {
         }
     }
 
-    /// One line for `linkbase explain`.
+    /// Why the record is passed over, in one line (as [`super::explain`]
+    /// shows it).
     pub fn describe(&self) -> String {
         match self {
             Pass::Type(t) => format!("{t} record: not rewritten"),
