@@ -1,6 +1,6 @@
 //! The HTML layer on generated real-size pages (100 KB, 1 MB, 5 MB; thousands
 //! of links of the usual kinds): bytes/second of the full rewrite
-//! (`linkbase::html::rewrite_html`: charset, parse, base, every attribute,
+//! (`linkbase::rewrite` of an HTML input: charset, parse, base, every attribute,
 //! serialize, encode) and of a bare html5ever + markup5ever_rcdom
 //! parse-and-serialize of the same page, in the same run. Prints the medians,
 //! their ratio, and the median of ratios measured back to back (robust on a
@@ -11,8 +11,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use html5ever::tendril::TendrilSink;
-use linkbase::html::{rewrite_html, HtmlContext};
-use linkbase::{Base, BaseRule, EstablishedBase, Location, Options, Profile, Report};
+use linkbase::{Format, Options};
 use markup5ever_rcdom::{RcDom, SerializableHandle};
 use std::cell::RefCell;
 use std::hint::black_box;
@@ -58,6 +57,11 @@ fn page(size: usize) -> String {
     html
 }
 
+/// The rewrite measured: the library's one call on an HTML input.
+fn rewrite<'a>(input: &'a [u8], options: &Options) -> linkbase::Rewrite<'a> {
+    linkbase::rewrite(input, options, Some("bench.html"))
+}
+
 /// The reference: html5ever + rcdom parse-and-serialize, nothing else.
 fn bare(input: &[u8]) -> Vec<u8> {
     let dom = html5ever::parse_document(RcDom::default(), Default::default())
@@ -72,7 +76,7 @@ fn bare(input: &[u8]) -> Vec<u8> {
 /// The median over rounds of (rewrite time / bare time), the two measured
 /// back to back in each round so that both see the same machine load (the
 /// bench machine is shared).
-fn paired_ratio(input: &[u8], ctx: &HtmlContext<'_>) -> f64 {
+fn paired_ratio(input: &[u8], options: &Options) -> f64 {
     let rounds = (20_000_000 / input.len()).clamp(7, 200);
     let mut ratios: Vec<f64> = (0..rounds)
         .map(|_| {
@@ -80,8 +84,7 @@ fn paired_ratio(input: &[u8], ctx: &HtmlContext<'_>) -> f64 {
             black_box(bare(black_box(input)));
             let bare_time = start.elapsed();
             let start = Instant::now();
-            let mut report = Report::new(false);
-            black_box(rewrite_html(black_box(input), ctx, &mut report));
+            black_box(rewrite(black_box(input), options));
             start.elapsed().as_secs_f64() / bare_time.as_secs_f64()
         })
         .collect();
@@ -95,21 +98,20 @@ fn median(times: &mut [Duration]) -> Duration {
 }
 
 fn html(c: &mut Criterion) {
-    let options = Options::new();
-    let location = Location::file(Some("bench.html"));
-    let base = EstablishedBase::new(
-        Base::parse("https://example.org/docs/guide/page.html", Profile::Rfc3986).expect("base"),
-        BaseRule::Retrieval,
-    );
-    let ctx = HtmlContext::new(&options, Some(&base), &location);
+    let mut options = Options::new();
+    options.url = Some("https://example.org/docs/guide/page.html".into());
+    options.format = Format::Html;
     let mut summary = Vec::new();
     for (label, size) in [("100KB", 100_000), ("1MB", 1_000_000), ("5MB", 5_000_000)] {
         let input = page(size).into_bytes();
         let links = {
-            let mut report = Report::new(false);
-            let out = rewrite_html(&input, &ctx, &mut report);
-            assert!(out.is_some(), "the bench page must need rewriting");
-            report.counts.rewritten + report.counts.left
+            let out = rewrite(&input, &options);
+            assert!(
+                matches!(out.output, std::borrow::Cow::Owned(_)),
+                "the bench page must need rewriting"
+            );
+            assert!(out.report.problems.is_empty(), "{:?}", out.report.problems);
+            out.report.counts.rewritten + out.report.counts.left
         };
         let rewrite_times = RefCell::new(Vec::new());
         let bare_times = RefCell::new(Vec::new());
@@ -121,8 +123,7 @@ fn html(c: &mut Criterion) {
                 (0..iters)
                     .map(|_| {
                         let start = Instant::now();
-                        let mut report = Report::new(false);
-                        black_box(rewrite_html(black_box(&input), &ctx, &mut report));
+                        black_box(rewrite(black_box(&input), &options));
                         let t = start.elapsed();
                         rewrite_times.borrow_mut().push(t);
                         t
@@ -146,7 +147,7 @@ fn html(c: &mut Criterion) {
         group.finish();
         let r = median(&mut rewrite_times.borrow_mut());
         let p = median(&mut bare_times.borrow_mut());
-        let paired = paired_ratio(&input, &ctx);
+        let paired = paired_ratio(&input, &options);
         let mb = input.len() as f64 / 1e6;
         summary.push(format!(
             "{label:>5} ({mb:.2} MB, {links} links): rewrite {:.1} ms = {:.1} MB/s; \

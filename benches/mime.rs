@@ -1,6 +1,6 @@
 //! A generated 100 MB MHTML web archive (one 200 KB quoted-printable HTML
 //! part with relative links, then large base64 image parts) rewritten by
-//! `linkbase::mime::rewrite_message`, against a plain copy of the same bytes
+//! `linkbase::rewrite` of a MIME input, against a plain copy of the same bytes
 //! in the same run. Prints the median of each, the ratio rewrite / copy, and
 //! the peak heap during the rewrite divided by the input size (target
 //! ≤ 2.5×), measured with a counting global allocator.
@@ -26,11 +26,12 @@ fn median(times: &mut [Duration]) -> Duration {
 }
 
 fn rewrite(input: &[u8]) -> Vec<u8> {
-    let options = linkbase::Options::new();
-    let location = linkbase::Location::file(Some("bench.mhtml"));
-    let mut report = linkbase::Report::new(false);
-    linkbase::mime::rewrite_message(input, &options, &location, &mut report)
-        .expect("the HTML part is rewritten")
+    let mut options = linkbase::Options::new();
+    options.format = linkbase::Format::Mime;
+    match linkbase::rewrite(input, &options, Some("bench.mhtml")).output {
+        std::borrow::Cow::Owned(output) => output,
+        std::borrow::Cow::Borrowed(_) => panic!("the HTML part must be rewritten"),
+    }
 }
 
 fn mime(c: &mut Criterion) {

@@ -27,8 +27,8 @@ pub enum BaseRule {
     LegacyBaseHeader,
     /// 5.2: inherited from the encapsulating entity.
     Enclosing,
-    /// 5.3: the retrieval URL given with [`Options::url`](crate::Options::url)
-    /// (on the command line `--url`, or `--url-prefix`).
+    /// 5.3: the retrieval URL given by the caller ([`crate::Options::url`];
+    /// `--url` or `--url-prefix` on the command line).
     Retrieval,
     /// 5.3: the archive's `Snapshot-Content-Location` (auto-detected).
     SnapshotContentLocation,
@@ -101,7 +101,7 @@ impl EstablishedBase {
     }
 
     /// The same base, now inherited by an enclosed entity (rule 5.2).
-    pub fn inherited(&self) -> Self {
+    pub(crate) fn inherited(&self) -> Self {
         EstablishedBase {
             base: self.base.clone(),
             rule: BaseRule::Enclosing,

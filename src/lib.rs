@@ -1,35 +1,37 @@
 //! # linkbase
 //!
-//! Rewrite every link in HTML documents and MIME messages (e-mail, MHTML web
-//! archives) to absolute form, by the base-URL precedence of the URL
-//! specifications, changing nothing else.
+//! Rewrite every link in HTML documents, MIME messages (e-mail, MHTML web
+//! archives), style sheets and WARC web archives to absolute form, by the
+//! base-URL precedence of the URL specifications, changing nothing else.
 //!
-//! The crate is layered: each module uses only those listed before it
-//! (`tests/layers.rs` checks every `crate::` and `super::` path against this
-//! order; the command line, `src/cli/`, is the binary's and may use all):
+//! ## Entry points
 //!
-//! - [`resolve`]: reference resolution, five profiles ([`Profile`]), a
-//!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
-//! - [`base`]: which base applies — the precedence of 5.1–5.4
-//!   ([`base::in_force`]) — and the one function that establishes a base
-//!   from a value under its rule ([`base::establish`]), for every format.
-//! - [`report`], [`options`]: what happened (links, problems) and what was
-//!   asked (the options, the retrieval base `--url` gives).
-//! - [`policy`]: what happens to one URL-bearing value (left alone, resolved,
-//!   reported) — one place for every layer; under the default profile and
-//!   `whatwg` a rewritten value leads where a browser went from the original.
-//! - [`css`], [`html`], [`xhtml`], in that order: the syntax of URLs in CSS;
-//!   an HTML document, or a whole style sheet, in its encoding; an XHTML
-//!   document. Each rewrites given a fallback base.
-//! - [`mime`]: walk a message, establish each part's base, splice rewritten
-//!   parts back byte-exactly.
-//! - `planned`: one document of a known format handed to its layer, and the
-//!   [`PlannedRewrite`] it gives.
-//! - [`warc`]: web archives: read a WARC record by record, write the
-//!   rewritten payloads as `conversion` records of a new WARC.
-//! - [`document`]: detect an input's format and dispatch: the one-call entry
-//!   point [`rewrite`], and [`plan_rewrite`] for writing the output out in
-//!   pieces without assembling it.
+//! docs/library.md shows each use case with an example.
+//!
+//! - [`rewrite`]: one input in memory, any format, in one call: the output
+//!   ([`Rewrite::output`], borrowed when nothing changed) and the [`Report`].
+//! - [`plan_rewrite`]: the same, the output not assembled
+//!   ([`PlannedRewrite::pieces`], [`PlannedRewrite::edits`]): for writing a
+//!   large message out piece by piece without a second copy.
+//! - [`warc::convert`]: a WARC from any reader to any writer, record by
+//!   record, never held whole.
+//! - [`absolutize_rcdom`]: the links of an html5ever `RcDom` the caller
+//!   already holds, in place.
+//! - [`explain`] (and [`warc::explain`]): which base each document, part or
+//!   record gets and the rule (5.1–5.4) that set it, rewriting nothing.
+//! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
+//!   five [`Profile`]s, against a base parsed once; [`absolute_url`]: the URL
+//!   the rewriter would write for one value.
+//! - [`link_kind`] and [`is_url_attribute`]: which attributes of which
+//!   elements hold URLs, and what kind of value.
+//! - [`detect_format`], [`looks_like_message`], [`warc::looks_like_warc`]:
+//!   what an input is.
+//!
+//! [`Options`] say how (base URL, profile, format, charset…); the
+//! [`Report`] says what became of every link ([`LinkRecord`], [`Outcome`],
+//! the [`BaseRule`] that set its base) and lists every [`Problem`] with its
+//! [`Severity`] and [`Location`]. Nothing fails: what cannot be processed is
+//! left as it was and reported.
 //!
 //! ```
 //! use linkbase::{Options, rewrite};
@@ -41,22 +43,78 @@
 //!     b"<a href=\"https://example.org/docs/intro.html\">intro</a>"
 //! );
 //! ```
+//!
+//! ## Inside
+//!
+//! The layers are private; the entry points above are their public face.
+//! Each module uses only those listed before it
+//! (`tests/layers.rs` checks every `crate::` and `super::` path against this
+//! order; the command line, `src/cli/`, is the binary's and may use all):
+//!
+//! - `resolve`: reference resolution, five profiles ([`Profile`]), a
+//!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
+//! - `base`: which base applies — the precedence of 5.1–5.4
+//!   (`base::in_force`) — and the one function that establishes a base
+//!   from a value under its rule (`base::establish`), for every format.
+//! - `report`, `options`: what happened (links, problems) and what was
+//!   asked (the options, the retrieval base they give).
+//! - `policy`: what happens to one URL-bearing value (left alone, resolved,
+//!   reported) — one place for every layer; under the default profile and
+//!   `whatwg` a rewritten value leads where a browser went from the original.
+//! - `css`, `html`, `xhtml`, in that order: the syntax of URLs in CSS;
+//!   an HTML document, or a whole style sheet, in its encoding; an XHTML
+//!   document. Each rewrites given a fallback base.
+//! - `mime`: walk a message, establish each part's base, splice rewritten
+//!   parts back byte-exactly.
+//! - `planned`: one document of a known format handed to its layer, and the
+//!   [`PlannedRewrite`] it gives.
+//! - `warc`: web archives: read a WARC record by record, write the
+//!   rewritten payloads as `conversion` records of a new WARC.
+//! - `document`: detect an input's format and dispatch: the one-call entry
+//!   point [`rewrite`], and [`plan_rewrite`] for writing the output out in
+//!   pieces without assembling it.
+//! - `explain`: which base each document, part or record gets, for every
+//!   format ([`explain`]).
 
-pub mod base;
-pub mod css;
-pub mod document;
-pub mod html;
-pub mod mime;
-pub mod options;
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![deny(unnameable_types)]
+
+mod base;
+mod css;
+#[cfg(test)]
+mod doc_example_tests;
+mod document;
+mod explain;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+mod html;
+mod mime;
+mod options;
 mod planned;
-pub mod policy;
-pub mod report;
-pub mod resolve;
+mod policy;
+mod report;
+mod resolve;
 pub mod warc;
-pub mod xhtml;
+mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
-pub use document::{detect_format, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
+pub use document::{
+    detect_format, looks_like_message, plan_rewrite, rewrite, PlannedRewrite, Rewrite,
+};
+pub use explain::explain;
+pub use html::rcdom::absolutize_rcdom;
+pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
+pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
 pub use options::{Format, Options};
-pub use report::{LeftWithoutBase, LinkRecord, Location, Outcome, Problem, Report, Severity};
-pub use resolve::{Base, BaseError, Profile, ResolveError, Resolved};
+pub use policy::absolute_url;
+pub use report::{
+    Counts, Explanation, LeftWithoutBase, LinkRecord, Location, Outcome, Problem, Report, Setting,
+    Severity,
+};
+pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Resolved};
+
+/// The examples of docs/library.md, run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryGuide;

@@ -25,16 +25,22 @@ pub enum Format {
     Warc,
 }
 
-/// Everything that steers a rewrite. The CLI builds exactly one of these.
+/// Everything that steers a rewrite, explanation or WARC conversion:
+/// start from [`Options::new`] and set the fields that matter. The command
+/// line builds exactly one of these from its flags (named after each field).
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Resolution profile.
     pub profile: Profile,
-    /// The retrieval URL (rule 5.3) given by the user.
+    /// The URL the input was retrieved from (rule 5.3), the base when the
+    /// input sets none itself; `None`: no retrieval URL is known.
     pub url: Option<String>,
-    /// Transport charset override for HTML and CSS (`--charset`).
+    /// The character encoding of HTML and CSS input as its transport (an
+    /// HTTP header) declared it, overriding what the document says
+    /// (`--charset`); `None`: determined from the document.
     pub charset: Option<&'static Encoding>,
-    /// Input format (`--format`).
+    /// What the input is; [`Format::Auto`] (the default): detected
+    /// ([`crate::detect_format`]) (`--format`).
     pub format: Format,
     /// Rewrite same-document references (`#frag`, empty) too.
     pub absolutize_fragments: bool,

@@ -32,8 +32,8 @@ use crate::options::Options;
 use crate::report::{LinkRecord, Location, Outcome, Report};
 use crate::resolve::has_scheme;
 
-/// How a value reads against a base (shared with the establishing of bases:
-/// [`crate::base`]).
+// How a value reads against a base (shared with the establishing of bases:
+// `crate::base`).
 pub use crate::base::{absolute_url, clean_reference};
 
 /// Template placeholder openers and closers common in e-mail and CMS output.
@@ -103,19 +103,9 @@ impl<'a> LinkRewriter<'a> {
         self.base
     }
 
-    /// The options in force.
-    pub fn options(&self) -> &'a Options {
-        self.options
-    }
-
     /// The report outcomes go to.
     pub fn report(&mut self) -> &mut Report {
         self.report
-    }
-
-    /// Where the values come from.
-    pub fn location(&self) -> &'a Location {
-        self.location
     }
 
     /// Decide about `value` found in `element`'s `attribute`; `Some(new)` when it

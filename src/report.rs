@@ -82,7 +82,9 @@ impl Outcome {
     }
 }
 
-/// One record of the JSON Lines report: one URL-bearing value.
+/// One URL-bearing value: where it was, what it was, what it became and
+/// against which base (kept with [`crate::Options::keep_link_records`]; the
+/// command line writes one per line of its JSON Lines report).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LinkRecord {
     /// Input file.
@@ -238,7 +240,7 @@ impl Report {
     }
 
     /// Count one outcome, and keep its record (built lazily) when records are kept.
-    pub fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
+    pub(crate) fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
         match outcome {
             Outcome::Rewritten => self.counts.rewritten += 1,
             Outcome::NoBase => self.counts.no_base += 1,
@@ -252,7 +254,7 @@ impl Report {
 
     /// Count one relative value left for want of a base at `loc` (call with
     /// [`link`](Self::link) for an [`Outcome::NoBase`]).
-    pub fn left_without_base(&mut self, loc: &Location) {
+    pub(crate) fn left_without_base(&mut self, loc: &Location) {
         match self.without_base.last_mut() {
             Some(last) if last.location == *loc => last.count += 1,
             _ => self.without_base.push(LeftWithoutBase {
@@ -262,7 +264,8 @@ impl Report {
         }
     }
 
-    /// Record a problem at `loc`.
+    /// Record a problem at `loc` (for a caller that gathers several
+    /// inputs' problems in one report, as the command line does per WARC).
     pub fn problem(&mut self, loc: &Location, severity: Severity, message: impl Into<String>) {
         self.problem_naming(loc, severity, None, message);
     }
@@ -293,19 +296,6 @@ impl Report {
     /// Did anything go wrong enough for exit status 1?
     pub fn has_errors(&self) -> bool {
         self.counts.failed > 0 || self.problems.iter().any(|p| p.severity == Severity::Error)
-    }
-
-    /// An empty report that keeps link records as this one does, for work
-    /// whose output may yet be discarded (see [`merge_problems`](Self::merge_problems)).
-    pub fn sub_report(&self) -> Report {
-        Report::new(self.keep_links)
-    }
-
-    /// Append only the problems of `other`: its links were not written after
-    /// all (the document is left unchanged), so they are neither counted nor
-    /// recorded.
-    pub fn merge_problems(&mut self, other: Report) {
-        self.problems.extend(other.problems);
     }
 
     /// Append another report (e.g. a nested part's) to this one.
@@ -351,4 +341,21 @@ mod tests {
             [(Some("1"), 2), (Some("2"), 1), (Some("1"), 2), (None, 1)]
         );
     }
+}
+
+/// What [`explain`](crate::explain) (or [`warc::explain`](crate::warc::explain)) found: a text table, one line per document, MIME entity
+/// or WARC record, and any problems met on the way (an unusable
+/// [`Options::url`](crate::Options::url), a broken part).
+#[derive(Debug)]
+pub struct Explanation {
+    /// The explanation, one line per document, entity or record, each ending
+    /// in a newline. For an HTML, XHTML or CSS input: its name, the base in
+    /// force and the rule that set it (or `(no base: 5.4 none)`). For a MIME
+    /// message: an indented table of its entities (path, media type,
+    /// transfer encoding, base, rule). For a WARC: each record's offset, type
+    /// and target URI, and its payload's base or why it is passed over.
+    pub text: String,
+    /// The problems (and, with [`Options::keep_link_records`](crate::Options::keep_link_records), nothing else:
+    /// no link is rewritten).
+    pub report: Report,
 }

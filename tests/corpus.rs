@@ -20,8 +20,8 @@ mod splice_check;
 
 use html5ever::tendril::TendrilSink;
 use libtest_mimic::{Failed, Trial};
-use linkbase::mime::transfer::{self, Newline, TransferEncoding};
-use linkbase::mime::EditPlace;
+use linkbase::fuzzing::mime::EditPlace;
+use linkbase::fuzzing::transfer::{self, Newline, TransferEncoding};
 use linkbase::{Options, Severity};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 use splice_check::RegionKind;

@@ -9,10 +9,9 @@
 //! The callback resolves relative references against a fixed base with the
 //! default profile and leaves absolute ones alone, as the link policy does.
 
-use linkbase::css::rewrite_css;
-use linkbase::html::refresh::rewrite_refresh;
-use linkbase::html::srcset::rewrite_srcset;
-use linkbase::resolve::{has_scheme, Base, Profile};
+use linkbase::fuzzing::resolve::has_scheme;
+use linkbase::fuzzing::strings::{rewrite_css, rewrite_refresh, rewrite_srcset};
+use linkbase::{Base, Profile};
 
 #[macro_use]
 #[path = "common/fixture_cases.rs"]

@@ -180,7 +180,10 @@ fn lone_cr_in_nested_content_type() {
         .iter()
         .map(|(e, _)| (e.part.as_str(), e.place))
         .collect();
-    assert_eq!(places, [("2", linkbase::mime::EditPlace::ContentLocation)]);
+    assert_eq!(
+        places,
+        [("2", linkbase::fuzzing::mime::EditPlace::ContentLocation)]
+    );
     let errors: Vec<String> = checked
         .report
         .problems
@@ -442,7 +445,7 @@ fn form_in_form_keeps_its_tree() {
 /// other profile resolves them by its own rules.
 #[test]
 fn file_path_with_an_inner_drive_letter() {
-    use linkbase::resolve::{Base, Profile, ResolveError};
+    use linkbase::{Base, Profile, ResolveError};
     let seed = std::fs::read("fuzz/seeds/resolve/finding-url-crate-inner-drive-letter").unwrap();
     let text = String::from_utf8_lossy(&seed);
     let (base, reference) = text.split_once('\n').unwrap();
@@ -474,7 +477,7 @@ fn file_path_with_an_inner_drive_letter() {
     }
     assert!(matches!(
         Base::parse("file:///a/h:/..", Profile::Whatwg),
-        Err(linkbase::resolve::BaseError::Unparseable(_))
+        Err(linkbase::BaseError::Unparseable(_))
     ));
 }
 

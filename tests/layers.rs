@@ -15,9 +15,22 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 12] = [
-    "resolve", "base", "report", "options", "policy", "css", "html", "xhtml", "mime", "planned",
-    "warc", "document",
+const LAYERS: [&str; 15] = [
+    "resolve",
+    "base",
+    "report",
+    "options",
+    "policy",
+    "css",
+    "html",
+    "xhtml",
+    "mime",
+    "planned",
+    "warc",
+    "document",
+    "explain",
+    "fuzzing",
+    "doc_example_tests",
 ];
 
 /// The binary's modules, which are not layered.

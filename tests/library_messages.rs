@@ -6,8 +6,8 @@
 //! entry points. (`tests/cli.rs` checks that the command line still prints
 //! the flags.)
 
-use linkbase::report::Setting;
 use linkbase::warc::{convert, WarcOptions};
+use linkbase::Setting;
 use linkbase::{rewrite, BaseRule, Options, Problem, Report, Severity};
 
 /// A command-line flag in a message: `--` and a letter (`--url`, `--force`).

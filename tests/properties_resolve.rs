@@ -1,7 +1,7 @@
 //! Properties of the resolver (proptest), and linear time on hostile input.
 
-use linkbase::resolve::has_scheme;
-use linkbase::{Base, Profile};
+use linkbase::fuzzing::resolve::has_scheme;
+use linkbase::{Agreement, Base, Profile};
 use proptest::prelude::*;
 use std::borrow::Cow;
 
@@ -180,7 +180,7 @@ proptest! {
         prop_assert_eq!(ours, theirs.as_str());
     }
 
-    /// The rewriter's fast path (`linkbase::resolve::is_plain_reference`):
+    /// The rewriter's fast path (`linkbase::fuzzing::resolve::is_plain_reference`):
     /// against an `http:`/`https:` base in the URL Standard's serialized form,
     /// a plain reference's RFC 3986 result, read by a browser, is what the
     /// browser reads from the reference — so the policy need not parse it.
@@ -205,7 +205,7 @@ proptest! {
         }
         let whatwg = url::Url::parse(&base).unwrap();
         prop_assume!(whatwg.as_str() == base);
-        prop_assume!(linkbase::resolve::is_plain_reference(&reference));
+        prop_assume!(linkbase::fuzzing::resolve::is_plain_reference(&reference));
         // The `url` crate keeps a drive-letter-like segment (`a:`) before
         // `..` in any scheme (docs/resolver.md; the whatwg profile refuses
         // such input): compare with it only elsewhere.
@@ -216,7 +216,7 @@ proptest! {
         let browser = whatwg.join(&reference).unwrap();
         let read_back = url::Url::parse(&ours).unwrap();
         prop_assert_eq!(read_back.as_str(), browser.as_str(), "{} + {}", base, reference);
-        prop_assert_eq!(parsed.browser_agreement(&reference, &ours), linkbase::resolve::Agreement::Same);
+        prop_assert_eq!(parsed.browser_agreement(&reference, &ours), Agreement::Same);
     }
 
     #[test]

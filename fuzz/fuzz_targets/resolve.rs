@@ -7,7 +7,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use linkbase::resolve::{has_scheme, scheme_len, Base, Profile};
+use linkbase::fuzzing::resolve::{has_scheme, scheme_len};
+use linkbase::{Base, Profile};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -3,8 +3,7 @@
 
 use super::inputs::{display, io_cause};
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
-use linkbase::mime::explain::{explain_message, render};
-use linkbase::{Format, Location, Options, Report};
+use linkbase::{Explanation, Options, Report};
 use std::path::PathBuf;
 
 /// Arguments of `linkbase explain`.
@@ -55,37 +54,15 @@ pub fn run(args: ExplainArgs) -> i32 {
     options.url = args.url.map(|url| url.trim().to_string());
     options.profile = args.profile;
     options.force = args.force;
-    let location = Location::file(Some(&name));
-    let mut report = Report::new(false);
-    let text = match format {
-        Format::Mime => {
-            let lines = explain_message(&input, &options, &location, &mut report);
-            render(&lines, super::terms::rule_label)
-        }
-        _ => {
-            let base = options.retrieval_base(&location, &mut report);
-            let ctx = linkbase::html::HtmlContext::new(&options, base.as_ref(), &location);
-            let base = if format == Format::Xhtml {
-                linkbase::xhtml::document_base(&input, &ctx, &mut report)
-            } else {
-                linkbase::html::document_base(&input, &ctx, &mut report)
-            };
-            match base {
-                Some(b) => format!(
-                    "{name}  {}  ({})\n",
-                    b.url(),
-                    super::terms::rule_label(b.rule)
-                ),
-                None => format!("{name}  (no base: 5.4 none)\n"),
-            }
-        }
-    };
+    options.format = format;
+    let Explanation { text, report } = linkbase::explain(&input, &options, Some(&name));
     finish(&text, report)
 }
 
 /// Print the explanation and the problems; the exit status.
 fn finish(text: &str, mut report: Report) -> i32 {
     super::terms::name_flags(&mut report);
+    let text = super::terms::relabel(text);
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
     for p in &report.problems {
@@ -122,9 +99,8 @@ fn explain_warc(args: &ExplainArgs, name: &str) -> i32 {
     let mut options = Options::new();
     options.profile = args.profile;
     options.force = args.force;
-    let mut report = Report::new(false);
-    match linkbase::warc::explain::explain_warc(file, &options, Some(name), &mut report) {
-        Ok(text) => finish(&text, report),
+    match linkbase::warc::explain(file, &options, Some(name)) {
+        Ok(Explanation { text, report }) => finish(&text, report),
         Err(e) => {
             eprintln!("{name}: {e}");
             EXIT_PARTIAL

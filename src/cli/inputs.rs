@@ -251,7 +251,7 @@ fn sniff_file(path: &Path) -> bool {
     let read = fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
     // A file that cannot be read is taken, so that its error is reported.
     read.is_err()
-        || linkbase::document::looks_like_message(&head)
+        || linkbase::looks_like_message(&head)
         || looks_like_html(&head)
         || linkbase::warc::looks_like_warc(&head)
 }

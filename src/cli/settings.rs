@@ -354,7 +354,7 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
     // Resolve a relative reference by the rewriter's own rules (the policy
     // refuses a base that is not hierarchical, whatever the profile).
     let base = linkbase::EstablishedBase::new(base, linkbase::BaseRule::Retrieval);
-    linkbase::policy::absolute_url(Some(&base), "x").map_err(|e| {
+    linkbase::absolute_url(Some(&base), "x").map_err(|e| {
         why(format!(
             "cannot serve as a base ({} profile): {e}",
             profile.name()

@@ -4,8 +4,7 @@
 //! instead (`--force`, `--url`). Likewise the label of the base rule a
 //! `--url` sets.
 
-use linkbase::report::Setting;
-use linkbase::{BaseRule, Report};
+use linkbase::{BaseRule, Report, Setting};
 
 /// The flag that sets `setting`.
 pub fn flag(setting: Setting) -> &'static str {
@@ -34,6 +33,16 @@ pub fn rule_label(rule: BaseRule) -> &'static str {
         BaseRule::Retrieval => "5.3 retrieval URL (--url)",
         other => other.label(),
     }
+}
+
+/// An explanation (`linkbase::explain`) in the command line's words: the
+/// label of the rule a retrieval URL sets names the flag that gives it.
+pub fn relabel(text: &str) -> String {
+    let retrieval = BaseRule::Retrieval;
+    text.replace(
+        &format!("({})", retrieval.label()),
+        &format!("({})", rule_label(retrieval)),
+    )
 }
 
 #[cfg(test)]

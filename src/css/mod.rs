@@ -37,17 +37,8 @@ use std::ops::Range;
 /// A replaced URL is written in the form the original used: an unquoted
 /// `url(x)` stays unquoted when the new URL needs no escaping there, and
 /// becomes `url("…")` otherwise; a quoted string keeps its quote character,
-/// escaping that quote, backslashes and newlines.
-///
-/// ```
-/// use linkbase::css::rewrite_css;
-/// let css = "a { background: URL( img/a.png ) } @import 'b.css';";
-/// let out = rewrite_css(css, &mut |u| Some(format!("http://x/{u}")));
-/// assert_eq!(
-///     out.as_deref(),
-///     Some("a { background: URL( http://x/img/a.png ) } @import 'http://x/b.css';")
-/// );
-/// ```
+/// escaping that quote, backslashes and newlines. (Example:
+/// `src/doc_example_tests.rs`.)
 pub fn rewrite_css(css: &str, rewrite: &mut dyn FnMut(&str) -> Option<String>) -> Option<String> {
     walk(css, rewrite).finish()
 }

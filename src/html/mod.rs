@@ -31,9 +31,8 @@ pub mod splice;
 pub mod srcset;
 pub mod stylesheet;
 
-pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind, LINK_ATTRIBUTES};
+pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub(crate) use rewrite::{kind_of, reported_name, Bases, Policy, Start};
-pub use saved_from::saved_from_url;
 pub use stylesheet::{plan_stylesheet, rewrite_stylesheet};
 
 /// What the caller knows about a document before it is parsed.

@@ -3,18 +3,6 @@
 //! html5ever themselves. The same link table and policy as the rewrite of a
 //! file ([`super::rewrite`]'s `Policy`: one decision per attribute); nothing
 //! on the file path goes through here (it splices into the source instead).
-//!
-//! ```
-//! use html5ever::tendril::TendrilSink;
-//! use linkbase::html::rcdom::absolutize_rcdom;
-//! use linkbase::Options;
-//! use markup5ever_rcdom::RcDom;
-//!
-//! let dom = html5ever::parse_document(RcDom::default(), Default::default())
-//!     .one("<a href='b.html'>b</a>");
-//! let report = absolutize_rcdom(&dom, Some("http://h.example/a/"), &Options::new());
-//! assert_eq!(report.counts.rewritten, 1);
-//! ```
 
 use super::dom::{AttrNs, ElementNs};
 use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
@@ -31,6 +19,22 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 /// `base_url` (else the document's saved-from comment; its `<base href>`
 /// applies as in a file), as `options` say. Returns the report: every link,
 /// and any problem.
+///
+/// For a Rust program that parses with html5ever (0.40,
+/// `markup5ever_rcdom` 0.40) itself, as lxml's `make_links_absolute` is
+/// used: the same link table and rules as [`crate::rewrite`], applied to the
+/// tree instead of the source.
+///
+/// ```
+/// use html5ever::tendril::TendrilSink;
+/// use linkbase::{absolutize_rcdom, Options};
+/// use markup5ever_rcdom::RcDom;
+///
+/// let dom = html5ever::parse_document(RcDom::default(), Default::default())
+///     .one("<a href='b.html'>b</a>");
+/// let report = absolutize_rcdom(&dom, Some("http://h.example/a/"), &Options::new());
+/// assert_eq!(report.counts.rewritten, 1);
+/// ```
 pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) -> Report {
     let location = Location::file(None);
     let mut report = Report::new(options.keep_link_records);

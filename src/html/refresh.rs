@@ -17,13 +17,7 @@ use std::ops::Range;
 ///
 /// A new URL is written so that the steps read it back whole: in a quoted URL
 /// its quote character is percent-encoded (`%22`, `%27`); in an unquoted one a
-/// leading quote is.
-///
-/// ```
-/// use linkbase::html::refresh::rewrite_refresh;
-/// let out = rewrite_refresh("5; url='next.html'", &mut |u| Some(format!("http://x/{u}")));
-/// assert_eq!(out.as_deref(), Some("5; url='http://x/next.html'"));
-/// ```
+/// leading quote is. (Example: `src/doc_example_tests.rs`.)
 pub fn rewrite_refresh(
     content: &str,
     rewrite: &mut dyn FnMut(&str) -> Option<String>,

@@ -10,6 +10,8 @@
 pub mod bases;
 mod delimiters;
 pub mod explain;
+#[cfg(test)]
+mod explain_tests;
 mod header_block;
 pub mod headers;
 pub mod splice;
@@ -26,22 +28,8 @@ pub use splice::{Edit, EditPlace};
 use transfer::{Frame, Newline, TransferEncoding};
 use walk::{Entity, Structure};
 
-/// Rewrite a MIME message. `None` when nothing had to change.
-pub fn rewrite_message(
-    input: &[u8],
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-) -> Option<Vec<u8>> {
-    let edits = plan(input, options, location, report);
-    if edits.is_empty() {
-        return None;
-    }
-    Some(splice::apply(input, &edits))
-}
-
 /// The edits that rewrite `input`, sorted, not overlapping: applied with
-/// [`splice::apply`] they give [`rewrite_message`]'s output.
+/// [`splice::apply`] they give the rewritten message.
 pub fn plan(
     input: &[u8],
     options: &Options,

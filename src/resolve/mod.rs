@@ -192,7 +192,9 @@ enum Engine {
     Whatwg(whatwg::WhatwgBase),
 }
 
-pub use browser::{is_plain_reference, Agreement};
+#[cfg(feature = "fuzzing")]
+pub use browser::is_plain_reference;
+pub use browser::Agreement;
 
 /// A base URL parsed once for a given profile, ready to resolve many references.
 #[derive(Clone, Debug)]
@@ -261,7 +263,8 @@ impl Base {
     /// Does a browser read `ours` — this profile's answer for the relative
     /// reference `value` — as it reads `value` in a document with this base?
     /// Checked without parsing for plain references against plain bases
-    /// ([`is_plain_reference`]), with the URL Standard otherwise.
+    /// (a plain reference: letters, digits, `/`, `.`… only), with the URL
+    /// Standard otherwise.
     pub fn browser_agreement(&self, value: &str, ours: &str) -> Agreement {
         self.browser().agreement(value, ours)
     }

@@ -12,8 +12,6 @@ use std::io::Read;
 /// An HTTP response, its body decoded.
 #[derive(Debug)]
 pub struct Response<'a> {
-    /// The status code.
-    pub status: u16,
     /// The header fields, in order.
     pub fields: Vec<(String, String)>,
     /// The body, without transfer and content codings.
@@ -23,14 +21,6 @@ pub struct Response<'a> {
 }
 
 impl Response<'_> {
-    /// The value of header field `name` (case-insensitive), the first if repeated.
-    pub fn field(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
     /// Every coding named by the fields `name` (comma-separated lists,
     /// repeated fields), lower-cased, in order.
     fn codings(&self, name: &str) -> Vec<String> {
@@ -47,9 +37,8 @@ impl Response<'_> {
 /// Parse the HTTP response in `block` and decode its body (at most
 /// `max_body` bytes once decoded). An error is one line.
 pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, String> {
-    let (status, fields, head_len) = parse_head(block)?;
+    let (_status, fields, head_len) = parse_head(block)?;
     let mut response = Response {
-        status,
         fields,
         body: Cow::Borrowed(&block[head_len..]),
         notes: Vec::new(),

@@ -4,31 +4,57 @@
 //! `conversion` record per payload that changed (`WARC-Refers-To` the
 //! original). An original record is never altered or copied.
 //!
-//! - [`reader`]: records from any [`Read`], plain or gzip, never the whole file.
-//! - [`record`]: one record's fields and block.
-//! - [`http`]: the HTTP message of a `response` record, its body decoded.
-//! - [`payload`]: which records are rewritten, and their payload and base.
-//! - [`writer`]: WARC/1.1 records, one gzip member each for `.warc.gz`.
-//! - [`digest`]: `sha1:` base32 digests and deterministic record IDs.
+//! For a library user: [`convert`] reads a WARC from any [`Read`] (plain or
+//! gzip) and writes the conversion WARC to any [`Write`], handing each
+//! record's [`RecordResult`] to a callback as it is done, so neither file is
+//! ever held whole; [`WarcOptions`] say how the output is written;
+//! [`Summary`] counts over the records; [`explain`] lists each record's base
+//! without rewriting; [`looks_like_warc`] sniffs the first bytes. A WARC in
+//! memory can also go through [`crate::rewrite`] like any other input. The
+//! rules are in docs/warc.md.
 //!
-//! [`convert`] ties them together. The rules are in docs/warc.md.
+//! Inside (private): the reader (records from any `Read`, never the whole
+//! file), one record's fields and block, the HTTP message of a `response`
+//! record, which records are rewritten and their payload and base, the
+//! WARC/1.1 writer (one gzip member per record for `.warc.gz`), and `sha1:`
+//! digests and deterministic record IDs.
 
-pub mod digest;
-pub mod explain;
-pub mod http;
-pub mod payload;
-pub mod reader;
-pub mod record;
-pub mod writer;
+mod digest;
+pub(crate) mod explain;
+mod http;
+mod payload;
+mod reader;
+mod record;
+mod writer;
 
 use crate::options::Options;
-use crate::report::{Location, Report, Severity};
-use payload::{Pass, Payload};
+use crate::report::{Explanation, Location, Report, Severity};
+pub use payload::Pass;
+use payload::Payload;
 use reader::{Item, Reader};
 use record::Record;
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use writer::Writer;
+
+/// Explain every record of the WARC `input` (named `name` in problems), read
+/// record by record, never whole: one line per record — its offset, type and
+/// target URI, and for a payload that would be rewritten its base and the
+/// rule that set it; for any other record why it is passed over. MHTML
+/// payloads list their parts. [`Options::url`] is not used: each record's
+/// `WARC-Target-URI` is its retrieval URL.
+///
+/// An `Err` is an I/O error reading `input` (the explanation so far is lost);
+/// a broken record is a line of the text, and the records after it are read.
+pub fn explain(
+    input: impl Read,
+    options: &Options,
+    name: Option<&str>,
+) -> std::io::Result<Explanation> {
+    let mut report = Report::new(false);
+    let text = explain::explain_warc(input, options, name, &mut report)?;
+    Ok(Explanation { text, report })
+}
 
 /// How the output WARC is written.
 #[derive(Clone, Debug)]
@@ -64,7 +90,7 @@ impl Default for WarcOptions {
 
 /// Seconds since 1970 from `SOURCE_DATE_EPOCH` (reproducible builds'
 /// convention) when set and valid, else the clock.
-pub fn source_date_epoch() -> u64 {
+pub(crate) fn source_date_epoch() -> u64 {
     std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|v| v.trim().parse().ok())
@@ -76,7 +102,7 @@ pub fn source_date_epoch() -> u64 {
 }
 
 /// `seconds` since 1970 as a WARC date (W3C-ISO8601, UTC, seconds).
-pub fn warc_date(seconds: u64) -> String {
+pub(crate) fn warc_date(seconds: u64) -> String {
     let days = (seconds / 86_400) as i64;
     let rest = seconds % 86_400;
     // Howard Hinnant's days-to-civil.
@@ -134,7 +160,9 @@ pub enum Outcome {
 /// One input record, as it went.
 #[derive(Debug)]
 pub struct RecordResult {
-    /// Its offset ([`Record::offset`]).
+    /// Its offset: for a `.warc.gz` written one gzip member per record, the
+    /// member's byte offset (as CDX indexes give it), otherwise the offset
+    /// in the uncompressed stream.
     pub offset: u64,
     /// Its `WARC-Record-ID` (empty for a broken record).
     pub id: String,
@@ -182,7 +210,7 @@ impl Summary {
 /// A stable description of the options that change a conversion (the
 /// retrieval URL is each record's own): part of every record ID written,
 /// and of the `warcinfo` record.
-pub fn options_description(options: &Options) -> String {
+pub(crate) fn options_description(options: &Options) -> String {
     let mut text = format!(
         "profile={} fragments={} force={}",
         options.profile.name(),
@@ -262,7 +290,7 @@ pub fn convert<R: Read, W: Write>(
 
 /// Rewrite a whole WARC in memory (the library's [`crate::rewrite`] on a
 /// WARC): the conversion WARC, plain, and everything that happened.
-pub fn convert_to_vec(
+pub(crate) fn convert_to_vec(
     input: &[u8],
     options: &Options,
     name: Option<&str>,

@@ -41,7 +41,8 @@ pub enum Pass {
 }
 
 impl Pass {
-    /// The name it is counted under in summaries.
+    /// The name it is counted under in [`super::Summary::passed`]
+    /// (`request`, `truncated`, `other-media-type`…).
     pub fn key(&self) -> &str {
         match self {
             Pass::Type(t) if t.is_empty() => "no-type",
@@ -57,7 +58,7 @@ impl Pass {
 
     /// The problem to report, for the passes worth a message, and the
     /// setting its message names.
-    pub fn problem(&self) -> Option<(Severity, String, Option<Setting>)> {
+    pub(crate) fn problem(&self) -> Option<(Severity, String, Option<Setting>)> {
         match self {
             Pass::TooLarge(limit) => Some((
                 Severity::Error,
@@ -86,7 +87,8 @@ impl Pass {
         }
     }
 
-    /// One line for `linkbase explain`.
+    /// Why the record is passed over, in one line (as [`super::explain`]
+    /// shows it).
     pub fn describe(&self) -> String {
         match self {
             Pass::Type(t) => format!("{t} record: not rewritten"),

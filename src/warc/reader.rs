@@ -101,7 +101,6 @@ impl<R: Read> Reader<R> {
                 String::from_utf8_lossy(&version[..version.len().min(40)]).escape_debug()
             )));
         }
-        let version = String::from_utf8_lossy(version).into_owned();
         let fields = self.read_fields()?;
         let record_start = self.offset_of(start);
         let length = fields
@@ -166,10 +165,8 @@ impl<R: Read> Reader<R> {
         self.input.inner.get_mut().forget_before(self.position);
         Ok(Some(Some(Record {
             offset: record_start,
-            version,
             fields,
             block,
-            length,
         })))
     }
 

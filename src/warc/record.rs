@@ -8,14 +8,10 @@ pub struct Record {
     /// record, the member's byte offset in the file (as CDX indexes and
     /// `warcio index` give it); otherwise its offset in the uncompressed stream.
     pub offset: u64,
-    /// `WARC/1.0`, `WARC/1.1`…
-    pub version: String,
     /// The header fields, in order, as written (values unfolded and trimmed).
     pub fields: Vec<(String, String)>,
     /// The block, or `None` when it was over the size limit (skipped unread).
     pub block: Option<Vec<u8>>,
-    /// The block's length (`Content-Length`).
-    pub length: u64,
 }
 
 impl Record {
@@ -96,10 +92,8 @@ mod tests {
     fn target_uri_loses_warc_1_0_angle_brackets() {
         let record = Record {
             offset: 0,
-            version: "WARC/1.0".into(),
             fields: vec![("WARC-Target-URI".into(), "<http://a/b>".into())],
             block: None,
-            length: 0,
         };
         assert_eq!(record.target_uri(), Some("http://a/b"));
     }

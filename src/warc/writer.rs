@@ -10,17 +10,12 @@ use std::io::{self, Write};
 pub struct Writer<W: Write> {
     out: W,
     gzip: bool,
-    written: u64,
 }
 
 impl<W: Write> Writer<W> {
     /// A writer to `out`, one gzip member per record when `gzip`.
     pub fn new(out: W, gzip: bool) -> Self {
-        Writer {
-            out,
-            gzip,
-            written: 0,
-        }
+        Writer { out, gzip }
     }
 
     /// Write one record: the version line, `fields`, `Content-Length`, the
@@ -47,14 +42,7 @@ impl<W: Write> Writer<W> {
         } else {
             write_parts(&mut counter, head.as_bytes(), block)?;
         }
-        let count = counter.count;
-        self.written += count;
-        Ok(count)
-    }
-
-    /// Bytes written so far.
-    pub fn written(&self) -> u64 {
-        self.written
+        Ok(counter.count)
     }
 
     /// Flush and hand back the output.

@@ -8,7 +8,7 @@ use cssparser::{ParseError, Parser, Token};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ns, ParseOpts};
-use linkbase::html::{link_kind, AttrNs, ElementNs, LinkKind};
+use linkbase::{link_kind, AttrNs, ElementNs, LinkKind};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 /// Panics with a message naming `case` and the first difference when the
@@ -35,9 +35,9 @@ pub fn tree_difference(
     transport: Option<&'static encoding_rs::Encoding>,
     extra: &[String],
 ) -> Option<String> {
-    let charset = linkbase::html::charset::sniff(document, transport);
+    let charset = linkbase::fuzzing::charset::sniff(document, transport);
     let decode = |bytes: &[u8]| {
-        linkbase::html::charset::decode(bytes, &charset).map(std::borrow::Cow::into_owned)
+        linkbase::fuzzing::charset::decode(bytes, &charset).map(std::borrow::Cow::into_owned)
     };
     match (decode(a), decode(b)) {
         (Ok(a), Ok(b)) => compare_documents(&a, &b, false, extra).err(),

@@ -11,7 +11,7 @@
 //! values (`fidelity`) — whatever the tree: nested `<a>`, `<plaintext>`,
 //! `<frameset>`, cut-off scripts.
 
-use linkbase::html::charset;
+use linkbase::fuzzing::charset;
 use linkbase::{Format, Options, Profile};
 
 /// Rewrite `data` as the target does and panic, naming `case`, when the

@@ -42,15 +42,15 @@ pub fn check(
     if input == output {
         return Ok(());
     }
-    let mut charset = linkbase::html::charset::sniff(input, transport);
-    if transport.is_none() && linkbase::html::charset::decode(input, &charset).is_err() {
+    let mut charset = linkbase::fuzzing::charset::sniff(input, transport);
+    if transport.is_none() && linkbase::fuzzing::charset::decode(input, &charset).is_err() {
         // A MIME part whose charset the caller does not know: windows-1252
         // decodes every byte, and keeps the markup's ASCII where it is.
         charset.encoding = encoding_rs::WINDOWS_1252;
         charset.bom_len = 0;
     }
     let decode =
-        |bytes| linkbase::html::charset::decode(bytes, &charset).map_err(|e| e.to_string());
+        |bytes| linkbase::fuzzing::charset::decode(bytes, &charset).map_err(|e| e.to_string());
     let (before, after) = (decode(input)?, decode(output)?);
     check_text(&before, &after, srcdoc_mode(false))
 }

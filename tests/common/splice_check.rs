@@ -7,7 +7,7 @@
 // Each test crate that includes this module uses only part of it.
 #![allow(dead_code)]
 
-use linkbase::mime::{self, Edit, EditPlace};
+use linkbase::fuzzing::mime::{self, Edit, EditPlace};
 use linkbase::{Location, Options, Report};
 use mailparse::{body::Body, ParsedMail};
 use std::ops::Range;
@@ -57,9 +57,11 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
     let location = Location::file(Some(name));
     let mut report = Report::new(false);
     let edits = mime::plan(input, options, &location, &mut report);
-    let mut again = Report::new(false);
-    let output = mime::rewrite_message(input, options, &location, &mut again)
-        .unwrap_or_else(|| input.to_vec());
+    let mut as_message = options.clone();
+    as_message.format = linkbase::Format::Mime;
+    let output = linkbase::rewrite(input, &as_message, Some(name))
+        .output
+        .into_owned();
 
     let mut at = 0;
     for e in &edits {

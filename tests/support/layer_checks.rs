@@ -6,9 +6,9 @@
 #![allow(dead_code)] // each includer uses its own subset
 
 use cssparser::{ParseError, Parser, Token};
-use linkbase::css::rewrite_css;
-use linkbase::html::refresh::{refresh_url, rewrite_refresh};
-use linkbase::html::srcset::{candidate_urls, rewrite_srcset};
+use linkbase::fuzzing::strings::{
+    candidate_urls, refresh_url, rewrite_css, rewrite_refresh, rewrite_srcset,
+};
 use std::ops::Range;
 
 /// The signature the three rewriters share.

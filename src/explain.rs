@@ -1,0 +1,59 @@
+//! Which base each document or part of an input gets, and the rule (5.1–5.4)
+//! that set it, without rewriting anything: the library side of `linkbase
+//! explain`. One entry point for in-memory input of any format
+//! ([`explain`]), and [`crate::warc::explain`] for a WARC read as a stream.
+
+use crate::options::{Format, Options};
+use crate::report::{Explanation, Location, Report, Severity};
+
+/// Explain the bases of `input` (named `name` in the text and in problems,
+/// if it has a name), read as [`Options::format`] says ([`Format::Auto`]:
+/// as [`crate::detect_format`] decides). [`Options::url`] is the retrieval
+/// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
+/// rewritten.
+///
+/// ```
+/// use linkbase::{explain, Options};
+/// let mut options = Options::new();
+/// options.url = Some("https://example.org/docs/page.html".into());
+/// let found = explain(b"<base href=\"/other/\"><a href=x>x</a>", &options, Some("page.html"));
+/// assert_eq!(found.text, "page.html  https://example.org/other/  (5.1 embedded <base href>)\n");
+/// ```
+pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanation {
+    let format = match options.format {
+        Format::Auto => crate::document::detect_format(input, name),
+        format => format,
+    };
+    let location = Location::file(name);
+    let mut report = Report::new(false);
+    let text = match format {
+        Format::Warc => match crate::warc::explain::explain_warc(input, options, name, &mut report)
+        {
+            Ok(text) => text,
+            Err(e) => {
+                report.problem(&location, Severity::Error, e.to_string());
+                String::new()
+            }
+        },
+        Format::Mime => {
+            let lines =
+                crate::mime::explain::explain_message(input, options, &location, &mut report);
+            crate::mime::explain::render(&lines, crate::BaseRule::label)
+        }
+        _ => {
+            let base = options.retrieval_base(&location, &mut report);
+            let ctx = crate::html::HtmlContext::new(options, base.as_ref(), &location);
+            let base = if format == Format::Xhtml {
+                crate::xhtml::document_base(input, &ctx, &mut report)
+            } else {
+                crate::html::document_base(input, &ctx, &mut report)
+            };
+            let name = location.describe();
+            match base {
+                Some(b) => format!("{name}  {}  ({})\n", b.url(), b.rule.label()),
+                None => format!("{name}  (no base: 5.4 none)\n"),
+            }
+        }
+    };
+    Explanation { text, report }
+}

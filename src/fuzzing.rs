@@ -1,0 +1,44 @@
+//! Internal layers, for the fuzz targets, the property tests and the
+//! fixture checks that test a layer on its own (`fuzz/`, `tests/common/`,
+//! `tests/support/`). Only with the `fuzzing` cargo feature, which is off by
+//! default: the fuzz crate enables it, and the crate's own tests and benches
+//! get it through its dev-dependency on itself. **Not part of the public
+//! API**: no stability promise, no use outside linkbase's own checks; a
+//! library user has the entry points of the crate root instead
+//! (docs/library.md).
+
+/// The HTML layer's character encoding: how a document's encoding is
+/// determined (BOM, transport, `<meta>` prescan, guess) and how it is
+/// decoded — the checks decode the output exactly as the rewriter read the
+/// input.
+pub mod charset {
+    pub use crate::html::charset::{decode, sniff, Charset, CharsetSource, Undecodable};
+}
+
+/// The MIME layer: the entity tree of a message and the byte-exact edits
+/// that rewrite it, each with its place.
+pub mod mime {
+    pub use crate::mime::walk::{walk, Entity, Header, Structure};
+    pub use crate::mime::{plan, Edit, EditPlace};
+}
+
+/// Content-Transfer-Encodings of MIME bodies: decoding, and the newline
+/// convention a body is written in.
+pub mod transfer {
+    pub use crate::mime::transfer::{decode, Newline, TransferEncoding, TransferError};
+}
+
+/// The rewriters of values with their own syntax, each calling back for
+/// every URL in it: style sheets, `srcset` candidate lists and `<meta
+/// http-equiv=refresh>` content.
+pub mod strings {
+    pub use crate::css::rewrite_css;
+    pub use crate::html::refresh::{refresh_url, rewrite_refresh, RefreshUrl};
+    pub use crate::html::srcset::{candidate_urls, rewrite_srcset, CandidateUrls};
+}
+
+/// Scheme detection and the fast path on which the rewriter skips the
+/// browser check.
+pub mod resolve {
+    pub use crate::resolve::{has_scheme, is_plain_reference, scheme_len};
+}
