@@ -1,6 +1,8 @@
 //! The command line, end to end (assert_cmd): every flag and every error of
 //! the rewrite command, the exit statuses, determinism across `-j`.
 
+#[path = "common/warc_gen.rs"]
+mod warc_gen;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
@@ -1275,15 +1277,7 @@ fn a_file_over_max_size_is_skipped() {
 fn library_messages_name_the_flags() {
     // A record over --max-size inside a WARC (a library message, unlike a
     // whole file over it above).
-    let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>";
-    let warc = format!(
-        "WARC/1.1\r\nWARC-Type: response\r\n\
-         WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n\
-         WARC-Date: 2020-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.org/\r\n\
-         Content-Type: application/http;msgtype=response\r\n\
-         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
-        block.len()
-    );
+    let warc = warc_gen::one_small_response();
     let too_large = "skipped: the record is over --max-size (16 bytes)";
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.jsonl");

@@ -6,6 +6,8 @@
 //! entry points. (`tests/cli.rs` checks that the command line still prints
 //! the flags.)
 
+#[path = "common/warc_gen.rs"]
+mod warc_gen;
 use linkbase::warc::{convert, WarcOptions};
 use linkbase::Setting;
 use linkbase::{rewrite, BaseRule, Options, Problem, Report, Severity};
@@ -98,15 +100,7 @@ fn input_not_valid_in_the_given_charset_names_the_charset_option() {
 
 #[test]
 fn a_record_over_the_size_limit_names_the_warc_option() {
-    let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>";
-    let warc = format!(
-        "WARC/1.1\r\nWARC-Type: response\r\n\
-         WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n\
-         WARC-Date: 2020-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.org/\r\n\
-         Content-Type: application/http;msgtype=response\r\n\
-         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
-        block.len()
-    );
+    let warc = warc_gen::one_small_response();
     let warc_options = WarcOptions {
         max_record: 16,
         ..WarcOptions::new()

@@ -493,12 +493,7 @@ fn utf16_parts_of_doubtful_byte_order_are_left_alone() {
     ] {
         let mut m = format!("Content-Base: http://e.example/\nContent-Type: {media_type}; charset=utf-16\nContent-Transfer-Encoding: binary\n\n").into_bytes();
         m.extend_from_slice(&le(text));
-        let mut options = Options::new();
-        options.format = linkbase::Format::Mime;
-        let rewritten = linkbase::rewrite(&m, &options, None);
-        let out = matches!(rewritten.output, std::borrow::Cow::Owned(_))
-            .then(|| rewritten.output.to_vec());
-        let report = rewritten.report;
+        let (out, report) = rewrite_as_message(&m);
         assert_eq!(out, None, "{media_type}");
         assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
         assert_eq!(report.problems[0].severity, Severity::Warning);
@@ -506,6 +501,17 @@ fn utf16_parts_of_doubtful_byte_order_are_left_alone() {
         assert!(message.contains("byte order is in doubt"), "{message}");
         assert!(message.contains(media_type), "{message}");
     }
+}
+
+/// `message` rewritten as a MIME message with the default options: the
+/// output when it differs from the input (`None`: unchanged), and the report.
+fn rewrite_as_message(message: &[u8]) -> (Option<Vec<u8>>, Report) {
+    let mut options = Options::new();
+    options.format = linkbase::Format::Mime;
+    let rewritten = linkbase::rewrite(message, &options, None);
+    let out =
+        matches!(rewritten.output, std::borrow::Cow::Owned(_)).then(|| rewritten.output.to_vec());
+    (out, rewritten.report)
 }
 
 /// A binary (identity-encoded) UTF-16 style sheet part: rewritten in its own
@@ -535,12 +541,7 @@ fn utf16_style_sheet_parts_keep_their_byte_order() {
         let head = format!("Content-Base: http://e.example/\nContent-Type: text/css; charset={charset}\nContent-Transfer-Encoding: binary\n\n");
         let mut m = head.clone().into_bytes();
         m.extend_from_slice(&body);
-        let mut options = Options::new();
-        options.format = linkbase::Format::Mime;
-        let rewritten = linkbase::rewrite(&m, &options, None);
-        let out = matches!(rewritten.output, std::borrow::Cow::Owned(_))
-            .then(|| rewritten.output.to_vec());
-        let report = rewritten.report;
+        let (out, report) = rewrite_as_message(&m);
         let expected = expected.map(|e| [head.as_bytes(), &e].concat());
         assert_eq!(out, expected, "{charset} {:02x?}", &body[..2]);
         if out.is_none() {

@@ -1,6 +1,7 @@
 //! WARC files for tests and benches: `response` records of HTML pages,
 //! written record by record (the writing process stays small; see
-//! `rss.rs`). Shared by `tests/warc_memory.rs` and `benches/warc.rs`.
+//! `rss.rs`). Shared by `tests/warc_memory.rs`, `benches/warc.rs`, and the
+//! message tests (`tests/cli.rs`, `tests/library_messages.rs`).
 
 // Each crate that includes this module uses only part of it.
 #![allow(dead_code)]
@@ -59,5 +60,19 @@ pub fn write_page(out: &mut impl Write, n: usize, uri: &str, html: &[u8]) -> io:
             ("Content-Type", "application/http; msgtype=response"),
         ],
         &[head.as_bytes(), html],
+    )
+}
+
+/// A WARC of one `response` record whose HTTP body is `<a href=x>x</a>`,
+/// retrieved from `http://example.org/` (the whole record is over 16 bytes).
+pub fn one_small_response() -> String {
+    let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>";
+    format!(
+        "WARC/1.1\r\nWARC-Type: response\r\n\
+         WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n\
+         WARC-Date: 2020-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.org/\r\n\
+         Content-Type: application/http;msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
     )
 }
