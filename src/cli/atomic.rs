@@ -265,7 +265,7 @@ fn halves<'a>(content: &[&'a [u8]]) -> (Vec<&'a [u8]>, Vec<&'a [u8]>) {
 }
 
 fn write_pieces(out: &mut fs::File, pieces: &[&[u8]]) -> io::Result<()> {
-    pieces.iter().try_for_each(|piece| out.write_all(piece))
+    super::output::write_pieces(out, pieces)
 }
 
 /// `path` with `suffix` appended to its file name.
