@@ -33,7 +33,9 @@ pub fn write(
 ) -> Result<(), WriteFailure> {
     match place(settings, input, changed)? {
         Place::Stdout => write_stdout(content),
-        Place::Stderr => write_pieces(io::stderr().lock(), content).map_err(|e| error(io_cause(&e))),
+        Place::Stderr => {
+            write_pieces(io::stderr().lock(), content).map_err(|e| error(io_cause(&e)))
+        }
         Place::Nowhere => Ok(()),
         Place::Through { named, path, kind } => output_path::write_through(&path, kind, content)
             .map_err(|e| through_failure(&e, &named, kind)),
