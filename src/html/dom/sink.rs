@@ -158,14 +158,20 @@ impl<'t, 'k> Sink<'t, 'k> {
     }
 
     /// The attributes worth keeping, with where they are (`spans` belong to
-    /// the tag the attributes came from, in the same order).
-    fn kept(&self, attrs: Vec<Attribute>, spans: Option<&[AttrSpan]>) -> Vec<SourceAttr> {
+    /// the tag the attributes came from, in the same order), added to
+    /// `kept`; a value the source does not spell is added to `values`.
+    fn keep(
+        &self,
+        attrs: Vec<Attribute>,
+        spans: Option<&[AttrSpan]>,
+        values: &mut Vec<StrTendril>,
+        kept: &mut Vec<SourceAttr>,
+    ) {
         let spans = spans.filter(|s| s.len() == attrs.len());
         debug_assert!(
             attrs.is_empty() || spans.is_some(),
             "attributes without spans"
         );
-        let mut kept = Vec::new();
         for (i, a) in attrs.into_iter().enumerate() {
             if !(self.keep)(&a.name) {
                 continue;
@@ -176,7 +182,6 @@ impl<'t, 'k> Sink<'t, 'k> {
             let value = if written == Some(&*a.value) {
                 NONE
             } else {
-                let values = &mut self.arena.borrow_mut().values;
                 values.push(a.value);
                 (values.len() - 1) as Id
             };
@@ -187,7 +192,6 @@ impl<'t, 'k> Sink<'t, 'k> {
                 span,
             });
         }
-        kept
     }
 
     /// The element index of node `id`, if it is an element.
@@ -336,19 +340,27 @@ impl TreeSink for Sink<'_, '_> {
         }
         let is_style = &*name.local == "style" && matches!(name.ns, ns!(html) | ns!(svg));
         let name = self.shared_name(name);
-        let kept = self.kept(attrs, spans.map(|s| &s.attrs[..]));
+        let mut arena = self.arena.borrow_mut();
+        // Kept straight into the arena: an element's attributes are one
+        // range of it.
+        let start = arena.attrs.len() as Id;
+        {
+            let Arena {
+                attrs: kept,
+                values,
+                ..
+            } = &mut *arena;
+            self.keep(attrs, spans.map(|s| &s.attrs[..]), values, kept);
+        }
         let integration_point = flags.mathml_annotation_xml_integration_point;
-        let plain = kept.is_empty()
+        let plain = arena.attrs.len() as Id == start
             && !is_style
             && !integration_point
             && template_contents == NONE
             && !(name.ns == ns!(html) && matches!(&*name.local, "html" | "head"));
-        let mut arena = self.arena.borrow_mut();
         let kind = if plain {
             Kind::Plain
         } else {
-            let start = arena.attrs.len() as Id;
-            arena.attrs.extend(kept);
             let element = arena.elements.len() as Id;
             let attrs = start..arena.attrs.len() as Id;
             arena.elements.push(ElementData {
@@ -431,11 +443,13 @@ impl TreeSink for Sink<'_, '_> {
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
-        let kept = {
+        let mut kept = Vec::new();
+        {
             let mut announced = self.announced.borrow_mut();
             let spans = announced.take();
-            self.kept(attrs, spans.map(|s| &s.attrs[..]))
-        };
+            let values = &mut self.arena.borrow_mut().values;
+            self.keep(attrs, spans.map(|s| &s.attrs[..]), values, &mut kept);
+        }
         if kept.is_empty() {
             return;
         }
