@@ -33,9 +33,8 @@ pub fn write(
 ) -> Result<(), WriteFailure> {
     match place(settings, input, changed)? {
         Place::Stdout => write_stdout(content),
-        Place::Stderr => {
-            write_pieces(io::stderr().lock(), content).map_err(|e| error(io_cause(&e)))
-        }
+        Place::Stderr => write_pieces(io::stderr().lock(), content.iter().copied())
+            .map_err(|e| error(io_cause(&e))),
         Place::Nowhere => Ok(()),
         Place::Through { named, path, kind } => output_path::write_through(&path, kind, content)
             .map_err(|e| through_failure(&e, &named, kind)),
@@ -65,7 +64,7 @@ pub fn write_streamed(
 ) -> Result<(), WriteFailure> {
     match place(settings, input, true)? {
         Place::Stdout => {
-            let mut out = io::BufWriter::with_capacity(WRITE_BUFFER, io::stdout().lock());
+            let mut out = io::BufWriter::with_capacity(256 * 1024, io::stdout().lock());
             let written = fill(&mut out, None).and_then(|()| out.flush());
             stdout_outcome(written)
         }
@@ -76,7 +75,7 @@ pub fn write_streamed(
         Place::Nowhere => Ok(()),
         Place::Through { named, path, kind } => {
             let written = output_path::open_through(&path, kind).and_then(|out| {
-                let mut out = io::BufWriter::with_capacity(WRITE_BUFFER, out);
+                let mut out = io::BufWriter::with_capacity(256 * 1024, out);
                 fill(&mut out, None)?;
                 out.flush()
             });
@@ -203,21 +202,27 @@ fn through_failure(e: &io::Error, named: &Path, kind: Kind) -> WriteFailure {
     ))
 }
 
-/// How much of an output is gathered before it is handed to the system.
-const WRITE_BUFFER: usize = 256 * 1024;
+/// How much of an output's pieces is gathered before it is handed to the
+/// system (small enough to come from the heap, not fresh pages).
+const WRITE_BUFFER: usize = 64 * 1024;
 
 /// Write `pieces` one after the other to `out` and flush it, gathered into
 /// large writes: a spliced document is as many pieces as it has edits, and a
 /// system call per piece was a quarter of the whole run on a large page
 /// (docs/html.md, "Where the time goes").
-pub fn write_pieces(out: impl Write, pieces: &[&[u8]]) -> io::Result<()> {
+pub fn write_pieces<'a>(
+    out: impl Write,
+    pieces: impl IntoIterator<Item = &'a [u8]>,
+) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(WRITE_BUFFER, out);
-    pieces.iter().try_for_each(|piece| out.write_all(piece))?;
+    pieces
+        .into_iter()
+        .try_for_each(|piece| out.write_all(piece))?;
     out.flush()
 }
 
 fn write_stdout(content: &[&[u8]]) -> Result<(), WriteFailure> {
-    stdout_outcome(write_pieces(io::stdout().lock(), content))
+    stdout_outcome(write_pieces(io::stdout().lock(), content.iter().copied()))
 }
 
 /// A write to standard output's result: a closed pipe is not an error.

@@ -164,7 +164,7 @@ fn descriptor(path: &Path) -> Option<u32> {
 /// socket is connected to. A descriptor that leads to a regular file is
 /// appended to, so that its earlier content is never lost.
 pub fn write_through(path: &Path, kind: Kind, content: &[&[u8]]) -> io::Result<()> {
-    super::output::write_pieces(open_through(path, kind)?, content)
+    super::output::write_pieces(open_through(path, kind)?, content.iter().copied())
 }
 
 /// `path`, which is not a regular file, opened to be written through as
