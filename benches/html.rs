@@ -1,7 +1,8 @@
 //! The HTML layer on generated real-size pages (100 KB, 1 MB, 5 MB; thousands
 //! of links of the usual kinds): bytes/second of the full rewrite
-//! (`linkbase::rewrite` of an HTML input: charset, parse, base, every attribute,
-//! serialize, encode) and of a bare html5ever + markup5ever_rcdom
+//! (`linkbase::rewrite` of an HTML input: charset, parse into the light
+//! arena, base, every attribute, the edits spliced into the input) and of a
+//! bare html5ever + markup5ever_rcdom
 //! parse-and-serialize of the same page, in the same run. Prints the medians,
 //! their ratio, and the median of ratios measured back to back (robust on a
 //! shared machine); target rewrite / bare ≤ 1.25.

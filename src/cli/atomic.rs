@@ -183,10 +183,10 @@ impl AtomicWriter {
         self.write_with(target, backup, durable, &mut |file| {
             // In two halves, so that the hooks can stop a write half done.
             let (first, rest) = halves(content);
-            write_pieces(file, &first).map_err(at(Step::Write))?;
+            write_pieces(file, first).map_err(at(Step::Write))?;
             self.check(Step::Write)?;
             self.kill_point(Step::Write);
-            write_pieces(file, &rest).map_err(at(Step::Write))
+            write_pieces(file, rest).map_err(at(Step::Write))
         })
     }
 
@@ -273,21 +273,40 @@ fn at(step: Step) -> impl Fn(io::Error) -> WriteError {
     move |cause| WriteError { step, cause }
 }
 
-/// `content` cut in two at the middle of its bytes.
-fn halves<'a>(content: &[&'a [u8]]) -> (Vec<&'a [u8]>, Vec<&'a [u8]>) {
-    let mut left = content.iter().map(|p| p.len()).sum::<usize>() / 2;
-    let (mut first, mut rest) = (Vec::new(), Vec::new());
-    for &piece in content {
-        let (a, b) = piece.split_at(left.min(piece.len()));
-        left -= a.len();
-        first.push(a);
-        rest.push(b);
-    }
-    (first, rest)
+/// `content` cut in two at the middle of its bytes (without copying the list
+/// of pieces: a large page is tens of thousands of them).
+fn halves<'a>(
+    content: &'a [&'a [u8]],
+) -> (
+    impl Iterator<Item = &'a [u8]> + 'a,
+    impl Iterator<Item = &'a [u8]> + 'a,
+) {
+    let middle = content.iter().map(|p| p.len()).sum::<usize>() / 2;
+    (
+        bytes_between(content, 0, middle),
+        bytes_between(content, middle, usize::MAX),
+    )
 }
 
-fn write_pieces(out: &mut fs::File, pieces: &[&[u8]]) -> io::Result<()> {
-    pieces.iter().try_for_each(|piece| out.write_all(piece))
+/// The pieces of `content` cut to the bytes `from..to` of the whole.
+fn bytes_between<'a>(
+    content: &'a [&'a [u8]],
+    from: usize,
+    to: usize,
+) -> impl Iterator<Item = &'a [u8]> + 'a {
+    let mut start = 0;
+    content.iter().map(move |piece| {
+        let (begin, end) = (start, start + piece.len());
+        start = end;
+        &piece[from.clamp(begin, end) - begin..to.clamp(begin, end) - begin]
+    })
+}
+
+fn write_pieces<'a>(
+    out: &mut fs::File,
+    pieces: impl IntoIterator<Item = &'a [u8]>,
+) -> io::Result<()> {
+    super::output::write_pieces(out, pieces)
 }
 
 /// `path` with `suffix` appended to its file name.
@@ -413,12 +432,13 @@ mod tests {
     #[test]
     fn content_in_pieces_is_cut_at_the_middle_of_its_bytes() {
         let content: [&[u8]; 4] = [b"ab", b"", b"cdef", b"g"];
-        let (first, rest) = halves(&content);
-        assert_eq!(first.concat(), b"abc");
-        assert_eq!(rest.concat(), b"defg");
-        let (first, rest) = halves(&[b"x"]);
+        let joined = |pieces: &mut dyn Iterator<Item = &[u8]>| pieces.collect::<Vec<_>>().concat();
+        let (mut first, mut rest) = halves(&content);
+        assert_eq!(joined(&mut first), b"abc");
+        assert_eq!(joined(&mut rest), b"defg");
+        let (mut first, mut rest) = halves(&[b"x"]);
         assert_eq!(
-            (first.concat(), rest.concat()),
+            (joined(&mut first), joined(&mut rest)),
             (b"".to_vec(), b"x".to_vec())
         );
     }

@@ -266,16 +266,18 @@ fn read_and_process(
     if let Some(size) = size.filter(|&size| size > settings.max_size) {
         return result.skipped(over_limit(Some(size), settings.max_size));
     }
-    match read_limited(io::Cursor::new(head).chain(rest), settings.max_size) {
+    match read_limited(io::Cursor::new(head).chain(rest), size, settings.max_size) {
         Ok(Some(bytes)) => rewrite(result, file, &bytes, settings),
         Ok(None) => result.skipped(over_limit(None, settings.max_size)),
         Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
     }
 }
 
-/// Read everything, or `None` as soon as there is more than `limit` bytes.
-fn read_limited(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
-    let mut bytes = Vec::new();
+/// Read everything, or `None` as soon as there is more than `limit` bytes
+/// (`size`: what the file's metadata says it holds, room made for it at once).
+fn read_limited(reader: impl Read, size: Option<u64>, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let room = size.map_or(0, |size| size.min(limit).saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)?;

@@ -164,11 +164,7 @@ fn descriptor(path: &Path) -> Option<u32> {
 /// socket is connected to. A descriptor that leads to a regular file is
 /// appended to, so that its earlier content is never lost.
 pub fn write_through(path: &Path, kind: Kind, content: &[&[u8]]) -> io::Result<()> {
-    let mut out = open_through(path, kind)?;
-    for piece in content {
-        out.write_all(piece)?;
-    }
-    out.flush()
+    super::output::write_pieces(open_through(path, kind)?, content.iter().copied())
 }
 
 /// `path`, which is not a regular file, opened to be written through as

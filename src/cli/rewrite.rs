@@ -245,6 +245,16 @@ fn usage_error(e: &UsageError) -> i32 {
 /// `emit` in input order (results that finish early wait for their turn).
 fn run_jobs(settings: &Settings, entries: &[inputs::Entry], mut emit: impl FnMut(job::JobResult)) {
     use rayon::prelude::*;
+    // One input, or one job: on this thread. Handing a single page to a
+    // pool thread and its result back costs two thread wake-ups, each a
+    // wait for a core on a busy machine (docs/html.md, "Where the time
+    // goes").
+    if entries.len() <= 1 || settings.jobs <= 1 {
+        for entry in entries {
+            emit(job::process_guarded(entry, settings));
+        }
+        return;
+    }
     // Should the pool fail to start, the work runs on rayon's global pool.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs)

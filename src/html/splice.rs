@@ -399,6 +399,11 @@ fn common_ends(a: &str, b: &str) -> (usize, usize) {
 /// unquoted, and it needs no quotes): `&` and the quote as references, and
 /// characters `output` cannot hold as numeric references.
 pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> String {
+    // Most values (URLs) are ASCII without `&` or a quote: as they are.
+    let plain = |b: &u8| b.is_ascii() && *b != b'&' && Some(char::from(*b)) != quote;
+    if value.as_bytes().iter().all(plain) {
+        return value.to_string();
+    }
     let mut out = String::with_capacity(value.len() + 8);
     for c in value.chars() {
         match c {

@@ -6,7 +6,7 @@
 
 use super::{Document, ElementData, Id, Kind, Node, SourceAttr, StyleText, ValueSpan, NONE};
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::TagSpans;
+use html5ever::tokenizer::{AttrSpan, TagSpans};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, SourceObserver, TreeSink};
 use html5ever::{local_name, ns, Attribute, ExpandedName, QualName};
 use std::borrow::Cow;
@@ -18,16 +18,47 @@ use std::rc::Rc;
 pub type Keep<'a> = &'a dyn Fn(&QualName) -> bool;
 
 /// The spans the tree builder announced last, shared with the sink.
-type Announced = Rc<RefCell<Option<TagSpans>>>;
+type Announced = Rc<RefCell<Announcement>>;
+
+/// A copy of the spans of the tag whose attributes the sink gets next, in
+/// buffers reused from one tag to the next (a tag's spans are not
+/// allocated again for each element).
+#[derive(Default)]
+struct Announcement {
+    /// Announced and not yet taken by the sink.
+    fresh: bool,
+    /// Where the tag ends.
+    tag_end: usize,
+    /// Its attributes' spans, in its attributes' order.
+    attrs: Vec<AttrSpan>,
+}
+
+impl Announcement {
+    /// The spans announced for the attributes the sink is handed now (taken:
+    /// an element created without an announcement finds none).
+    fn take(&mut self) -> Option<&Announcement> {
+        std::mem::take(&mut self.fresh).then_some(&*self)
+    }
+}
 
 /// Receives the tree builder's announcements.
 pub(super) struct Observer(Announced);
 
 impl SourceObserver for Observer {
     fn attributes_from(&self, spans: Option<&TagSpans>) {
-        *self.0.borrow_mut() = spans.cloned();
+        let mut announced = self.0.borrow_mut();
+        announced.attrs.clear();
+        announced.fresh = spans.is_some();
+        if let Some(spans) = spans {
+            announced.tag_end = spans.tag.end;
+            announced.attrs.extend_from_slice(&spans.attrs);
+        }
     }
 }
+
+/// How many element names [`Sink`] keeps at hand before looking in its map
+/// (a page uses a few dozen).
+const NAME_SLOTS: usize = 64;
 
 /// A node of the arena, with the element's name for the tree builder.
 #[derive(Clone)]
@@ -54,6 +85,9 @@ pub(super) struct Sink<'t, 'k> {
     keep: Keep<'k>,
     /// One shared name per element name (the handles carry it).
     names: RefCell<HashMap<QualName, Rc<QualName>>>,
+    /// The names last used, by a hash of the local name: most elements find
+    /// theirs here without hashing the whole name.
+    recent_names: RefCell<[Option<Rc<QualName>>; NAME_SLOTS]>,
     /// The name given to handles of nodes that are no elements.
     no_name: Rc<QualName>,
     has_base: Cell<bool>,
@@ -70,6 +104,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             announced: announced.clone(),
             keep,
             names: RefCell::default(),
+            recent_names: RefCell::new([const { None }; NAME_SLOTS]),
             no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             has_base: Cell::new(false),
         };
@@ -103,26 +138,50 @@ impl<'t, 'k> Sink<'t, 'k> {
         }
     }
 
+    /// The shared name equal to `name`.
+    fn shared_name(&self, name: QualName) -> Rc<QualName> {
+        let slot = name.local.get_hash() as usize % NAME_SLOTS;
+        let mut recent = self.recent_names.borrow_mut();
+        if let Some(shared) = &recent[slot] {
+            if **shared == name {
+                return shared.clone();
+            }
+        }
+        let shared = self
+            .names
+            .borrow_mut()
+            .entry(name.clone())
+            .or_insert_with(|| Rc::new(name))
+            .clone();
+        recent[slot] = Some(shared.clone());
+        shared
+    }
+
     /// The attributes worth keeping, with where they are (`spans` belong to
-    /// the tag the attributes came from, in the same order).
-    fn kept(&self, attrs: Vec<Attribute>, spans: Option<&TagSpans>) -> Vec<SourceAttr> {
-        let spans = spans.filter(|s| s.attrs.len() == attrs.len());
+    /// the tag the attributes came from, in the same order), added to
+    /// `kept`; a value the source does not spell is added to `values`.
+    fn keep(
+        &self,
+        attrs: Vec<Attribute>,
+        spans: Option<&[AttrSpan]>,
+        values: &mut Vec<StrTendril>,
+        kept: &mut Vec<SourceAttr>,
+    ) {
+        let spans = spans.filter(|s| s.len() == attrs.len());
         debug_assert!(
             attrs.is_empty() || spans.is_some(),
             "attributes without spans"
         );
-        let mut kept = Vec::new();
         for (i, a) in attrs.into_iter().enumerate() {
             if !(self.keep)(&a.name) {
                 continue;
             }
-            let span = spans.map(|s| ValueSpan::from(&s.attrs[i]));
+            let span = spans.map(|s| ValueSpan::from(&s[i]));
             // The value is kept only where the source does not spell it.
             let written = span.as_ref().and_then(|s| self.text.get(s.value.clone()));
             let value = if written == Some(&*a.value) {
                 NONE
             } else {
-                let values = &mut self.arena.borrow_mut().values;
                 values.push(a.value);
                 (values.len() - 1) as Id
             };
@@ -133,7 +192,6 @@ impl<'t, 'k> Sink<'t, 'k> {
                 span,
             });
         }
-        kept
     }
 
     /// The element index of node `id`, if it is an element.
@@ -270,7 +328,8 @@ impl TreeSink for Sink<'_, '_> {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
-        let spans = self.announced.take();
+        let mut announced = self.announced.borrow_mut();
+        let spans = announced.take();
         let template_contents = if flags.template {
             self.add(Kind::Other)
         } else {
@@ -280,25 +339,28 @@ impl TreeSink for Sink<'_, '_> {
             self.has_base.set(true);
         }
         let is_style = &*name.local == "style" && matches!(name.ns, ns!(html) | ns!(svg));
-        let name = self
-            .names
-            .borrow_mut()
-            .entry(name.clone())
-            .or_insert_with(|| Rc::new(name))
-            .clone();
-        let kept = self.kept(attrs, spans.as_ref());
+        let name = self.shared_name(name);
+        let mut arena = self.arena.borrow_mut();
+        // Kept straight into the arena: an element's attributes are one
+        // range of it.
+        let start = arena.attrs.len() as Id;
+        {
+            let Arena {
+                attrs: kept,
+                values,
+                ..
+            } = &mut *arena;
+            self.keep(attrs, spans.map(|s| &s.attrs[..]), values, kept);
+        }
         let integration_point = flags.mathml_annotation_xml_integration_point;
-        let plain = kept.is_empty()
+        let plain = arena.attrs.len() as Id == start
             && !is_style
             && !integration_point
             && template_contents == NONE
             && !(name.ns == ns!(html) && matches!(&*name.local, "html" | "head"));
-        let mut arena = self.arena.borrow_mut();
         let kind = if plain {
             Kind::Plain
         } else {
-            let start = arena.attrs.len() as Id;
-            arena.attrs.extend(kept);
             let element = arena.elements.len() as Id;
             let attrs = start..arena.attrs.len() as Id;
             arena.elements.push(ElementData {
@@ -309,7 +371,7 @@ impl TreeSink for Sink<'_, '_> {
             });
             if is_style {
                 let style = StyleText {
-                    tag_end: spans.as_ref().map(|s| s.tag.end),
+                    tag_end: spans.map(|s| s.tag_end),
                     text: String::new(),
                 };
                 arena.style_texts.insert(element, style);
@@ -381,8 +443,13 @@ impl TreeSink for Sink<'_, '_> {
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
-        let spans = self.announced.take();
-        let kept = self.kept(attrs, spans.as_ref());
+        let mut kept = Vec::new();
+        {
+            let mut announced = self.announced.borrow_mut();
+            let spans = announced.take();
+            let values = &mut self.arena.borrow_mut().values;
+            self.keep(attrs, spans.map(|s| &s.attrs[..]), values, &mut kept);
+        }
         if kept.is_empty() {
             return;
         }

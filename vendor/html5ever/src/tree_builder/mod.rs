@@ -793,10 +793,11 @@ where
         for _ in 0..8 {
             // 5.
             // We clone the Handle and Tag so they don't cause an immutable borrow of self.
-            // linkbase patch: was a scan back to the last marker.
+            // linkbase patch: was a scan back to the last marker; the tag is
+            // cloned only when step 13 is reached (below).
             let maybe_fmt_entry = self.last_active_formatting_named(&subject);
 
-            let Some((fmt_elem_index, fmt_elem, fmt_elem_tag)) = maybe_fmt_entry else {
+            let Some((fmt_elem_index, fmt_elem)) = maybe_fmt_entry else {
                 return self.process_end_tag_in_body(Tag {
                     kind: EndTag,
                     name: subject,
@@ -851,6 +852,15 @@ where
 
             // 11.
             let common_ancestor = self.open_elems.borrow()[fmt_elem_stack_index - 1].clone();
+
+            // linkbase patch: the formatting element's tag, cloned here rather
+            // than at step 5: most end tags (`</a>`, `</b>`) return at step
+            // 10. Steps 6 to 10 did not change the list, so the entry is still
+            // at `fmt_elem_index`.
+            let fmt_elem_tag = match self.active_formatting.borrow()[fmt_elem_index] {
+                FormatEntry::Element(_, ref tag) => tag.clone(),
+                FormatEntry::Marker => panic!("Found marker during adoption agency"),
+            };
 
             // 12.
             let mut bookmark = Bookmark::Replace(fmt_elem.clone());
@@ -1691,7 +1701,8 @@ where
 
     // linkbase patch: the last entry named `name` after the last marker,
     // without a scan; in debug builds, checked against the original scan.
-    fn last_active_formatting_named(&self, name: &LocalName) -> Option<(usize, Handle, Tag)> {
+    // Its index and element (the callers clone its tag if they need it).
+    fn last_active_formatting_named(&self, name: &LocalName) -> Option<(usize, Handle)> {
         let active_formatting = self.active_formatting.borrow();
         let index = active_formatting.last_named_after_marker(name);
         if cfg!(debug_assertions) && active_formatting.len() <= Self::LONGEST_CHECKED {
@@ -1703,7 +1714,7 @@ where
         }
         let index = index?;
         match active_formatting[index] {
-            FormatEntry::Element(ref handle, ref tag) => Some((index, handle.clone(), tag.clone())),
+            FormatEntry::Element(ref handle, _) => Some((index, handle.clone())),
             FormatEntry::Marker => None,
         }
     }
@@ -1756,9 +1767,9 @@ where
                 .iter()
                 .find(|&(_, n, _)| self.html_elem_named(n, local_name!("a")))
                 .map(|(i, _, _)| i);
-            debug_assert_eq!(a.as_ref().map(|(i, _, _)| *i), scanned);
+            debug_assert_eq!(a.as_ref().map(|(i, _)| *i), scanned);
         }
-        let Some((_, node, _)) = a else {
+        let Some((_, node)) = a else {
             return;
         };
 
