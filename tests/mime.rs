@@ -455,7 +455,16 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        // Failures are kept beside this file (tests/mime.proptest-regressions),
+        // as for the other property tests: the default looks for lib.rs or
+        // main.rs above the test file, finds none and says so on every run.
+        #![proptest_config(ProptestConfig {
+            cases: 64,
+            failure_persistence: Some(Box::new(
+                proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+            )),
+            ..ProptestConfig::default()
+        })]
 
         fn rewriting_preserves_bytes_and_structure_and_is_idempotent(
             root in node(),
