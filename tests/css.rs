@@ -16,10 +16,8 @@ use linkbase::{Base, Profile};
 #[macro_use]
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
-use fixture_cases::{
-    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
-};
-use libtest_mimic::{Arguments, Failed, Trial};
+use fixture_cases::{case_trials, read_args, require, shown};
+use libtest_mimic::{Arguments, Failed};
 use std::path::Path;
 
 const BASE: &str = "https://example.org/css/site.css";
@@ -343,16 +341,7 @@ fn run_stylesheet_fixture(dir: &Path) -> Result<(), Failed> {
 /// library-level tests by their function names.
 fn main() {
     let args = Arguments::from_args();
-    let dirs = fixture_dirs("css");
-    let mut trials = vec![
-        count_trial("css", dirs.len(), 5),
-        no_test_functions(file!()),
-    ];
-    for dir in dirs {
-        trials.push(Trial::test(format!("css/{}", case_name(&dir)), move || {
-            run_stylesheet_fixture(&dir)
-        }));
-    }
+    let mut trials = case_trials("css", "css/", 5, file!(), run_stylesheet_fixture);
     trials.extend(function_trials![
         css_rows,
         srcset_rows,

@@ -25,9 +25,7 @@ mod html_splice_check;
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
 use assert_cmd::Command;
-use fixture_cases::{
-    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
-};
+use fixture_cases::{case_name, case_trials, fixture_dirs, read_args, require, shown};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 
@@ -165,18 +163,10 @@ fn run_utf16(dir: &Path, input: &str, expected: &str, little: bool) -> Result<()
 fn main() {
     let args = Arguments::from_args();
     let bless = std::env::var_os("LINKBASE_BLESS").is_some();
+    let mut trials = case_trials("html", "html/", 1, file!(), move |dir| {
+        run_fixture(dir, bless)
+    });
     let dirs = fixture_dirs("html");
-    let mut trials = vec![
-        count_trial("html", dirs.len(), 1),
-        no_test_functions(file!()),
-    ];
-    for dir in &dirs {
-        let dir = dir.clone();
-        trials.push(Trial::test(
-            format!("html/{}", case_name(&dir)),
-            move || run_fixture(&dir, bless),
-        ));
-    }
     // The UTF-16 runs, as many as there were before: at least 40.
     let candidates: Vec<(PathBuf, String, String)> = dirs
         .iter()

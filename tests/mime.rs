@@ -15,10 +15,8 @@ mod splice_check;
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
 use assert_cmd::Command;
-use fixture_cases::{
-    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
-};
-use libtest_mimic::{Arguments, Failed, Trial};
+use fixture_cases::{case_trials, read_args, require, shown};
+use libtest_mimic::{Arguments, Failed};
 use linkbase::{Options, Profile, Report, Severity};
 use std::path::Path;
 
@@ -100,17 +98,7 @@ fn fixture_trial(dir: &Path) -> Result<(), Failed> {
 /// by their function names.
 fn main() {
     let args = Arguments::from_args();
-    let dirs = fixture_dirs("mime");
-    let mut trials = vec![
-        count_trial("mime", dirs.len(), 1),
-        no_test_functions(file!()),
-    ];
-    for dir in dirs {
-        trials.push(Trial::test(
-            format!("mime/{}", case_name(&dir)),
-            move || fixture_trial(&dir),
-        ));
-    }
+    let mut trials = case_trials("mime", "mime/", 1, file!(), fixture_trial);
     trials.extend(function_trials![
         signed_message_is_left_alone_with_a_warning,
         signed_message_is_rewritten_with_force,

@@ -17,10 +17,8 @@ mod fixture_cases;
 #[path = "common/test_hooks.rs"]
 mod test_hooks;
 use assert_cmd::Command;
-use fixture_cases::{
-    case_name, count_trial, fixture_dirs, no_test_functions, one_of, read_args, require, shown,
-};
-use libtest_mimic::{Arguments, Failed, Trial};
+use fixture_cases::{case_trials, one_of, read_args, require, shown};
+use libtest_mimic::{Arguments, Failed};
 use std::io::{BufRead, Read};
 use std::path::Path;
 
@@ -153,17 +151,7 @@ fn fixture_trial(dir: &Path) -> Result<(), Failed> {
 /// paths by their function names.
 fn main() {
     let args = Arguments::from_args();
-    let dirs = fixture_dirs("warc");
-    let mut trials = vec![
-        count_trial("warc", dirs.len(), 12),
-        no_test_functions(file!()),
-    ];
-    for dir in dirs {
-        trials.push(Trial::test(
-            format!("warc/{}", case_name(&dir)),
-            move || fixture_trial(&dir),
-        ));
-    }
+    let mut trials = case_trials("warc", "warc/", 12, file!(), fixture_trial);
     trials.extend(function_trials![
         standard_input_to_standard_output_plain_and_compressed_like_the_input,
         a_folder_of_warcs_is_mirrored_under_the_same_names,

@@ -11,10 +11,8 @@
 mod fixture_cases;
 
 use assert_cmd::Command;
-use fixture_cases::{
-    case_name, count_trial, fixture_dirs, no_test_functions, read_args, require, shown,
-};
-use libtest_mimic::{Arguments, Failed, Trial};
+use fixture_cases::{case_trials, read_args, require, shown};
+use libtest_mimic::{Arguments, Failed};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 use std::path::Path;
@@ -143,14 +141,6 @@ fn same_document(input: &str, output: &str) -> Result<(), String> {
 
 fn main() {
     let args = Arguments::from_args();
-    let dirs = fixture_dirs("xhtml");
-    let mut trials = vec![
-        count_trial("xhtml", dirs.len(), 1),
-        no_test_functions(file!()),
-    ];
-    trials.extend(
-        dirs.into_iter()
-            .map(|dir| Trial::test(case_name(&dir), move || run_case(&dir))),
-    );
+    let trials = case_trials("xhtml", "", 1, file!(), run_case);
     libtest_mimic::run(&args, trials).exit();
 }

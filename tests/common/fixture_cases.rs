@@ -97,6 +97,32 @@ pub fn count_trial(kind: &str, found: usize, min: usize) -> Trial {
     )
 }
 
+/// The trials every fixture runner starts with: at least `min` case folders
+/// under `fixtures/<kind>` ([`count_trial`]), no `#[test]` function in the
+/// runner's `source` ([`no_test_functions`]), and one trial per case, named
+/// `<prefix><case>`, that runs `run` on its folder.
+pub fn case_trials<F>(
+    kind: &str,
+    prefix: &str,
+    min: usize,
+    source: &'static str,
+    run: F,
+) -> Vec<Trial>
+where
+    F: Fn(&Path) -> Result<(), Failed> + Copy + Send + 'static,
+{
+    let dirs = fixture_dirs(kind);
+    let mut trials = vec![
+        count_trial(kind, dirs.len(), min),
+        no_test_functions(source),
+    ];
+    trials.extend(
+        dirs.into_iter()
+            .map(|dir| Trial::test(format!("{prefix}{}", case_name(&dir)), move || run(&dir))),
+    );
+    trials
+}
+
 /// The case's command-line arguments: the lines of its `args` file (none
 /// when it has no such file), trimmed, blank lines skipped.
 pub fn read_args(dir: &Path) -> Vec<String> {
