@@ -14,7 +14,6 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::TokenizerResult;
 use html5ever::{ns, LocalName, Namespace, QualName};
 pub use sink::Keep;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -171,14 +170,8 @@ pub struct SourceAttr {
 /// A parsed HTML document (of the text `text`).
 pub struct Document<'t> {
     text: &'t str,
-    nodes: Vec<Node>,
-    elements: Vec<ElementData>,
-    attrs: Vec<SourceAttr>,
-    /// The values of attributes whose source does not spell them.
-    values: Vec<StrTendril>,
-    comments: Vec<StrTendril>,
-    /// The text of each `style` element (HTML or SVG), by element index.
-    style_texts: HashMap<Id, StyleText>,
+    /// Its nodes, elements, kept attributes and texts.
+    arena: sink::Arena,
     has_base: bool,
 }
 
@@ -244,18 +237,18 @@ impl<'t> Document<'t> {
     }
 
     fn children(&self, id: Id) -> impl Iterator<Item = Id> + '_ {
-        let mut next = self.nodes[id as usize].first_child;
+        let mut next = self.arena.nodes[id as usize].first_child;
         std::iter::from_fn(move || {
             let id = next;
             (id != NONE).then(|| {
-                next = self.nodes[id as usize].next;
+                next = self.arena.nodes[id as usize].next;
                 id
             })
         })
     }
 
     fn element(&self, id: Id) -> Option<Id> {
-        match self.nodes[id as usize].kind {
+        match self.arena.nodes[id as usize].kind {
             Kind::Element(e) => Some(e),
             _ => None,
         }
@@ -264,7 +257,7 @@ impl<'t> Document<'t> {
     /// The value of `attr`, character references decoded.
     pub fn value_of<'a>(&'a self, attr: &'a SourceAttr) -> &'a str {
         match &attr.span {
-            _ if attr.value != NONE => &self.values[attr.value as usize],
+            _ if attr.value != NONE => &self.arena.values[attr.value as usize],
             Some(span) => &self.text[span.value.clone()],
             None => "",
         }
@@ -278,10 +271,10 @@ impl<'t> Document<'t> {
         let mut level = Some(0);
         while let Some(node) = level.take() {
             for child in self.children(node) {
-                match self.nodes[child as usize].kind {
-                    Kind::Comment(c) if c != NONE => out.push(&*self.comments[c as usize]),
+                match self.arena.nodes[child as usize].kind {
+                    Kind::Comment(c) if c != NONE => out.push(&*self.arena.comments[c as usize]),
                     Kind::Element(e) => {
-                        let name = &self.elements[e as usize].name;
+                        let name = &self.arena.elements[e as usize].name;
                         if name.ns == ns!(html)
                             && matches!(&*name.local, "html" | "head")
                             && level.is_none()
@@ -312,18 +305,19 @@ impl<'d, 't> Iterator for Elements<'d, 't> {
             let element = doc.element(id);
             // With templates, a template's contents stand for its children
             // (the parser leaves a template's own child list empty).
-            let from = match element.map(|e| doc.elements[e as usize].template_contents) {
+            let from = match element.map(|e| doc.arena.elements[e as usize].template_contents) {
                 Some(contents) if contents != NONE && self.scope == Scope::WithTemplates => {
                     contents
                 }
                 _ => id,
             };
             let first = self.stack.len();
-            self.stack.extend(
-                doc.children(from).filter(|&c| {
-                    matches!(doc.nodes[c as usize].kind, Kind::Element(_) | Kind::Plain)
-                }),
-            );
+            self.stack.extend(doc.children(from).filter(|&c| {
+                matches!(
+                    doc.arena.nodes[c as usize].kind,
+                    Kind::Element(_) | Kind::Plain
+                )
+            }));
             self.stack[first..].reverse();
             if let Some(index) = element {
                 return Some(Element { doc, index });
@@ -341,7 +335,7 @@ pub struct Element<'d, 't> {
 
 impl<'d> Element<'d, '_> {
     fn data(&self) -> &'d ElementData {
-        &self.doc.elements[self.index as usize]
+        &self.doc.arena.elements[self.index as usize]
     }
 
     /// The element's namespace.
@@ -371,7 +365,7 @@ impl<'d> Element<'d, '_> {
     /// The kept attributes, in the element's order.
     pub fn attributes(&self) -> &'d [SourceAttr] {
         let range = &self.data().attrs;
-        &self.doc.attrs[range.start as usize..range.end as usize]
+        &self.doc.arena.attrs[range.start as usize..range.end as usize]
     }
 
     /// The value of `attr` (one of [`attributes`](Self::attributes)).
@@ -382,7 +376,7 @@ impl<'d> Element<'d, '_> {
     /// For a `style` element: its text as the parser built it, and where its
     /// start tag ends in the source.
     pub fn style_text(&self) -> Option<(&'d str, Option<usize>)> {
-        let style = self.doc.style_texts.get(&self.index)?;
+        let style = self.doc.arena.style_texts.get(&self.index)?;
         Some((&style.text, style.tag_end))
     }
 }

@@ -67,15 +67,17 @@ pub(super) struct Handle {
     name: Rc<QualName>,
 }
 
-/// The arena being built (a [`Document`] once parsed).
+/// The arena being built, and then held by the parsed [`Document`].
 #[derive(Default)]
-struct Arena {
-    nodes: Vec<Node>,
-    elements: Vec<ElementData>,
-    attrs: Vec<SourceAttr>,
-    values: Vec<StrTendril>,
-    comments: Vec<StrTendril>,
-    style_texts: HashMap<Id, StyleText>,
+pub(super) struct Arena {
+    pub(super) nodes: Vec<Node>,
+    pub(super) elements: Vec<ElementData>,
+    pub(super) attrs: Vec<SourceAttr>,
+    /// The values of attributes whose source does not spell them.
+    pub(super) values: Vec<StrTendril>,
+    pub(super) comments: Vec<StrTendril>,
+    /// The text of each `style` element (HTML or SVG), by element index.
+    pub(super) style_texts: HashMap<Id, StyleText>,
 }
 
 pub(super) struct Sink<'t, 'k> {
@@ -112,15 +114,9 @@ impl<'t, 'k> Sink<'t, 'k> {
     }
 
     pub(super) fn finish_document(&self) -> Document<'t> {
-        let arena = self.arena.take();
         Document {
             text: self.text,
-            nodes: arena.nodes,
-            elements: arena.elements,
-            attrs: arena.attrs,
-            values: arena.values,
-            comments: arena.comments,
-            style_texts: arena.style_texts,
+            arena: self.arena.take(),
             has_base: self.has_base.get(),
         }
     }
