@@ -15,7 +15,7 @@ mod splice_check;
 #[path = "common/fixture_cases.rs"]
 mod fixture_cases;
 use assert_cmd::Command;
-use fixture_cases::{case_trials, read_args, require, shown};
+use fixture_cases::{case_trials, check_stderr_and_status, read_args, require, shown};
 use libtest_mimic::{Arguments, Failed};
 use linkbase::{Options, Profile, Report, Severity};
 use std::path::Path;
@@ -64,22 +64,7 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
             String::from_utf8_lossy(&out.stdout)
         ));
     }
-    let expected_stderr = std::fs::read_to_string(dir.join("expected.stderr")).unwrap_or_default();
-    if stderr != expected_stderr {
-        return Err(format!(
-            "stderr differs:\n--- got ---\n{stderr}--- expected ---\n{expected_stderr}"
-        ));
-    }
-    let status: i32 = std::fs::read_to_string(dir.join("status"))
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(0);
-    if out.status.code() != Some(status) {
-        return Err(format!(
-            "exit status {:?}, expected {status}",
-            out.status.code()
-        ));
-    }
+    check_stderr_and_status(dir, &stderr, out.status.code())?;
     let checked = splice_check::check(&input, &options_from_args(&args), "input.eml")?;
     if checked.output != expected {
         return Err("library output differs from the binary's".into());

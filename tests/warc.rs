@@ -17,7 +17,7 @@ mod fixture_cases;
 #[path = "common/test_hooks.rs"]
 mod test_hooks;
 use assert_cmd::Command;
-use fixture_cases::{case_trials, one_of, read_args, require, shown};
+use fixture_cases::{case_trials, check_stderr_and_status, one_of, read_args, require, shown};
 use libtest_mimic::{Arguments, Failed};
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -107,22 +107,7 @@ fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
             String::from_utf8_lossy(&plain)
         ));
     }
-    let expected_stderr = std::fs::read_to_string(dir.join("expected.stderr")).unwrap_or_default();
-    if stderr != expected_stderr {
-        return Err(format!(
-            "stderr differs:\n--- got ---\n{stderr}--- expected ---\n{expected_stderr}"
-        ));
-    }
-    let status: i32 = std::fs::read_to_string(dir.join("status"))
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(0);
-    if run.status.code() != Some(status) {
-        return Err(format!(
-            "exit status {:?}, expected {status}",
-            run.status.code()
-        ));
-    }
+    check_stderr_and_status(dir, &stderr, run.status.code())?;
     if let Ok(explain) = std::fs::read_to_string(dir.join("expected.explain")) {
         let got = linkbase()
             .current_dir(dir)

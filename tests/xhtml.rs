@@ -11,7 +11,7 @@
 mod fixture_cases;
 
 use assert_cmd::Command;
-use fixture_cases::{case_trials, read_args, require, shown};
+use fixture_cases::{case_trials, check_stderr_and_status, read_args, require, shown};
 use libtest_mimic::{Arguments, Failed};
 use quick_xml::events::Event;
 use quick_xml::Reader;
@@ -35,21 +35,8 @@ fn run_case(dir: &Path) -> Result<(), Failed> {
         .into());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let want_stderr = std::fs::read_to_string(dir.join("expected.stderr")).unwrap_or_default();
-    if stderr != want_stderr {
-        return Err(format!("{case}: stderr: {stderr:?}, expected {want_stderr:?}").into());
-    }
-    let status: i32 = std::fs::read_to_string(dir.join("status"))
-        .map(|s| s.trim().parse().unwrap_or(-1))
-        .unwrap_or(0);
-    if out.status.code() != Some(status) {
-        return Err(format!(
-            "{case}: exit status {:?}, expected {status}",
-            out.status.code()
-        )
-        .into());
-    }
-    if status == 0 {
+    check_stderr_and_status(dir, &stderr, out.status.code()).map_err(|e| format!("{case}: {e}"))?;
+    if out.status.success() {
         same_document(&utf8(&input), &utf8(&out.stdout))
             .map_err(|e| format!("{case}/input.xhtml: {e}"))?;
     }

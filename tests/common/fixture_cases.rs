@@ -123,6 +123,28 @@ where
     trials
 }
 
+/// The run's standard error and exit status against the case's
+/// `expected.stderr` (none: empty) and `status` (none: 0; a file that holds
+/// no number matches no status).
+pub fn check_stderr_and_status(dir: &Path, stderr: &str, code: Option<i32>) -> Result<(), String> {
+    let expected_stderr = std::fs::read_to_string(dir.join("expected.stderr")).unwrap_or_default();
+    if stderr != expected_stderr {
+        return Err(format!(
+            "stderr differs:\n--- got ---\n{stderr}--- expected ---\n{expected_stderr}"
+        ));
+    }
+    let status = match std::fs::read_to_string(dir.join("status")) {
+        Ok(text) => text.trim().parse().ok(),
+        Err(_) => Some(0),
+    };
+    if code != status || status.is_none() {
+        return Err(format!(
+            "exit status {code:?}, expected {status:?} (the status file)"
+        ));
+    }
+    Ok(())
+}
+
 /// The case's command-line arguments: the lines of its `args` file (none
 /// when it has no such file), trimmed, blank lines skipped.
 pub fn read_args(dir: &Path) -> Vec<String> {
