@@ -224,18 +224,13 @@ fn a_folder_of_warcs_is_mirrored_under_the_same_names() {
     std::fs::write(input.join("page.html"), "<a href=x>x</a>").unwrap();
     std::fs::write(input.join("notes.gz"), b"\x1f\x8b not a warc").unwrap();
     let out = dir.path().join("out");
-    let run = linkbase()
+    linkbase()
         .arg("-r")
         .arg(&input)
         .arg("-o")
         .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+        .assert()
+        .success();
     let b = std::fs::read(out.join("b.warc")).unwrap();
     assert!(b.starts_with(b"WARC/1.1\r\nWARC-Type: warcinfo"));
     assert_eq!(record_count(&b), 2);
@@ -251,20 +246,15 @@ fn a_folder_of_warcs_is_mirrored_under_the_same_names() {
 fn the_report_names_each_links_record_and_counts_the_records() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.jsonl");
-    let run = linkbase()
+    linkbase()
         .arg(fixture("revisit-truncated-segmented", "input.warc.gz"))
         .arg(fixture("chunked", "input.warc"))
         .arg("-o")
         .arg(dir.path().join("out/"))
         .arg("--report")
         .arg(&report)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+        .assert()
+        .success();
     let lines: Vec<serde_json::Value> = std::fs::read(&report)
         .unwrap()
         .lines()
@@ -415,20 +405,15 @@ fn report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats() {
     let dir = tempfile::tempdir().unwrap();
     let report = |extra: &[&str], name: &str| -> Vec<String> {
         let path = dir.path().join(name);
-        let run = linkbase()
+        linkbase()
             .arg(fixture("resource-warc-1.0", "input.warc"))
             .arg("-o")
             .arg(dir.path().join(format!("{name}.warc")))
             .arg("--report")
             .arg(&path)
             .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+            .assert()
+            .success();
         std::fs::read_to_string(&path)
             .unwrap()
             .lines()
