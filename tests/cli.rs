@@ -1802,6 +1802,23 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `page.html` (`PAGE`) written in `dir` and rewritten into `output` (a
+/// special file): the run succeeds and prints nothing.
+#[cfg(unix)]
+fn rewrite_the_page_into(dir: &Path, output: &Path) {
+    let page = dir.join("page.html");
+    write(&page, PAGE);
+    linkbase()
+        .arg(&page)
+        .args(["--url", PAGE_URL, "-o"])
+        .arg(output)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+}
+
 /// Run a command-line tool that makes a special file (`mkfifo`, `mknod`).
 #[cfg(unix)]
 fn make_node(program: &str, args: &[&std::ffi::OsStr]) {
@@ -1817,23 +1834,13 @@ fn make_node(program: &str, args: &[&std::ffi::OsStr]) {
 fn output_to_a_fifo_goes_to_its_reader_and_the_fifo_stays() {
     use std::os::unix::fs::FileTypeExt;
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
     let fifo = dir.path().join("pipe");
     make_node("mkfifo", &[fifo.as_os_str()]);
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read(&fifo).unwrap())
     };
-    linkbase()
-        .arg(&page)
-        .args(["--url", PAGE_URL, "-o"])
-        .arg(&fifo)
-        .timeout(std::time::Duration::from_secs(60))
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
+    rewrite_the_page_into(dir.path(), &fifo);
     let received = reader.join().unwrap();
     assert_eq!(String::from_utf8_lossy(&received), PAGE_AFTER);
     let kind = fs::symlink_metadata(&fifo).unwrap().file_type();
@@ -1846,8 +1853,6 @@ fn output_to_a_fifo_goes_to_its_reader_and_the_fifo_stays() {
 fn output_to_a_character_device_writes_through_it() {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
     // A null device of our own (major 1, minor 3), never the machine's.
     let null = dir.path().join("null");
     make_node(
@@ -1855,14 +1860,7 @@ fn output_to_a_character_device_writes_through_it() {
         &[null.as_os_str(), "c".as_ref(), "1".as_ref(), "3".as_ref()],
     );
     let before = fs::symlink_metadata(&null).unwrap();
-    linkbase()
-        .arg(&page)
-        .args(["--url", PAGE_URL, "-o"])
-        .arg(&null)
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
+    rewrite_the_page_into(dir.path(), &null);
     let after = fs::symlink_metadata(&null).unwrap();
     assert!(
         after.file_type().is_char_device(),
@@ -1883,8 +1881,6 @@ fn output_to_a_socket_is_sent_to_its_listener() {
     use std::io::Read;
     use std::os::unix::fs::FileTypeExt;
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
     let socket = dir.path().join("sock");
     let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     let reader = std::thread::spawn(move || {
@@ -1893,15 +1889,7 @@ fn output_to_a_socket_is_sent_to_its_listener() {
         stream.read_to_end(&mut received).unwrap();
         received
     });
-    linkbase()
-        .arg(&page)
-        .args(["--url", PAGE_URL, "-o"])
-        .arg(&socket)
-        .timeout(std::time::Duration::from_secs(60))
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
+    rewrite_the_page_into(dir.path(), &socket);
     let received = reader.join().unwrap();
     assert_eq!(String::from_utf8_lossy(&received), PAGE_AFTER);
     let kind = fs::symlink_metadata(&socket).unwrap().file_type();
