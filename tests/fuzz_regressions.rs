@@ -13,6 +13,11 @@ mod splice_check;
 
 use linkbase::{Format, Options};
 
+/// The report's problems, one line each as the command line prints them.
+fn problem_lines(report: &linkbase::Report) -> Vec<String> {
+    report.problems.iter().map(|p| p.one_line()).collect()
+}
+
 fn options(format: Format, url: &str) -> Options {
     let mut options = Options::new();
     options.format = format;
@@ -137,12 +142,7 @@ fn only_the_doubtful_part_is_left(input: &str, doubtful: &str, reason: &str) {
     let output = String::from_utf8_lossy(&checked.output);
     assert!(output.contains("http://m.example/d/ok.html"), "{output}");
     assert!(output.contains(doubtful), "{output}");
-    let errors: Vec<String> = checked
-        .report
-        .problems
-        .iter()
-        .map(|p| p.one_line())
-        .collect();
+    let errors = problem_lines(&checked.report);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains(reason), "{errors:?}");
 }
@@ -184,12 +184,7 @@ fn lone_cr_in_nested_content_type() {
         places,
         [("2", linkbase::fuzzing::mime::EditPlace::ContentLocation)]
     );
-    let errors: Vec<String> = checked
-        .report
-        .problems
-        .iter()
-        .map(|p| p.one_line())
-        .collect();
+    let errors = problem_lines(&checked.report);
     assert!(
         errors[0].starts_with(
             "t.eml: part 1: error: cannot parse the header block: line 1 holds a CR without LF"
@@ -406,12 +401,7 @@ fn mbox_message_with_an_unescaped_from_line() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(checked.edits.is_empty(), "{:?}", checked.edits);
-    let errors: Vec<String> = checked
-        .report
-        .problems
-        .iter()
-        .map(|p| p.one_line())
-        .collect();
+    let errors = problem_lines(&checked.report);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
         errors[0].starts_with("t.eml: error: a body line begins with `From `"),
@@ -498,12 +488,7 @@ fn continuation_line_after_the_envelope_line() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(checked.edits.is_empty(), "{:?}", checked.edits);
-    let errors: Vec<String> = checked
-        .report
-        .problems
-        .iter()
-        .map(|p| p.one_line())
-        .collect();
+    let errors = problem_lines(&checked.report);
     assert!(
         errors
             .iter()
@@ -574,12 +559,7 @@ fn from_line_that_is_also_a_header_field() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(checked.edits.is_empty(), "{:?}", checked.edits);
     assert_eq!(checked.output, input);
-    let errors: Vec<String> = checked
-        .report
-        .problems
-        .iter()
-        .map(|p| p.one_line())
-        .collect();
+    let errors = problem_lines(&checked.report);
     assert_eq!(
         errors,
         ["t.eml: error: a line `From :` reads both as an mbox `From ` line and as a `From` header field: readers disagree on where the message starts; left unchanged"]
