@@ -26,22 +26,12 @@ pub fn name_flags(report: &mut Report) {
     }
 }
 
-/// The label of `rule` in `linkbase explain`: the library's, with the flag
-/// that gives the retrieval URL.
-pub fn rule_label(rule: BaseRule) -> &'static str {
-    match rule {
-        BaseRule::Retrieval => "5.3 retrieval URL (--url)",
-        other => other.label(),
-    }
-}
-
 /// An explanation (`linkbase::explain`) in the command line's words: the
 /// label of the rule a retrieval URL sets names the flag that gives it.
 pub fn relabel(text: &str) -> String {
-    let retrieval = BaseRule::Retrieval;
     text.replace(
-        &format!("({})", retrieval.label()),
-        &format!("({})", rule_label(retrieval)),
+        &format!("({})", BaseRule::Retrieval.label()),
+        "(5.3 retrieval URL (--url))",
     )
 }
 

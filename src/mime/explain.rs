@@ -116,8 +116,8 @@ fn explain_tree(
 }
 
 /// Render the lines as an indented, aligned table for a terminal, naming
-/// each base's rule with `rule_label` ([`BaseRule::label`], or a front end's
-/// own words).
+/// each base's rule with `rule_label` ([`BaseRule::label`], or the WARC
+/// layer's words for a record's retrieval URL).
 pub fn render(lines: &[PartLine], rule_label: fn(BaseRule) -> &'static str) -> String {
     let label = |l: &PartLine| format!("{}{}", "  ".repeat(l.depth), l.path);
     let w_path = lines.iter().map(|l| label(l).len()).max().unwrap_or(0);
