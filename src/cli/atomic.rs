@@ -18,6 +18,7 @@
 //! Only this module reads them. The unit tests below use the same hooks
 //! without the environment ([`AtomicWriter::failing_at`]).
 
+use super::output::write_pieces;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs;
@@ -183,10 +184,10 @@ impl AtomicWriter {
         self.write_with(target, backup, durable, &mut |file| {
             // In two halves, so that the hooks can stop a write half done.
             let (first, rest) = halves(content);
-            write_pieces(file, first).map_err(at(Step::Write))?;
+            write_pieces(&mut *file, first).map_err(at(Step::Write))?;
             self.check(Step::Write)?;
             self.kill_point(Step::Write);
-            write_pieces(file, rest).map_err(at(Step::Write))
+            write_pieces(&mut *file, rest).map_err(at(Step::Write))
         })
     }
 
@@ -300,13 +301,6 @@ fn bytes_between<'a>(
         start = end;
         &piece[from.clamp(begin, end) - begin..to.clamp(begin, end) - begin]
     })
-}
-
-fn write_pieces<'a>(
-    out: &mut fs::File,
-    pieces: impl IntoIterator<Item = &'a [u8]>,
-) -> io::Result<()> {
-    super::output::write_pieces(out, pieces)
 }
 
 /// `path` with `suffix` appended to its file name.
