@@ -56,7 +56,7 @@ pub struct HtmlContext<'a> {
 impl<'a> HtmlContext<'a> {
     /// What `options` and the base established outside a document (`base`,
     /// also taken as the document's own URL) say about it; the transport
-    /// charset is `options.charset` (`--charset`).
+    /// charset is `options.charset`.
     pub fn new(
         options: &'a Options,
         base: Option<&'a EstablishedBase>,
