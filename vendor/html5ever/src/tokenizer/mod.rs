@@ -40,6 +40,7 @@ use crate::{Attribute, LocalName, QualName, SmallCharSet};
 
 mod char_ref;
 mod interface;
+mod simple_tag; // linkbase patch: fast tags.
 pub mod states;
 
 /// The result of invoking the tokenizer once.
@@ -490,9 +491,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         self.current_tag_name.borrow_mut().clear();
 
         match self.current_tag_kind.get() {
-            StartTag => {
-                *self.last_start_tag_name.borrow_mut() = Some(name.clone());
-            },
+            StartTag => {},
             EndTag => {
                 if !self.current_tag_attrs.borrow().is_empty() {
                     self.emit_error(Borrowed("Attributes on an end tag"));
@@ -503,16 +502,27 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             },
         }
 
-        let token = TagToken(Tag {
+        // linkbase patch: fast tags; the token is emitted by `emit_tag`.
+        self.emit_tag(Tag {
             kind: self.current_tag_kind.get(),
             name,
             self_closing: self.current_tag_self_closing.get(),
             attrs: std::mem::take(&mut self.current_tag_attrs.borrow_mut()),
             had_duplicate_attributes: self.current_tag_had_duplicate_attributes.get(),
             spans: self.take_tag_spans(), // linkbase patch: source spans.
-        });
+        })
+    }
 
-        match self.process_token(token) {
+    // linkbase patch: fast tags; split from `emit_current_tag`, which built
+    // the token and then did this.
+    /// Emit the tag token `tag` (its errors already emitted), and go on as
+    /// the sink says.
+    fn emit_tag(&self, tag: Tag) -> ProcessResult<Sink::Handle> {
+        if tag.kind == StartTag {
+            *self.last_start_tag_name.borrow_mut() = Some(tag.name.clone());
+        }
+
+        match self.process_token(TagToken(tag)) {
             TokenSinkResult::Continue => ProcessResult::Continue,
             TokenSinkResult::Plaintext => {
                 self.state.set(states::Plaintext);
@@ -822,8 +832,79 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
+    // linkbase patch: fast tags, from here to the end of `lowercase_name`.
+    /// In the tag open state (its `<` just read): read the tag that follows
+    /// at once, if it is one [`simple_tag::scan`] reads, and emit it; the
+    /// tokenizer is then as after reading it one character at a time. `None`
+    /// (nothing taken) where the state machine is to read it.
+    fn take_simple_tag(&self, input: &BufferQueue) -> Option<ProcessResult<Sink::Handle>> {
+        if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
+            return None;
+        }
+        let mut front = input.peek_front_chunk_mut()?;
+        let tag = simple_tag::scan(front.as_bytes())?;
+        debug_assert_eq!(self.current_char.get(), '<');
+        // Offsets: `front` starts at `at`, just after the `<`.
+        let at = self.position.get();
+        let text: &str = &front;
+        let name = lowercase_name(&text[tag.name.clone()]);
+        let mut attrs = Vec::with_capacity(tag.attrs().len());
+        let mut spans = Vec::new();
+        if self.opts.source_spans {
+            spans.reserve_exact(tag.attrs().len());
+        }
+        for attr in tag.attrs() {
+            let (name_start, name_end) = (attr.name.0 as usize, attr.name.1 as usize);
+            let (value_start, value_end) = attr.value;
+            attrs.push(Attribute {
+                name: QualName::new(None, ns!(), lowercase_name(&text[name_start..name_end])),
+                value: front.subtendril(value_start, value_end - value_start),
+            });
+            if self.opts.source_spans {
+                spans.push(AttrSpan {
+                    name: at + name_start..at + name_end,
+                    value: at + value_start as usize..at + value_end as usize,
+                    quote: attr.quote,
+                });
+            }
+        }
+        front.pop_front(tag.len as u32);
+        let emptied = front.is_empty();
+        drop(front);
+        if emptied {
+            input.pop_front();
+        }
+        self.advance(tag.len);
+        self.char_start.set(self.position.get() - 1);
+        self.current_char.set('>');
+        let spans = self.opts.source_spans.then(|| {
+            Box::new(TagSpans {
+                tag: at - 1..self.position.get(),
+                attrs: spans,
+            })
+        });
+        self.state.set(states::Data);
+        Some(self.emit_tag(Tag {
+            kind: tag.kind,
+            name,
+            self_closing: tag.self_closing,
+            attrs,
+            had_duplicate_attributes: false,
+            spans,
+        }))
+    }
+
     fn emit_error(&self, error: Cow<'static, str>) {
         self.process_token_and_continue(ParseError(error));
+    }
+}
+
+/// The atom of the ASCII name `written`, lower-cased.
+fn lowercase_name(written: &str) -> LocalName {
+    if written.bytes().any(|b| b.is_ascii_uppercase()) {
+        LocalName::from(written.to_ascii_lowercase())
+    } else {
+        LocalName::from(written)
     }
 }
 //§ END
@@ -1119,6 +1200,10 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#tag-open-state
             states::TagOpen => loop {
+                // linkbase patch: fast tags; an ordinary tag read at once.
+                if let Some(result) = self.take_simple_tag(input) {
+                    return result;
+                }
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0021 EXCLAMATION MARK (!)

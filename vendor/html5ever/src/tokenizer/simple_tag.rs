@@ -1,0 +1,317 @@
+// linkbase patch: fast tags (the whole file; vendor/html5ever/PATCHES.md).
+//
+//! A byte scanner for the tags that make up nearly all of real pages:
+//! `<name attr="value" attr=value attr>`, `<name/>`, `</name>`. It reads a
+//! tag from the bytes after its `<` in one pass, and only when the tag
+//! state machine would read it without a parse error and without any of
+//! the work it does one character at a time: no character reference, NUL,
+//! CR, LF (lines are counted, and `before attribute value` drops them
+//! uncounted), duplicate attribute, attribute on an end tag, non-ASCII
+//! name, or end of the buffer before the `>`. For anything else it gives
+//! up (`None`) before anything is consumed, and the state machine reads
+//! the tag as it always did; what it accepts, the state machine would turn
+//! into the same token with the same spans.
+
+use super::interface::{AttrQuote, TagKind};
+use std::ops::Range;
+
+/// The most attributes a tag read by the scanner may have (a tag with more
+/// is left to the state machine).
+pub(super) const MAX_ATTRS: usize = 24;
+
+/// One attribute of a [`SimpleTag`]; offsets are bytes from the first byte
+/// after the tag's `<`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SimpleAttr {
+    /// The name as written (ASCII, maybe with upper-case letters).
+    pub(super) name: (u32, u32),
+    /// The value as written, without quotes; empty at the end of the name
+    /// for an attribute without a value.
+    pub(super) value: (u32, u32),
+    pub(super) quote: AttrQuote,
+}
+
+/// A tag read by [`scan`].
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct SimpleTag {
+    pub(super) kind: TagKind,
+    /// Bytes after the `<`, up to and including the `>`.
+    pub(super) len: usize,
+    /// The name as written (ASCII, maybe with upper-case letters).
+    pub(super) name: Range<usize>,
+    pub(super) self_closing: bool,
+    attrs: [SimpleAttr; MAX_ATTRS],
+    attr_count: usize,
+}
+
+impl SimpleTag {
+    /// The attributes, in the order written.
+    pub(super) fn attrs(&self) -> &[SimpleAttr] {
+        &self.attrs[..self.attr_count]
+    }
+}
+
+/// What a byte is to the scanner.
+mod class {
+    /// Ends a tag or attribute name, or separates attributes: tab, FF, space.
+    pub(super) const SPACE: u8 = 1;
+    /// Makes the scanner give up wherever it appears: NUL, CR, LF, and every
+    /// non-ASCII byte in a name (values take non-ASCII bytes).
+    pub(super) const STOP: u8 = 2;
+    /// May not be in an attribute name: `"`, `'`, `<`, `=` (a parse error,
+    /// or the name's end).
+    pub(super) const NOT_IN_ATTR_NAME: u8 = 4;
+    /// May not be in an unquoted value: `"`, `'`, `<`, `=`, `` ` `` (parse
+    /// errors), `&` (a character reference).
+    pub(super) const NOT_IN_UNQUOTED: u8 = 8;
+    /// `/` and `>`: end a tag or attribute name.
+    pub(super) const SLASH_OR_GT: u8 = 16;
+}
+
+/// The class bits of each byte.
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        table[b] = class::STOP;
+        b += 1;
+    }
+    table[b'\t' as usize] = class::SPACE;
+    table[0x0C] = class::SPACE;
+    table[b' ' as usize] = class::SPACE;
+    table[0] = class::STOP;
+    table[b'\r' as usize] = class::STOP;
+    table[b'\n' as usize] = class::STOP;
+    table[b'"' as usize] = class::NOT_IN_ATTR_NAME | class::NOT_IN_UNQUOTED;
+    table[b'\'' as usize] = class::NOT_IN_ATTR_NAME | class::NOT_IN_UNQUOTED;
+    table[b'<' as usize] = class::NOT_IN_ATTR_NAME | class::NOT_IN_UNQUOTED;
+    table[b'=' as usize] = class::NOT_IN_ATTR_NAME | class::NOT_IN_UNQUOTED;
+    table[b'`' as usize] = class::NOT_IN_UNQUOTED;
+    table[b'&' as usize] = class::NOT_IN_UNQUOTED;
+    table[b'/' as usize] = class::SLASH_OR_GT;
+    table[b'>' as usize] = class::SLASH_OR_GT;
+    table
+};
+
+fn class(b: u8) -> u8 {
+    CLASS[b as usize]
+}
+
+/// Is `b` a byte the tag name state appends without more ado?
+fn in_tag_name(b: u8) -> bool {
+    class(b) & (class::SPACE | class::STOP | class::SLASH_OR_GT) == 0
+}
+
+/// Is `b` a byte the attribute name state appends without a parse error?
+fn in_attr_name(b: u8) -> bool {
+    class(b) & (class::SPACE | class::STOP | class::SLASH_OR_GT | class::NOT_IN_ATTR_NAME) == 0
+}
+
+/// Is `b` a byte the unquoted attribute value state appends without a
+/// parse error (non-ASCII included)?
+fn in_unquoted_value(b: u8) -> bool {
+    b >= 0x80
+        || class(b) & (class::SPACE | class::STOP | class::NOT_IN_UNQUOTED) == 0 && b != b'>'
+}
+
+/// Is `b` a byte the quoted attribute value states append without more ado
+/// (everything but the quote, `&`, NUL, CR, LF)?
+fn in_quoted_value(b: u8, quote: u8) -> bool {
+    b != quote && !matches!(b, b'&' | 0 | b'\r' | b'\n')
+}
+
+/// The index of the first byte from `i` on that `keep` refuses (the length
+/// when there is none).
+fn skip(bytes: &[u8], mut i: usize, keep: impl Fn(u8) -> bool) -> usize {
+    while i < bytes.len() && keep(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Read the tag in `bytes`, the input after a `<`; see the module's
+/// documentation for what is read and what is left alone.
+pub(super) fn scan(bytes: &[u8]) -> Option<SimpleTag> {
+    let (kind, mut i) = match bytes.first()? {
+        b'/' => (TagKind::EndTag, 1),
+        _ => (TagKind::StartTag, 0),
+    };
+    if !bytes.get(i)?.is_ascii_alphabetic() {
+        return None;
+    }
+    let name_start = i;
+    i = skip(bytes, i, in_tag_name);
+    let mut tag = SimpleTag {
+        kind,
+        len: 0,
+        name: name_start..i,
+        self_closing: false,
+        attrs: [SimpleAttr {
+            name: (0, 0),
+            value: (0, 0),
+            quote: AttrQuote::NoValue,
+        }; MAX_ATTRS],
+        attr_count: 0,
+    };
+    // The states after the tag name: `before attribute name`, with
+    // `attribute name`, `after attribute name`, the value states and
+    // `after attribute value (quoted)` inlined.
+    loop {
+        i = skip(bytes, i, |b| class(b) == class::SPACE);
+        match *bytes.get(i)? {
+            b'>' => return Some(tag.ended_at(i)),
+            b'/' => return tag.self_closing_at(bytes, i),
+            b if class(b) & (class::STOP | class::NOT_IN_ATTR_NAME) != 0 => return None,
+            _ => {},
+        }
+        if kind == TagKind::EndTag || tag.attr_count == MAX_ATTRS {
+            return None;
+        }
+        // An attribute name.
+        let name = (i, skip(bytes, i, in_attr_name));
+        i = skip(bytes, name.1, |b| class(b) == class::SPACE);
+        let mut attr = SimpleAttr {
+            name: (name.0 as u32, name.1 as u32),
+            value: (name.1 as u32, name.1 as u32),
+            quote: AttrQuote::NoValue,
+        };
+        let after_value = if *bytes.get(i)? == b'=' {
+            i = skip(bytes, i + 1, |b| class(b) == class::SPACE);
+            match *bytes.get(i)? {
+                quote @ (b'"' | b'\'') => {
+                    let start = i + 1;
+                    let end = skip(bytes, start, |b| in_quoted_value(b, quote));
+                    if *bytes.get(end)? != quote {
+                        return None;
+                    }
+                    attr.value = (start as u32, end as u32);
+                    attr.quote = if quote == b'"' {
+                        AttrQuote::Double
+                    } else {
+                        AttrQuote::Single
+                    };
+                    i = end + 1;
+                    // `after attribute value (quoted)`: a space, `/` or `>`
+                    // must follow.
+                    match *bytes.get(i)? {
+                        b if class(b) == class::SPACE || b == b'/' || b == b'>' => {},
+                        _ => return None,
+                    }
+                },
+                b'>' => return None,
+                _ => {
+                    let end = skip(bytes, i, in_unquoted_value);
+                    match *bytes.get(end)? {
+                        b if class(b) == class::SPACE || b == b'>' => {},
+                        _ => return None,
+                    }
+                    attr.value = (i as u32, end as u32);
+                    attr.quote = AttrQuote::Unquoted;
+                    i = end;
+                },
+            }
+            true
+        } else {
+            false
+        };
+        if !after_value {
+            // The name ended at a space, `/` or `>` (the loop's start reads
+            // them), or at a byte that ends the scan.
+            if class(*bytes.get(i)?) & (class::STOP | class::NOT_IN_ATTR_NAME) != 0 {
+                return None;
+            }
+        }
+        let written = &bytes[name.0..name.1];
+        if tag
+            .attrs()
+            .iter()
+            .any(|a| bytes[a.name.0 as usize..a.name.1 as usize].eq_ignore_ascii_case(written))
+        {
+            return None;
+        }
+        tag.attrs[tag.attr_count] = attr;
+        tag.attr_count += 1;
+    }
+}
+
+impl SimpleTag {
+    /// The tag, ended by the `>` at `i`.
+    fn ended_at(mut self, i: usize) -> SimpleTag {
+        self.len = i + 1;
+        self
+    }
+
+    /// The tag, if the `/` at `i` is followed by its `>`.
+    fn self_closing_at(mut self, bytes: &[u8], i: usize) -> Option<SimpleTag> {
+        if *bytes.get(i + 1)? != b'>' || self.kind == TagKind::EndTag {
+            return None;
+        }
+        self.self_closing = true;
+        Some(self.ended_at(i + 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attrs(input: &str) -> Vec<(String, String, AttrQuote)> {
+        let tag = scan(input.as_bytes()).expect("a simple tag");
+        tag.attrs()
+            .iter()
+            .map(|a| {
+                (
+                    input[a.name.0 as usize..a.name.1 as usize].to_string(),
+                    input[a.value.0 as usize..a.value.1 as usize].to_string(),
+                    a.quote,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_simple_tags() {
+        let tag = scan(b"a href=\"x\" class='y' id=z hidden>rest").unwrap();
+        assert_eq!(tag.kind, TagKind::StartTag);
+        assert_eq!(tag.name, 0..1);
+        assert_eq!(tag.len, "a href=\"x\" class='y' id=z hidden>".len());
+        assert!(!tag.self_closing);
+        assert_eq!(
+            attrs("a href=\"x\" class='y' id=z hidden>"),
+            [
+                ("href".into(), "x".into(), AttrQuote::Double),
+                ("class".into(), "y".into(), AttrQuote::Single),
+                ("id".into(), "z".into(), AttrQuote::Unquoted),
+                ("hidden".into(), "".into(), AttrQuote::NoValue),
+            ]
+        );
+        let end = scan(b"/DIV >").unwrap();
+        assert_eq!((end.kind, end.name.clone(), end.len), (TagKind::EndTag, 1..4, 6));
+        let br = scan(b"br/>").unwrap();
+        assert!(br.self_closing);
+        assert_eq!(br.len, 4);
+        // An unquoted value takes the `/`.
+        assert_eq!(attrs("a b=c/>"), [("b".into(), "c/".into(), AttrQuote::Unquoted)]);
+        assert_eq!(attrs("a b = \"\" c>"), [
+            ("b".into(), "".into(), AttrQuote::Double),
+            ("c".into(), "".into(), AttrQuote::NoValue)
+        ]);
+        assert_eq!(attrs("a x=\"é\">"), [("x".into(), "é".into(), AttrQuote::Double)]);
+    }
+
+    #[test]
+    fn leaves_the_rest_to_the_state_machine() {
+        for input in [
+            "", "a", "a href=\"x\"", "!--", "?x", "1>", "/>", "/ a>", "é>", "aé>", "a\n>",
+            "a\r>", "a\0>", "a b=\"&amp;\">", "a b=&amp;>", "a b=\"x\nx\">", "a b=\"x\"c>",
+            "a b=>", "a =b>", "a \"b>", "a b\"c>", "a b=c\"d>", "a b=c`>", "a b=c<d>", "a b=c=d>",
+            "a b c B>", "/a b>", "/a/>", "a/b>", "a / >", "a b=\"x\"", "a b", "a b=", "a b=c",
+        ] {
+            assert_eq!(scan(input.as_bytes()), None, "{input:?}");
+        }
+        let many: String = (0..MAX_ATTRS + 1).map(|k| format!(" a{k}")).collect();
+        assert_eq!(scan(format!("p{many}>").as_bytes()), None);
+        let most: String = (0..MAX_ATTRS).map(|k| format!(" a{k}")).collect();
+        assert!(scan(format!("p{most}>").as_bytes()).is_some());
+    }
+}
