@@ -40,6 +40,7 @@ use crate::{Attribute, LocalName, QualName, SmallCharSet};
 
 mod char_ref;
 mod interface;
+mod names; // linkbase patch: fast tags.
 mod simple_tag; // linkbase patch: fast tags.
 pub mod states;
 
@@ -201,6 +202,12 @@ pub struct Tokenizer<Sink> {
     current_attr_span: RefCell<AttrSpan>,
     /// Where the current tag's attributes are.
     current_tag_attr_spans: RefCell<Vec<AttrSpan>>,
+
+    // linkbase patch: fast tags, the next two fields.
+    /// The tag the fast path reads into, kept from one tag to the next.
+    simple_tag: RefCell<simple_tag::SimpleTag>,
+    /// The atoms of the names the fast path read last.
+    names: RefCell<names::NameCache>,
 }
 
 impl<Sink: TokenSink> Tokenizer<Sink> {
@@ -241,6 +248,8 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             tag_start: Cell::new(0),                                // linkbase patch: source spans.
             current_attr_span: RefCell::new(AttrSpan::empty_at(0)), // linkbase patch: source spans.
             current_tag_attr_spans: RefCell::new(vec![]),           // linkbase patch: source spans.
+            simple_tag: RefCell::default(),                         // linkbase patch: fast tags.
+            names: RefCell::default(),                              // linkbase patch: fast tags.
         }
     }
 
@@ -832,7 +841,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
-    // linkbase patch: fast tags, from here to the end of `lowercase_name`.
+    // linkbase patch: fast tags, from here to the end of `take_simple_tag`.
     /// In the tag open state (its `<` just read): read the tag that follows
     /// at once, if it is one [`simple_tag::scan`] reads, and emit it; the
     /// tokenizer is then as after reading it one character at a time. `None`
@@ -842,12 +851,14 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             return None;
         }
         let mut front = input.peek_front_chunk_mut()?;
-        let tag = simple_tag::scan(front.as_bytes())?;
+        let mut tag = self.simple_tag.borrow_mut();
+        simple_tag::scan(front.as_bytes(), &mut tag)?;
         debug_assert_eq!(self.current_char.get(), '<');
         // Offsets: `front` starts at `at`, just after the `<`.
         let at = self.position.get();
         let text: &str = &front;
-        let name = lowercase_name(&text[tag.name.clone()]);
+        let mut names = self.names.borrow_mut();
+        let name = names.local_name(&text[tag.name.clone()]);
         let mut attrs = Vec::with_capacity(tag.attrs().len());
         let mut spans = Vec::new();
         if self.opts.source_spans {
@@ -856,9 +867,13 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         for attr in tag.attrs() {
             let (name_start, name_end) = (attr.name.0 as usize, attr.name.1 as usize);
             let (value_start, value_end) = attr.value;
+            // SAFETY: a value starts after `=`, a quote or a space and ends
+            // before a quote, a space or `>` (ASCII): at character boundaries
+            // of `front`, within it.
+            let value = unsafe { front.unsafe_subtendril(value_start, value_end - value_start) };
             attrs.push(Attribute {
-                name: QualName::new(None, ns!(), lowercase_name(&text[name_start..name_end])),
-                value: front.subtendril(value_start, value_end - value_start),
+                name: QualName::new(None, ns!(), names.local_name(&text[name_start..name_end])),
+                value,
             });
             if self.opts.source_spans {
                 spans.push(AttrSpan {
@@ -868,13 +883,18 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 });
             }
         }
-        front.pop_front(tag.len as u32);
+        drop(names);
+        let len = tag.len;
+        let (kind, self_closing) = (tag.kind, tag.self_closing);
+        drop(tag);
+        // SAFETY: the tag ends with its `>` (ASCII), within `front`.
+        unsafe { front.unsafe_pop_front(len as u32) };
         let emptied = front.is_empty();
         drop(front);
         if emptied {
             input.pop_front();
         }
-        self.advance(tag.len);
+        self.advance(len);
         self.char_start.set(self.position.get() - 1);
         self.current_char.set('>');
         let spans = self.opts.source_spans.then(|| {
@@ -885,9 +905,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         });
         self.state.set(states::Data);
         Some(self.emit_tag(Tag {
-            kind: tag.kind,
+            kind,
             name,
-            self_closing: tag.self_closing,
+            self_closing,
             attrs,
             had_duplicate_attributes: false,
             spans,
@@ -899,14 +919,6 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     }
 }
 
-/// The atom of the ASCII name `written`, lower-cased.
-fn lowercase_name(written: &str) -> LocalName {
-    if written.bytes().any(|b| b.is_ascii_uppercase()) {
-        LocalName::from(written.to_ascii_lowercase())
-    } else {
-        LocalName::from(written)
-    }
-}
 //§ END
 
 // Shorthand for common state machine behaviors.

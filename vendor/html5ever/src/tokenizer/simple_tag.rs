@@ -31,7 +31,8 @@ pub(super) struct SimpleAttr {
     pub(super) quote: AttrQuote,
 }
 
-/// A tag read by [`scan`].
+/// A tag read by [`scan`]; one is kept and read into again, tag after tag
+/// (it is too large to be moved around for each).
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct SimpleTag {
     pub(super) kind: TagKind,
@@ -42,6 +43,23 @@ pub(super) struct SimpleTag {
     pub(super) self_closing: bool,
     attrs: [SimpleAttr; MAX_ATTRS],
     attr_count: usize,
+}
+
+impl Default for SimpleTag {
+    fn default() -> SimpleTag {
+        SimpleTag {
+            kind: TagKind::StartTag,
+            len: 0,
+            name: 0..0,
+            self_closing: false,
+            attrs: [SimpleAttr {
+                name: (0, 0),
+                value: (0, 0),
+                quote: AttrQuote::NoValue,
+            }; MAX_ATTRS],
+            attr_count: 0,
+        }
+    }
 }
 
 impl SimpleTag {
@@ -129,9 +147,10 @@ fn skip(bytes: &[u8], mut i: usize, keep: impl Fn(u8) -> bool) -> usize {
     i
 }
 
-/// Read the tag in `bytes`, the input after a `<`; see the module's
-/// documentation for what is read and what is left alone.
-pub(super) fn scan(bytes: &[u8]) -> Option<SimpleTag> {
+/// Read the tag in `bytes`, the input after a `<`, into `tag`; see the
+/// module's documentation for what is read and what is left alone (`None`:
+/// `tag` holds nothing of use).
+pub(super) fn scan(bytes: &[u8], tag: &mut SimpleTag) -> Option<()> {
     let (kind, mut i) = match bytes.first()? {
         b'/' => (TagKind::EndTag, 1),
         _ => (TagKind::StartTag, 0),
@@ -141,18 +160,10 @@ pub(super) fn scan(bytes: &[u8]) -> Option<SimpleTag> {
     }
     let name_start = i;
     i = skip(bytes, i, in_tag_name);
-    let mut tag = SimpleTag {
-        kind,
-        len: 0,
-        name: name_start..i,
-        self_closing: false,
-        attrs: [SimpleAttr {
-            name: (0, 0),
-            value: (0, 0),
-            quote: AttrQuote::NoValue,
-        }; MAX_ATTRS],
-        attr_count: 0,
-    };
+    tag.kind = kind;
+    tag.name = name_start..i;
+    tag.self_closing = false;
+    tag.attr_count = 0;
     // The states after the tag name: `before attribute name`, with
     // `attribute name`, `after attribute name`, the value states and
     // `after attribute value (quoted)` inlined.
@@ -235,19 +246,19 @@ pub(super) fn scan(bytes: &[u8]) -> Option<SimpleTag> {
 }
 
 impl SimpleTag {
-    /// The tag, ended by the `>` at `i`.
-    fn ended_at(mut self, i: usize) -> SimpleTag {
+    /// The tag ends with the `>` at `i`.
+    fn ended_at(&mut self, i: usize) {
         self.len = i + 1;
-        self
     }
 
-    /// The tag, if the `/` at `i` is followed by its `>`.
-    fn self_closing_at(mut self, bytes: &[u8], i: usize) -> Option<SimpleTag> {
+    /// The tag ends if the `/` at `i` is followed by its `>`.
+    fn self_closing_at(&mut self, bytes: &[u8], i: usize) -> Option<()> {
         if *bytes.get(i + 1)? != b'>' || self.kind == TagKind::EndTag {
             return None;
         }
         self.self_closing = true;
-        Some(self.ended_at(i + 1))
+        self.ended_at(i + 1);
+        Some(())
     }
 }
 
@@ -255,8 +266,13 @@ impl SimpleTag {
 mod tests {
     use super::*;
 
+    fn read(input: &[u8]) -> Option<SimpleTag> {
+        let mut tag = SimpleTag::default();
+        scan(input, &mut tag).map(|()| tag)
+    }
+
     fn attrs(input: &str) -> Vec<(String, String, AttrQuote)> {
-        let tag = scan(input.as_bytes()).expect("a simple tag");
+        let tag = read(input.as_bytes()).expect("a simple tag");
         tag.attrs()
             .iter()
             .map(|a| {
@@ -271,7 +287,7 @@ mod tests {
 
     #[test]
     fn reads_simple_tags() {
-        let tag = scan(b"a href=\"x\" class='y' id=z hidden>rest").unwrap();
+        let tag = read(b"a href=\"x\" class='y' id=z hidden>rest").unwrap();
         assert_eq!(tag.kind, TagKind::StartTag);
         assert_eq!(tag.name, 0..1);
         assert_eq!(tag.len, "a href=\"x\" class='y' id=z hidden>".len());
@@ -285,9 +301,9 @@ mod tests {
                 ("hidden".into(), "".into(), AttrQuote::NoValue),
             ]
         );
-        let end = scan(b"/DIV >").unwrap();
+        let end = read(b"/DIV >").unwrap();
         assert_eq!((end.kind, end.name.clone(), end.len), (TagKind::EndTag, 1..4, 6));
-        let br = scan(b"br/>").unwrap();
+        let br = read(b"br/>").unwrap();
         assert!(br.self_closing);
         assert_eq!(br.len, 4);
         // An unquoted value takes the `/`.
@@ -307,11 +323,11 @@ mod tests {
             "a b=>", "a =b>", "a \"b>", "a b\"c>", "a b=c\"d>", "a b=c`>", "a b=c<d>", "a b=c=d>",
             "a b c B>", "/a b>", "/a/>", "a/b>", "a / >", "a b=\"x\"", "a b", "a b=", "a b=c",
         ] {
-            assert_eq!(scan(input.as_bytes()), None, "{input:?}");
+            assert_eq!(read(input.as_bytes()), None, "{input:?}");
         }
         let many: String = (0..MAX_ATTRS + 1).map(|k| format!(" a{k}")).collect();
-        assert_eq!(scan(format!("p{many}>").as_bytes()), None);
+        assert_eq!(read(format!("p{many}>").as_bytes()), None);
         let most: String = (0..MAX_ATTRS).map(|k| format!(" a{k}")).collect();
-        assert!(scan(format!("p{most}>").as_bytes()).is_some());
+        assert!(read(format!("p{most}>").as_bytes()).is_some());
     }
 }
