@@ -261,6 +261,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
         if self.discard_bom.get() {
             if let Some(c) = input.peek() {
+                // linkbase patch: only the stream's first character may be a
+                // byte order mark to discard; html5ever looked again at the
+                // front of every later feed (a U+FEFF starting a later piece
+                // of input was dropped).
+                self.discard_bom.set(false);
                 if c == '\u{feff}' {
                     input.next();
                     self.advance(c.len_utf8()); // linkbase patch: source spans.
@@ -779,7 +784,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
         let last = bytes[n - 1];
         take(&front[..n]);
-        front.pop_front(n as u32);
+        // SAFETY: the run is ASCII, so it ends at a character boundary
+        // (linkbase patch: fast tags; was `pop_front`, which checks that).
+        unsafe { front.unsafe_pop_front(n as u32) };
         let emptied = front.is_empty();
         drop(front);
         if emptied {
@@ -801,7 +808,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         c: char,
     ) -> Option<SetResult> {
         debug_assert!(c.is_ascii() && c != '\r' && c != '\n' && !self.ignore_lf.get());
-        front.pop_front(1);
+        // SAFETY: `c` is ASCII, so a character boundary follows it
+        // (linkbase patch: fast tags; was `pop_front`, which checks that).
+        unsafe { front.unsafe_pop_front(1) };
         let emptied = front.is_empty();
         drop(front);
         if emptied {
