@@ -859,13 +859,38 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
             return None;
         }
-        let mut front = input.peek_front_chunk_mut()?;
-        let mut tag = self.simple_tag.borrow_mut();
-        simple_tag::scan(front.as_bytes(), &mut tag)?;
         debug_assert_eq!(self.current_char.get(), '<');
-        // Offsets: `front` starts at `at`, just after the `<`.
-        let at = self.position.get();
-        let text: &str = &front;
+        let mut result = self.read_simple_tag(input, false)?;
+        // The tags that follow at once are read here too, as the data state
+        // (taking the `<`) and the tag open state would read them.
+        while matches!(result, ProcessResult::Continue) && self.state.get() == states::Data {
+            match self.read_simple_tag(input, true) {
+                Some(next) => result = next,
+                None => break,
+            }
+        }
+        Some(result)
+    }
+
+    /// Read and emit the tag at the front of the input, if the scanner
+    /// reads it: after its `<` (`with_lt` false), or with its `<` (true: the
+    /// front is `<` and a tag, in the data state).
+    fn read_simple_tag(
+        &self,
+        input: &BufferQueue,
+        with_lt: bool,
+    ) -> Option<ProcessResult<Sink::Handle>> {
+        let mut front = input.peek_front_chunk_mut()?;
+        let skip = usize::from(with_lt);
+        let bytes = front.as_bytes();
+        if with_lt && bytes.first() != Some(&b'<') {
+            return None;
+        }
+        let mut tag = self.simple_tag.borrow_mut();
+        simple_tag::scan(&bytes[skip..], &mut tag)?;
+        // Offsets: the tag after its `<` starts at `at`.
+        let at = self.position.get() + skip;
+        let text: &str = &front[skip..];
         let mut names = self.names.borrow_mut();
         let name = names.local_name(&text[tag.name.clone()]);
         let mut attrs = Vec::with_capacity(tag.attrs().len());
@@ -879,7 +904,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             // SAFETY: a value starts after `=`, a quote or a space and ends
             // before a quote, a space or `>` (ASCII): at character boundaries
             // of `front`, within it.
-            let value = unsafe { front.unsafe_subtendril(value_start, value_end - value_start) };
+            let value = unsafe {
+                front.unsafe_subtendril(skip as u32 + value_start, value_end - value_start)
+            };
             attrs.push(Attribute {
                 name: QualName::new(None, ns!(), names.local_name(&text[name_start..name_end])),
                 value,
@@ -893,7 +920,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             }
         }
         drop(names);
-        let len = tag.len;
+        let len = skip + tag.len;
         let (kind, self_closing) = (tag.kind, tag.self_closing);
         drop(tag);
         // SAFETY: the tag ends with its `>` (ASCII), within `front`.
