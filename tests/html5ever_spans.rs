@@ -19,9 +19,16 @@ use html5ever::tokenizer::{
     TokenizerOpts,
 };
 use std::cell::RefCell;
+use std::rc::Rc;
 
+/// The tags seen. Each is kept with a copy of its spans, not the spans the
+/// tokenizer gave, so that the tokenizer reuses those for later tags as it
+/// does under the tree builder (PATCHES.md, "Source spans, reused"); with
+/// `hold_every`, every n-th tag's spans are kept as given, as the tree
+/// builder keeps a formatting element's, so that the tokenizer cannot reuse
+/// them.
 #[derive(Default)]
-struct Tags(RefCell<Vec<Tag>>);
+struct Tags(RefCell<Vec<Tag>>, Option<usize>);
 
 impl TokenSink for Tags {
     type Handle = ();
@@ -32,7 +39,14 @@ impl TokenSink for Tags {
                 "style" | "title" | "textarea" | "xmp" | "script"
             );
             let start = tag.kind == TagKind::StartTag;
-            self.0.borrow_mut().push(tag.clone());
+            let mut seen = self.0.borrow_mut();
+            let hold = self.1.is_some_and(|n| seen.len().is_multiple_of(n));
+            let mut copy = tag.clone();
+            if !hold {
+                copy.spans = tag.spans.as_deref().cloned().map(Rc::new);
+            }
+            seen.push(copy);
+            drop(seen);
             if start && raw {
                 use html5ever::tokenizer::states::RawKind;
                 let kind = match &*tag.name {
@@ -49,11 +63,16 @@ impl TokenSink for Tags {
 
 /// Every tag token of `text`, fed in one piece or in `chunk`-byte pieces.
 fn tags(text: &str, chunk: Option<usize>) -> Vec<Tag> {
+    tags_holding(text, chunk, None)
+}
+
+/// [`tags`], holding the spans of every `hold_every`-th tag as given.
+fn tags_holding(text: &str, chunk: Option<usize>, hold_every: Option<usize>) -> Vec<Tag> {
     let opts = TokenizerOpts {
         source_spans: true,
         ..Default::default()
     };
-    let tokenizer = Tokenizer::new(Tags::default(), opts);
+    let tokenizer = Tokenizer::new(Tags(RefCell::default(), hold_every), opts);
     let input = BufferQueue::default();
     match chunk {
         None => input.push_back(StrTendril::from(text)),
@@ -89,6 +108,12 @@ fn seen(text: &str) -> Seen<'_> {
         let a: Vec<_> = all.iter().map(|t| spans(t).clone()).collect();
         let b: Vec<_> = chunked.iter().map(|t| spans(t).clone()).collect();
         assert_eq!(a, b, "fed in {n}-byte pieces: {text:?}");
+    }
+    // The same spans whether the tokenizer reuses the allocations of
+    // earlier tags' spans or not (some held, all held).
+    for hold in [2, 3, 1] {
+        let held = tags_holding(text, None, Some(hold));
+        assert_eq!(held, all, "holding every {hold}th tag's spans: {text:?}");
     }
     all.iter()
         .map(|t| {
@@ -287,6 +312,8 @@ mod property {
             let whole = tags(&text, None);
             let chunked = tags(&text, Some(chunk));
             prop_assert_eq!(whole.len(), chunked.len());
+            // Reused allocations or not, the same spans.
+            prop_assert_eq!(&tags_holding(&text, Some(chunk), Some(2)), &chunked);
             for (tag, other) in whole.iter().zip(&chunked) {
                 let s = spans(tag);
                 prop_assert_eq!(s, spans(other));

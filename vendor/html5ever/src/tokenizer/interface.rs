@@ -15,6 +15,7 @@ use crate::tokenizer::states;
 use crate::LocalName;
 use std::borrow::Cow;
 use std::ops::Range; // linkbase patch: source spans.
+use std::rc::Rc; // linkbase patch: source spans.
 
 pub use self::TagKind::{EndTag, StartTag};
 pub use self::Token::{CharacterTokens, CommentToken, DoctypeToken, TagToken};
@@ -56,7 +57,10 @@ pub struct Tag {
     pub had_duplicate_attributes: bool,
     /// Where the tag and its attributes are in the input, when the tokenizer
     /// was asked for them (`TokenizerOpts::source_spans`).
-    pub spans: Option<Box<TagSpans>>, // linkbase patch: source spans.
+    ///
+    /// Shared (`Rc`, not `Box`) so that the tokenizer can reuse the
+    /// allocation for its next tag once the sink has let go of it.
+    pub spans: Option<Rc<TagSpans>>, // linkbase patch: source spans; was `Box`.
 }
 
 // linkbase patch: source spans (servo/html5ever#734, #745), from here to the

@@ -32,6 +32,7 @@ use std::cell::{Cell, RefCell, RefMut};
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::mem;
+use std::rc::Rc; // linkbase patch: source spans.
 
 pub use crate::buffer_queue::{BufferQueue, FromSet, NotFromSet, SetResult};
 use crate::macros::{time, unwrap_or_return};
@@ -202,6 +203,11 @@ pub struct Tokenizer<Sink> {
     current_attr_span: RefCell<AttrSpan>,
     /// Where the current tag's attributes are.
     current_tag_attr_spans: RefCell<Vec<AttrSpan>>,
+    /// Spans given with tags, kept (at most `SPANS_KEPT`) so that their
+    /// allocations are reused for later tags once the sink has let go of
+    /// them (at once, but for formatting elements' spans, which the tree
+    /// builder keeps until their end tag).
+    spans_kept: RefCell<Vec<Rc<TagSpans>>>, // linkbase patch: source spans.
 
     // linkbase patch: fast tags, the next two fields.
     /// The tag the fast path reads into, kept from one tag to the next.
@@ -209,6 +215,10 @@ pub struct Tokenizer<Sink> {
     /// The atoms of the names the fast path read last.
     names: RefCell<names::NameCache>,
 }
+
+// linkbase patch: source spans. How many spans `Tokenizer::spans_kept` holds:
+// as many as formatting elements are usually open at once, and one.
+const SPANS_KEPT: usize = 6;
 
 impl<Sink: TokenSink> Tokenizer<Sink> {
     /// Create a new tokenizer which feeds tokens to a particular `TokenSink`.
@@ -248,6 +258,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             tag_start: Cell::new(0),                                // linkbase patch: source spans.
             current_attr_span: RefCell::new(AttrSpan::empty_at(0)), // linkbase patch: source spans.
             current_tag_attr_spans: RefCell::new(vec![]),           // linkbase patch: source spans.
+            spans_kept: RefCell::new(Vec::new()),                   // linkbase patch: source spans.
             simple_tag: RefCell::default(),                         // linkbase patch: fast tags.
             names: RefCell::default(),                              // linkbase patch: fast tags.
         }
@@ -740,15 +751,33 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
-    /// The spans of the tag being emitted, if asked for.
-    fn take_tag_spans(&self) -> Option<Box<TagSpans>> {
-        let attrs = mem::take(&mut *self.current_tag_attr_spans.borrow_mut());
-        self.opts.source_spans.then(|| {
-            Box::new(TagSpans {
-                tag: self.tag_start.get()..self.position.get(),
-                attrs,
-            })
-        })
+    /// The spans of the tag being emitted, if asked for: in the allocation
+    /// of earlier spans the sink has let go of if there are any (nearly
+    /// always; an allocation and a free fewer a tag, two with attributes),
+    /// else in a new one.
+    fn take_tag_spans(&self) -> Option<Rc<TagSpans>> {
+        let mut attrs = self.current_tag_attr_spans.borrow_mut();
+        if !self.opts.source_spans {
+            attrs.clear();
+            return None;
+        }
+        let tag = self.tag_start.get()..self.position.get();
+        let mut kept = self.spans_kept.borrow_mut();
+        for spans in kept.iter_mut() {
+            if let Some(free) = Rc::get_mut(spans) {
+                free.tag = tag;
+                // Both lists keep their buffers.
+                mem::swap(&mut free.attrs, &mut attrs);
+                attrs.clear();
+                return Some(spans.clone());
+            }
+        }
+        let attrs = mem::take(&mut *attrs);
+        let spans = Rc::new(TagSpans { tag, attrs });
+        if kept.len() < SPANS_KEPT {
+            kept.push(spans.clone());
+        }
+        Some(spans)
     }
 
     // linkbase patch: fast runs, from here to the end of `take_attr_name_run`.
@@ -894,10 +923,10 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         let mut names = self.names.borrow_mut();
         let name = names.local_name(&text[tag.name.clone()]);
         let mut attrs = Vec::with_capacity(tag.attrs().len());
-        let mut spans = Vec::new();
-        if self.opts.source_spans {
-            spans.reserve_exact(tag.attrs().len());
-        }
+        // The attributes' spans go where the state machine puts them (and
+        // are taken with `take_tag_spans`, which reuses their allocations).
+        let mut spans = self.current_tag_attr_spans.borrow_mut();
+        spans.clear();
         for attr in tag.attrs() {
             let (name_start, name_end) = (attr.name.0 as usize, attr.name.1 as usize);
             let (value_start, value_end) = attr.value;
@@ -919,7 +948,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 });
             }
         }
-        drop(names);
+        drop((names, spans));
         let len = skip + tag.len;
         let (kind, self_closing) = (tag.kind, tag.self_closing);
         drop(tag);
@@ -933,12 +962,8 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         self.advance(len);
         self.char_start.set(self.position.get() - 1);
         self.current_char.set('>');
-        let spans = self.opts.source_spans.then(|| {
-            Box::new(TagSpans {
-                tag: at - 1..self.position.get(),
-                attrs: spans,
-            })
-        });
+        self.tag_start.set(at - 1);
+        let spans = self.take_tag_spans();
         self.state.set(states::Data);
         Some(self.emit_tag(Tag {
             kind,
