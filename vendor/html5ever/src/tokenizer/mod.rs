@@ -1105,7 +1105,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                         // linkbase patch: fast runs; the delimiter taken at once, the
                         // tokenizer left as `pop_except_from` leaves it.
                         self.take_ascii_delimiter(input, front_buffer, first_char)
-                    } else if matches!(first_char, '\r' | '\0' | '\n') { // linkbase patch: was with '&' and '<'.
+                    } else if matches!(first_char, '\r' | '\0') {
+                        // linkbase patch: was with '&', '<' and '\n'; a text that starts
+                        // with a line feed is a run too (the run counts its lines).
                         drop(front_buffer);
                         self.pop_except_from(input, set)
                     } else {
