@@ -396,10 +396,16 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     // NB: this doesn't set the current input character.
     fn eat(&self, input: &BufferQueue, pat: &str, eq: fn(&u8, &u8) -> bool) -> Option<bool> {
         if self.ignore_lf.get() {
-            self.ignore_lf.set(false);
-            if self.peek(input) == Some('\n') {
-                self.discard_char(input);
+            // linkbase patch: a CR's LF not yet in the input is waited for
+            // (html5ever gave up on it when the CR ended a piece of input,
+            // and read the LF as a character of its own: a line counted
+            // twice, a space where none was).
+            match self.peek(input) {
+                None if !self.at_eof.get() => return None,
+                Some('\n') => self.discard_char(input),
+                _ => {},
             }
+            self.ignore_lf.set(false);
         }
 
         // linkbase patch: was `input.push_front(…)`; counted.
