@@ -56,9 +56,18 @@ impl SourceObserver for Observer {
     }
 }
 
-/// How many element names [`Sink`] keeps at hand before looking in its map
-/// (a page uses a few dozen).
-const NAME_SLOTS: usize = 64;
+/// How many sets of two element names [`Sink`] keeps at hand before looking
+/// in its map (a page uses a few dozen).
+const NAME_SETS: usize = 64;
+
+/// Where [`Sink`] keeps `name` at hand: a set chosen by the local name's
+/// hash, its bits mixed (the low bits of the hashes of the most used names
+/// can be alike), with two ways (two names a page uses as often can still
+/// share a set).
+fn name_set(name: &QualName) -> usize {
+    let mixed = name.local.get_hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (u64::BITS - NAME_SETS.trailing_zeros())) as usize
+}
 
 /// A node of the arena, with the element's name for the tree builder.
 #[derive(Clone)]
@@ -89,7 +98,7 @@ pub(super) struct Sink<'t, 'k> {
     names: RefCell<HashMap<QualName, Rc<QualName>>>,
     /// The names last used, by a hash of the local name: most elements find
     /// theirs here without hashing the whole name.
-    recent_names: RefCell<[Option<Rc<QualName>>; NAME_SLOTS]>,
+    recent_names: RefCell<[[Option<Rc<QualName>>; 2]; NAME_SETS]>,
     /// The name given to handles of nodes that are no elements.
     no_name: Rc<QualName>,
     has_base: Cell<bool>,
@@ -106,7 +115,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             announced: announced.clone(),
             keep,
             names: RefCell::default(),
-            recent_names: RefCell::new([const { None }; NAME_SLOTS]),
+            recent_names: RefCell::new([const { [None, None] }; NAME_SETS]),
             no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             has_base: Cell::new(false),
         };
@@ -136,12 +145,12 @@ impl<'t, 'k> Sink<'t, 'k> {
 
     /// The shared name equal to `name`.
     fn shared_name(&self, name: QualName) -> Rc<QualName> {
-        let slot = name.local.get_hash() as usize % NAME_SLOTS;
         let mut recent = self.recent_names.borrow_mut();
-        if let Some(shared) = &recent[slot] {
-            if **shared == name {
-                return shared.clone();
-            }
+        let set = &mut recent[name_set(&name)];
+        if let Some(way) = set.iter().position(|n| n.as_deref() == Some(&name)) {
+            // The name last used first.
+            set.swap(0, way);
+            return set[0].clone().expect("found");
         }
         let shared = self
             .names
@@ -149,7 +158,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             .entry(name.clone())
             .or_insert_with(|| Rc::new(name))
             .clone();
-        recent[slot] = Some(shared.clone());
+        set[1] = set[0].replace(shared.clone());
         shared
     }
 
