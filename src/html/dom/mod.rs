@@ -120,6 +120,9 @@ struct ElementData {
     template_contents: Id,
     /// MathML `annotation-xml` that is an HTML integration point.
     integration_point: bool,
+    /// A `style` element's text: its index in `Document::style_texts`
+    /// (`NONE` for other elements).
+    style_text: Id,
 }
 
 /// The text of a `style` element.
@@ -376,7 +379,11 @@ impl<'d> Element<'d, '_> {
     /// For a `style` element: its text as the parser built it, and where its
     /// start tag ends in the source.
     pub fn style_text(&self) -> Option<(&'d str, Option<usize>)> {
-        let style = self.doc.arena.style_texts.get(&self.index)?;
+        let style = self
+            .doc
+            .arena
+            .style_texts
+            .get(self.data().style_text as usize)?;
         Some((&style.text, style.tag_end))
     }
 }

@@ -85,8 +85,8 @@ pub(super) struct Arena {
     /// The values of attributes whose source does not spell them.
     pub(super) values: Vec<StrTendril>,
     pub(super) comments: Vec<StrTendril>,
-    /// The text of each `style` element (HTML or SVG), by element index.
-    pub(super) style_texts: HashMap<Id, StyleText>,
+    /// The text of each `style` element (HTML or SVG), in the order made.
+    pub(super) style_texts: Vec<StyleText>,
 }
 
 pub(super) struct Sink<'t, 'k> {
@@ -293,7 +293,9 @@ impl<'t, 'k> Sink<'t, 'k> {
                 let Some(e) = self.element_of(parent) else {
                     return;
                 };
-                if let Some(style) = self.arena.borrow_mut().style_texts.get_mut(&e) {
+                let arena = &mut *self.arena.borrow_mut();
+                let style = arena.elements[e as usize].style_text;
+                if let Some(style) = arena.style_texts.get_mut(style as usize) {
                     style.text.push_str(&text);
                 }
             }
@@ -368,19 +370,22 @@ impl TreeSink for Sink<'_, '_> {
         } else {
             let element = arena.elements.len() as Id;
             let attrs = start..arena.attrs.len() as Id;
+            let style_text = if is_style {
+                arena.style_texts.push(StyleText {
+                    tag_end: spans.map(|s| s.tag_end),
+                    text: String::new(),
+                });
+                (arena.style_texts.len() - 1) as Id
+            } else {
+                NONE
+            };
             arena.elements.push(ElementData {
                 name: name.clone(),
                 attrs,
                 template_contents,
                 integration_point,
+                style_text,
             });
-            if is_style {
-                let style = StyleText {
-                    tag_end: spans.map(|s| s.tag_end),
-                    text: String::new(),
-                };
-                arena.style_texts.insert(element, style);
-            }
             Kind::Element(element)
         };
         arena.nodes.push(new_node(kind));
@@ -469,6 +474,7 @@ impl TreeSink for Sink<'_, '_> {
                     attrs: start..start,
                     template_contents: NONE,
                     integration_point: false,
+                    style_text: NONE,
                 });
                 let e = (arena.elements.len() - 1) as Id;
                 arena.nodes[target.id as usize].kind = Kind::Element(e);
