@@ -250,13 +250,6 @@ impl<'t> Document<'t> {
         })
     }
 
-    fn element(&self, id: Id) -> Option<Id> {
-        match self.arena.nodes[id as usize].kind {
-            Kind::Element(e) => Some(e),
-            _ => None,
-        }
-    }
-
     /// The value of `attr`, character references decoded.
     pub fn value_of<'a>(&'a self, attr: &'a SourceAttr) -> &'a str {
         match &attr.span {
@@ -296,6 +289,8 @@ impl<'t> Document<'t> {
 /// Tree-order iterator over elements; see [`Document::elements`].
 pub struct Elements<'d, 't> {
     doc: &'d Document<'t>,
+    /// For each level of the tree walked down to, the next node of it to
+    /// visit (its siblings follow by their links; `NONE`: the level is done).
     stack: Vec<Id>,
     scope: Scope,
 }
@@ -303,9 +298,21 @@ pub struct Elements<'d, 't> {
 impl<'d, 't> Iterator for Elements<'d, 't> {
     type Item = Element<'d, 't>;
     fn next(&mut self) -> Option<Element<'d, 't>> {
-        while let Some(id) = self.stack.pop() {
-            let doc = self.doc;
-            let element = doc.element(id);
+        let doc = self.doc;
+        while let Some(level) = self.stack.last_mut() {
+            let id = *level;
+            if id == NONE {
+                self.stack.pop();
+                continue;
+            }
+            let node = &doc.arena.nodes[id as usize];
+            *level = node.next;
+            let element = match node.kind {
+                Kind::Element(e) => Some(e),
+                Kind::Document | Kind::Plain => None,
+                // Comments, doctypes and the like hold no elements.
+                Kind::Comment(_) | Kind::Other => continue,
+            };
             // With templates, a template's contents stand for its children
             // (the parser leaves a template's own child list empty).
             let from = match element.map(|e| doc.arena.elements[e as usize].template_contents) {
@@ -314,14 +321,10 @@ impl<'d, 't> Iterator for Elements<'d, 't> {
                 }
                 _ => id,
             };
-            let first = self.stack.len();
-            self.stack.extend(doc.children(from).filter(|&c| {
-                matches!(
-                    doc.arena.nodes[c as usize].kind,
-                    Kind::Element(_) | Kind::Plain
-                )
-            }));
-            self.stack[first..].reverse();
+            let first = doc.arena.nodes[from as usize].first_child;
+            if first != NONE {
+                self.stack.push(first);
+            }
             if let Some(index) = element {
                 return Some(Element { doc, index });
             }
