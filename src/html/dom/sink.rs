@@ -281,11 +281,13 @@ impl<'t, 'k> Sink<'t, 'k> {
         match child {
             NodeOrText::AppendNode(node) => {
                 self.detach(node.id);
-                if !self.may_hold_saved_from(parent) {
+                let comment = matches!(
+                    self.arena.borrow().nodes[node.id as usize].kind,
+                    Kind::Comment(_)
+                );
+                if comment && !self.may_hold_saved_from(parent) {
                     let nodes = &mut self.arena.borrow_mut().nodes;
-                    if let Kind::Comment(c) = &mut nodes[node.id as usize].kind {
-                        *c = NONE;
-                    }
+                    nodes[node.id as usize].kind = Kind::Comment(NONE);
                 }
                 self.link(parent, node.id, before);
             }
