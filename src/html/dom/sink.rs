@@ -89,6 +89,75 @@ pub(super) struct Arena {
     pub(super) style_texts: Vec<StyleText>,
 }
 
+/// The tree's links, kept in the arena's nodes.
+impl Arena {
+    /// Is node `id` the document, or an HTML `html` or `head` element?
+    fn may_hold_saved_from(&self, id: Id) -> bool {
+        match self.nodes[id as usize].kind {
+            Kind::Document => true,
+            Kind::Element(e) => {
+                let name = &self.elements[e as usize].name;
+                name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
+            }
+            _ => false,
+        }
+    }
+
+    /// Unlink `child` from its parent, if it has one.
+    fn detach(&mut self, child: Id) {
+        let nodes = &mut self.nodes;
+        let Node {
+            parent,
+            previous,
+            next,
+            ..
+        } = nodes[child as usize];
+        if parent == NONE {
+            return;
+        }
+        if previous == NONE {
+            nodes[parent as usize].first_child = next;
+        } else {
+            nodes[previous as usize].next = next;
+        }
+        if next == NONE {
+            nodes[parent as usize].last_child = previous;
+        } else {
+            nodes[next as usize].previous = previous;
+        }
+        let node = &mut nodes[child as usize];
+        node.parent = NONE;
+        node.previous = NONE;
+        node.next = NONE;
+    }
+
+    /// Link `child` (detached) into `parent`, before `before` (`NONE`: last).
+    fn link(&mut self, parent: Id, child: Id, before: Id) {
+        let nodes = &mut self.nodes;
+        let previous = if before == NONE {
+            nodes[parent as usize].last_child
+        } else {
+            nodes[before as usize].previous
+        };
+        {
+            let node = &mut nodes[child as usize];
+            node.parent = parent;
+            node.previous = previous;
+            node.next = before;
+        }
+        if previous == NONE {
+            nodes[parent as usize].first_child = child;
+        } else {
+            nodes[previous as usize].next = child;
+        }
+        if before == NONE {
+            nodes[parent as usize].last_child = child;
+        } else {
+            nodes[before as usize].previous = child;
+        }
+    }
+}
+
 pub(super) struct Sink<'t, 'k> {
     text: &'t str,
     arena: RefCell<Arena>,
@@ -207,89 +276,19 @@ impl<'t, 'k> Sink<'t, 'k> {
         }
     }
 
-    /// Is node `id` the document, or an HTML `html` or `head` element?
-    fn may_hold_saved_from(&self, id: Id) -> bool {
-        let arena = self.arena.borrow();
-        match arena.nodes[id as usize].kind {
-            Kind::Document => true,
-            Kind::Element(e) => {
-                let name = &arena.elements[e as usize].name;
-                name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
-            }
-            _ => false,
-        }
-    }
-
-    /// Unlink `child` from its parent, if it has one.
-    fn detach(&self, child: Id) {
-        let nodes = &mut self.arena.borrow_mut().nodes;
-        let Node {
-            parent,
-            previous,
-            next,
-            ..
-        } = nodes[child as usize];
-        if parent == NONE {
-            return;
-        }
-        if previous == NONE {
-            nodes[parent as usize].first_child = next;
-        } else {
-            nodes[previous as usize].next = next;
-        }
-        if next == NONE {
-            nodes[parent as usize].last_child = previous;
-        } else {
-            nodes[next as usize].previous = previous;
-        }
-        let node = &mut nodes[child as usize];
-        node.parent = NONE;
-        node.previous = NONE;
-        node.next = NONE;
-    }
-
-    /// Link `child` (detached) into `parent`, before `before` (`NONE`: last).
-    fn link(&self, parent: Id, child: Id, before: Id) {
-        let nodes = &mut self.arena.borrow_mut().nodes;
-        let previous = if before == NONE {
-            nodes[parent as usize].last_child
-        } else {
-            nodes[before as usize].previous
-        };
-        {
-            let node = &mut nodes[child as usize];
-            node.parent = parent;
-            node.previous = previous;
-            node.next = before;
-        }
-        if previous == NONE {
-            nodes[parent as usize].first_child = child;
-        } else {
-            nodes[previous as usize].next = child;
-        }
-        if before == NONE {
-            nodes[parent as usize].last_child = child;
-        } else {
-            nodes[before as usize].previous = child;
-        }
-    }
-
     /// Insert `child` into `parent` before `before`: a node is moved; text
     /// is kept only as the text of a `style` element; a comment keeps its
     /// text only where a saved-from mark can be.
     fn insert(&self, parent: Id, child: NodeOrText<Handle>, before: Id) {
         match child {
             NodeOrText::AppendNode(node) => {
-                self.detach(node.id);
-                let comment = matches!(
-                    self.arena.borrow().nodes[node.id as usize].kind,
-                    Kind::Comment(_)
-                );
-                if comment && !self.may_hold_saved_from(parent) {
-                    let nodes = &mut self.arena.borrow_mut().nodes;
-                    nodes[node.id as usize].kind = Kind::Comment(NONE);
+                let arena = &mut *self.arena.borrow_mut();
+                arena.detach(node.id);
+                let comment = matches!(arena.nodes[node.id as usize].kind, Kind::Comment(_));
+                if comment && !arena.may_hold_saved_from(parent) {
+                    arena.nodes[node.id as usize].kind = Kind::Comment(NONE);
                 }
-                self.link(parent, node.id, before);
+                arena.link(parent, node.id, before);
             }
             NodeOrText::AppendText(text) => {
                 let Some(e) = self.element_of(parent) else {
@@ -428,7 +427,7 @@ impl TreeSink for Sink<'_, '_> {
 
     fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
         let id = self.add(Kind::Other);
-        self.link(0, id, NONE);
+        self.arena.borrow_mut().link(0, id, NONE);
     }
 
     fn get_template_contents(&self, target: &Handle) -> Handle {
@@ -512,7 +511,7 @@ impl TreeSink for Sink<'_, '_> {
     }
 
     fn remove_from_parent(&self, target: &Handle) {
-        self.detach(target.id);
+        self.arena.borrow_mut().detach(target.id);
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
@@ -521,8 +520,9 @@ impl TreeSink for Sink<'_, '_> {
             if child == NONE {
                 break;
             }
-            self.detach(child);
-            self.link(new_parent.id, child, NONE);
+            let mut arena = self.arena.borrow_mut();
+            arena.detach(child);
+            arena.link(new_parent.id, child, NONE);
         }
     }
 
