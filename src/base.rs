@@ -224,8 +224,16 @@ pub fn establish(
 /// inside, as browsers (the URL Standard's parser; the seed's Appendix B for
 /// white space) do before resolving.
 pub fn clean_reference(value: &str) -> std::borrow::Cow<'_, str> {
-    let trimmed = value.trim_matches(|c: char| c <= ' ');
-    if trimmed.contains(['\t', '\n', '\r']) {
+    // Every character trimmed is one ASCII byte, so the bytes are trimmed
+    // (a byte over `' '` starts or continues a character that stays).
+    let bytes = value.as_bytes();
+    let start = bytes.iter().position(|&b| b > b' ').unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| b > b' ')
+        .map_or(start, |i| i + 1);
+    let trimmed = &value[start..end];
+    if memchr::memchr3(b'\t', b'\n', b'\r', trimmed.as_bytes()).is_some() {
         trimmed
             .chars()
             .filter(|c| !matches!(c, '\t' | '\n' | '\r'))

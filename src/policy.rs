@@ -50,9 +50,9 @@ const PLACEHOLDERS: [(&str, &str); 7] = [
 /// Does `value` contain a template placeholder such as `{{url}}` or `*|LINK|*`?
 pub fn has_placeholder(value: &str) -> bool {
     // Every opener starts with one of these bytes: most values have none.
-    if !value
-        .bytes()
-        .any(|b| matches!(b, b'{' | b'*' | b'%' | b'[' | b'<' | b'$'))
+    let bytes = value.as_bytes();
+    if memchr::memchr3(b'{', b'*', b'%', bytes).is_none()
+        && memchr::memchr3(b'[', b'<', b'$', bytes).is_none()
     {
         return false;
     }

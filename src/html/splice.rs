@@ -350,7 +350,7 @@ pub fn value_edit(
             };
         }
     };
-    if raw == old && !raw.contains(['&', '\r', '\0']) {
+    if raw == old && memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
         let (prefix, suffix) = common_ends(old, new);
         return TextEdit {
             range: span.value.start + prefix..span.value.end - suffix,
@@ -377,22 +377,51 @@ fn needs_quotes(value: &str) -> bool {
 /// The lengths of the longest common prefix and suffix of `a` and `b`, on
 /// character boundaries, not overlapping.
 fn common_ends(a: &str, b: &str) -> (usize, usize) {
-    let mut prefix = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let mut prefix = common_prefix(x, y);
     while !a.is_char_boundary(prefix) {
         prefix -= 1;
     }
     let most = a.len().min(b.len()) - prefix;
-    let mut suffix = a
-        .bytes()
-        .rev()
-        .zip(b.bytes().rev())
-        .take(most)
-        .take_while(|(x, y)| x == y)
-        .count();
+    let mut suffix = common_suffix(&x[x.len() - most..], &y[y.len() - most..]);
     while !a.is_char_boundary(a.len() - suffix) {
         suffix -= 1;
     }
     (prefix, suffix)
+}
+
+/// How many bytes `a` and `b` (of at least that length) share at their
+/// start: compared a word at a time, then a byte at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && word(a, i) == word(b, i) {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// How many bytes `a` and `b` (of the same length) share at their end.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len();
+    let mut i = 0;
+    while i + 8 <= n && word(a, n - i - 8) == word(b, n - i - 8) {
+        i += 8;
+    }
+    while i < n && a[n - i - 1] == b[n - i - 1] {
+        i += 1;
+    }
+    i
+}
+
+/// The 8 bytes of `s` from `at`.
+fn word(s: &[u8], at: usize) -> u64 {
+    let mut bytes = [0; 8];
+    bytes.copy_from_slice(&s[at..at + 8]);
+    u64::from_ne_bytes(bytes)
 }
 
 /// `value` written for an attribute value quoted with `quote` (`None`:
@@ -400,8 +429,12 @@ fn common_ends(a: &str, b: &str) -> (usize, usize) {
 /// characters `output` cannot hold as numeric references.
 pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> String {
     // Most values (URLs) are ASCII without `&` or a quote: as they are.
-    let plain = |b: &u8| b.is_ascii() && *b != b'&' && Some(char::from(*b)) != quote;
-    if value.as_bytes().iter().all(plain) {
+    let bytes = value.as_bytes();
+    let special = match quote.filter(char::is_ascii) {
+        Some(q) => memchr::memchr2(b'&', q as u8, bytes),
+        None => memchr::memchr(b'&', bytes),
+    };
+    if special.is_none() && value.is_ascii() {
         return value.to_string();
     }
     let mut out = String::with_capacity(value.len() + 8);

@@ -146,33 +146,56 @@ pub fn is_plain_reference(value: &str) -> bool {
     if b.is_empty() || b.starts_with(b"//") || scheme_len(value).is_some() {
         return false;
     }
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' => {
-                let hex = b.get(i + 1..i + 3);
-                match hex {
-                    Some([h, l]) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
-                        if *h == b'2' && (*l == b'e' || *l == b'E') {
-                            return false;
-                        }
-                        i += 3;
-                        continue;
-                    }
-                    _ => return false,
-                }
-            }
-            c if c.is_ascii_alphanumeric() => {}
-            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+'
-            | b',' | b';' | b'=' | b':' | b'@' | b'/' | b'?' | b'#' => {}
-            _ => return false,
-        }
-        i += 1;
+    // One pass without branches over the bytes (values are long), then the
+    // `%` escapes, if any, one by one.
+    let class = b
+        .iter()
+        .fold(0, |class, &c| class | PLAIN_CLASS[usize::from(c)]);
+    if class & OTHER != 0 {
+        return false;
     }
     // A drive-letter-like first segment is only special for `file:`, which
     // is never a plain base.
-    true
+    if class & PERCENT == 0 {
+        return true;
+    }
+    memchr::memchr_iter(b'%', b).all(|i| match b.get(i + 1..i + 3) {
+        Some([h, l]) => {
+            h.is_ascii_hexdigit()
+                && l.is_ascii_hexdigit()
+                && !(*h == b'2' && (*l == b'e' || *l == b'E'))
+        }
+        _ => false,
+    })
 }
+
+/// [`PLAIN_CLASS`] of a byte a plain reference may not hold.
+const OTHER: u8 = 1;
+/// [`PLAIN_CLASS`] of `%`, plain when an escape of anything but a dot follows.
+const PERCENT: u8 = 2;
+
+/// What each byte is to [`is_plain_reference`]: 0 for the bytes both
+/// readers read alike (ASCII letters, digits, `-._~!$&'()*+,;=:@/?#`),
+/// [`PERCENT`] or [`OTHER`].
+const PLAIN_CLASS: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() {
+            class[c] = 0;
+        }
+        c += 1;
+    }
+    let punctuation = b"-._~!$&'()*+,;=:@/?#";
+    let mut i = 0;
+    while i < punctuation.len() {
+        class[punctuation[i] as usize] = 0;
+        i += 1;
+    }
+    class[b'%' as usize] = PERCENT;
+    class
+};
 
 #[cfg(test)]
 mod tests {

@@ -19,25 +19,18 @@ pub(super) enum DotRule {
     Literal,
 }
 
-/// Does `path` contain a complete `.` or `..` segment?
+/// Does `path` contain a complete `.` or `..` segment? (Only its dots are
+/// looked at.)
 pub(super) fn has_dot_segments(path: &str) -> bool {
     let b = path.as_bytes();
-    let n = b.len();
-    let mut i = 0;
-    while i < n {
-        if b[i] == b'.' && (i == 0 || b[i - 1] == b'/') {
-            let j = if i + 1 < n && b[i + 1] == b'.' {
-                i + 2
-            } else {
-                i + 1
-            };
-            if j == n || b[j] == b'/' {
-                return true;
-            }
-        }
-        i += 1;
-    }
-    false
+    memchr::memchr_iter(b'.', b).any(|i| {
+        let starts_segment = i == 0 || b[i - 1] == b'/';
+        let after = match b.get(i + 1) {
+            Some(b'.') => i + 2,
+            _ => i + 1,
+        };
+        starts_segment && b.get(after).is_none_or(|&c| c == b'/')
+    })
 }
 
 /// Append the segments of `path` (no leading `/`) to the stack held in

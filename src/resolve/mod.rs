@@ -164,15 +164,24 @@ pub fn scheme_len(s: &str) -> Option<usize> {
     if !b.first()?.is_ascii_alphabetic() {
         return None;
     }
-    for (i, &c) in b.iter().enumerate().skip(1) {
-        match c {
-            b':' => return Some(i),
-            c if c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.' => {}
-            _ => return None,
-        }
-    }
-    None
+    let end = b
+        .iter()
+        .position(|&c| !SCHEME_BYTES[usize::from(c)])
+        .unwrap_or(b.len());
+    (b.get(end) == Some(&b':')).then_some(end)
 }
+
+/// The bytes a scheme is made of: ASCII letters, digits, `+`, `-`, `.`.
+const SCHEME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
+        c += 1;
+    }
+    table
+};
 
 mod browser;
 mod dot_segments;

@@ -9,10 +9,10 @@
 //! results (`foo:a/b` + `../c` → `foo:c`, not `foo:/c`), and a path that would
 //! start with `//` without an authority is written `/.//…`.
 
-use super::dot_segments::{push_segments, DotRule};
+use super::dot_segments::{has_dot_segments, push_segments, DotRule};
 use super::parsed_base::ParsedBase;
 use super::split::Syntax;
-use super::{BaseError, ResolveError, Resolved};
+use super::{has_scheme, BaseError, ResolveError, Resolved};
 use std::borrow::Cow;
 
 /// A base parsed for the `rfc3986` profile.
@@ -91,43 +91,22 @@ enum Scan {
     Relative { path_len: usize, dots: bool },
 }
 
-/// Scan a reference once: scheme (as [`super::has_scheme`]), end of path,
-/// dot segments.
+/// Scan a reference: scheme (as [`super::has_scheme`]), end of path, dot
+/// segments.
 fn scan(reference: &str) -> Scan {
-    let b = reference.as_bytes();
-    let mut scheme = b.first().is_some_and(u8::is_ascii_alphabetic);
-    let mut dots = false;
-    let mut segment_start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b':' if scheme => return Scan::Absolute,
-            b'?' | b'#' => break,
-            b'/' => {
-                scheme = false;
-                dots |= is_dot_segment(&b[segment_start..i]);
-                segment_start = i + 1;
-            }
-            c if scheme && !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) => {
-                scheme = false;
-            }
-            _ => {}
-        }
-        i += 1;
+    if has_scheme(reference) {
+        return Scan::Absolute;
     }
-    dots |= is_dot_segment(&b[segment_start..i]);
-    Scan::Relative { path_len: i, dots }
-}
-
-fn is_dot_segment(segment: &[u8]) -> bool {
-    segment == b"." || segment == b".."
+    let path_len = memchr::memchr2(b'?', b'#', reference.as_bytes()).unwrap_or(reference.len());
+    Scan::Relative {
+        path_len,
+        dots: has_dot_segments(&reference[..path_len]),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::dot_segments::has_dot_segments;
-    use crate::resolve::has_scheme;
 
     #[test]
     fn scan_agrees_with_the_separate_checks() {

@@ -120,6 +120,9 @@ struct ElementData {
     template_contents: Id,
     /// MathML `annotation-xml` that is an HTML integration point.
     integration_point: bool,
+    /// A `style` element's text: its index in `Document::style_texts`
+    /// (`NONE` for other elements).
+    style_text: Id,
 }
 
 /// The text of a `style` element.
@@ -247,13 +250,6 @@ impl<'t> Document<'t> {
         })
     }
 
-    fn element(&self, id: Id) -> Option<Id> {
-        match self.arena.nodes[id as usize].kind {
-            Kind::Element(e) => Some(e),
-            _ => None,
-        }
-    }
-
     /// The value of `attr`, character references decoded.
     pub fn value_of<'a>(&'a self, attr: &'a SourceAttr) -> &'a str {
         match &attr.span {
@@ -293,6 +289,8 @@ impl<'t> Document<'t> {
 /// Tree-order iterator over elements; see [`Document::elements`].
 pub struct Elements<'d, 't> {
     doc: &'d Document<'t>,
+    /// For each level of the tree walked down to, the next node of it to
+    /// visit (its siblings follow by their links; `NONE`: the level is done).
     stack: Vec<Id>,
     scope: Scope,
 }
@@ -300,9 +298,21 @@ pub struct Elements<'d, 't> {
 impl<'d, 't> Iterator for Elements<'d, 't> {
     type Item = Element<'d, 't>;
     fn next(&mut self) -> Option<Element<'d, 't>> {
-        while let Some(id) = self.stack.pop() {
-            let doc = self.doc;
-            let element = doc.element(id);
+        let doc = self.doc;
+        while let Some(level) = self.stack.last_mut() {
+            let id = *level;
+            if id == NONE {
+                self.stack.pop();
+                continue;
+            }
+            let node = &doc.arena.nodes[id as usize];
+            *level = node.next;
+            let element = match node.kind {
+                Kind::Element(e) => Some(e),
+                Kind::Document | Kind::Plain => None,
+                // Comments, doctypes and the like hold no elements.
+                Kind::Comment(_) | Kind::Other => continue,
+            };
             // With templates, a template's contents stand for its children
             // (the parser leaves a template's own child list empty).
             let from = match element.map(|e| doc.arena.elements[e as usize].template_contents) {
@@ -311,14 +321,10 @@ impl<'d, 't> Iterator for Elements<'d, 't> {
                 }
                 _ => id,
             };
-            let first = self.stack.len();
-            self.stack.extend(doc.children(from).filter(|&c| {
-                matches!(
-                    doc.arena.nodes[c as usize].kind,
-                    Kind::Element(_) | Kind::Plain
-                )
-            }));
-            self.stack[first..].reverse();
+            let first = doc.arena.nodes[from as usize].first_child;
+            if first != NONE {
+                self.stack.push(first);
+            }
             if let Some(index) = element {
                 return Some(Element { doc, index });
             }
@@ -376,7 +382,11 @@ impl<'d> Element<'d, '_> {
     /// For a `style` element: its text as the parser built it, and where its
     /// start tag ends in the source.
     pub fn style_text(&self) -> Option<(&'d str, Option<usize>)> {
-        let style = self.doc.arena.style_texts.get(&self.index)?;
+        let style = self
+            .doc
+            .arena
+            .style_texts
+            .get(self.data().style_text as usize)?;
         Some((&style.text, style.tag_end))
     }
 }

@@ -56,9 +56,18 @@ impl SourceObserver for Observer {
     }
 }
 
-/// How many element names [`Sink`] keeps at hand before looking in its map
-/// (a page uses a few dozen).
-const NAME_SLOTS: usize = 64;
+/// How many sets of two element names [`Sink`] keeps at hand before looking
+/// in its map (a page uses a few dozen).
+const NAME_SETS: usize = 64;
+
+/// Where [`Sink`] keeps `name` at hand: a set chosen by the local name's
+/// hash, its bits mixed (the low bits of the hashes of the most used names
+/// can be alike), with two ways (two names a page uses as often can still
+/// share a set).
+fn name_set(name: &QualName) -> usize {
+    let mixed = name.local.get_hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (u64::BITS - NAME_SETS.trailing_zeros())) as usize
+}
 
 /// A node of the arena, with the element's name for the tree builder.
 #[derive(Clone)]
@@ -76,8 +85,77 @@ pub(super) struct Arena {
     /// The values of attributes whose source does not spell them.
     pub(super) values: Vec<StrTendril>,
     pub(super) comments: Vec<StrTendril>,
-    /// The text of each `style` element (HTML or SVG), by element index.
-    pub(super) style_texts: HashMap<Id, StyleText>,
+    /// The text of each `style` element (HTML or SVG), in the order made.
+    pub(super) style_texts: Vec<StyleText>,
+}
+
+/// The tree's links, kept in the arena's nodes.
+impl Arena {
+    /// Is node `id` the document, or an HTML `html` or `head` element?
+    fn may_hold_saved_from(&self, id: Id) -> bool {
+        match self.nodes[id as usize].kind {
+            Kind::Document => true,
+            Kind::Element(e) => {
+                let name = &self.elements[e as usize].name;
+                name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
+            }
+            _ => false,
+        }
+    }
+
+    /// Unlink `child` from its parent, if it has one.
+    fn detach(&mut self, child: Id) {
+        let nodes = &mut self.nodes;
+        let Node {
+            parent,
+            previous,
+            next,
+            ..
+        } = nodes[child as usize];
+        if parent == NONE {
+            return;
+        }
+        if previous == NONE {
+            nodes[parent as usize].first_child = next;
+        } else {
+            nodes[previous as usize].next = next;
+        }
+        if next == NONE {
+            nodes[parent as usize].last_child = previous;
+        } else {
+            nodes[next as usize].previous = previous;
+        }
+        let node = &mut nodes[child as usize];
+        node.parent = NONE;
+        node.previous = NONE;
+        node.next = NONE;
+    }
+
+    /// Link `child` (detached) into `parent`, before `before` (`NONE`: last).
+    fn link(&mut self, parent: Id, child: Id, before: Id) {
+        let nodes = &mut self.nodes;
+        let previous = if before == NONE {
+            nodes[parent as usize].last_child
+        } else {
+            nodes[before as usize].previous
+        };
+        {
+            let node = &mut nodes[child as usize];
+            node.parent = parent;
+            node.previous = previous;
+            node.next = before;
+        }
+        if previous == NONE {
+            nodes[parent as usize].first_child = child;
+        } else {
+            nodes[previous as usize].next = child;
+        }
+        if before == NONE {
+            nodes[parent as usize].last_child = child;
+        } else {
+            nodes[before as usize].previous = child;
+        }
+    }
 }
 
 pub(super) struct Sink<'t, 'k> {
@@ -89,7 +167,7 @@ pub(super) struct Sink<'t, 'k> {
     names: RefCell<HashMap<QualName, Rc<QualName>>>,
     /// The names last used, by a hash of the local name: most elements find
     /// theirs here without hashing the whole name.
-    recent_names: RefCell<[Option<Rc<QualName>>; NAME_SLOTS]>,
+    recent_names: RefCell<[[Option<Rc<QualName>>; 2]; NAME_SETS]>,
     /// The name given to handles of nodes that are no elements.
     no_name: Rc<QualName>,
     has_base: Cell<bool>,
@@ -106,7 +184,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             announced: announced.clone(),
             keep,
             names: RefCell::default(),
-            recent_names: RefCell::new([const { None }; NAME_SLOTS]),
+            recent_names: RefCell::new([const { [None, None] }; NAME_SETS]),
             no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             has_base: Cell::new(false),
         };
@@ -136,12 +214,12 @@ impl<'t, 'k> Sink<'t, 'k> {
 
     /// The shared name equal to `name`.
     fn shared_name(&self, name: QualName) -> Rc<QualName> {
-        let slot = name.local.get_hash() as usize % NAME_SLOTS;
         let mut recent = self.recent_names.borrow_mut();
-        if let Some(shared) = &recent[slot] {
-            if **shared == name {
-                return shared.clone();
-            }
+        let set = &mut recent[name_set(&name)];
+        if let Some(way) = set.iter().position(|n| n.as_deref() == Some(&name)) {
+            // The name last used first.
+            set.swap(0, way);
+            return set[0].clone().expect("found");
         }
         let shared = self
             .names
@@ -149,7 +227,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             .entry(name.clone())
             .or_insert_with(|| Rc::new(name))
             .clone();
-        recent[slot] = Some(shared.clone());
+        set[1] = set[0].replace(shared.clone());
         shared
     }
 
@@ -198,93 +276,27 @@ impl<'t, 'k> Sink<'t, 'k> {
         }
     }
 
-    /// Is node `id` the document, or an HTML `html` or `head` element?
-    fn may_hold_saved_from(&self, id: Id) -> bool {
-        let arena = self.arena.borrow();
-        match arena.nodes[id as usize].kind {
-            Kind::Document => true,
-            Kind::Element(e) => {
-                let name = &arena.elements[e as usize].name;
-                name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
-            }
-            _ => false,
-        }
-    }
-
-    /// Unlink `child` from its parent, if it has one.
-    fn detach(&self, child: Id) {
-        let nodes = &mut self.arena.borrow_mut().nodes;
-        let Node {
-            parent,
-            previous,
-            next,
-            ..
-        } = nodes[child as usize];
-        if parent == NONE {
-            return;
-        }
-        if previous == NONE {
-            nodes[parent as usize].first_child = next;
-        } else {
-            nodes[previous as usize].next = next;
-        }
-        if next == NONE {
-            nodes[parent as usize].last_child = previous;
-        } else {
-            nodes[next as usize].previous = previous;
-        }
-        let node = &mut nodes[child as usize];
-        node.parent = NONE;
-        node.previous = NONE;
-        node.next = NONE;
-    }
-
-    /// Link `child` (detached) into `parent`, before `before` (`NONE`: last).
-    fn link(&self, parent: Id, child: Id, before: Id) {
-        let nodes = &mut self.arena.borrow_mut().nodes;
-        let previous = if before == NONE {
-            nodes[parent as usize].last_child
-        } else {
-            nodes[before as usize].previous
-        };
-        {
-            let node = &mut nodes[child as usize];
-            node.parent = parent;
-            node.previous = previous;
-            node.next = before;
-        }
-        if previous == NONE {
-            nodes[parent as usize].first_child = child;
-        } else {
-            nodes[previous as usize].next = child;
-        }
-        if before == NONE {
-            nodes[parent as usize].last_child = child;
-        } else {
-            nodes[before as usize].previous = child;
-        }
-    }
-
     /// Insert `child` into `parent` before `before`: a node is moved; text
     /// is kept only as the text of a `style` element; a comment keeps its
     /// text only where a saved-from mark can be.
     fn insert(&self, parent: Id, child: NodeOrText<Handle>, before: Id) {
         match child {
             NodeOrText::AppendNode(node) => {
-                self.detach(node.id);
-                if !self.may_hold_saved_from(parent) {
-                    let nodes = &mut self.arena.borrow_mut().nodes;
-                    if let Kind::Comment(c) = &mut nodes[node.id as usize].kind {
-                        *c = NONE;
-                    }
+                let arena = &mut *self.arena.borrow_mut();
+                arena.detach(node.id);
+                let comment = matches!(arena.nodes[node.id as usize].kind, Kind::Comment(_));
+                if comment && !arena.may_hold_saved_from(parent) {
+                    arena.nodes[node.id as usize].kind = Kind::Comment(NONE);
                 }
-                self.link(parent, node.id, before);
+                arena.link(parent, node.id, before);
             }
             NodeOrText::AppendText(text) => {
                 let Some(e) = self.element_of(parent) else {
                     return;
                 };
-                if let Some(style) = self.arena.borrow_mut().style_texts.get_mut(&e) {
+                let arena = &mut *self.arena.borrow_mut();
+                let style = arena.elements[e as usize].style_text;
+                if let Some(style) = arena.style_texts.get_mut(style as usize) {
                     style.text.push_str(&text);
                 }
             }
@@ -359,19 +371,22 @@ impl TreeSink for Sink<'_, '_> {
         } else {
             let element = arena.elements.len() as Id;
             let attrs = start..arena.attrs.len() as Id;
+            let style_text = if is_style {
+                arena.style_texts.push(StyleText {
+                    tag_end: spans.map(|s| s.tag_end),
+                    text: String::new(),
+                });
+                (arena.style_texts.len() - 1) as Id
+            } else {
+                NONE
+            };
             arena.elements.push(ElementData {
                 name: name.clone(),
                 attrs,
                 template_contents,
                 integration_point,
+                style_text,
             });
-            if is_style {
-                let style = StyleText {
-                    tag_end: spans.map(|s| s.tag_end),
-                    text: String::new(),
-                };
-                arena.style_texts.insert(element, style);
-            }
             Kind::Element(element)
         };
         arena.nodes.push(new_node(kind));
@@ -412,7 +427,7 @@ impl TreeSink for Sink<'_, '_> {
 
     fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
         let id = self.add(Kind::Other);
-        self.link(0, id, NONE);
+        self.arena.borrow_mut().link(0, id, NONE);
     }
 
     fn get_template_contents(&self, target: &Handle) -> Handle {
@@ -460,6 +475,7 @@ impl TreeSink for Sink<'_, '_> {
                     attrs: start..start,
                     template_contents: NONE,
                     integration_point: false,
+                    style_text: NONE,
                 });
                 let e = (arena.elements.len() - 1) as Id;
                 arena.nodes[target.id as usize].kind = Kind::Element(e);
@@ -495,7 +511,7 @@ impl TreeSink for Sink<'_, '_> {
     }
 
     fn remove_from_parent(&self, target: &Handle) {
-        self.detach(target.id);
+        self.arena.borrow_mut().detach(target.id);
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
@@ -504,8 +520,9 @@ impl TreeSink for Sink<'_, '_> {
             if child == NONE {
                 break;
             }
-            self.detach(child);
-            self.link(new_parent.id, child, NONE);
+            let mut arena = self.arena.borrow_mut();
+            arena.detach(child);
+            arena.link(new_parent.id, child, NONE);
         }
     }
 
