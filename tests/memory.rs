@@ -40,11 +40,11 @@ const MIME_BOUND: f64 = 2.5;
 /// assembled in memory again (2×) fails this.
 const MIME_RESIDENT_BOUND: f64 = 1.5;
 /// Peak heap of an HTML rewrite in memory, as a multiple of the input, the
-/// output assembled included (measured 4.32× on the 4 MB page, debug build).
+/// output assembled included (measured 4.07× on the 4 MB page, debug build).
 const HTML_BOUND: f64 = 5.0;
 /// Peak resident memory of the binary on an HTML page, above its baseline,
-/// as a multiple of the input (issue 10; measured 3.84× on the 20 MB page in
-/// the debug build `cargo test` makes, 3.75× in a release build).
+/// as a multiple of the input (issue 10; measured 3.70× on the 20 MB page in
+/// the debug build `cargo test` makes, 3.69× in a release build).
 const HTML_RESIDENT_BOUND: f64 = 4.0;
 /// The size of the HTML page of the resident check, in bytes.
 const HTML_RESIDENT_BYTES: usize = 20_000_000;

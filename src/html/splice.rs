@@ -334,11 +334,8 @@ pub fn value_edit(
         AttrQuote::Single => Some('\''),
         AttrQuote::Unquoted if !needs_quotes(new) => None,
         AttrQuote::Unquoted | AttrQuote::NoValue => {
-            let at = if span.quote == AttrQuote::NoValue {
-                span.name_end..span.name_end
-            } else {
-                span.value.clone()
-            };
+            // Without a value, `value` is empty at the end of the name.
+            let at = span.value.clone();
             let eq = if span.quote == AttrQuote::NoValue {
                 "="
             } else {
@@ -459,7 +456,6 @@ mod tests {
         let name = text.find("href").unwrap_or(0);
         let start = name + 5 + text[name + 5..].find(value).unwrap_or(0);
         ValueSpan {
-            name_end: name + 4,
             value: start..start + value.len(),
             quote,
         }
@@ -534,7 +530,6 @@ mod tests {
         }
         let text = "<input href>";
         let s = ValueSpan {
-            name_end: 11,
             value: 11..11,
             quote: AttrQuote::NoValue,
         };

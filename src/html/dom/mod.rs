@@ -111,18 +111,49 @@ enum Kind {
     Other,
 }
 
-/// What is kept of an element.
+/// What is kept of an element (24 bytes: a page has many).
 struct ElementData {
     name: Rc<QualName>,
     /// Its kept attributes: a range of `Document::attrs`.
     attrs: Range<Id>,
-    /// The node holding a `<template>`'s contents.
-    template_contents: Id,
+    /// What more is kept, by what the element is.
+    role: Role,
+}
+
+// A page has many elements: keep each at 24 bytes.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<ElementData>() == 24);
+
+/// What more is kept of an element, by what it is (no element is two of
+/// these).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Nothing more.
+    Ordinary,
+    /// A `<template>`: the node holding its contents.
+    Template(Id),
+    /// A `style` element: its text, an index in `Arena::style_texts`.
+    Style(Id),
     /// MathML `annotation-xml` that is an HTML integration point.
-    integration_point: bool,
-    /// A `style` element's text: its index in `Document::style_texts`
-    /// (`NONE` for other elements).
-    style_text: Id,
+    IntegrationPoint,
+}
+
+impl ElementData {
+    /// The node holding a `<template>`'s contents.
+    fn template_contents(&self) -> Option<Id> {
+        match self.role {
+            Role::Template(contents) => Some(contents),
+            _ => None,
+        }
+    }
+
+    /// A `style` element's text: its index in `Arena::style_texts`.
+    fn style_text(&self) -> Option<Id> {
+        match self.role {
+            Role::Style(text) => Some(text),
+            _ => None,
+        }
+    }
 }
 
 /// The text of a `style` element.
@@ -136,9 +167,9 @@ struct StyleText {
 /// Where an attribute is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueSpan {
-    /// The end of its name (where `="…"` goes when it has no value).
-    pub name_end: usize,
-    /// Its value as written, without quotes.
+    /// Its value as written, without quotes; for an attribute without a
+    /// value (`AttrQuote::NoValue`), empty at the end of its name, where
+    /// `="…"` goes (html5ever's `AttrSpan` is so).
     pub value: Range<usize>,
     /// How the value is delimited.
     pub quote: AttrQuote,
@@ -146,8 +177,10 @@ pub struct ValueSpan {
 
 impl From<&AttrSpan> for ValueSpan {
     fn from(span: &AttrSpan) -> ValueSpan {
+        debug_assert!(
+            span.quote != AttrQuote::NoValue || span.value == (span.name.end..span.name.end)
+        );
         ValueSpan {
-            name_end: span.name.end,
             value: span.value.clone(),
             quote: span.quote,
         }
@@ -315,10 +348,9 @@ impl<'d, 't> Iterator for Elements<'d, 't> {
             };
             // With templates, a template's contents stand for its children
             // (the parser leaves a template's own child list empty).
-            let from = match element.map(|e| doc.arena.elements[e as usize].template_contents) {
-                Some(contents) if contents != NONE && self.scope == Scope::WithTemplates => {
-                    contents
-                }
+            let contents = element.and_then(|e| doc.arena.elements[e as usize].template_contents());
+            let from = match contents {
+                Some(contents) if self.scope == Scope::WithTemplates => contents,
                 _ => id,
             };
             let first = doc.arena.nodes[from as usize].first_child;
@@ -382,11 +414,7 @@ impl<'d> Element<'d, '_> {
     /// For a `style` element: its text as the parser built it, and where its
     /// start tag ends in the source.
     pub fn style_text(&self) -> Option<(&'d str, Option<usize>)> {
-        let style = self
-            .doc
-            .arena
-            .style_texts
-            .get(self.data().style_text as usize)?;
+        let style = &self.doc.arena.style_texts[self.data().style_text()? as usize];
         Some((&style.text, style.tag_end))
     }
 }

@@ -4,7 +4,7 @@
 //! tree builder's announcements ([`SourceObserver`]), made just before it
 //! hands the sink a tag's attributes.
 
-use super::{Document, ElementData, Id, Kind, Node, SourceAttr, StyleText, ValueSpan, NONE};
+use super::{Document, ElementData, Id, Kind, Node, Role, SourceAttr, StyleText, ValueSpan, NONE};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{AttrSpan, TagSpans};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, SourceObserver, TreeSink};
@@ -295,9 +295,8 @@ impl<'t, 'k> Sink<'t, 'k> {
                     return;
                 };
                 let arena = &mut *self.arena.borrow_mut();
-                let style = arena.elements[e as usize].style_text;
-                if let Some(style) = arena.style_texts.get_mut(style as usize) {
-                    style.text.push_str(&text);
+                if let Some(style) = arena.elements[e as usize].style_text() {
+                    arena.style_texts[style as usize].text.push_str(&text);
                 }
             }
         }
@@ -371,21 +370,23 @@ impl TreeSink for Sink<'_, '_> {
         } else {
             let element = arena.elements.len() as Id;
             let attrs = start..arena.attrs.len() as Id;
-            let style_text = if is_style {
+            let role = if template_contents != NONE {
+                Role::Template(template_contents)
+            } else if is_style {
                 arena.style_texts.push(StyleText {
                     tag_end: spans.map(|s| s.tag_end),
                     text: String::new(),
                 });
-                (arena.style_texts.len() - 1) as Id
+                Role::Style((arena.style_texts.len() - 1) as Id)
+            } else if integration_point {
+                Role::IntegrationPoint
             } else {
-                NONE
+                Role::Ordinary
             };
             arena.elements.push(ElementData {
                 name: name.clone(),
                 attrs,
-                template_contents,
-                integration_point,
-                style_text,
+                role,
             });
             Kind::Element(element)
         };
@@ -433,10 +434,10 @@ impl TreeSink for Sink<'_, '_> {
     fn get_template_contents(&self, target: &Handle) -> Handle {
         let contents = self
             .element_of(target.id)
-            .map(|e| self.arena.borrow().elements[e as usize].template_contents);
+            .and_then(|e| self.arena.borrow().elements[e as usize].template_contents());
         match contents {
-            Some(contents) if contents != NONE => self.handle(contents),
-            _ => panic!("not a template element"),
+            Some(contents) => self.handle(contents),
+            None => panic!("not a template element"),
         }
     }
 
@@ -473,9 +474,7 @@ impl TreeSink for Sink<'_, '_> {
                 arena.elements.push(ElementData {
                     name: target.name.clone(),
                     attrs: start..start,
-                    template_contents: NONE,
-                    integration_point: false,
-                    style_text: NONE,
+                    role: Role::Ordinary,
                 });
                 let e = (arena.elements.len() - 1) as Id;
                 arena.nodes[target.id as usize].kind = Kind::Element(e);
@@ -527,7 +526,8 @@ impl TreeSink for Sink<'_, '_> {
     }
 
     fn is_mathml_annotation_xml_integration_point(&self, handle: &Handle) -> bool {
-        self.element_of(handle.id)
-            .is_some_and(|e| self.arena.borrow().elements[e as usize].integration_point)
+        self.element_of(handle.id).is_some_and(|e| {
+            self.arena.borrow().elements[e as usize].role == Role::IntegrationPoint
+        })
     }
 }
