@@ -885,7 +885,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
-    // linkbase patch: fast tags, from here to the end of `take_simple_tag`.
+    // linkbase patch: fast tags, from here to the end of `read_simple_tag`.
     /// In the tag open state (its `<` just read): read the tag that follows
     /// at once, if it is one [`simple_tag::scan`] reads, and emit it; the
     /// tokenizer is then as after reading it one character at a time. `None`
