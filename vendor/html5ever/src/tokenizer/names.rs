@@ -37,23 +37,26 @@ impl NameCache {
     /// The atom of the ASCII name `written`, lower-cased.
     pub(super) fn local_name(&mut self, written: &str) -> LocalName {
         let bytes = written.as_bytes();
-        let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
-            return LocalName::from(written);
+        let slot = match (bytes.first(), bytes.last()) {
+            (Some(&first), Some(&last)) if bytes.len() <= LONGEST => {
+                let index = (bytes.len() * 7 + first as usize * 3 + last as usize) % SLOTS;
+                let slot = &mut self.slots[index];
+                if let Some(known) = slot {
+                    if &known.bytes[..known.len as usize] == bytes {
+                        return known.atom.clone();
+                    }
+                }
+                Some(slot)
+            },
+            _ => None,
         };
-        if bytes.len() > LONGEST {
-            return lowercase_atom(written);
+        // Names with upper-case letters are not kept: the bytes compared
+        // are the bytes written, and the kept ones are lower case.
+        if bytes.iter().any(u8::is_ascii_uppercase) {
+            return LocalName::from(written.to_ascii_lowercase());
         }
-        let index = (bytes.len() * 7 + first as usize * 3 + last as usize) % SLOTS;
-        let slot = &mut self.slots[index];
-        if let Some(known) = slot {
-            if &known.bytes[..known.len as usize] == bytes {
-                return known.atom.clone();
-            }
-        }
-        let atom = lowercase_atom(written);
-        // Only names written in lower case are kept: the bytes compared
-        // are the bytes written.
-        if !bytes.iter().any(u8::is_ascii_uppercase) {
+        let atom = LocalName::from(written);
+        if let Some(slot) = slot {
             let mut kept = [0; LONGEST];
             kept[..bytes.len()].copy_from_slice(bytes);
             *slot = Some(Slot {
@@ -63,15 +66,6 @@ impl NameCache {
             });
         }
         atom
-    }
-}
-
-/// The atom of the ASCII name `written`, lower-cased.
-fn lowercase_atom(written: &str) -> LocalName {
-    if written.bytes().any(|b| b.is_ascii_uppercase()) {
-        LocalName::from(written.to_ascii_lowercase())
-    } else {
-        LocalName::from(written)
     }
 }
 

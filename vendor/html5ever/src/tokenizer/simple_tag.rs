@@ -115,6 +115,11 @@ fn class(b: u8) -> u8 {
     CLASS[b as usize]
 }
 
+/// Is `b` tab, FF or space (a CR or LF makes the scanner give up)?
+fn is_space(b: u8) -> bool {
+    class(b) == class::SPACE
+}
+
 /// Is `b` a byte the tag name state appends without more ado?
 fn in_tag_name(b: u8) -> bool {
     class(b) & (class::SPACE | class::STOP | class::SLASH_OR_GT) == 0
@@ -168,7 +173,7 @@ pub(super) fn scan(bytes: &[u8], tag: &mut SimpleTag) -> Option<()> {
     // `attribute name`, `after attribute name`, the value states and
     // `after attribute value (quoted)` inlined.
     loop {
-        i = skip(bytes, i, |b| class(b) == class::SPACE);
+        i = skip(bytes, i, is_space);
         match *bytes.get(i)? {
             b'>' => return Some(tag.ended_at(i)),
             b'/' => return tag.self_closing_at(bytes, i),
@@ -180,14 +185,14 @@ pub(super) fn scan(bytes: &[u8], tag: &mut SimpleTag) -> Option<()> {
         }
         // An attribute name.
         let name = (i, skip(bytes, i, in_attr_name));
-        i = skip(bytes, name.1, |b| class(b) == class::SPACE);
+        i = skip(bytes, name.1, is_space);
         let mut attr = SimpleAttr {
             name: (name.0 as u32, name.1 as u32),
             value: (name.1 as u32, name.1 as u32),
             quote: AttrQuote::NoValue,
         };
-        let after_value = if *bytes.get(i)? == b'=' {
-            i = skip(bytes, i + 1, |b| class(b) == class::SPACE);
+        if *bytes.get(i)? == b'=' {
+            i = skip(bytes, i + 1, is_space);
             match *bytes.get(i)? {
                 quote @ (b'"' | b'\'') => {
                     let start = i + 1;
@@ -205,7 +210,7 @@ pub(super) fn scan(bytes: &[u8], tag: &mut SimpleTag) -> Option<()> {
                     // `after attribute value (quoted)`: a space, `/` or `>`
                     // must follow.
                     match *bytes.get(i)? {
-                        b if class(b) == class::SPACE || b == b'/' || b == b'>' => {},
+                        b if is_space(b) || b == b'/' || b == b'>' => {},
                         _ => return None,
                     }
                 },
@@ -213,7 +218,7 @@ pub(super) fn scan(bytes: &[u8], tag: &mut SimpleTag) -> Option<()> {
                 _ => {
                     let end = skip(bytes, i, in_unquoted_value);
                     match *bytes.get(end)? {
-                        b if class(b) == class::SPACE || b == b'>' => {},
+                        b if is_space(b) || b == b'>' => {},
                         _ => return None,
                     }
                     attr.value = (i as u32, end as u32);
@@ -221,16 +226,10 @@ pub(super) fn scan(bytes: &[u8], tag: &mut SimpleTag) -> Option<()> {
                     i = end;
                 },
             }
-            true
-        } else {
-            false
-        };
-        if !after_value {
-            // The name ended at a space, `/` or `>` (the loop's start reads
-            // them), or at a byte that ends the scan.
-            if class(*bytes.get(i)?) & (class::STOP | class::NOT_IN_ATTR_NAME) != 0 {
-                return None;
-            }
+        } else if class(bytes[i]) & (class::STOP | class::NOT_IN_ATTR_NAME) != 0 {
+            // Without a value the name ended at a space, `/` or `>` (the
+            // loop's start reads them), or at a byte that ends the scan.
+            return None;
         }
         let written = &bytes[name.0..name.1];
         if tag
