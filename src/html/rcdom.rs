@@ -4,7 +4,7 @@
 //! file ([`super::rewrite`]'s `Policy`: one decision per attribute); nothing
 //! on the file path goes through here (it splices into the source instead).
 
-use super::dom::{AttrNs, ElementNs};
+use super::dom::{may_hold_saved_from, AttrNs, ElementNs};
 use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
 use super::HtmlContext;
 use crate::base::{establish, BaseRule};
@@ -162,11 +162,7 @@ fn leading_comments(root: &Handle) -> Vec<String> {
         for child in node.children.borrow().iter() {
             match &child.data {
                 NodeData::Comment { contents } => out.push(contents.to_string()),
-                NodeData::Element { name, .. }
-                    if name.ns == ns!(html)
-                        && matches!(&*name.local, "html" | "head")
-                        && level.is_none() =>
-                {
+                NodeData::Element { name, .. } if may_hold_saved_from(name) && level.is_none() => {
                     level = Some(child.clone());
                 }
                 _ => {}

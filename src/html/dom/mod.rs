@@ -72,6 +72,13 @@ impl AttrNs {
     }
 }
 
+/// Is `name` an element whose comment children can be a saved page's
+/// `<!-- saved from url=… -->` mark: HTML `html` or `head` (the document's
+/// own comments can be too)? Where browsers put the mark.
+pub fn may_hold_saved_from(name: &QualName) -> bool {
+    name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
+}
+
 /// Which parts of the tree a walk visits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -304,10 +311,7 @@ impl<'t> Document<'t> {
                     Kind::Comment(c) if c != NONE => out.push(&*self.arena.comments[c as usize]),
                     Kind::Element(e) => {
                         let name = &self.arena.elements[e as usize].name;
-                        if name.ns == ns!(html)
-                            && matches!(&*name.local, "html" | "head")
-                            && level.is_none()
-                        {
+                        if may_hold_saved_from(name) && level.is_none() {
                             level = Some(child);
                         }
                     }

@@ -95,10 +95,7 @@ impl Arena {
     fn may_hold_saved_from(&self, id: Id) -> bool {
         match self.nodes[id as usize].kind {
             Kind::Document => true,
-            Kind::Element(e) => {
-                let name = &self.elements[e as usize].name;
-                name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
-            }
+            Kind::Element(e) => super::may_hold_saved_from(&self.elements[e as usize].name),
             _ => false,
         }
     }
@@ -364,7 +361,8 @@ impl TreeSink for Sink<'_, '_> {
             && !is_style
             && !integration_point
             && template_contents == NONE
-            && !(name.ns == ns!(html) && matches!(&*name.local, "html" | "head"));
+            // `html` and `head` are kept for the walk to a saved-from mark.
+            && !super::may_hold_saved_from(&name);
         let kind = if plain {
             Kind::Plain
         } else {
