@@ -7,7 +7,9 @@
 // option. This file may not be copied, modified, or distributed
 // except according to those terms.
 
-#![crate_name = "html5ever"]
+// linkbase patch: no `#![crate_name = "html5ever"]`; the package is
+// `linkbase-html5ever` (its library `linkbase_html5ever`), and linkbase names
+// it `html5ever` through its dependency key (vendor/html5ever/Cargo.toml).
 #![crate_type = "dylib"]
 #![cfg_attr(test, deny(warnings))]
 #![allow(unused_parens)]
