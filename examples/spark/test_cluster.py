@@ -195,8 +195,9 @@ def main():
         print("FAIL", failure)
     if failures:
         print(job.stderr[-8000:])
-    print("spark standalone cluster: %d WARCs, %d task attempts (1 killed and retried), spark-submit "
-          "%.1f s, %d failures" % (len(paths), len(ends), elapsed, len(failures)))
+    print("spark standalone cluster: %d WARCs, %d task attempts of which %d failed, spark-submit "
+          "%.1f s, %d failures" % (len(paths), len(ends), sum(e[3] != "Success" for e in ends),
+                                   elapsed, len(failures)))
     return 1 if failures else 0
 
 
