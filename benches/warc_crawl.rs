@@ -6,7 +6,7 @@
 //! `benches/pages.rs` does) served by `python3 -m http.server` on 127.0.0.1
 //! and crawled with `wget --recursive --page-requisites --warc-file` (one
 //! gzip member per record, `request` and `response` records, wget's
-//! `warcinfo` and `metadata`). Built once into `target/bench-cache/warc-crawl/`
+//! `warcinfo`, `metadata` and `resource` records). Built once into `target/bench-cache/warc-crawl/`
 //! (`LINKBASE_BENCH_CACHE` chooses another folder) and reused; never
 //! committed. wget is installed with `apt-get` when missing.
 //!
