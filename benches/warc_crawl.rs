@@ -75,10 +75,17 @@ fn ensure_wget() -> Result<(), String> {
     if present() {
         return Ok(());
     }
-    python_docs::run(
-        "installing wget",
-        Command::new("apt-get").args(["install", "-y", "-q", "wget"]),
-    )?;
+    let install = || {
+        python_docs::run(
+            "installing wget",
+            Command::new("apt-get").args(["install", "-y", "-q", "wget"]),
+        )
+    };
+    // A fresh machine's package lists may be missing or stale.
+    if install().is_err() {
+        python_docs::run("apt-get update", Command::new("apt-get").arg("update"))?;
+        install()?;
+    }
     if present() {
         Ok(())
     } else {
