@@ -6,7 +6,8 @@
 //! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`). The
 //! rewrite command's parts: [`settings`] (flags → typed settings, usage
 //! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`],
-//! [`output_path`] and [`atomic`] (writing), [`warc`] (one WARC, streamed),
+//! [`output_path`] and [`atomic`] (writing), [`preflight`] (what is refused
+//! before any file is touched), [`interrupt`] (SIGINT/SIGTERM), [`warc`] (one WARC, streamed),
 //! [`jsonl`] (`--report`), [`progress`] and [`summary`] (what the user sees at
 //! the end). [`terms`]: the flags the command line names where the library's
 //! messages name its settings.
@@ -14,10 +15,12 @@
 mod atomic;
 mod explain;
 mod inputs;
+mod interrupt;
 mod job;
 mod jsonl;
 mod output;
 mod output_path;
+mod preflight;
 mod progress;
 mod resolve;
 mod rewrite;
