@@ -170,12 +170,13 @@ impl Backup {
     }
 
     /// Create the backup of `target` as a new file holding `bytes`, with
-    /// `permissions`; synced when `durable`. Never replaces anything.
+    /// the owner (where allowed) and permissions in `original`; synced when
+    /// `durable`. Never replaces anything.
     fn create(
         &self,
         target: &Path,
         bytes: &[u8],
-        permissions: fs::Permissions,
+        original: &fs::Metadata,
         durable: bool,
     ) -> io::Result<(PathBuf, Pending)> {
         let (path, file, pending) = match self {
@@ -207,8 +208,9 @@ impl Backup {
                 }
             }
         };
+        keep_owner(&file, original);
         let filled = write_pieces(&file, [bytes])
-            .and_then(|()| file.set_permissions(permissions))
+            .and_then(|()| file.set_permissions(original.permissions()))
             .and_then(|()| if durable { file.sync_all() } else { Ok(()) });
         if let Err(e) = filled {
             let _ = fs::remove_file(&path);
@@ -462,10 +464,12 @@ impl AtomicWriter {
 
         self.check(Step::Permissions)?;
         if let Some(meta) = &original {
+            // Owner first: a change of owner clears the set-user-ID and
+            // set-group-ID bits, which the permissions then restore.
+            keep_owner(temp.as_file(), meta);
             temp.as_file()
                 .set_permissions(meta.permissions())
                 .map_err(at(Step::Permissions))?;
-            keep_owner(temp.as_file(), meta);
         }
         self.kill_point(Step::Permissions);
 
@@ -489,7 +493,7 @@ impl AtomicWriter {
         {
             self.check(Step::Backup)?;
             let made = mode
-                .create(target, read.bytes, meta.permissions(), durable)
+                .create(target, read.bytes, meta, durable)
                 .map_err(at(Step::Backup))?;
             backup = Some(made);
             self.kill_point(Step::Backup);
