@@ -1496,6 +1496,7 @@ fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
         ("permissions", "cannot set permissions"),
         ("sync", "cannot sync to disk"),
         ("backup", "cannot write the backup"),
+        ("verify", "left as it is"),
         ("rename", "cannot replace the file"),
     ];
     for (step, failure) in steps {
