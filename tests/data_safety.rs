@@ -548,6 +548,54 @@ fn a_read_only_file_is_refused_in_place_and_as_an_output() {
     assert_eq!(fs::read_to_string(&target).unwrap(), "keep me\n");
 }
 
+#[test]
+fn another_users_file_is_refused_not_replaced_by_one_the_user_owns() {
+    // The issue-22 case: an unprivileged user, a root-owned file in a
+    // folder that user may write. Renaming over it would work, and would
+    // give the file a new owner; linkbase refuses it (access(2)). Run as
+    // root, the run is made as user `nobody` with setpriv(1); a non-root
+    // run cannot make another user's file, so the check is not made there
+    // (and CI, which runs as root, fails rather than pass without it).
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run this test as root"
+        );
+        eprintln!("not root: another user's file cannot be made here; not checked");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("shared");
+    fs::create_dir(&folder).unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    fs::set_permissions(&folder, fs::Permissions::from_mode(0o777)).unwrap();
+    let file = folder.join("p0.html");
+    fs::write(&file, page(0).0).unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o644)).unwrap();
+    let out = run(Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_linkbase"))
+        .arg(&file)
+        .args(["-i", "--url", &format!("{PREFIX}p0.html")])
+        .env_remove("LINKBASE_TEST_FAIL_AT")
+        .stdin(Stdio::null()));
+    assert_eq!(
+        (out.status.code(), stderr(&out)),
+        (
+            Some(1),
+            format!(
+                "{}: error: left as it is: not writable by this user (mode 0644); linkbase replaces only files that may be written (chmod u+w to allow it)\n",
+                file.display()
+            )
+        )
+    );
+    let meta = fs::metadata(&file).unwrap();
+    assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o644));
+    assert_eq!(fs::read_to_string(&file).unwrap(), page(0).0);
+    assert_eq!(names(&folder), ["p0.html"]);
+}
+
 // --- outputs that overlap an input ---------------------------------------------------
 
 #[test]
@@ -591,6 +639,40 @@ fn an_output_overlapping_an_input_is_refused_in_every_spelling() {
             )
         );
         assert_eq!(tree(root), before, "nothing touched");
+    }
+}
+
+#[test]
+fn a_report_on_an_input_or_the_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = pages(dir.path(), 1);
+    let file = site.join("p0.html");
+    let target = dir.path().join("out.html");
+    fs::write(&target, "keep me\n").unwrap();
+    let cases = [
+        (site.join("../site/p0.html"), "the input", file.clone()),
+        (target.clone(), "the output", target.clone()),
+    ];
+    for (report, what, other) in cases {
+        let out = run(linkbase()
+            .arg(&file)
+            .args(["--url", PREFIX, "-o"])
+            .arg(&target)
+            .arg("--report")
+            .arg(&report));
+        assert_eq!(
+            (out.status.code(), stderr(&out)),
+            (
+                Some(2),
+                format!(
+                    "linkbase: error: --report {}: is {what} {}; give the report a file of its own\n",
+                    report.display(),
+                    other.display()
+                )
+            )
+        );
+        assert_eq!(fs::read_to_string(&file).unwrap(), page(0).0);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep me\n");
     }
 }
 

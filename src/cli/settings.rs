@@ -116,6 +116,7 @@ impl Settings {
             (None, None) => UrlSource::None,
         };
 
+        check_report_path(args.report.as_deref(), &destination, &paths)?;
         if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
             return Err(UsageError::new(
                 "--report - writes to standard output, which carries the document: use -o FILE, -i or a report file",
@@ -307,6 +308,36 @@ fn check_output_outside_inputs(
         return Err(UsageError::new(format!(
             "-o {out}: {why}; {flag} must be outside every input (or rewrite in place with -i)"
         )));
+    }
+    Ok(())
+}
+
+/// `--report FILE` must not be an input, nor the output file: creating it
+/// would destroy that file before it is read or written.
+fn check_report_path(
+    report: Option<&Path>,
+    destination: &Destination,
+    paths: &[PathBuf],
+) -> Result<(), UsageError> {
+    let Some(report) = report.filter(|r| *r != Path::new("-")) else {
+        return Ok(());
+    };
+    let output = match destination {
+        Destination::File(out) => Some(out),
+        _ => None,
+    };
+    for (other, what) in paths
+        .iter()
+        .map(|p| (p, "the input"))
+        .chain(output.map(|o| (o, "the output")))
+    {
+        if output_path::overlap(report, other) == Some(output_path::Overlap::Same) {
+            return Err(UsageError::new(format!(
+                "--report {}: is {what} {}; give the report a file of its own",
+                report.display(),
+                other.display()
+            )));
+        }
     }
     Ok(())
 }
