@@ -456,18 +456,20 @@ impl AtomicWriter {
         if original.is_none() {
             new_file_permissions(&mut builder);
         }
-        let mut temp = builder.tempfile_in(folder).map_err(at(Step::Create))?;
-        let temp_pending = interrupt::register(temp.path().to_path_buf());
+        let file = builder.tempfile_in(folder).map_err(at(Step::Create))?;
+        let pending = interrupt::register(file.path().to_path_buf());
+        let mut temp = Temporary { file, pending };
         self.kill_point(Step::Create);
 
-        fill(temp.as_file_mut())?;
+        fill(temp.file.as_file_mut())?;
 
         self.check(Step::Permissions)?;
         if let Some(meta) = &original {
             // Owner first: a change of owner clears the set-user-ID and
             // set-group-ID bits, which the permissions then restore.
-            keep_owner(temp.as_file(), meta);
-            temp.as_file()
+            keep_owner(temp.file.as_file(), meta);
+            temp.file
+                .as_file()
                 .set_permissions(meta.permissions())
                 .map_err(at(Step::Permissions))?;
         }
@@ -475,7 +477,7 @@ impl AtomicWriter {
 
         if durable {
             self.check(Step::Sync)?;
-            temp.as_file().sync_all().map_err(at(Step::Sync))?;
+            temp.file.as_file().sync_all().map_err(at(Step::Sync))?;
             self.kill_point(Step::Sync);
         }
 
@@ -518,9 +520,10 @@ impl AtomicWriter {
             drop_backup(&backup);
             return Err(e);
         }
-        let mut committed = vec![&temp_pending];
+        let Temporary { file, pending } = temp;
+        let mut committed = vec![&pending];
         committed.extend(backup.as_ref().map(|(_, pending)| pending));
-        if let Err(e) = interrupt::commit(&committed, || temp.persist(target)) {
+        if let Err(e) = interrupt::commit(&committed, || file.persist(target)) {
             drop_backup(&backup);
             return Err(at(Step::Rename)(e.error));
         }
@@ -532,7 +535,15 @@ impl AtomicWriter {
     }
 }
 
-/// Is `target` (whose metadata is `meta`) still the file that was read?
+/// The temporary file and its registration with [`interrupt`], dropped in
+/// that order: the file is removed before it is forgotten, so an interrupt
+/// in between still finds it.
+struct Temporary {
+    file: tempfile::NamedTempFile,
+    pending: Pending,
+}
+
+/// Is `target` still the file that was read?
 fn still_the_file_read(target: &Path, read: &Identity) -> Result<(), WriteError> {
     let now = fs::metadata(target).map_err(at(Step::Verify))?;
     match read.change(&Identity::of(&now)) {
