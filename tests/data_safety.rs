@@ -643,6 +643,75 @@ fn an_output_overlapping_an_input_is_refused_in_every_spelling() {
 }
 
 #[test]
+fn an_output_through_a_bind_mount_of_an_input_is_refused() {
+    // A bind mount shows a folder at a second path: no link, no `..` to see
+    // through, but the same device and inode. Made in a mount namespace of
+    // its own (unshare(1), as root), gone when the command ends.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run this test as root"
+        );
+        eprintln!("not root: no bind mount can be made here; not checked");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    fs::create_dir_all(site.join("sub/sub")).unwrap();
+    fs::write(site.join("sub/a.html"), "<a href=\"x\">outer</a>\n").unwrap();
+    fs::write(site.join("sub/sub/a.html"), "<a href=\"y\">inner</a>\n").unwrap();
+    let mount = dir.path().join("mnt");
+    fs::create_dir(&mount).unwrap();
+    let before = tree(dir.path());
+    // (-r, -o, the message's relation and input)
+    let cases = [
+        (site.join("sub"), mount.clone(), "holds", site.join("sub")),
+        (
+            mount.join("sub"),
+            site.join("sub/new"),
+            "is inside",
+            mount.join("sub"),
+        ),
+        (site.clone(), mount.join("sub"), "is inside", site.clone()),
+    ];
+    for (input, output, relation, named) in cases {
+        let script = "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\"";
+        let out = run(Command::new("unshare")
+            .args([
+                "--mount",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                script,
+                "sh",
+            ])
+            .arg(&site)
+            .arg(&mount)
+            .arg(env!("CARGO_BIN_EXE_linkbase"))
+            .arg("-r")
+            .arg(&input)
+            .args(["--url-prefix", "http://x.example/", "-o"])
+            .arg(&output)
+            .env_remove("LINKBASE_TEST_FAIL_AT")
+            .stdin(Stdio::null()));
+        assert_eq!(
+            (out.status.code(), stderr(&out)),
+            (
+                Some(2),
+                format!(
+                    "linkbase: error: -o {}: the output folder {relation} the input {}; -o DIR must be outside every input (or rewrite in place with -i)\n",
+                    output.display(),
+                    named.display()
+                )
+            )
+        );
+        assert_eq!(tree(dir.path()), before, "nothing touched");
+    }
+}
+
+#[test]
 fn a_report_on_an_input_or_the_output_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let site = pages(dir.path(), 1);
