@@ -770,6 +770,13 @@ fn a_mirror_of_a_site_with_images_works_like_the_input() {
         fs::create_dir_all(site.join(name).parent().unwrap()).unwrap();
         fs::write(site.join(name), bytes).unwrap();
     }
+    fs::set_permissions(site.join("js/app.js"), fs::Permissions::from_mode(0o755)).unwrap();
+    fs::set_permissions(
+        site.join("data/table.csv"),
+        fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    fs::set_permissions(site.join("robots.txt"), fs::Permissions::from_mode(0o444)).unwrap();
     std::os::unix::fs::symlink("index.html", site.join("home.html")).unwrap();
     std::os::unix::fs::symlink("../img", site.join("css/img")).unwrap();
     let out_dir = dir.path().join("out");
@@ -796,6 +803,28 @@ fn a_mirror_of_a_site_with_images_works_like_the_input() {
         .unwrap()
         .file_type()
         .is_symlink());
+    // Copies keep their permissions — a script stays executable, private
+    // data private — and may be written by their owner (the next run).
+    let mode = |name: &str| fs::metadata(out_dir.join(name)).unwrap().mode() & 0o7777;
+    assert_eq!(
+        [
+            mode("js/app.js"),
+            mode("data/table.csv"),
+            mode("robots.txt")
+        ],
+        [0o755, 0o600, 0o644]
+    );
+    // The same mirror again, into the same folder: the same result.
+    let again = run(linkbase()
+        .arg("-r")
+        .arg(&site)
+        .args(["-q", "--url-prefix", PREFIX, "-o"])
+        .arg(&out_dir));
+    assert_eq!(
+        (again.status.code(), stderr(&again)),
+        (Some(0), String::new())
+    );
+    assert_eq!(tree(&out_dir), want);
 
     // --rewritten-only: today's mirror of the rewritten files alone.
     let only = dir.path().join("only");

@@ -148,7 +148,25 @@ pub fn copy_to_mirror(
     settings
         .writer
         .write_streamed(&target, &mut |out| io::copy(&mut file, out).map(|_| ()))
-        .map_err(|e| file_failure(&e, &target, false))
+        .map_err(|e| file_failure(&e, &target, false))?;
+    keep_mode(&meta, &target).map_err(|e| output("cannot set permissions", &e))
+}
+
+/// Give a copy the source's permission bits (a script stays executable, a
+/// private file private), without set-user-ID, set-group-ID and sticky bits
+/// (the copy is not the source's owner's, as with `cp` without `-p`), and
+/// with write for its owner: the next mirror run replaces it, and linkbase
+/// never replaces a read-only file.
+#[cfg(unix)]
+fn keep_mode(source: &std::fs::Metadata, target: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = source.permissions().mode() & 0o777 | 0o200;
+    std::fs::set_permissions(target, std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn keep_mode(_source: &std::fs::Metadata, _target: &Path) -> io::Result<()> {
+    Ok(())
 }
 
 /// Make `target` a symbolic link to `link`, replacing what is there
