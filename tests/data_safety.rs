@@ -898,6 +898,37 @@ fn sigterm_and_sigint_remove_the_unfinished_files_and_exit_143_and_130() {
     }
 }
 
+#[test]
+fn sigint_during_a_warc_conversion_leaves_no_output_and_no_temporary() {
+    // The issue-22 case: Ctrl-C during `-o big.warc.gz` left a hidden
+    // temporary file. Paused once the conversion is written into it.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    fs::create_dir(&out_dir).unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/warc/gzip/input.warc.gz");
+    let (child, held) = paused_at(
+        linkbase()
+            .arg(&input)
+            .arg("-o")
+            .arg(out_dir.join("big.warc.gz")),
+        "write",
+        dir.path(),
+    );
+    assert_eq!(names(&out_dir).len(), 1, "the temporary file is there");
+    // SAFETY: sending a signal to our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    drop(held);
+    assert_eq!(
+        (out.status.code(), stderr(&out)),
+        (
+            Some(130),
+            "\nlinkbase: interrupted (SIGINT): 1 unfinished file(s) removed; every file written is complete\n".to_string()
+        )
+    );
+    assert_eq!(names(&out_dir), Vec::<String>::new());
+}
+
 // --- binary output to a terminal ---------------------------------------------------------
 
 /// A pseudo-terminal: (the controlling side, the terminal side).
