@@ -87,6 +87,8 @@ fn help_documents_every_flag_under_headings() {
         "--output",
         "--in-place",
         "--backup",
+        "--backup-mode",
+        "--rewritten-only",
         "--url ",
         "--url-prefix",
         "--profile",

@@ -1,6 +1,6 @@
 //! Command-line front end: clap turns flags into typed settings once, then
 //! calls the library. Exit codes: 0 all done, 1 something was skipped or left
-//! unresolved with errors, 2 usage error.
+//! unresolved with errors, 2 usage error, 130/143 interrupted by SIGINT/SIGTERM.
 //!
 //! One module per subcommand: [`rewrite`] (the default: rewrite files),
 //! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`). The
@@ -37,6 +37,7 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_PARTIAL: i32 = 1;
 /// Exit status: usage error.
 pub const EXIT_USAGE: i32 = 2;
+// Interrupted: 128 + the signal's number (src/cli/interrupt.rs).
 
 /// linkbase: rewrite every link in HTML documents and MIME messages to absolute form.
 /// Examples and exit statuses, after the options in `--help`.
@@ -49,7 +50,8 @@ Examples:
   linkbase crawl.warc.gz -o crawl-absolute.warc.gz
 
 Exit status: 0 all done; 1 something was skipped, not written, or a link
-failed to resolve; 2 usage error. Errors name the file (and MIME part).";
+failed to resolve; 2 usage error. Errors name the file (and MIME part).
+Interrupted (Ctrl-C, SIGTERM): unfinished files removed, exit status 130/143.";
 
 #[derive(Parser, Debug)]
 #[command(name = "linkbase", version, about, long_about = None)]
