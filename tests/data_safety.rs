@@ -199,7 +199,15 @@ fn backups_are_never_inputs_whatever_their_suffix() {
 fn backup_flags_that_cannot_work_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     let site = pages(dir.path(), 1);
-    let cases: [(&[&str], &str); 3] = [
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--backup", ".HTML"],
+            "linkbase: error: --backup .HTML: every .HTML file would be taken for a backup and never rewritten; choose a suffix such as .orig\n",
+        ),
+        (
+            &["--backup", ".warc.gz"],
+            "linkbase: error: --backup .warc.gz: every .warc.gz file would be taken for a backup and never rewritten; choose a suffix such as .orig\n",
+        ),
         (
             &["--backup", ".orig", "--backup-mode", "numbered"],
             "linkbase: error: --backup-mode numbered names backups NAME.~N~ (as GNU cp does): drop --backup SUFFIX, or use --backup-mode simple\n",

@@ -219,8 +219,31 @@ fn backup(suffix: Option<String>, mode: Option<&str>) -> Result<Option<Backup>, 
         (_, Some(suffix)) if suffix.contains('/') => Err(UsageError::new(format!(
             "--backup {suffix}: a suffix cannot contain `/`"
         ))),
+        (_, Some(suffix)) if is_input_extension(&suffix) => Err(UsageError::new(format!(
+            "--backup {suffix}: every {suffix} file would be taken for a backup and never rewritten; choose a suffix such as .orig"
+        ))),
         (_, suffix) => Ok(suffix.map(|s| Backup::Suffix(OsString::from(s)))),
     }
+}
+
+/// Is `suffix` one of the walk's extensions on its own (`.html`, `.eml`,
+/// `.warc.gz`…)? Backups are never inputs, so with such a suffix no file of
+/// that kind would be.
+fn is_input_extension(suffix: &str) -> bool {
+    use super::inputs::{CSS_EXTENSIONS, HTML_EXTENSIONS, MIME_EXTENSIONS, WARC_EXTENSIONS};
+    let Some(extension) = suffix.strip_prefix('.') else {
+        return false;
+    };
+    let extension = extension.to_ascii_lowercase();
+    extension == "warc.gz"
+        || [
+            &HTML_EXTENSIONS[..],
+            &MIME_EXTENSIONS,
+            &CSS_EXTENSIONS,
+            &WARC_EXTENSIONS,
+        ]
+        .iter()
+        .any(|list| list.contains(&extension.as_str()))
 }
 
 fn destination(
