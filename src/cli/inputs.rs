@@ -222,30 +222,37 @@ fn walk(root: &Path, folder: &Path, backup: Option<&Backup>, entries: &mut Vec<E
         if kind.is_dir() {
             walk(root, &file.path, backup, entries);
         } else if kind.is_symlink() {
-            entries.push(ignored(file, "symbolic link, not followed", true));
+            entries.push(copied(file, "symbolic link, not followed"));
         } else if !kind.is_file() {
-            entries.push(ignored(file, "not a regular file", false));
+            entries.push(ignored(file.name, "not a regular file"));
         } else if backup.is_some_and(|b| b.is_backup_name(&child.file_name())) {
-            entries.push(ignored(
-                file,
-                "a backup (named like --backup's): not an input",
-                false,
-            ));
+            let reason = "a backup (named like --backup's): not an input";
+            entries.push(ignored(file.name, reason));
         } else if handles(&file.path) {
             entries.push(Entry::File(file));
         } else {
-            entries.push(ignored(file, "not HTML, a message, CSS or a WARC", true));
+            entries.push(copied(file, "not HTML, a message, CSS or a WARC"));
         }
     }
 }
 
-/// A file the walk passes over; `mirrored`: a mirror copies it.
-fn ignored(file: InputFile, reason: &str, mirrored: bool) -> Entry {
+/// A file the walk passes over (and a mirror leaves out).
+fn ignored(name: Arc<str>, reason: &str) -> Entry {
+    Entry::Skip(Skipped {
+        name,
+        reason: reason.to_string(),
+        is_error: false,
+        mirrored: None,
+    })
+}
+
+/// A file the walk passes over, which a mirror copies as it is.
+fn copied(file: InputFile, reason: &str) -> Entry {
     Entry::Skip(Skipped {
         name: file.name.clone(),
         reason: reason.to_string(),
         is_error: false,
-        mirrored: mirrored.then_some(file),
+        mirrored: Some(file),
     })
 }
 
