@@ -13,6 +13,9 @@
 #                                    up to NNNN) to DIR, with upstream's own
 #                                    tests/, benches/, examples/ and data/, and
 #                                    the tests the patches add
+#   apply-patches.sh --check-steps  `cargo check --lib --tests` after each patch
+#                                    (upstream's tests and the patches' tests
+#                                    type-checked with it)
 #   apply-patches.sh --test [--upto NNNN]
 #                                    as --out, then `cargo test --tests` there
 #                                    (upstream's tests and the patches' tests;
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --diff) mode=diff ;;
         --test) mode=test ;;
+        --check-steps) mode=steps ;;
         --out) mode=out; out=${2:?--out needs a directory}; shift ;;
         --upto) upto=${2:?--upto needs a patch number}; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -76,6 +80,21 @@ fi
 mkdir -p "$work/a"
 tar -xzf "$crate" -C "$work/a" --strip-components=1
 
+# Make the tree in $1 buildable alone for tests: upstream's Cargo.toml (or
+# the packaging patch's) names benches and dev-dependencies the tests here do
+# not use, so a minimal one; the library keeps the name `html5ever` for
+# upstream's tests; linkbase's Cargo.lock pins the dependencies.
+make_testable() {
+    {
+        printf '[package]\nname = "html5ever"\nversion = "%s"\nedition = "2021"\nautobenches = false\nautoexamples = false\n\n' "$VERSION"
+        printf '[lib]\npath = "src/lib.rs"\n\n[features]\nserde = ["markup5ever/serde"]\ntrace_tokenizer = []\n\n'
+        printf '[dependencies]\nlog = "0.4"\nmarkup5ever = "0.40"\nmemchr = "2.8.0"\n\n[workspace]\n'
+    } > "$1/Cargo.toml"
+    sed -i 's|^// linkbase patch: no `#!\[crate_name = "html5ever"\]`.*|#![crate_name = "html5ever"]|' "$1/src/lib.rs"
+    cp "$root/Cargo.lock" "$1/Cargo.lock"
+}
+target_dir=${CARGO_TARGET_DIR:-$root/target/html5ever-series}
+
 # The series, in order.
 applied=0
 for p in "$here"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
@@ -90,6 +109,15 @@ for p in "$here"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
         echo "$name: $out_text" >&2
     fi
     applied=$((applied + 1))
+    if [ "$mode" = steps ]; then
+        rm -rf "$work/step" && cp -r "$work/a" "$work/step" && make_testable "$work/step"
+        if (cd "$work/step" && CARGO_TARGET_DIR="$target_dir" cargo check -q --lib --tests); then
+            echo "$name: builds"
+        else
+            echo "apply-patches.sh: upstream + the series up to $name does not build" >&2
+            exit 1
+        fi
+    fi
     [ -n "$upto" ] && [ "${name:0:4}" = "$upto" ] && break
 done
 if [ -n "$upto" ] && [ "${name:0:4}" != "$upto" ]; then
@@ -106,19 +134,12 @@ out)
     exit 0
     ;;
 test)
-    t="$work/a"
-    # Upstream's Cargo.toml (or the packaging patch's) names benches and
-    # dev-dependencies the tests here do not use; build with a minimal one.
-    {
-        printf '[package]\nname = "html5ever"\nversion = "%s"\nedition = "2021"\nautobenches = false\nautoexamples = false\n\n' "$VERSION"
-        printf '[lib]\npath = "src/lib.rs"\n\n[features]\nserde = ["markup5ever/serde"]\ntrace_tokenizer = []\n\n'
-        printf '[dependencies]\nlog = "0.4"\nmarkup5ever = "0.40"\nmemchr = "2.8.0"\n\n[workspace]\n'
-    } > "$t/Cargo.toml"
-    # The library keeps the name `html5ever` for upstream's tests.
-    sed -i 's|^// linkbase patch: no `#!\[crate_name = "html5ever"\]`.*|#![crate_name = "html5ever"]|' "$t/src/lib.rs"
-    cp "$root/Cargo.lock" "$t/Cargo.lock"
-    (cd "$t" && CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target/html5ever-series}" cargo test -q --tests)
+    make_testable "$work/a"
+    (cd "$work/a" && CARGO_TARGET_DIR="$target_dir" cargo test -q --tests)
     exit $?
+    ;;
+steps)
+    exit 0
     ;;
 esac
 
