@@ -235,14 +235,21 @@ impl Walk<'_> {
         ) else {
             return;
         };
-        let Some(new) = self.policy.value(
+        // Spans are offsets in the input only in a document given whole.
+        let start = self.policy.start;
+        let whole = start.depth == 0 && start.ctx.location.part.is_none();
+        let span = attr.span.as_ref().filter(|_| whole);
+        self.policy.rewriter.set_span(span.map(|s| s.value.clone()));
+        let new = self.policy.value(
             local,
             reported_name(attr_ns, name),
             old,
             kind,
             refresh,
             codebase,
-        ) else {
+        );
+        self.policy.rewriter.set_span(None);
+        let Some(new) = new else {
             return;
         };
         if new == old {
