@@ -6,11 +6,23 @@ For one record met in another library's iterator (warcio, FastWARC), call
 (docs/python.md, "WARC records from warcio and FastWARC").
 """
 
-from ._native import Record, Summary
-from ._native import convert as _convert
-
 import os
 from typing import BinaryIO, Callable, Iterable, Optional, Union
+
+from ._native import Record, Rewritten, Summary
+from ._native import convert as _convert
+from ._native import rewrite as _rewrite
+
+#: The payload media types that are rewritten, and the format each is read as
+#: (those ``convert`` rewrites; docs/warc.md).
+FORMATS = {
+    "text/html": "html",
+    "application/xhtml+xml": "xhtml",
+    "text/css": "css",
+    "multipart/related": "mime",
+    "message/rfc822": "mime",
+    "application/x-mimearchive": "mime",
+}
 
 PathOrFile = Union[str, "os.PathLike[str]", BinaryIO]
 
@@ -27,6 +39,7 @@ def convert(
     date: Optional[str] = None,
     max_record: Optional[int] = None,
     name: Optional[str] = None,
+    file_name: Optional[str] = None,
     on_record: Optional[Callable[[Record], None]] = None,
 ) -> Summary:
     """Convert the WARC ``src`` into a WARC of ``conversion`` records in ``dst``.
@@ -46,7 +59,9 @@ def convert(
     path ending in ``.gz``, else when ``src`` is gzipped. ``date``: the
     ``WARC-Date`` of the records written (``YYYY-MM-DDThh:mm:ssZ``; default
     ``SOURCE_DATE_EPOCH`` when set, else now). ``name``: the input's name in
-    problems (default: ``src``'s path). ``on_record(record)`` is called for
+    problems (default: ``src``'s path). ``file_name``: the ``WARC-Filename`` of
+    the ``warcinfo`` record (default: ``dst``'s file name when it is a path,
+    else none). ``on_record(record)`` is called for
     every input record as it is done (a :class:`Record`: ``offset``, ``id``,
     ``target_uri``, ``outcome``, ``report``); an exception it raises stops
     the conversion and is raised again.
@@ -71,8 +86,73 @@ def convert(
         date=date,
         max_record=max_record,
         name=name,
+        file_name=file_name,
         on_record=on_record,
     )
 
 
-__all__ = ["Record", "Summary", "convert"]
+def _media_type_and_charset(content_type: str):
+    media, _, params = content_type.partition(";")
+    charset = None
+    for param in params.split(";"):
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "charset" and value.strip():
+            charset = value.strip().strip('"').strip("'")
+    return media.strip().lower(), charset
+
+
+def rewrite_payload(
+    payload: bytes,
+    target_uri: str,
+    content_type: Optional[str] = None,
+    *,
+    profile: str = "rfc3986",
+    absolutize_fragments: bool = False,
+    attributes: Iterable[str] = (),
+    force: bool = False,
+) -> Optional[Rewritten]:
+    """Rewrite one WARC record's payload, as :func:`convert` does for each.
+
+    ``payload`` is the HTTP body as the client saw it (de-chunked and
+    decompressed: warcio's ``record.content_stream().read()``, FastWARC's
+    ``record.reader.read()`` with ``auto_decode="all"``), ``target_uri`` the
+    record's ``WARC-Target-URI`` (the retrieval URL, rule 5.3) and
+    ``content_type`` its HTTP ``Content-Type`` header (its media type says
+    the format, its ``charset`` the transport encoding). Returns the
+    :class:`~linkbase.Rewritten`, or ``None`` when the media type holds no
+    links linkbase rewrites (images, scripts...). Raises ``BaseError`` when
+    ``target_uri`` cannot be a base.
+    """
+    media, charset = _media_type_and_charset(content_type or "text/html")
+    fmt = FORMATS.get(media)
+    if fmt is None:
+        return None
+    if fmt == "mime":
+        charset = None
+    try:
+        return _rewrite(
+            payload,
+            target_uri,
+            format=fmt,
+            profile=profile,
+            charset=charset,
+            absolutize_fragments=absolutize_fragments,
+            attributes=list(attributes),
+            force=force,
+        )
+    except ValueError as e:
+        if charset is None or not str(e).startswith("unknown charset"):
+            raise
+        # A charset label no browser knows: the document decides.
+        return _rewrite(
+            payload,
+            target_uri,
+            format=fmt,
+            profile=profile,
+            absolutize_fragments=absolutize_fragments,
+            attributes=list(attributes),
+            force=force,
+        )
+
+
+__all__ = ["FORMATS", "Record", "Summary", "convert", "rewrite_payload"]

@@ -186,7 +186,7 @@ fn outcome_name(outcome: &linkbase::warc::Outcome) -> String {
 #[pyfunction]
 #[pyo3(signature = (src, dst, *, profile="rfc3986", absolutize_fragments=false,
     attributes=Vec::new(), force=false, gzip=None, date=None, max_record=None, name=None,
-    on_record=None))]
+    file_name=None, on_record=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert(
     py: Python<'_>,
@@ -200,6 +200,7 @@ pub fn convert(
     date: Option<String>,
     max_record: Option<u64>,
     name: Option<String>,
+    file_name: Option<String>,
     on_record: Option<Py<PyAny>>,
 ) -> PyResult<Summary> {
     self::profile(profile)?;
@@ -221,9 +222,10 @@ pub fn convert(
     if let Some(max) = max_record {
         warc.max_record = max;
     }
-    if let Place::Path(path) = &dst {
-        warc.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    }
+    warc.file_name = file_name.or_else(|| match &dst {
+        Place::Path(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
+        Place::File(_) => None,
+    });
     let name = name.or_else(|| match &src {
         Place::Path(path) => Some(path.to_string_lossy().into_owned()),
         Place::File(_) => None,
