@@ -18,6 +18,11 @@ use crate::report::{ExplainedPart, Explanation, Location, Report, Severity};
 /// options.url = Some("https://example.org/docs/page.html".into());
 /// let found = explain(b"<base href=\"/other/\"><a href=x>x</a>", &options, Some("page.html"));
 /// assert_eq!(found.text, "page.html  https://example.org/other/  (5.1 embedded <base href>)\n");
+/// // The same as data.
+/// let part = &found.parts[0];
+/// assert_eq!((part.path.as_str(), part.media_type.as_str()), ("page.html", "text/html"));
+/// assert_eq!(part.base.as_deref(), Some("https://example.org/other/"));
+/// assert_eq!(part.rule, Some(linkbase::BaseRule::Embedded));
 /// ```
 pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanation {
     let format = match options.format {

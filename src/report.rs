@@ -113,14 +113,14 @@ pub struct LinkRecord {
     /// Why it was left alone, for failures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Where the value is written: the byte range, in the document's text,
-    /// of the attribute value that holds it (the whole value for a list, a
+    /// Where the value is written: the byte range, in the input, of the
+    /// attribute value that holds it (the whole value for a list, a
     /// `srcset`, a `style` attribute or a meta refresh; as written, before
     /// character references are decoded). Known for the attributes of an
-    /// HTML document given whole (not inside a MIME part, a WARC record or
-    /// an `iframe srcdoc`); its text is the input itself when the input is
-    /// UTF-8 without a byte order mark (or ASCII). `None` elsewhere (`<style>`
-    /// text, style sheets, XHTML, MIME headers). Not in the JSON report.
+    /// HTML document given whole (not a MIME part, a WARC payload or an
+    /// `iframe srcdoc`) in UTF-8 (or ASCII) without a byte order mark;
+    /// `None` elsewhere (other encodings, `<style>` text, style sheets,
+    /// XHTML, MIME headers). Not in the JSON report.
     #[serde(skip)]
     pub span: Option<std::ops::Range<usize>>,
 }

@@ -5,7 +5,7 @@ made absolute against the page's URL (https://docs.python.org/3.11/ + path).
 
 The page sets are the Rust bench's: the five largest pages and a sample of
 twenty of every size. Per page, in one run, each tool's median time over
-ROUNDS rewrites, in process (no start-up, the page already in memory):
+ROUNDS rewrites (default 15), in process (no start-up, the page already in memory):
 
 - linkbase: ``linkbase.rewrite(page, url)`` (records of every link kept, the
   default) and ``records=False`` (counts only);
@@ -16,8 +16,10 @@ ROUNDS rewrites, in process (no start-up, the page already in memory):
 - Rust: ``linkbase::rewrite`` with the same options (the example
   python/bench/rust_rewrite.rs, release build).
 
-Printed: a Markdown table per set (sums of the per-page medians, ratios),
-and the median over pages of the per-page ratios.
+Each round runs every tool over the whole set in turn (the Rust example
+once per round), so that the load of a shared machine falls on all alike. Printed: a Markdown table per set (sums of the per-page medians) and
+the ratios, paired: per page the median over rounds of the ratio of the two
+tools' times in the same round, then the median over pages.
 
 Setup (cached in LINKBASE_BENCH_CACHE, else target/tmp/bench-pages, as the
 Rust bench): ``apt-get download python3.11-doc`` and ``dpkg -x``. Needs
@@ -109,23 +111,54 @@ def with_linkbase_counts(data: bytes, url: str) -> bytes:
     return linkbase.rewrite(data, url, records=False).output
 
 
-def median_time(fn, data, url, rounds):
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn(data, url)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def once(fn, data, url):
+    start = time.perf_counter()
+    fn(data, url)
+    return time.perf_counter() - start
 
 
-def rust_times(root: Path, pages, rounds: int, records: bool):
-    """Per page, the Rust library's median (the example, release build)."""
+def rust_round(root: Path, pages, records: bool):
+    """One round of the Rust library on every page (the example, release
+    build): seconds per page."""
     command = [
         "cargo", "run", "-q", "--release", "-p", "linkbase-python", "--example", "rust_rewrite", "--",
-        str(rounds), "1" if records else "0", URL_PREFIX, str(root),
+        "1", "1" if records else "0", URL_PREFIX, str(root),
     ] + [path for path, _ in pages]
     out = subprocess.run(command, cwd=REPO, check=True, capture_output=True, text=True).stdout
     return {line.split("\t")[0]: float(line.split("\t")[1]) for line in out.splitlines()}
+
+
+TOOLS = {
+    "linkbase": with_linkbase,
+    "linkbase-counts": with_linkbase_counts,
+    "lxml": with_lxml,
+    "selectolax": with_selectolax,
+}
+
+LABELS = [
+    ("linkbase", "`linkbase.rewrite` (Python, link records kept)"),
+    ("linkbase-counts", "`linkbase.rewrite(records=False)` (Python, counts only)"),
+    ("rust", "`linkbase::rewrite` (Rust, link records kept)"),
+    ("rust-counts", "`linkbase::rewrite` (Rust, counts only)"),
+    ("lxml", "lxml parse + `make_links_absolute` + `tostring`"),
+    ("selectolax", "selectolax (lexbor) parse + set attributes + `.html`"),
+]
+
+
+def measure(root: Path, pages, rounds: int):
+    """Per page and tool, the times of every round. Each round runs each tool
+    over the whole set, one page after the other (as the Rust example does),
+    the tools one after the other, so that the load of a shared machine falls
+    on all alike and no tool runs with another's data in the caches."""
+    times = {path: {key: [] for key, _ in LABELS} for path, _ in pages}
+    for _ in range(rounds):
+        for key, records in (("rust", True), ("rust-counts", False)):
+            for path, t in rust_round(root, pages, records).items():
+                times[path][key].append(t)
+        for key, fn in TOOLS.items():
+            for path, data in pages:
+                times[path][key].append(once(fn, data, URL_PREFIX + path))
+    return times
 
 
 def main(argv):
@@ -135,47 +168,34 @@ def main(argv):
     cache = Path(os.environ.get("LINKBASE_BENCH_CACHE", REPO / "target" / "tmp" / "bench-pages"))
     root = python_docs(cache)
     print(f"linkbase {linkbase.__version__}, lxml {lxml.__version__}, Python {sys.version.split()[0]}, "
-          f"{args.rounds} rounds a page, medians")
+          f"{args.rounds} rounds, medians; load average {os.getloadavg()[0]:.1f} at the start")
     for set_name, pages in page_sets(root):
-        rust = rust_times(root, pages, args.rounds, records=True)
-        rust_counts = rust_times(root, pages, args.rounds, records=False)
-        rows = []
-        for path, data in pages:
-            url = URL_PREFIX + path
-            rows.append({
-                "page": path,
-                "bytes": len(data),
-                "linkbase": median_time(with_linkbase, data, url, args.rounds),
-                "linkbase-counts": median_time(with_linkbase_counts, data, url, args.rounds),
-                "lxml": median_time(with_lxml, data, url, args.rounds),
-                "selectolax": median_time(with_selectolax, data, url, args.rounds),
-                "rust": rust[path],
-                "rust-counts": rust_counts[path],
-            })
-        total = {k: sum(r[k] for r in rows) for k in rows[0] if k != "page"}
-        per_page = lambda a, b: statistics.median(r[a] / r[b] for r in rows)
-        mb = total["bytes"] / 1e6
-        print(f"\n### {set_name} ({len(rows)} pages, {mb:.2f} MB)\n")
-        print("| tool | time (sum of per-page medians) | MB/s | vs linkbase.rewrite (median of per-page ratios) |")
+        times = measure(root, pages, args.rounds)
+        med = {path: {k: statistics.median(v) for k, v in t.items()} for path, t in times.items()}
+
+        def paired(a, b):
+            """Median over pages of the median over rounds of a/b."""
+            return statistics.median(
+                statistics.median(x / y for x, y in zip(t[a], t[b])) for t in times.values()
+            )
+
+        total = {k: sum(m[k] for m in med.values()) for k, _ in LABELS}
+        mb = sum(len(d) for _, d in pages) / 1e6
+        print(f"\n### {set_name} ({len(pages)} pages, {mb:.2f} MB)\n")
+        print("| tool | time (sum of per-page medians) | MB/s | time / `linkbase.rewrite` (per page, paired) |")
         print("|---|---:|---:|---:|")
-        for key, label in [
-            ("linkbase", "`linkbase.rewrite` (Python, link records kept)"),
-            ("linkbase-counts", "`linkbase.rewrite(records=False)` (Python)"),
-            ("rust", "`linkbase::rewrite` (Rust, link records kept)"),
-            ("rust-counts", "`linkbase::rewrite` (Rust, counts only)"),
-            ("lxml", "lxml parse + `make_links_absolute` + `tostring`"),
-            ("selectolax", "selectolax (lexbor) parse + set attributes + `.html`"),
-        ]:
+        for key, label in LABELS:
             t = total[key]
-            print(f"| {label} | {t * 1e3:.1f} ms | {mb / t:.1f} | {per_page(key, 'linkbase'):.2f}x |")
+            print(f"| {label} | {t * 1e3:.1f} ms | {mb / t:.1f} | {paired(key, 'linkbase'):.2f}x |")
         print()
-        print(f"- lxml / linkbase.rewrite: {per_page('lxml', 'linkbase'):.2f}x per page (median), "
+        print(f"- lxml / linkbase.rewrite: **{paired('lxml', 'linkbase'):.2f}x** per page (paired median), "
               f"{total['lxml'] / total['linkbase']:.2f}x in all")
-        print(f"- selectolax / linkbase.rewrite: {per_page('selectolax', 'linkbase'):.2f}x per page (median), "
+        print(f"- selectolax / linkbase.rewrite: **{paired('selectolax', 'linkbase'):.2f}x** per page, "
               f"{total['selectolax'] / total['linkbase']:.2f}x in all")
-        print(f"- linkbase.rewrite / Rust (same options): {per_page('linkbase', 'rust'):.3f}x per page (median), "
+        print(f"- linkbase.rewrite / Rust, records kept: **{paired('linkbase', 'rust'):.3f}x** per page, "
               f"{total['linkbase'] / total['rust']:.3f}x in all; counts only: "
-              f"{per_page('linkbase-counts', 'rust-counts'):.3f}x per page")
+              f"**{paired('linkbase-counts', 'rust-counts'):.3f}x** per page, "
+              f"{total['linkbase-counts'] / total['rust-counts']:.3f}x in all")
     return 0
 
 

@@ -64,8 +64,12 @@ enum Input {
 
 impl Input {
     fn from(data: &Bound<'_, PyAny>) -> PyResult<Input> {
-        if let Ok(text) = data.extract::<PyBackedStr>() {
-            return Ok(Input::Text(text));
+        // The common cases first, without a failed extraction's exception.
+        if let Ok(bytes) = data.cast::<PyBytes>() {
+            return Ok(Input::Bytes(PyBackedBytes::from(bytes.clone())));
+        }
+        if let Ok(text) = data.cast::<PyString>() {
+            return Ok(Input::Text(PyBackedStr::try_from(text.clone())?));
         }
         match data.extract::<PyBackedBytes>() {
             Ok(bytes) => Ok(Input::Bytes(bytes)),
@@ -137,21 +141,24 @@ impl Rewritten {
 }
 
 /// Run linkbase's `rewrite` on `input` without the GIL: the output (`None`
-/// when nothing changed) and the report.
+/// when nothing changed), the report, and its link records as `Link`s
+/// (taken out of the report).
 fn run_rewrite(
     py: Python<'_>,
     input: &Input,
     options: &linkbase::Options,
     name: Option<&str>,
-) -> (Option<Vec<u8>>, linkbase::Report) {
+) -> (Option<Vec<u8>>, linkbase::Report, Vec<report::Link>) {
     let bytes = input.bytes();
+    let text = input.text();
     py.detach(|| {
-        let out = linkbase::rewrite(bytes, options, name);
+        let mut out = linkbase::rewrite(bytes, options, name);
+        let links = report::links(std::mem::take(&mut out.report.links), text);
         let output = match out.output {
             std::borrow::Cow::Borrowed(_) => None,
             std::borrow::Cow::Owned(v) => Some(v),
         };
-        (output, out.report)
+        (output, out.report, links)
     })
 }
 
@@ -194,7 +201,7 @@ fn rewrite(
     };
     let mut options = options_for(&input, &args, name)?;
     options.keep_link_records = records;
-    let (output, report) = run_rewrite(py, &input, &options, name);
+    let (output, report, links) = run_rewrite(py, &input, &options, name);
     options::check_url(&report)?;
     let changed = output.is_some();
     let output: Py<PyAny> = match (&input, output) {
@@ -214,7 +221,7 @@ fn rewrite(
             }
         },
     };
-    let report = Report::new(py, report, input.text())?;
+    let report = Report::new(py, report, links)?;
     Ok(Rewritten {
         output,
         report: Py::new(py, report)?,
@@ -253,10 +260,9 @@ fn links<'py>(
     };
     let mut options = options_for(&input, &args, name)?;
     options.keep_link_records = true;
-    let (_, report) = run_rewrite(py, &input, &options, name);
+    let (_, report, links) = run_rewrite(py, &input, &options, name);
     options::check_url(&report)?;
-    let list = report::links(report.links, input.text());
-    Ok(pyo3::types::PyList::new(py, list)?.into_any())
+    Ok(pyo3::types::PyList::new(py, links)?.into_any())
 }
 
 /// The native module.

@@ -4,8 +4,10 @@
 use crate::options::message;
 use linkbase::{BaseRule, LinkRecord, Outcome};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyList;
 use std::ops::Range;
+use std::sync::Mutex;
 
 /// The name of the rule that set a base, as Python sees it: the JSON
 /// report's (`embedded`, `content-base`, `content-location`,
@@ -53,8 +55,8 @@ pub struct Link {
     /// The MIME part (`1.2`), or the WARC record, it is in; `None` for a document.
     part: Option<String>,
     /// `(start, end)`: where the attribute value holding it is written in
-    /// the input (indices of the `str`, or bytes of UTF-8 `bytes`); `None`
-    /// where not known (see docs/python.md).
+    /// the input (indices of a `str`, offsets of `bytes`); `None` where not
+    /// known (not HTML, not UTF-8, a MIME part; docs/python.md).
     span: Option<(usize, usize)>,
 }
 
@@ -202,11 +204,15 @@ impl Counts {
 }
 
 /// What happened while rewriting one input: `counts`, one `Link` per
-/// URL-bearing value (`links`), every `Problem` (`problems`).
+/// URL-bearing value (`links`), every `Problem` (`problems`). The `Link`
+/// objects are made on the first read of `links` (a page's thousands of
+/// records cost nothing to a caller that reads only the counts).
 #[pyclass(frozen, module = "linkbase")]
 pub struct Report {
     counts: Counts,
-    links: Py<PyList>,
+    /// The records, until `links` is first read.
+    records: Mutex<Vec<Link>>,
+    links: PyOnceLock<Py<PyList>>,
     problems: Py<PyList>,
     has_errors: bool,
 }
@@ -221,8 +227,12 @@ impl Report {
 
     /// One `Link` per URL-bearing value, in input order.
     #[getter]
-    fn links<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
-        self.links.bind(py).clone()
+    fn links<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = self.links.get_or_try_init(py, || {
+            let records = std::mem::take(&mut *self.records.lock().expect("not poisoned"));
+            PyList::new(py, records).map(Bound::unbind)
+        })?;
+        Ok(list.bind(py).clone())
     }
 
     /// Problems with documents and parts.
@@ -237,20 +247,20 @@ impl Report {
         self.has_errors
     }
 
-    fn __repr__(&self, py: Python<'_>) -> String {
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
             "Report(counts={}, links=<{} links>, problems={})",
             self.counts.__repr__(),
-            self.links.bind(py).len(),
+            self.links(py)?.len(),
             self.problems.bind(py).len()
-        )
+        ))
     }
 }
 
 impl Report {
-    /// The Python report of `report`; `text` is the input when it was a
-    /// `str` (spans are given in its characters).
-    pub fn new(py: Python<'_>, report: linkbase::Report, text: Option<&str>) -> PyResult<Report> {
+    /// The Python report of `report`, its records already `Link`s
+    /// ([`links`]).
+    pub fn new(py: Python<'_>, report: linkbase::Report, links: Vec<Link>) -> PyResult<Report> {
         let has_errors = report.has_errors();
         let c = report.counts;
         let problems: Vec<Problem> = report.problems.iter().map(Problem::new).collect();
@@ -261,7 +271,8 @@ impl Report {
                 no_base: c.no_base,
                 failed: c.failed,
             },
-            links: PyList::new(py, links(report.links, text))?.unbind(),
+            records: Mutex::new(links),
+            links: PyOnceLock::new(),
             problems: PyList::new(py, problems)?.unbind(),
             has_errors,
         })

@@ -213,7 +213,9 @@ pub fn convert(
         attributes,
         force,
     };
-    let options = args.options()?;
+    let mut options = args.options()?;
+    // Each record's links go to `on_record`; without it only counts are kept.
+    options.keep_link_records = on_record.is_some();
     let (src, dst) = (Place::of(src), Place::of(dst));
     let mut warc = linkbase::warc::WarcOptions::new();
     if let Some(date) = date {
@@ -262,8 +264,10 @@ pub fn convert(
                 return;
             }
             let outcome = outcome_name(&record.outcome);
+            let mut record_report = record.report;
+            let links = crate::report::links(std::mem::take(&mut record_report.links), None);
             let called = Python::attach(|py| -> PyResult<()> {
-                let report = Py::new(py, Report::new(py, record.report, None)?)?;
+                let report = Py::new(py, Report::new(py, record_report, links)?)?;
                 let record = Record {
                     offset: record.offset,
                     id: record.id,

@@ -107,6 +107,7 @@ def test_on_record_sees_every_record():
     converted = [r for r in seen if r.outcome == "converted"]
     assert [r.target_uri for r in converted] == ["http://example.com/a/page.html"]
     assert converted[0].report.counts.rewritten == 3
+    assert [l.outcome for l in converted[0].report.links].count("rewritten") == 3
 
 
 def test_an_exception_in_on_record_stops_the_conversion():

@@ -34,6 +34,10 @@ pub struct Start<'a> {
     pub output: Option<&'a Charset>,
     /// How many `srcdoc` documents enclose this one.
     pub depth: usize,
+    /// Are the document's text offsets those of the input's bytes (a
+    /// document given whole, in UTF-8 without a byte order mark)? Then each
+    /// link record carries its span ([`crate::LinkRecord::span`]).
+    pub source_spans: bool,
 }
 
 impl Start<'_> {
@@ -235,10 +239,10 @@ impl Walk<'_> {
         ) else {
             return;
         };
-        // Spans are offsets in the input only in a document given whole.
-        let start = self.policy.start;
-        let whole = start.depth == 0 && start.ctx.location.part.is_none();
-        let span = attr.span.as_ref().filter(|_| whole);
+        let span = attr
+            .span
+            .as_ref()
+            .filter(|_| self.policy.start.source_spans);
         self.policy.rewriter.set_span(span.map(|s| s.value.clone()));
         let new = self.policy.value(
             local,
@@ -426,6 +430,7 @@ impl Policy<'_> {
             saved_from_allowed: false,
             output: None,
             depth: start.depth + 1,
+            source_spans: false,
             ..*start
         };
         let edits = rewrite_document(value, &nested, self.rewriter.report());
@@ -603,5 +608,51 @@ mod tests {
             let got = rewrite_list(input, sep, &mut |u| (u != "keep").then(|| u.to_uppercase()));
             assert_eq!(got.as_deref(), want, "case {name}");
         }
+    }
+}
+
+#[cfg(test)]
+mod span_tests {
+    use crate::{rewrite, Options};
+
+    fn spans(input: &str) -> Vec<(String, Option<String>)> {
+        let mut options = Options::new();
+        options.url = Some("http://h.example/d/".into());
+        options.keep_link_records = true;
+        let out = rewrite(input.as_bytes(), &options, None);
+        out.report
+            .links
+            .into_iter()
+            .map(|l| (l.before, l.span.map(|s| input[s].to_string())))
+            .collect()
+    }
+
+    #[test]
+    fn each_link_has_the_span_of_its_attribute_value() {
+        let page = "<a href='a.html'>a</a><img srcset=\"x.png 1x, y.png 2x\" src=&#x7a;.png>\
+                    <style>p{background:url(s.png)}</style><p style=\"background:url(b.png)\">";
+        assert_eq!(
+            spans(page),
+            [
+                ("a.html".into(), Some("a.html".into())),
+                ("x.png".into(), Some("x.png 1x, y.png 2x".into())),
+                ("y.png".into(), Some("x.png 1x, y.png 2x".into())),
+                // As written, before the reference is decoded.
+                ("z.png".into(), Some("&#x7a;.png".into())),
+                // Style text: no span.
+                ("s.png".into(), None),
+                ("b.png".into(), Some("background:url(b.png)".into())),
+            ]
+        );
+    }
+
+    #[test]
+    fn values_inside_mime_parts_srcdoc_or_after_a_bom_have_no_span() {
+        let message = "Content-Type: text/html\n\n<a href=x.html>x</a>\n";
+        assert_eq!(spans(message), [("x.html".into(), None)]);
+        let page = "<iframe srcdoc=\"<a href=in.html>\"></iframe>";
+        assert_eq!(spans(page), [("in.html".into(), None)]);
+        // A byte order mark: the text's offsets are not the input's.
+        assert_eq!(spans("\u{feff}<a href=x>"), [("x".into(), None)]);
     }
 }
