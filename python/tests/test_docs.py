@@ -53,3 +53,13 @@ def test_block(code):
         url, output = pages[0]
         assert url == "http://example.com/a/page.html"
         assert output in expected and b'href="http://example.com/a/b/c.html"' in output
+
+
+def test_the_package_docstrings_examples():
+    import doctest
+
+    import linkbase
+
+    failures, tried = doctest.testmod(linkbase, extraglobs={"linkbase": linkbase}, report=True)
+    assert tried >= 3
+    assert failures == 0
