@@ -190,6 +190,8 @@ def main(argv):
         print()
         print(f"- lxml / linkbase.rewrite: **{paired('lxml', 'linkbase'):.2f}x** per page (paired median), "
               f"{total['lxml'] / total['linkbase']:.2f}x in all")
+        print(f"- lxml / linkbase.rewrite(records=False): **{paired('lxml', 'linkbase-counts'):.2f}x** per page; "
+              f"lxml / Rust: {paired('lxml', 'rust'):.2f}x with records, {paired('lxml', 'rust-counts'):.2f}x counts only")
         print(f"- selectolax / linkbase.rewrite: **{paired('selectolax', 'linkbase'):.2f}x** per page, "
               f"{total['selectolax'] / total['linkbase']:.2f}x in all")
         print(f"- linkbase.rewrite / Rust, records kept: **{paired('linkbase', 'rust'):.3f}x** per page, "
