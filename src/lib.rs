@@ -109,8 +109,8 @@ pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
 pub use options::{Format, Options};
 pub use policy::absolute_url;
 pub use report::{
-    Counts, Explanation, LeftWithoutBase, LinkRecord, Location, Outcome, Problem, Report, Setting,
-    Severity,
+    Counts, ExplainedPart, Explanation, LeftWithoutBase, LinkRecord, Location, Outcome, Problem,
+    Report, Setting, Severity,
 };
 pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Resolved};
 
