@@ -150,6 +150,12 @@ pub struct TreeBuilder<Handle, Sink> {
 
     /// Told where the attributes the sink receives come from.
     source_observer: Option<Box<dyn SourceObserver>>, // linkbase patch: source spans.
+
+    // linkbase patch: Chromium's tree depth cap, the next field.
+    /// Where an element or comment goes past `MAX_TREE_DEPTH`: the node
+    /// that takes the children of the given node's parent (`None`: it has
+    /// no parent); no cap when `None` (`TreeBuilder::cap_tree_depth`).
+    parent_of: Option<Box<ParentOf<Sink, Handle>>>,
     // WARNING: If you add new fields that contain Handles, you
     // must add them to trace_handles() below to preserve memory
     // safety!
@@ -172,11 +178,64 @@ pub trait SourceObserver {
     fn attributes_from(&self, spans: Option<&TagSpans>);
 }
 
+// linkbase patch: Chromium's tree depth cap, the next two items.
+/// How deep the tree of elements below the root `html` element is built
+/// when the tree builder is told how to find a node's parent
+/// (`TreeBuilder::cap_tree_depth`): Chromium's
+/// `HTMLConstructionSite::kMaximumHTMLParserDOMTreeDepth`.
+pub const MAX_TREE_DEPTH: usize = 512;
+
+/// For `TreeBuilder::cap_tree_depth`: given the sink and a node, the node
+/// that takes the children of that node's parent (the parent itself; a
+/// template element's contents), or `None` if it has no parent.
+pub type ParentOf<Sink, Handle> = dyn Fn(&Sink, &Handle) -> Option<Handle>;
+
 impl<Handle, Sink> TreeBuilder<Handle, Sink>
 where
     Handle: Clone,
     Sink: TreeSink<Handle = Handle>,
 {
+    // linkbase patch: Chromium's tree depth cap (the whole function).
+    /// Bound the depth of the tree as Chromium does: an element or comment
+    /// is inserted into the parent of the current node (found by
+    /// `parent_of`) rather than into the current node when, counting the new
+    /// element if it goes on the stack, more than `MAX_TREE_DEPTH` elements
+    /// besides the root `html` are open, unless it is foster-parented. Text
+    /// still goes into the current node, and the stack of open elements is
+    /// unchanged: only the tree is flatter. (Measured on Chromium 156: a
+    /// void element is inserted one level deeper than an element that is
+    /// pushed; see linkbase's docs/hardening.md.)
+    pub fn cap_tree_depth(&mut self, parent_of: Box<ParentOf<Sink, Handle>>) {
+        self.parent_of = Some(parent_of);
+    }
+
+    // linkbase patch: Chromium's tree depth cap (the whole function).
+    /// Where an element (`pushed`: that goes on the stack of open elements)
+    /// or a comment goes: `appropriate_place_for_insertion`, with the depth
+    /// cap of `cap_tree_depth`.
+    fn place_for_node(&self, pushed: bool) -> InsertionPoint<Handle> {
+        self.place_past_depth_cap(pushed)
+            .unwrap_or_else(|| self.appropriate_place_for_insertion(None))
+    }
+
+    // linkbase patch: Chromium's tree depth cap (the whole function).
+    /// The parent of the current node, when the stack (with the new element
+    /// if `pushed`, without the root) is deeper than `MAX_TREE_DEPTH` and no
+    /// foster parenting applies.
+    fn place_past_depth_cap(&self, pushed: bool) -> Option<InsertionPoint<Handle>> {
+        declare_tag_set!(foster_target = "table" "tbody" "tfoot" "thead" "tr");
+        let parent_of = self.parent_of.as_ref()?;
+        let open_elems = self.open_elems.borrow();
+        if open_elems.len() + usize::from(pushed) <= MAX_TREE_DEPTH + 1 {
+            return None;
+        }
+        let current = open_elems.last()?;
+        if self.foster_parenting.get() && self.elem_in(current, foster_target) {
+            return None;
+        }
+        parent_of(&self.sink, current).map(InsertionPoint::LastChild)
+    }
+
     // linkbase patch: source spans, the next two functions.
     /// Tell `observer` where the attributes the sink receives come from.
     pub fn set_source_observer(&mut self, observer: Box<dyn SourceObserver>) {
@@ -214,6 +273,7 @@ where
             context_elem: Default::default(),
             current_line: Cell::new(1),
             source_observer: None, // linkbase patch: source spans.
+            parent_of: None, // linkbase patch: Chromium's tree depth cap.
         }
     }
 
@@ -255,6 +315,7 @@ where
             context_elem: RefCell::new(Some(context_elem)),
             current_line: Cell::new(1),
             source_observer: None, // linkbase patch: source spans.
+            parent_of: None, // linkbase patch: Chromium's tree depth cap.
         };
 
         // https://html.spec.whatwg.org/multipage/#parsing-html-fragments
@@ -1513,7 +1574,7 @@ where
 
     fn append_comment(&self, text: StrTendril) -> ProcessResult<Handle> {
         let comment = self.sink.create_comment(text);
-        self.insert_appropriately(AppendNode(comment), None);
+        self.insert_at(self.place_for_node(false), AppendNode(comment)); // linkbase patch: Chromium's tree depth cap.
         ProcessResult::Done
     }
 
@@ -1559,7 +1620,7 @@ where
         declare_tag_set!(listed = [form_associatable] - "img");
 
         // Step 7.
-        let insertion_point = self.appropriate_place_for_insertion(None);
+        let insertion_point = self.place_for_node(matches!(push, PushFlag::Push)); // linkbase patch: Chromium's tree depth cap.
         let (node1, node2) = match insertion_point {
             InsertionPoint::LastChild(ref p) | InsertionPoint::BeforeSibling(ref p) => {
                 (p.clone(), None)
@@ -1633,7 +1694,7 @@ where
         ns: Namespace,
         only_add_to_element_stack: bool,
     ) -> Handle {
-        let adjusted_insertion_location = self.appropriate_place_for_insertion(None);
+        let adjusted_insertion_location = self.place_for_node(true); // linkbase patch: Chromium's tree depth cap.
         let qname = QualName::new(None, ns, tag.name.clone());
         self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
         let elem =
