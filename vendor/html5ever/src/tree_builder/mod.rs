@@ -1191,22 +1191,22 @@ where
         loop {
             // Step 8. Create: Insert an HTML element for the token for which the element entry was created,
             // to obtain new element.
-            let tag = match self.active_formatting.borrow()[entry_index] {
-                FormatEntry::Element(_, ref t) => t.clone(),
+            // linkbase patch: linear time; the tag's parts are cloned, not
+            // the whole tag and then its attributes again (was `t.clone()`).
+            let (name, attrs, had_duplicate_attributes, spans) = match self.active_formatting.borrow()[entry_index] {
+                FormatEntry::Element(_, ref t) => (t.name.clone(), t.attrs.clone(), t.had_duplicate_attributes, t.spans.clone()), // linkbase patch
                 FormatEntry::Marker => {
                     panic!("Found marker during formatting element reconstruction")
                 },
             };
 
-            // FIXME: Is there a way to avoid cloning the attributes twice here (once on their own,
-            // once as part of t.clone() above)?
-            self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
+            self.announce_source(spans.as_deref()); // linkbase patch: source spans.
             let new_element = self.insert_element(
                 PushFlag::Push,
                 ns!(html),
-                tag.name.clone(),
-                tag.attrs.clone(),
-                tag.had_duplicate_attributes,
+                name, // linkbase patch: was `tag.name.clone()`
+                attrs, // linkbase patch: was `tag.attrs.clone()`
+                had_duplicate_attributes, // linkbase patch: was `tag.had_duplicate_attributes`
             );
 
             // Step 9. Replace the entry for entry in the list with an entry for new element.

@@ -34,7 +34,7 @@
 //!   entry's element open" (reconstructing the active formatting elements)
 //!   is a hash look-up instead of a search of the stack.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ops::Deref;
 
 use markup5ever::{local_name, ns};
@@ -92,8 +92,10 @@ pub(crate) struct OpenElems<Handle> {
     /// element that has an entry there (0: none), index for index with
     /// `elems`.
     format_ids: Vec<u64>,
-    /// The non-zero values of `format_ids`.
-    open_format_ids: HashSet<u64>,
+    /// Whether each identifier the list has given is one of `format_ids`
+    /// (identifiers are given in order from 1, so a vector indexed by them
+    /// is denser and faster than a hash set).
+    open_format_ids: Vec<bool>,
 }
 
 impl<Handle> Default for OpenElems<Handle> {
@@ -108,7 +110,7 @@ impl<Handle> Default for OpenElems<Handle> {
             html_names: Vec::new(),
             by_name: HashMap::new(),
             format_ids: Vec::new(),
-            open_format_ids: HashSet::new(),
+            open_format_ids: Vec::new(),
         }
     }
 }
@@ -236,24 +238,18 @@ impl<Handle> OpenElems<Handle> {
             &mut self.template_indices,
             &mut self.special_indices,
         ] {
-            if let Ok(position) = list.binary_search(&index) {
-                list.remove(position);
-            }
+            remove_sorted(list, index);
         }
         if let Some(name) = self.html_names[index].take() {
             if let Some(list) = self.by_name.get_mut(&name) {
-                if let Ok(position) = list.binary_search(&index) {
-                    list.remove(position);
-                }
+                remove_sorted(list, index);
                 if list.is_empty() {
                     self.by_name.remove(&name);
                 }
             }
         }
         let id = std::mem::take(&mut self.format_ids[index]);
-        if id != 0 {
-            self.open_format_ids.remove(&id);
-        }
+        self.set_open(id, false);
     }
 
     /// Add `index`, where an element named `name` now is, to its lists.
@@ -321,16 +317,28 @@ impl<Handle> OpenElems<Handle> {
     /// (non-zero) in the list of active formatting elements.
     pub(crate) fn set_format_id(&mut self, index: usize, id: u64) {
         let old = std::mem::replace(&mut self.format_ids[index], id);
-        if old != 0 {
-            self.open_format_ids.remove(&old);
+        self.set_open(old, false);
+        self.set_open(id, true);
+    }
+
+    /// Note whether the element of identifier `id` (0: none) is open.
+    fn set_open(&mut self, id: u64, open: bool) {
+        let Ok(id) = usize::try_from(id) else {
+            return;
+        };
+        if id == 0 {
+            return;
         }
-        self.open_format_ids.insert(id);
+        if self.open_format_ids.len() <= id {
+            self.open_format_ids.resize(id + 1, false);
+        }
+        self.open_format_ids[id] = open;
     }
 
     /// Whether the element of the entry with identifier `id` in the list of
     /// active formatting elements is open.
     pub(crate) fn has_format_id(&self, id: u64) -> bool {
-        self.open_format_ids.contains(&id)
+        usize::try_from(id).is_ok_and(|id| self.open_format_ids.get(id) == Some(&true))
     }
 
     /// Whether an HTML `p` element is in button scope: the topmost open `p`
@@ -355,8 +363,22 @@ impl<Handle> OpenElems<Handle> {
 
 /// Insert `index` in the ascending `list` (at its end, nearly always).
 fn insert_sorted(list: &mut Vec<usize>, index: usize) {
+    if list.last().is_none_or(|&last| last < index) {
+        list.push(index);
+        return;
+    }
     let position = list.partition_point(|&i| i < index);
     list.insert(position, index);
+}
+
+/// Remove `index` from the ascending `list` if it is there (at its end,
+/// nearly always).
+fn remove_sorted(list: &mut Vec<usize>, index: usize) {
+    if list.last() == Some(&index) {
+        list.pop();
+    } else if let Ok(position) = list.binary_search(&index) {
+        list.remove(position);
+    }
 }
 
 /// Whether the topmost element sought (`target`) is above the topmost
