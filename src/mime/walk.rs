@@ -30,7 +30,7 @@ pub struct Header {
     /// The raw value bytes (after the colon and any spaces, folding included).
     pub value: Range<usize>,
     /// The value unfolded, RFC 2047 encoded-words decoded (mailparse's
-    /// `get_value`), for the headers linkbase reads ([`READ_HEADERS`]);
+    /// `get_value`), for the headers linkbase reads (`READ_HEADERS`);
     /// empty for every other header, which is never decoded.
     pub text: String,
 }
@@ -115,7 +115,7 @@ pub struct Entity {
 
 impl Entity {
     /// The first header named `name` (case-insensitive): one of
-    /// [`READ_HEADERS`], or `dkim-signature` (whose value is not decoded).
+    /// `READ_HEADERS`, or `dkim-signature` (whose value is not decoded).
     pub fn header(&self, name: &str) -> Option<&Header> {
         debug_assert!(
             is_read(name) || name.eq_ignore_ascii_case("dkim-signature"),
