@@ -26,7 +26,8 @@
 //! that load from other processes falls on both alike.
 //!
 //! Issue 20's inputs (distinct attributes, select nesting, stray end tags,
-//! reconstructed formatting elements, a `Subject` of RFC 2047 words, WARC
+//! reconstructed formatting elements, a `Subject` or `Content-Type` of RFC
+//! 2047 words, WARC
 //! records with lying lengths) are rows too, and for each of them the peak
 //! live heap of one rewrite at 10N (a counting allocator,
 //! `tests/common/alloc_meter.rs`) must stay within a stated multiple of the
@@ -334,6 +335,16 @@ const CASES: &[Case] = &[
         n: 10_000,
         unit: "encoded-words",
         build: encoded_word_subject,
+        format: Some(Format::Mime),
+        runs: 5,
+        heap: Some(MIME_HEAP),
+        warc_pending: false,
+    },
+    Case {
+        name: "RFC 2047 Content-Type",
+        n: 10_000,
+        unit: "encoded-words",
+        build: encoded_word_content_type,
         format: Some(Format::Mime),
         runs: 5,
         heap: Some(MIME_HEAP),

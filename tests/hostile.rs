@@ -244,6 +244,21 @@ fn a_subject_of_a_hundred_thousand_encoded_words_is_not_decoded() {
     assert_eq!(out.report.counts.rewritten, 1);
 }
 
+#[test]
+fn a_content_type_of_a_hundred_thousand_encoded_words_is_read_undecoded() {
+    // A header linkbase reads, past MAX_ENCODED_WORDS: unfolded, not
+    // decoded (decoding it took time quadratic in its words); the part is
+    // still `text/html` and its link rewritten.
+    let input = encoded_word_content_type(100_000);
+    let out = mime(&input);
+    assert_same_bytes(
+        "content-type",
+        &out.output,
+        with_link_rewritten(&input, MIME_BASE).as_bytes(),
+    );
+    assert_eq!(out.report.counts.rewritten, 1);
+}
+
 /// `depth` nested `<div>`, then a template holding a base element and a
 /// link, then a link after it (expected values measured in Chromium 156,
 /// which `tests/browser.rs` reads the same pages in).

@@ -51,6 +51,41 @@ pub const READ_HEADERS: [&str; 8] = [
     "base-url",
 ];
 
+/// The most RFC 2047 encoded-words (`=?` openers) a read header's value may
+/// hold to be decoded. mailparse's decoding of a line costs its length times
+/// its encoded-words (it finds a character by counting from the line's
+/// start, for each word): a `Content-Type` of 100,000 words would take
+/// minutes. A value with more is unfolded but not decoded (encoded-words
+/// have no place in the structured and URL-valued headers linkbase reads,
+/// RFC 2047 §5; real ones hold a few).
+pub const MAX_ENCODED_WORDS: usize = 64;
+
+/// A read header's [`Header::text`]: mailparse's decoding, or, past
+/// [`MAX_ENCODED_WORDS`], the value unfolded as mailparse unfolds it (each
+/// line break and the next line's leading white space become one space;
+/// UTF-8, else Latin-1), not decoded.
+fn header_text(h: &mailparse::MailHeader<'_>) -> String {
+    let raw = h.get_value_raw();
+    if memmem::find_iter(raw, b"=?")
+        .nth(MAX_ENCODED_WORDS)
+        .is_none()
+    {
+        return h.get_value();
+    }
+    let value = match std::str::from_utf8(raw) {
+        Ok(text) => text.to_string(),
+        Err(_) => raw.iter().map(|&b| char::from(b)).collect(),
+    };
+    let mut text = String::with_capacity(value.len());
+    for (i, line) in value.lines().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(line.trim_start());
+    }
+    text
+}
+
 /// Whether linkbase reads the value of the header named `name`.
 fn is_read(name: &str) -> bool {
     READ_HEADERS
@@ -408,7 +443,7 @@ impl Walker<'_, '_> {
                 let start = value.as_ptr() as usize - base;
                 let name = String::from_utf8_lossy(h.get_key_raw()).trim().to_string();
                 let text = if is_read(&name) {
-                    h.get_value()
+                    header_text(h)
                 } else {
                     String::new()
                 };

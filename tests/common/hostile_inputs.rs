@@ -302,3 +302,19 @@ pub fn warc_one_lie_then_broken(n: usize) -> Vec<u8> {
     }
     s.into_bytes()
 }
+
+/// An HTML message whose `Content-Type` (a header linkbase reads) carries a
+/// parameter of `n` RFC 2047 encoded-words on one line; its body's link
+/// resolves against the `Content-Base`, `MIME_BASE`.
+pub fn encoded_word_content_type(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 16 + 256);
+    s.push_str("From: a@example.org\r\nContent-Type: text/html; x=\"");
+    for _ in 0..n {
+        s.push_str(" =?utf-8?q?abc?=");
+    }
+    let _ = write!(
+        s,
+        "\"\r\nContent-Base: {MIME_BASE}\r\n\r\n<a href=x>x</a>\r\n"
+    );
+    s.into_bytes()
+}
