@@ -97,6 +97,9 @@ fn help_documents_every_flag_under_headings() {
         "--report",
         "--stats",
         "--quiet",
+        "--diff",
+        "--check",
+        "--glob",
         "Exit status",
         "Examples",
     ] {
@@ -267,7 +270,7 @@ fn a_folder_without_a_base_counts_the_links_in_the_summary() {
     let err = stderr_of(&output);
     assert!(
         err.starts_with(
-            "linkbase: 4 files (0 changed, 1 ignored), 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at "
+            "linkbase: 0 of 4 inputs changed; 1 other file passed over; 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at "
         ) && err.ends_with("/s\n")
             && err.lines().count() == 1,
         "{err}"
@@ -635,7 +638,7 @@ links per attribute:
   href               1         0              1            0      0        0       0      2
   src                1         0              0            0      0        0       0      1
   total              2         0              1            0      0        0       0      3
-linkbase: 1 file (1 changed), 2 links rewritten, 1 left, 0 errors, 57 bytes at ";
+linkbase: 1 of 1 input changed; 2 links rewritten, 1 left, 0 errors, 57 bytes at ";
     assert!(err.starts_with(tables), "{err}");
     let rate = &err[tables.len()..];
     assert!(rate.ends_with("/s\n") && rate.lines().count() == 1, "{err}");
@@ -1530,7 +1533,7 @@ fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
         assert!(
             lines.len() == 3
                 && lines[2].starts_with(
-                    "linkbase: 0 files (0 changed, 2 skipped), 0 links rewritten, 0 left, 2 errors, 68 bytes at "
+                    "linkbase: 0 of 2 inputs changed, 2 skipped; 0 links rewritten, 0 left, 2 errors, 68 bytes at "
                 ),
             "{step}: {err}"
         );
@@ -1758,7 +1761,7 @@ fn summary_is_shown_for_several_files_and_silenced_by_quiet() {
     let (summary, rate) = summary.rsplit_once(" at ").unwrap_or_default();
     assert_eq!(
         summary,
-        "linkbase: 4 files (4 changed, 1 ignored), 4 links rewritten, 0 left, 0 errors, 117 bytes",
+        "linkbase: 4 of 4 inputs changed; 1 other file passed over; 4 links rewritten, 0 left, 0 errors, 117 bytes",
         "{loud}"
     );
     assert!(

@@ -25,6 +25,12 @@ impl Entry {
     pub fn is_file(&self) -> bool {
         !matches!(self, Entry::Skip(_))
     }
+
+    /// Is this counted by the progress bar: an input processed, or one that
+    /// fails (not a file a walk passes over)?
+    pub fn is_counted(&self) -> bool {
+        !matches!(self, Entry::Skip(skip) if !skip.is_error)
+    }
 }
 
 /// A file to rewrite.
@@ -76,7 +82,9 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
             Err(e) => entries.push(skip_error(name, format!("cannot read: {}", io_cause(&e)))),
             Ok(meta) if meta.is_dir() => {
                 if settings.recursive {
+                    let first = entries.len();
                     walk(path, path, &mut entries);
+                    exclude_by_globs(&mut entries[first..], settings);
                 } else {
                     entries.push(skip_error(
                         name,
@@ -93,6 +101,20 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
     }
     refuse_duplicates(&mut entries, &settings.destination);
     entries
+}
+
+/// The files of a walk that `-g/--glob` leaves out become `ignored`.
+fn exclude_by_globs(walked: &mut [Entry], settings: &Settings) {
+    if settings.globs.is_empty() {
+        return;
+    }
+    for entry in walked {
+        if let Entry::File(file) = entry {
+            if !settings.globs.takes(&file.relative) {
+                *entry = ignored(file.name.clone(), "excluded by --glob");
+            }
+        }
+    }
 }
 
 /// Two inputs must not write the same output: a file listed twice (or met

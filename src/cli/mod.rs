@@ -13,15 +13,18 @@
 
 mod atomic;
 mod explain;
+mod globs;
 mod inputs;
 mod job;
 mod jsonl;
 mod output;
 mod output_path;
+mod preview;
 mod progress;
 mod resolve;
 mod rewrite;
 mod settings;
+mod sniff;
 mod summary;
 mod terms;
 mod warc;
@@ -35,8 +38,8 @@ pub const EXIT_PARTIAL: i32 = 1;
 /// Exit status: usage error.
 pub const EXIT_USAGE: i32 = 2;
 
-/// linkbase: rewrite every link in HTML documents and MIME messages to absolute form.
-/// Examples and exit statuses, after the options in `--help`.
+/// Examples and exit statuses, after the options in `--help` (the text
+/// above them is the crate's description: HTML, MIME and WARC).
 const AFTER_HELP: &str = "\
 Examples:
   linkbase page.html --url https://example.org/docs/page.html > out.html
@@ -77,10 +80,18 @@ enum Command {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One prefix for every error: clap's as linkbase's own
+            // (`linkbase: error: …`).
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            eprint!("linkbase: error: {text}");
+            return EXIT_USAGE;
+        }
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            // --help, --version: not errors.
             let _ = e.print();
-            return code;
+            return EXIT_OK;
         }
     };
     match cli.command {

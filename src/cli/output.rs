@@ -115,6 +115,20 @@ enum Place<'s> {
     },
 }
 
+/// Make the folders `target` is to be written in, when missing.
+fn create_parent(target: &std::path::Path) -> Result<(), WriteFailure> {
+    match target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) if !parent.is_dir() => std::fs::create_dir_all(parent).map_err(|e| {
+            error(format!(
+                "cannot create folder {}: {}",
+                parent.display(),
+                io_cause(&e)
+            ))
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn place<'s>(
     settings: &'s Settings,
     input: Option<&InputFile>,
@@ -123,7 +137,11 @@ fn place<'s>(
     // (where to write, the backup suffix, whether it replaces the input)
     let (target, backup, in_place) = match (&settings.destination, input) {
         (Destination::Stdout, _) => return Ok(Place::Stdout),
-        (Destination::File(path), _) => (path.clone(), None, false),
+        (Destination::File(path), _) => {
+            // `-o new/sub/out.html`: the folders are made, as a mirror's are.
+            create_parent(path)?;
+            (path.clone(), None, false)
+        }
         (Destination::Mirror(folder), Some(input)) => {
             let target = folder.join(&input.relative);
             if same_file(&input.path, &target) {
@@ -132,15 +150,7 @@ fn place<'s>(
                     target.display()
                 )));
             }
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    error(format!(
-                        "cannot create folder {}: {}",
-                        parent.display(),
-                        io_cause(&e)
-                    ))
-                })?;
-            }
+            create_parent(&target)?;
             (target, None, false)
         }
         (Destination::InPlace { backup }, Some(input)) => {
