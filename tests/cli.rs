@@ -301,7 +301,7 @@ fn an_unknown_charset_is_a_usage_error() {
     run_stdin(&["--charset", "klingon"], PAGE)
         .code(2)
         .stdout("")
-        .stderr("error: invalid value 'klingon' for '--charset <LABEL>': unknown charset `klingon` (expected an encoding label such as utf-8, shift_jis, windows-1252)\n\nFor more information, try '--help'.\n");
+        .stderr("linkbase: error: invalid value 'klingon' for '--charset <LABEL>': unknown charset `klingon` (expected an encoding label such as utf-8, shift_jis, windows-1252)\n\nFor more information, try '--help'.\n");
 }
 
 #[test]
@@ -327,7 +327,7 @@ fn an_unknown_profile_is_a_usage_error() {
     run_stdin(&["--profile", "rfc9999"], PAGE)
         .code(2)
         .stdout("")
-        .stderr("error: invalid value 'rfc9999' for '--profile <PROFILE>'\n  [possible values: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg]\n\n  tip: a similar value exists: 'rfc3986'\n\nFor more information, try '--help'.\n");
+        .stderr("linkbase: error: invalid value 'rfc9999' for '--profile <PROFILE>'\n  [possible values: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg]\n\n  tip: a similar value exists: 'rfc3986'\n\nFor more information, try '--help'.\n");
 }
 
 #[test]
@@ -346,11 +346,12 @@ fn absolutize_fragments_rewrites_same_document_references() {
 #[test]
 fn attr_adds_url_bearing_attributes() {
     let input = "<img data-src=\"lazy.png\" data-other=\"keep.png\">";
-    // Without --attr neither attribute is a URL: nothing changes.
+    // Without --attr neither attribute is a URL: nothing changes, and the
+    // run says it found no link.
     run_stdin(&["--url", PAGE_URL], input)
         .success()
         .stdout(input)
-        .stderr("");
+        .stderr("<stdin>: no links found (read as HTML; --format css, mime, xhtml or html reads it as something else)\n");
     // With it only the named one (names are matched case-insensitively).
     run_stdin(&["--url", PAGE_URL, "--attr", "DATA-SRC"], input)
         .success()
@@ -384,7 +385,7 @@ fn format_forces_how_the_input_is_read() {
     run_stdin(&["--format", "pdf"], css)
         .code(2)
         .stdout("")
-        .stderr("error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc]\n\nFor more information, try '--help'.\n");
+        .stderr("linkbase: error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc]\n\nFor more information, try '--help'.\n");
 }
 
 #[test]

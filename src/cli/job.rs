@@ -382,6 +382,19 @@ fn rewrite(
     };
     result.report = rewrite.report;
     result.diff = diff;
+    let counts = &result.report.counts;
+    // Said only when nothing else is said of the input (a problem
+    // left it unchanged: the links were there).
+    if !bytes.is_empty()
+        && result.report.problems.is_empty()
+        && counts.rewritten + counts.left + counts.no_base + counts.failed == 0
+    {
+        result.nothing_found = Some(format!(
+            "{}: no links found (read as {}; --format css, mime, xhtml or html reads it as something else)",
+            result.name.as_deref().unwrap_or("<stdin>"),
+            super::sniff::format_name(options.format)
+        ));
+    }
     if let Some(note) = note {
         let problem = Problem {
             file: result.name.clone(),
@@ -391,14 +404,6 @@ fn rewrite(
             setting: None,
         };
         result.report.problems.insert(0, problem);
-    }
-    let counts = &result.report.counts;
-    if !bytes.is_empty() && counts.rewritten + counts.left + counts.no_base + counts.failed == 0 {
-        result.nothing_found = Some(format!(
-            "{}: no links found (read as {}; --format css, mime, xhtml or html reads it as something else)",
-            result.name.as_deref().unwrap_or("<stdin>"),
-            super::sniff::format_name(options.format)
-        ));
     }
     super::terms::name_flags(&mut result.report);
     result.status = match written {

@@ -242,7 +242,12 @@ pub fn run(args: RewriteArgs) -> i32 {
             for line in result.without_base_lines(base_flag) {
                 progress.println(&line);
             }
-            if let Some(line) = &result.nothing_found {
+            // (Not when the reader went away: nobody reads the result.)
+            if let Some(line) = result
+                .nothing_found
+                .as_ref()
+                .filter(|_| !result.broken_pipe)
+            {
                 progress.println(line);
             }
         }

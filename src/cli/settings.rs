@@ -168,10 +168,14 @@ impl Settings {
         })
     }
 
+    /// Is a folder walked (`-r` and a folder among the paths)?
+    pub fn walks_folder(&self) -> bool {
+        self.recursive && self.paths.iter().any(|p| p.is_dir())
+    }
+
     /// Several inputs, or a folder walked (however many files it holds)?
     pub fn several(&self) -> bool {
-        let folder = self.recursive && self.paths.iter().any(|p| p.is_dir());
-        self.paths.len() > 1 || folder
+        self.paths.len() > 1 || self.walks_folder()
     }
 
     /// The flag that gives the inputs a base: `--url` for one input,

@@ -128,7 +128,7 @@ impl Totals {
     /// folder (even one that held nothing to process), and with `--stats`;
     /// never with `--quiet`.
     pub fn show_summary(&self, inputs: usize, settings: &Settings) -> bool {
-        !settings.quiet && (inputs > 1 || settings.several() || settings.stats)
+        !settings.quiet && (inputs > 1 || settings.walks_folder() || settings.stats)
     }
 
     /// `linkbase: 3 of 12 inputs changed, 1 skipped; 40 other files passed
