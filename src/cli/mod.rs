@@ -47,9 +47,11 @@ Examples:
   linkbase -r site/ --url-prefix https://example.org/ -o site-absolute/
   linkbase -r mail/ -i --backup .orig --report links.jsonl
   linkbase crawl.warc.gz -o crawl-absolute.warc.gz
+  linkbase -r site/ --url-prefix https://example.org/ -g '!drafts' --diff | less
 
 Exit status: 0 all done; 1 something was skipped, not written, or a link
-failed to resolve; 2 usage error. Errors name the file (and MIME part).";
+failed to resolve (with --check: an input would change); 2 usage error.
+Errors name the file (and MIME part).";
 
 #[derive(Parser, Debug)]
 #[command(name = "linkbase", version, about, long_about = None)]

@@ -41,13 +41,18 @@ pub fn unified_diff(name: &str, old: &[u8], new: &[&[u8]]) -> Vec<u8> {
         .algorithm(similar::Algorithm::Myers)
         .diff_lines(old, &new[..]);
     let mut out = Vec::new();
-    // Writing into a Vec cannot fail.
-    let _ = diff
-        .unified_diff()
-        .context_radius(CONTEXT)
-        .missing_newline_hint(true)
-        .header(name, name)
-        .to_writer(&mut out);
+    let mut unified = diff.unified_diff();
+    unified.context_radius(CONTEXT).missing_newline_hint(true);
+    // Hunk by hunk: similar's `UnifiedDiff::to_writer` (3.2) writes each
+    // hunk through `Display`, which replaces bytes that are not UTF-8 with
+    // U+FFFD; a hunk's own `to_writer` writes them as they are. (Writing
+    // into a Vec cannot fail.)
+    for (i, hunk) in unified.iter_hunks().enumerate() {
+        if i == 0 {
+            out.extend_from_slice(format!("--- {name}\n+++ {name}\n").as_bytes());
+        }
+        let _ = hunk.to_writer(&mut out);
+    }
     out
 }
 
