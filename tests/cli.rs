@@ -351,7 +351,7 @@ fn attr_adds_url_bearing_attributes() {
     run_stdin(&["--url", PAGE_URL], input)
         .success()
         .stdout(input)
-        .stderr("<stdin>: no links found (read as HTML; --format css, mime, xhtml or html reads it as something else)\n");
+        .stderr("<stdin>: no links found (read as HTML; --format css, mime or xhtml reads it as something else)\n");
     // With it only the named one (names are matched case-insensitively).
     run_stdin(&["--url", PAGE_URL, "--attr", "DATA-SRC"], input)
         .success()

@@ -185,7 +185,7 @@ fn check_lists_what_would_change_and_exits_1() {
         got,
         (
             String::new(),
-            "site/guide/plain.html: no links found (read as HTML; --format css, mime, xhtml or html reads it as something else)\n".to_string(),
+            "site/guide/plain.html: no links found (read as HTML; --format css, mime or xhtml reads it as something else)\n".to_string(),
             Some(0)
         )
     );
@@ -327,7 +327,7 @@ fn a_non_empty_input_without_links_is_named() {
         got,
         (
             "just some text\n".to_string(),
-            "<stdin>: no links found (read as HTML; --format css, mime, xhtml or html reads it as something else)\n".to_string(),
+            "<stdin>: no links found (read as HTML; --format css, mime or xhtml reads it as something else)\n".to_string(),
             Some(0)
         )
     );

@@ -353,7 +353,8 @@ fn rewrite(
     // is second-guessed by the binary check. The guess is made once: the
     // library is told the format.
     let mut note = None;
-    if options.format == Format::Auto {
+    let guessing = options.format == Format::Auto;
+    if guessing {
         let guess = super::sniff::guess_format(bytes, name, options.url.as_deref());
         options.format = guess.format;
         note = guess.note;
@@ -361,6 +362,7 @@ fn rewrite(
             return result.skipped(BINARY);
         }
     }
+    let guessed_html = guessing && options.format == Format::Html;
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).
     let rewrite = linkbase::plan_rewrite(bytes, &options, name);
@@ -382,17 +384,19 @@ fn rewrite(
     };
     result.report = rewrite.report;
     result.diff = diff;
+    // An input read as HTML because nothing said otherwise, in which no
+    // link at all was found, may be something else: said so. Not when
+    // anything else is said of it (a problem left it unchanged: the links
+    // were there).
     let counts = &result.report.counts;
-    // Said only when nothing else is said of the input (a problem
-    // left it unchanged: the links were there).
-    if !bytes.is_empty()
+    if guessed_html
+        && !bytes.is_empty()
         && result.report.problems.is_empty()
         && counts.rewritten + counts.left + counts.no_base + counts.failed == 0
     {
         result.nothing_found = Some(format!(
-            "{}: no links found (read as {}; --format css, mime, xhtml or html reads it as something else)",
+            "{}: no links found (read as HTML; --format css, mime or xhtml reads it as something else)",
             result.name.as_deref().unwrap_or("<stdin>"),
-            super::sniff::format_name(options.format)
         ));
     }
     if let Some(note) = note {

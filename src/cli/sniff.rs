@@ -100,18 +100,6 @@ fn looks_like_css(bytes: &[u8]) -> bool {
     at_rule || block
 }
 
-/// The name `--format` gives `format`.
-pub fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::Html => "HTML",
-        Format::Xhtml => "XHTML",
-        Format::Mime => "a message",
-        Format::Css => "CSS",
-        Format::Warc => "a WARC",
-        Format::Auto => "detected",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
