@@ -502,3 +502,45 @@ fn resolve_rfc3986_removes_an_absolute_references_dot_segments() {
     ]));
     assert_eq!(got, ("foo:.\n".to_string(), String::new(), Some(0)));
 }
+
+#[test]
+fn the_progress_bar_counts_inputs_and_never_passes_its_total() {
+    // A terminal for standard error: util-linux `script` (Debian's bsdutils,
+    // an essential package). Before issue 22 the bar counted the images
+    // too: `556/300 files`.
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..300 {
+        write(
+            &dir.path().join(format!("site/p{i}.html")),
+            format!("<a href=\"p{i}.html\">x</a>\n"),
+        );
+        write(&dir.path().join(format!("site/i{i}.png")), "PNG");
+    }
+    let bin = env!("CARGO_BIN_EXE_linkbase");
+    let out = std::process::Command::new("script")
+        .args(["-qec"])
+        .arg(format!("{bin} -r site --url-prefix https://h/ -o out -j 1"))
+        .arg("/dev/null")
+        .current_dir(dir.path())
+        .output()
+        .expect("util-linux script runs (apt-get install bsdutils)");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "\n");
+    let frames: Vec<(u64, u64)> = text
+        .split(" inputs")
+        .filter_map(|before| {
+            let (pos, len) = before.rsplit(' ').next()?.split_once('/')?;
+            Some((pos.parse().ok()?, len.parse().ok()?))
+        })
+        .collect();
+    assert!(frames.len() > 1, "the bar was drawn: {text}");
+    for (pos, len) in &frames {
+        assert!(len == &300 && pos <= len, "{pos}/{len} inputs");
+    }
+    assert!(
+        text.contains(
+            "linkbase: 300 of 300 inputs changed; 300 other files passed over; 300 links rewritten"
+        ),
+        "{text}"
+    );
+}
