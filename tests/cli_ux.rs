@@ -544,3 +544,19 @@ fn the_progress_bar_counts_inputs_and_never_passes_its_total() {
         "{text}"
     );
 }
+
+#[test]
+fn a_message_in_a_file_named_html_is_read_as_a_message_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let message = "From: a@example.org\nContent-Type: text/html\nContent-Base: http://h/d/\n\n<a href=\"x\">x</a>\n";
+    write(&dir.path().join("page.html"), message);
+    let got = run(linkbase(dir.path()).arg("page.html"));
+    assert_eq!(
+        got,
+        (
+            message.replace("href=\"x\"", "href=\"http://h/d/x\""),
+            "page.html: warning: named like an HTML document, but the content is a message: read as a message (--format html reads it as HTML)\n".to_string(),
+            Some(0)
+        )
+    );
+}

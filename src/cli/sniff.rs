@@ -5,7 +5,9 @@
 //! - A file named as a message (`.eml`, `.mht`, `.mhtml`) whose content is
 //!   not a message but starts like an HTML document (the MIME Sniffing
 //!   Standard's patterns) is read as HTML, with a warning saying so: no
-//!   header block starts with `<`, so this is unambiguous.
+//!   header block starts with `<`, so this is unambiguous. The reverse, a
+//!   file named `.html`, `.htm` or `.shtml` holding a message, is read as a
+//!   message (the library's guess) and said so too.
 //! - Input with no name that tells (standard input, or a name without an
 //!   extension linkbase knows) is read as CSS when the `--url` path ends in
 //!   `.css`, or when its content is plainly a style sheet: it does not start
@@ -30,6 +32,10 @@ const NAMED: [&str; 9] = [
     ".warc", ".warc.gz", ".css", ".xhtml", ".xht", ".html", ".htm", ".shtml", ".svg",
 ];
 
+/// The HTML extensions (a message in such a file is read as a message, by
+/// content, and said so).
+const HTML: [&str; 3] = [".html", ".htm", ".shtml"];
+
 /// The message extensions.
 const MESSAGE: [&str; 3] = [".eml", ".mht", ".mhtml"];
 
@@ -48,6 +54,15 @@ pub fn guess_format(bytes: &[u8], name: Option<&str>, url: Option<&str>) -> Gues
             format: Format::Html,
             note: Some(
                 "named like a message, but the content is an HTML document: read as HTML (--format mime reads it as a message)".into(),
+            ),
+        };
+    }
+    let named_html = HTML.iter().any(|e| lower.ends_with(e));
+    if format == Format::Mime && named_html {
+        return Guess {
+            format,
+            note: Some(
+                "named like an HTML document, but the content is a message: read as a message (--format html reads it as HTML)".into(),
             ),
         };
     }
@@ -114,6 +129,9 @@ mod tests {
         // Neither a message nor HTML: left to the name (and its error).
         let g = guess_format(b"hello", Some("m.eml"), None);
         assert_eq!(g.format, Format::Mime);
+        // The reverse: a message in a file named as HTML.
+        let g = guess_format(b"From: a@b\nSubject: s\n\n<a href=x>", Some("p.html"), None);
+        assert_eq!((g.format, g.note.is_some()), (Format::Mime, true));
     }
 
     #[test]
