@@ -114,6 +114,25 @@ pub fn check(raw: &[u8], message: bool) -> Result<Vec<String>, String> {
     }
 }
 
+/// The lines at the start of `raw` that begin with a space or tab and hold
+/// something else too (a folded continuation with no field before it):
+/// their length in bytes and their number. Python's `email` drops them
+/// (`FirstHeaderLineIsContinuationDefect`); mailparse refuses the block.
+pub fn leading_continuations(raw: &[u8]) -> (usize, usize) {
+    let mut at = 0;
+    let mut lines = 0;
+    while raw[at..].starts_with(b" ") || raw[at..].starts_with(b"\t") {
+        let end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |nl| at + nl + 1);
+        let line = &raw[at..end];
+        if line.iter().all(|b| b" \t\r\n".contains(b)) {
+            break;
+        }
+        at = end;
+        lines += 1;
+    }
+    (at, lines)
+}
+
 /// What one line of a header block is.
 enum Line {
     /// `name:` or `name :` (RFC 5322 field name, obsolete white space allowed).
@@ -235,6 +254,19 @@ mod tests {
             None,
             "body not read"
         );
+    }
+
+    #[test]
+    fn leading_continuations_are_counted_up_to_the_first_field() {
+        use super::leading_continuations;
+        assert_eq!(leading_continuations(b" x\n\ty\r\nA: b\n\n"), (7, 2));
+        assert_eq!(leading_continuations(b"A: b\n c\n\n"), (0, 0));
+        assert_eq!(
+            leading_continuations(b"  \nA: b\n\n"),
+            (0, 0),
+            "white space only"
+        );
+        assert_eq!(leading_continuations(b" x"), (2, 1));
     }
 
     #[test]

@@ -385,7 +385,22 @@ impl Walker<'_, '_> {
         };
         // A message (not a part: there an empty line ends the header block)
         // may be preceded by lines of white space, as some exports write it.
-        let skipped = if message { leading_space_lines(raw) } else { 0 };
+        let mut skipped = if message { leading_space_lines(raw) } else { 0 };
+        // Lines that begin with white space before the first field continue
+        // nothing: Python's `email` drops them (a defect), and so do we,
+        // with a warning, so that mailparse reads the same fields.
+        let (dropped, lines) = header_block::leading_continuations(&raw[skipped..]);
+        if lines > 0 {
+            self.warning(
+                &entity.path,
+                if lines == 1 {
+                    "the header block starts with a line that begins with white space and continues no field; ignored, as Python's email ignores it".to_string()
+                } else {
+                    format!("the header block starts with {lines} lines that begin with white space and continue no field; ignored, as Python's email ignores them")
+                },
+            );
+            skipped += dropped;
+        }
         let raw = &raw[skipped..];
         let parsed = match header_block::check(raw, message) {
             Err(why) => Err(why),
@@ -741,12 +756,26 @@ mod tests {
 
     #[test]
     fn unparseable_header_block_is_reported() {
-        let (e, report) = tree(" leading space: x\n\nbody");
+        let (e, report) = tree("Subject: s\nno colon\n\nbody");
         assert!(matches!(e.structure, Structure::Unparsed(_)));
         assert_eq!(report.problems.len(), 1);
         assert!(report.problems[0]
             .one_line()
             .starts_with("t.eml: error: cannot parse the header block"));
+    }
+
+    #[test]
+    fn leading_continuation_lines_are_dropped_with_a_warning() {
+        // As Python's email: FirstHeaderLineIsContinuationDefect, the line
+        // dropped, the fields after it read.
+        let (e, report) = tree(" stray: x\nContent-Type: text/html\n\n<a href=x>");
+        assert_eq!(e.media_type, "text/html");
+        assert!(matches!(e.structure, Structure::Leaf));
+        let lines: Vec<String> = report.problems.iter().map(|p| p.one_line()).collect();
+        assert_eq!(
+            lines,
+            ["t.eml: warning: the header block starts with a line that begins with white space and continues no field; ignored, as Python's email ignores it"]
+        );
     }
 
     #[test]
