@@ -560,3 +560,62 @@ fn a_message_in_a_file_named_html_is_read_as_a_message_and_said_so() {
         )
     );
 }
+
+#[test]
+fn diff_and_check_together_print_the_diffs_and_set_the_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let got = run(linkbase(dir.path())
+        .args(["--diff", "--check", "--url", "https://h/d/p.html"])
+        .write_stdin("<p>\n<a href=\"x\">x</a>\n"));
+    assert_eq!(
+        got,
+        (
+            "--- (standard input)\n+++ (standard input)\n@@ -1,2 +1,2 @@\n <p>\n-<a href=\"x\">x</a>\n+<a href=\"https://h/d/x\">x</a>\n".to_string(),
+            String::new(),
+            Some(1)
+        )
+    );
+}
+
+#[test]
+fn a_warc_is_skipped_under_diff_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = "WARC/1.0\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:uuid:1>\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+    write(&dir.path().join("c.warc"), warc);
+    let got = run(linkbase(dir.path()).args(["c.warc", "--check"]));
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            "c.warc: error: skipped: --diff and --check do not read WARC files (rewrite it with -o and compare)\n".to_string(),
+            Some(1)
+        )
+    );
+}
+
+#[test]
+fn explain_url_names_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("a.html"), "<a href=x>");
+    write(&dir.path().join("b.html"), "<a href=x>");
+    let got =
+        run(linkbase(dir.path()).args(["explain", "a.html", "b.html", "--url", "https://h/"]));
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            "linkbase: error: --url names the URL of one document; explain one file with it\n"
+                .to_string(),
+            Some(2)
+        )
+    );
+    let got = run(linkbase(dir.path()).args(["explain", "."]));
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            ".: error: is a folder (use -r to explain the files in it)\n".to_string(),
+            Some(1)
+        )
+    );
+}
