@@ -226,15 +226,9 @@ pub fn run(args: RewriteArgs) -> i32 {
         }
         // --diff's diffs, or --check's list, on standard output in input
         // order (a reader that went away ends them quietly).
-        let listed = match (&result.diff, preview.check && !preview.diff) {
-            (Some(diff), _) => Some(diff.clone()),
-            (None, true) if result.status == (job::Status::Done { changed: true }) => {
-                let name = result.name.as_deref().unwrap_or(super::preview::STDIN_NAME);
-                Some(format!("{name}\n").into_bytes())
-            }
-            _ => None,
-        };
-        if let Some(bytes) = listed.filter(|_| !stdout_closed) {
+        let changed = result.status == (job::Status::Done { changed: true });
+        let shown = preview.shown(result.diff.as_deref(), changed, result.name.as_deref());
+        if let Some(bytes) = shown.filter(|_| !stdout_closed) {
             stdout_closed = progress.suspend(|| super::preview::print(&bytes)).is_err();
         }
         // An input that could not be written: its links went nowhere.
