@@ -67,6 +67,16 @@ impl Rfc3986Base {
 /// rootless (`foo:a/../../c` → `foo:c`), and a path that would start with `//`
 /// without an authority is written `/.//…` (rootless: `./…`).
 fn absolute_reference(reference: &str) -> Cow<'_, str> {
+    // A dot segment starts right after `scheme:` or after a `/`: without
+    // either anywhere, there is none (one `memmem` scan, no split).
+    let after_scheme = reference
+        .find(':')
+        .map_or(reference, |i| &reference[i + 1..]);
+    if !after_scheme.starts_with('.')
+        && memchr::memmem::find(after_scheme.as_bytes(), b"/.").is_none()
+    {
+        return Cow::Borrowed(reference);
+    }
     let split = super::split::Split::new(reference, Syntax::RFC3986);
     let (path_start, path_end) = split.path;
     let path = &reference[path_start..path_end];
