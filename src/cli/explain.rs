@@ -30,7 +30,7 @@ pub struct ExplainArgs {
     #[arg(short, long)]
     recursive: bool,
     /// The files to explain (folders with -r).
-    #[arg(required = true)]
+    #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
 }
 

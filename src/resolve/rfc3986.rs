@@ -67,14 +67,14 @@ impl Rfc3986Base {
 /// rootless (`foo:a/../../c` → `foo:c`), and a path that would start with `//`
 /// without an authority is written `/.//…` (rootless: `./…`).
 fn absolute_reference(reference: &str) -> Cow<'_, str> {
-    // A dot segment starts right after `scheme:` or after a `/`: without
-    // either anywhere, there is none (one `memmem` scan, no split).
+    // Without a dot segment between `scheme:` and the first `?` or `#`
+    // (the authority included: only the dots are looked at), there is none
+    // in the path: no split.
     let after_scheme = reference
         .find(':')
         .map_or(reference, |i| &reference[i + 1..]);
-    if !after_scheme.starts_with('.')
-        && memchr::memmem::find(after_scheme.as_bytes(), b"/.").is_none()
-    {
+    let end = memchr::memchr2(b'?', b'#', after_scheme.as_bytes()).unwrap_or(after_scheme.len());
+    if !has_dot_segments(&after_scheme[..end]) {
         return Cow::Borrowed(reference);
     }
     let split = super::split::Split::new(reference, Syntax::RFC3986);

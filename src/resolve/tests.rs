@@ -34,6 +34,8 @@ fn rfc3986_removes_the_dot_segments_of_an_absolute_reference() {
         ("foo:.", "foo:"),
         ("foo:..", "foo:"),
         ("foo:a/..", "foo:"),
+        ("foo:.?x", "foo:?x"),
+        ("foo:a/..#f/.", "foo:#f/."),
         ("foo:a/./b/../c", "foo:a/c"),
         // Rootless stays rootless (decision 6); `//` without an authority
         // gets its dot segment back (decision 7).
