@@ -272,7 +272,7 @@ fn a_folder_without_a_base_counts_the_links_in_the_summary() {
     let err = stderr_of(&output);
     assert!(
         err.starts_with(
-            "linkbase: 0 of 4 inputs changed; 1 other file passed over; 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at "
+            "linkbase: 0 of 4 inputs changed; 1 other file copied to the mirror; 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at "
         ) && err.ends_with("/s\n")
             && err.lines().count() == 1,
         "{err}"
@@ -638,7 +638,7 @@ links per outcome:
   empty                   0
   no-base                 0
   failed                  0
-files: 1 processed (1 changed), 0 skipped, 0 ignored
+files: 1 processed (1 changed), 0 skipped, 0 ignored, 0 copied to the mirror
 links per attribute:
   attribute  rewritten  absolute  same-document  placeholder  empty  no-base  failed  total
   href               1         0              1            0      0        0       0      2
@@ -1776,7 +1776,7 @@ fn summary_is_shown_for_several_files_and_silenced_by_quiet() {
     let (summary, rate) = summary.rsplit_once(" at ").unwrap_or_default();
     assert_eq!(
         summary,
-        "linkbase: 4 of 4 inputs changed; 1 other file passed over; 4 links rewritten, 0 left, 0 errors, 117 bytes",
+        "linkbase: 4 of 4 inputs changed; 1 other file copied to the mirror; 4 links rewritten, 0 left, 0 errors, 117 bytes",
         "{loud}"
     );
     assert!(
@@ -2117,4 +2117,29 @@ fn bare_linkbase_on_a_terminal_says_what_it_wants() {
         "<a href=\"https://example.org/x\">x</a>\n"
     );
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// `--check` (and `--diff`) write nothing, and that holds for the files a
+/// mirror would copy too: the output folder is not even made.
+#[test]
+fn check_with_a_mirror_folder_copies_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = site(dir.path());
+    let out = dir.path().join("out");
+    let output = linkbase()
+        .arg("-r")
+        .arg(&site)
+        .arg("-o")
+        .arg(&out)
+        .args(["--url-prefix", "https://example.org/", "--check"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert!(!out.exists(), "{}", stderr_of(&output));
+    let err = stderr_of(&output);
+    assert!(
+        err.starts_with("linkbase: 4 of 4 inputs would change; 1 other file passed over; "),
+        "{err}"
+    );
 }

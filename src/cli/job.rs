@@ -22,6 +22,9 @@ pub enum Status {
     /// Not processed because linkbase does not handle it (a walk passing
     /// over an image, say). Not an error.
     Ignored(String),
+    /// Passed over like `Ignored`, and copied as it is to the mirror folder
+    /// (`-r IN -o OUT` without `--rewritten-only`). Not an error.
+    Copied(String),
     /// Not processed: unreadable, too large, binary, a folder without `-r`… An error.
     Skipped(String),
     /// Rewritten, but the output could not be written. An error.
@@ -95,7 +98,7 @@ impl JobResult {
     pub fn failure(&self) -> Option<&str> {
         match &self.status {
             Status::Skipped(reason) | Status::NotWritten(reason) => Some(reason),
-            Status::Done { .. } | Status::Ignored(_) => None,
+            Status::Done { .. } | Status::Ignored(_) | Status::Copied(_) => None,
         }
     }
 
@@ -222,7 +225,7 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
                 _ if skip.is_error => Status::Skipped(skip.reason.clone()),
                 Some(file) if settings.copies_to_mirror() => {
                     match output::copy_to_mirror(settings, &file.path, &file.relative) {
-                        Ok(()) => Status::Ignored(format!("{}; copied to the mirror", skip.reason)),
+                        Ok(()) => Status::Copied(format!("{}; copied to the mirror", skip.reason)),
                         Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
                         Err(WriteFailure::BrokenPipe) => Status::NotWritten("broken pipe".into()),
                     }

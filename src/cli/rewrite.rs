@@ -236,7 +236,10 @@ pub fn run(args: RewriteArgs) -> i32 {
     let preview = settings.preview;
     let mut stdout_closed = false;
     run_jobs(&settings, &entries, |result| {
-        if !matches!(result.status, job::Status::Ignored(_)) {
+        if !matches!(
+            result.status,
+            job::Status::Ignored(_) | job::Status::Copied(_)
+        ) {
             progress.inc();
         }
         for line in result.messages() {

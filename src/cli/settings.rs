@@ -173,9 +173,12 @@ impl Settings {
         })
     }
 
-    /// Does a mirror get the files that are not rewritten too?
+    /// Does a mirror get the files that are not rewritten too? (Not under
+    /// `--diff`/`--check`, which write nothing.)
     pub fn copies_to_mirror(&self) -> bool {
-        matches!(self.destination, Destination::Mirror(_)) && !self.rewritten_only
+        matches!(self.destination, Destination::Mirror(_))
+            && !self.rewritten_only
+            && self.preview.writes()
     }
 
     /// How in-place writes keep the original, if they do.

@@ -44,8 +44,10 @@ pub struct Totals {
     pub changed: u64,
     /// Inputs skipped or not written (errors).
     pub failed_files: u64,
-    /// Files the walk passed over.
+    /// Files the walk passed over (not copied anywhere).
     pub ignored: u64,
+    /// Files the walk passed over and copied to the mirror folder.
+    pub copied: u64,
     /// Links rewritten.
     pub rewritten: u64,
     /// Links left as they were (on purpose, for want of a base, or failed).
@@ -82,6 +84,10 @@ impl Totals {
             }
             Status::Ignored(_) => {
                 self.ignored += 1;
+                true
+            }
+            Status::Copied(_) => {
+                self.copied += 1;
                 true
             }
             Status::Skipped(_) | Status::NotWritten(_) => {
@@ -143,13 +149,22 @@ impl Totals {
         if self.failed_files > 0 {
             let _ = write!(files, ", {} skipped", self.failed_files);
         }
-        if self.ignored > 0 {
-            let other = if self.ignored == 1 {
-                "other file"
-            } else {
-                "other files"
-            };
-            let _ = write!(files, "; {} {other} passed over", self.ignored);
+        let other = |n: u64| if n == 1 { "other file" } else { "other files" };
+        match (self.copied, self.ignored) {
+            (0, 0) => {}
+            (0, ignored) => {
+                let _ = write!(files, "; {ignored} {} passed over", other(ignored));
+            }
+            (copied, 0) => {
+                let _ = write!(files, "; {copied} {} copied to the mirror", other(copied));
+            }
+            (copied, ignored) => {
+                let _ = write!(
+                    files,
+                    "; {copied} {} copied to the mirror, {ignored} passed over",
+                    other(copied)
+                );
+            }
         }
         let mut left = format!("{} left", self.left);
         if self.without_base > 0 {
@@ -187,8 +202,8 @@ impl Totals {
         }
         let _ = writeln!(
             out,
-            "files: {} processed ({} changed), {} skipped, {} ignored",
-            self.files, self.changed, self.failed_files, self.ignored
+            "files: {} processed ({} changed), {} skipped, {} ignored, {} copied to the mirror",
+            self.files, self.changed, self.failed_files, self.ignored, self.copied
         );
         out.push_str("links per attribute:\n");
         out.push_str(&align(&rows));
