@@ -147,6 +147,10 @@ fn main() {
         the_library_rewrites_a_warc_in_memory,
         a_bad_gzip_member_is_reported_with_its_offset_and_the_rest_is_converted,
         report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats,
+        damaged_archives_lose_no_intact_record,
+        problems_past_the_cap_are_counted_and_every_one_is_in_the_report,
+        record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys,
+        a_decompression_bomb_is_an_error_as_an_oversized_record_is,
     ]);
     libtest_mimic::run(&args, trials).exit();
 }
@@ -428,4 +432,227 @@ fn report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats() {
         links, 6,
         "5 rewritten and 1 absolute left alone: {spilled:?}"
     );
+}
+
+/// A `resource` record of an HTML page with one relative link.
+fn html_record(n: usize, target_uri: &str) -> Vec<u8> {
+    let block = format!("<a href=\"page{n}.html\">{n}</a>");
+    format!(
+        "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{n:012}>\r\nWARC-Target-URI: {target_uri}\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes()
+}
+
+fn gzip_member(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// The `WARC-Refers-To` of each conversion record of a plain WARC.
+fn refers_to(warc: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(warc)
+        .lines()
+        .filter_map(|l| l.strip_prefix("WARC-Refers-To: "))
+        .map(String::from)
+        .collect()
+}
+
+fn id(n: usize) -> String {
+    format!("<urn:uuid:00000000-0000-0000-0000-{n:012}>")
+}
+
+/// Issue 20's damaged archives: a gzip member cut short in the middle,
+/// junk between members, plain records after gzip ones, and a
+/// Content-Length past the end of the file and over --max-size. Every
+/// intact record is converted; each damage is reported once, with its
+/// offset and the bytes skipped.
+fn damaged_archives_lose_no_intact_record() {
+    let uri = |n: usize| format!("http://example.com/{n}/");
+    let members: Vec<Vec<u8>> = (1..=5)
+        .map(|n| gzip_member(&html_record(n, &uri(n))))
+        .collect();
+    let cut = &members[1][..members[1].len() / 2];
+    let junk = b"junk between members\n";
+    let plain6 = html_record(6, &uri(6));
+    let mut liar = String::from_utf8(html_record(7, &uri(7))).unwrap();
+    liar = liar.replace("Content-Length: 26\r\n", "Content-Length: 99999999999\r\n");
+    let plain8 = html_record(8, &uri(8));
+    let input = [
+        &members[0][..],
+        cut,
+        &members[2],
+        &members[3],
+        junk,
+        &members[4],
+        &plain6,
+        liar.as_bytes(),
+        &plain8,
+    ]
+    .concat();
+    let at_cut = members[0].len();
+    let at3 = at_cut + cut.len();
+    let at_junk = at3 + members[2].len() + members[3].len();
+    let at5 = at_junk + junk.len();
+    let at_liar = at5 + members[4].len() + plain6.len();
+    let at8 = at_liar + liar.len();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.warc.gz");
+    std::fs::write(&path, &input).unwrap();
+    let output = dir.path().join("out.warc");
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["damaged.warc.gz", "--max-size", "1M", "-o", "out.warc"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!("damaged.warc.gz: part record at offset {at_cut}: error: broken record: gzip member truncated (its data runs into the next member, at byte {at3}): ")),
+        "{stderr}"
+    );
+    assert!(
+        lines[0].ends_with(&format!(
+            "; bytes {at_cut}..{at3} skipped, reading resumes at byte {at3}"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        lines[1],
+        format!("damaged.warc.gz: part record at offset {at_junk}: error: broken record: {} bytes that are neither a gzip member nor a WARC record; bytes {at_junk}..{at5} skipped, reading resumes at byte {at5}", junk.len())
+    );
+    assert_eq!(
+        lines[2],
+        format!("damaged.warc.gz: part record at offset {at_liar}: error: broken record: Content-Length 99999999999 is over the size limit, and a record starts inside the block it claims, at offset {at8}: taken as broken (bytes {at_liar}..{at8} skipped)")
+    );
+    assert_eq!(run.status.code(), Some(1));
+    let converted = refers_to(&std::fs::read(&output).unwrap());
+    assert_eq!(converted, [1, 3, 4, 5, 6, 8].map(id));
+}
+
+/// A million broken records would be a million problems: the first
+/// `MAX_PROBLEMS` are printed, the others counted in one line, and
+/// `--report` has every one.
+fn problems_past_the_cap_are_counted_and_every_one_is_in_the_report() {
+    let total = linkbase::MAX_PROBLEMS + 7;
+    let input: Vec<u8> = (0..total)
+        .flat_map(|_| b"WARC/1.1\r\nbad\r\n\r\n".to_vec())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("broken.warc"), &input).unwrap();
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["broken.warc", "-o", "out.warc", "--report", "report.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines.len(),
+        linkbase::MAX_PROBLEMS + 1,
+        "{}",
+        lines.last().unwrap()
+    );
+    assert_eq!(
+        lines[0],
+        "broken.warc: part record at offset 0: error: broken record: header line without a colon: `bad` (bytes 0..17 skipped)"
+    );
+    assert_eq!(
+        lines[linkbase::MAX_PROBLEMS],
+        format!("broken.warc: error: 7 more problems (7 errors, 0 warnings) not shown: only the first {} are (--report lists each)", linkbase::MAX_PROBLEMS)
+    );
+    let report = std::fs::read_to_string(dir.path().join("report.jsonl")).unwrap();
+    let problems = report
+        .lines()
+        .filter(|l| l.contains("\"severity\":\"error\""))
+        .count();
+    assert_eq!(problems, total);
+    assert!(report
+        .lines()
+        .last()
+        .unwrap()
+        .contains(&format!("\"broken\":{total}")));
+}
+
+/// A record's base is its WARC-Target-URI: a bad one is named so (not
+/// `--url`, which records do not use), no line tells the user to give
+/// --url, and a bidirectional control in it is escaped on the terminal.
+fn record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys() {
+    let bad = "\u{202E}moc.elpmaxe/a/";
+    let input = [html_record(1, bad), html_record(2, "http://example.com/")].concat();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.warc"), &input).unwrap();
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["in.warc", "-o", "out.warc"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0]
+            == "in.warc: part record at offset 0: error: WARC-Target-URI: base `\\u{202e}moc.elpmaxe/a/` is not an absolute URL (no scheme)",
+        "{stderr}"
+    );
+    assert_eq!(
+        lines[1],
+        "in.warc: part record at offset 0: 1 relative link left as it is: no base (no usable WARC-Target-URI)"
+    );
+    assert!(
+        !stderr.contains('\u{202E}') && !stderr.contains("--url"),
+        "{stderr}"
+    );
+    assert_eq!(
+        refers_to(&std::fs::read(dir.path().join("out.warc")).unwrap()),
+        [id(2)]
+    );
+}
+
+/// Both are records linkbase skips for --max-size: both are errors (exit
+/// status 1), named the same way.
+fn a_decompression_bomb_is_an_error_as_an_oversized_record_is() {
+    let bomb = gzip_member(&vec![b' '; 100_000]);
+    let mut http =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+    http.extend_from_slice(&bomb);
+    let mut record = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: {}\r\nWARC-Target-URI: http://example.com/\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        id(1),
+        http.len()
+    )
+    .into_bytes();
+    record.extend_from_slice(&http);
+    record.extend_from_slice(b"\r\n\r\n");
+    let text = String::from_utf8(html_record(2, "http://example.com/")).unwrap();
+    let block = "<p>".repeat(30_000);
+    let big = text
+        .replace(
+            "Content-Length: 26\r\n",
+            &format!("Content-Length: {}\r\n", 26 + block.len()),
+        )
+        .replace("\r\n\r\n<a", &format!("\r\n\r\n{block}<a"))
+        .into_bytes();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.warc"), [record.clone(), big].concat()).unwrap();
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["in.warc", "--max-size", "50K", "-o", "out.warc"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(
+        stderr,
+        format!(
+            "in.warc: part record at offset 0: error: skipped: the gzip body decodes to more than the size limit of 51200 bytes (--max-size)\n\
+             in.warc: part record at offset {}: error: skipped: the record is over --max-size (51200 bytes)\n",
+            record.len()
+        )
+    );
+    assert_eq!(run.status.code(), Some(1));
 }

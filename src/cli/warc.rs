@@ -1,9 +1,11 @@
 //! One WARC input: streamed record by record into a new WARC of
 //! `conversion` records, written where the settings send it (atomically for
 //! a file: nothing appears unless the whole output was written). Memory
-//! stays near the largest record: `--report`'s link lines are written to a
-//! temporary file as each record is done ([`Spill`]) and copied into the
-//! report in input order; only `--stats` keeps every link record.
+//! stays near the largest record: `--report`'s link and problem lines are
+//! written to a temporary file as each record is done ([`Spill`]) and
+//! copied into the report in input order; only `--stats` keeps every link
+//! record, and the job's report keeps the first `linkbase::MAX_PROBLEMS`
+//! problems for standard error (the others are counted).
 //!
 //! The output is gzip-compressed (one member per record) when its file name
 //! ends in `.gz`, and on standard output when the input was compressed.
@@ -55,9 +57,7 @@ pub fn process(
     let keep_links = options.keep_link_records;
     let mut records: Vec<RecordSpan> = Vec::new();
     let mut report = linkbase::Report::new(keep_links);
-    let mut spill = (settings.report.is_some() && !settings.stats)
-        .then(Spill::new)
-        .flatten();
+    let mut spill = settings.report.is_some().then(Spill::new).flatten();
     let mut summary = None;
     let mut read = CountingReader {
         inner: io::Cursor::new(head).chain(rest),
@@ -87,13 +87,12 @@ pub fn process(
                 progress.inc();
                 let start = report.links.len();
                 let mut record_report = record.report;
+                super::terms::name_flags(&mut record_report);
                 if let Some(spill) = spill.as_mut() {
-                    spill.write(
-                        &record_report.links,
-                        &record.id,
-                        record.target_uri.as_deref(),
-                    );
-                    record_report.links = Vec::new();
+                    spill.write(&record_report, &record.id, record.target_uri.as_deref());
+                    if !settings.stats {
+                        record_report.links = Vec::new();
+                    }
                 }
                 report.merge(record_report);
                 if keep_links && spill.is_none() {
@@ -143,8 +142,9 @@ pub fn process(
     result
 }
 
-/// `--report`'s link lines of one WARC, written to an unnamed temporary
-/// file as its records are done (a WARC's links would not fit in memory).
+/// `--report`'s link and problem lines of one WARC, written to an unnamed
+/// temporary file as its records are done (a WARC's links, or the problems
+/// of a million broken records, would not fit in memory).
 struct Spill {
     out: io::BufWriter<std::fs::File>,
     failed: Option<io::Error>,
@@ -160,10 +160,13 @@ impl Spill {
         })
     }
 
-    /// Append one record's link lines.
-    fn write(&mut self, links: &[linkbase::LinkRecord], id: &str, target_uri: Option<&str>) {
+    /// Append one record's link lines, then its problem lines.
+    fn write(&mut self, report: &linkbase::Report, id: &str, target_uri: Option<&str>) {
         if self.failed.is_none() {
-            if let Err(e) = super::jsonl::write_warc_links(&mut self.out, links, id, target_uri) {
+            let written =
+                super::jsonl::write_warc_links(&mut self.out, &report.links, id, target_uri)
+                    .and_then(|()| super::jsonl::write_problems(&mut self.out, &report.problems));
+            if let Err(e) = written {
                 self.failed = Some(e);
             }
         }

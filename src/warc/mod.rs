@@ -25,6 +25,7 @@ mod http;
 mod payload;
 mod reader;
 mod record;
+mod stream;
 mod writer;
 
 use crate::options::Options;
@@ -381,6 +382,10 @@ fn convert_record<W: Write>(
     }
     for problem in &mut report.problems {
         problem.part = Some(sub_part(&at, problem.part.take()));
+        name_target_uri(problem);
+    }
+    for place in &mut report.without_base {
+        place.location.part = Some(sub_part(&at, place.location.part.take()));
     }
     result.report.merge(report);
     if !plan.changed() {
@@ -409,6 +414,19 @@ fn convert_record<W: Write>(
     writer.write_record(&fields, &pieces)?;
     result.outcome = Outcome::Converted;
     Ok(result)
+}
+
+/// A problem with a record's retrieval URL names where that URL came from:
+/// its `WARC-Target-URI`, not the retrieval URL setting (which records do
+/// not use).
+fn name_target_uri(problem: &mut crate::report::Problem) {
+    if problem.setting == Some(crate::report::Setting::Url) {
+        problem.setting = None;
+        problem.message =
+            problem
+                .message
+                .replacen(crate::report::Setting::Url.term(), "WARC-Target-URI", 1);
+    }
 }
 
 /// The part of a record's link or problem: the record, and the MIME part

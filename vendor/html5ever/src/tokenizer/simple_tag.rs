@@ -175,7 +175,10 @@ pub(super) fn scan(bytes: &[u8], tag: &mut SimpleTag) -> Option<()> {
     loop {
         i = skip(bytes, i, is_space);
         match *bytes.get(i)? {
-            b'>' => return Some(tag.ended_at(i)),
+            b'>' => {
+                tag.ended_at(i);
+                return Some(());
+            },
             b'/' => return tag.self_closing_at(bytes, i),
             b if class(b) & (class::STOP | class::NOT_IN_ATTR_NAME) != 0 => return None,
             _ => {},
