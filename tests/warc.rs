@@ -151,6 +151,7 @@ fn main() {
         problems_past_the_cap_are_counted_and_every_one_is_in_the_report,
         record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys,
         a_decompression_bomb_is_an_error_as_an_oversized_record_is,
+        an_arc_file_is_refused_whatever_its_name_and_never_changed,
     ]);
     libtest_mimic::run(&args, trials).exit();
 }
@@ -655,4 +656,45 @@ fn a_decompression_bomb_is_an_error_as_an_oversized_record_is() {
         )
     );
     assert_eq!(run.status.code(), Some(1));
+}
+
+/// An ARC file (filedesc:// first) is recognised by content: named
+/// `.html`, given `--url`, `-i` or `--format html`, it is refused with an
+/// error (exit status 1) and left byte for byte as it was.
+fn an_arc_file_is_refused_whatever_its_name_and_never_changed() {
+    // ARC v1 (the Internet Archive's arc_file_format.php): the filedesc
+    // record, then one record whose length covers its HTTP response.
+    let version = "1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n";
+    let http = "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=\"x.html\">x</a>";
+    let arc = format!(
+        "filedesc://test.arc 0.0.0.0 19960923142103 text/plain {}\n{version}\nhttp://example.com/ 1.2.3.4 19960923142103 text/html {}\n{http}\n",
+        version.len(),
+        http.len()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let gz = gzip_member(arc.as_bytes());
+    for (name, bytes) in [("page.html", arc.as_bytes()), ("page.arc.gz", &gz[..])] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        for args in [
+            vec!["--url", "http://example.com/", "-i"],
+            vec!["--format", "html", "-i"],
+            vec!["-o", "out.html"],
+        ] {
+            let run = linkbase()
+                .current_dir(dir.path())
+                .arg(name)
+                .args(&args)
+                .output()
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&run.stderr),
+                format!("{name}: error: skipped: an ARC file (the web archive format before WARC; it starts `filedesc://`), which linkbase does not read: convert it to WARC first (docs/warc.md, \"ARC files\")\n"),
+                "{args:?}"
+            );
+            assert_eq!(run.status.code(), Some(1));
+            assert_eq!(std::fs::read(&path).unwrap(), bytes);
+            assert!(!dir.path().join("out.html").exists());
+        }
+    }
 }

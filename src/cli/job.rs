@@ -294,6 +294,11 @@ fn read_and_process(
     } else {
         &mut reader
     };
+    // By content, whatever its name, --format or --url: an ARC read as
+    // anything else would be corrupted (docs/warc.md, "ARC files").
+    if linkbase::warc::looks_like_arc(&head) {
+        return result.skipped(ARC);
+    }
     if warc::is_warc(file.map(|f| &*f.name), &head, settings) {
         return warc::process(result, &head, rest, file, settings);
     }
@@ -358,6 +363,9 @@ pub fn is_binary(
         || charset.is_some_and(|c| c == encoding_rs::UTF_16LE || c == encoding_rs::UTF_16BE);
     format != Format::Mime && !utf16 && bytes.iter().take(8192).any(|&b| b == 0)
 }
+
+/// The message for an ARC file.
+pub const ARC: &str = "skipped: an ARC file (the web archive format before WARC; it starts `filedesc://`), which linkbase does not read: convert it to WARC first (docs/warc.md, \"ARC files\")";
 
 /// The message for a file skipped as binary.
 pub const BINARY: &str = "skipped: binary file (NUL bytes; --format forces reading it)";

@@ -127,13 +127,28 @@ pub(crate) fn warc_date(seconds: u64) -> String {
 /// Does `head` (the first bytes of an input) look like a WARC: `WARC/1.`
 /// at the start, or a gzip stream whose first bytes are that?
 pub fn looks_like_warc(head: &[u8]) -> bool {
-    if head.starts_with(b"WARC/1.") {
+    starts_with_maybe_gzipped(head, b"WARC/1.")
+}
+
+/// Does `head` (the first bytes of an input) look like an ARC file (the
+/// Internet Archive's format before WARC, versions 1 and 2), plain or
+/// gzip: its first record is the `filedesc://` record? Such a file is not
+/// HTML, whatever its name: rewriting it as HTML would make its length
+/// fields wrong (docs/warc.md, *ARC files*).
+pub fn looks_like_arc(head: &[u8]) -> bool {
+    starts_with_maybe_gzipped(head, b"filedesc://")
+}
+
+/// Does `head` start with `prefix`, or is it a gzip stream whose first
+/// bytes decompress to it?
+fn starts_with_maybe_gzipped(head: &[u8], prefix: &[u8]) -> bool {
+    if head.starts_with(prefix) {
         return true;
     }
     if !head.starts_with(&[0x1f, 0x8b]) {
         return false;
     }
-    let mut start = [0u8; 7];
+    let mut start = vec![0u8; prefix.len()];
     let mut decoder = flate2::read::GzDecoder::new(head);
     let mut got = 0;
     while got < start.len() {
@@ -142,7 +157,7 @@ pub fn looks_like_warc(head: &[u8]) -> bool {
             Ok(n) => got += n,
         }
     }
-    &start[..got] == b"WARC/1."
+    start[..got] == *prefix
 }
 
 /// What became of one input record.
@@ -462,5 +477,16 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         gz.write_all(b"<html>").unwrap();
         assert!(!looks_like_warc(&gz.finish().unwrap()));
+    }
+
+    #[test]
+    fn arc_is_recognised_plain_and_gzip() {
+        use std::io::Write;
+        let arc = b"filedesc://IA-001102.arc 0.0.0.0 19960923142103 text/plain 76\n1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n\n";
+        assert!(looks_like_arc(arc));
+        assert!(!looks_like_arc(b"<html>filedesc://"));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(arc).unwrap();
+        assert!(looks_like_arc(&gz.finish().unwrap()));
     }
 }
