@@ -152,6 +152,7 @@ fn main() {
         record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys,
         a_decompression_bomb_is_an_error_as_an_oversized_record_is,
         an_arc_file_is_refused_whatever_its_name_and_never_changed,
+        the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks,
     ]);
     libtest_mimic::run(&args, trials).exit();
 }
@@ -697,4 +698,102 @@ fn an_arc_file_is_refused_whatever_its_name_and_never_changed() {
             assert!(!dir.path().join("out.html").exists());
         }
     }
+}
+
+/// Records run in parallel in batches: the output is the same bytes for
+/// -j 1, 2 and 3, plain and gzip, on every fixture and on a generated WARC
+/// of many records (several batches, damage among them); each gzip member
+/// holds one record whatever --gzip-level.
+fn the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs: Vec<std::path::PathBuf> = Vec::new();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/warc");
+    for case in std::fs::read_dir(&fixtures).unwrap() {
+        let case = case.unwrap().path();
+        for name in ["input.warc", "input.warc.gz"] {
+            if case.join(name).exists() {
+                inputs.push(case.join(name));
+            }
+        }
+    }
+    let mut many = Vec::new();
+    for n in 0..1200 {
+        if n % 300 == 5 {
+            many.extend_from_slice(b"WARC/1.1\r\nbroken\r\n\r\n");
+        }
+        many.extend(html_record(n, &format!("http://example.com/{n}/")));
+    }
+    std::fs::write(dir.path().join("many.warc"), &many).unwrap();
+    inputs.push(dir.path().join("many.warc"));
+    assert_eq!(
+        inputs.len(),
+        14,
+        "the 13 fixtures and the generated WARC: {inputs:?}"
+    );
+    for input in &inputs {
+        for out in ["out.warc", "out.warc.gz"] {
+            let runs: Vec<(Vec<u8>, String)> = ["1", "2", "3"]
+                .iter()
+                .map(|jobs| {
+                    let sub = dir.path().join(format!("j{jobs}"));
+                    std::fs::create_dir_all(&sub).unwrap();
+                    let run = linkbase()
+                        .current_dir(&sub)
+                        .arg("-j")
+                        .arg(jobs)
+                        .arg(input)
+                        .arg("-o")
+                        .arg(out)
+                        .output()
+                        .unwrap();
+                    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+                    (std::fs::read(sub.join(out)).unwrap(), stderr)
+                })
+                .collect();
+            assert!(!runs[0].0.is_empty());
+            assert!(
+                runs[1] == runs[0] && runs[2] == runs[0],
+                "{} -o {out}",
+                input.display()
+            );
+        }
+    }
+    let converted = refers_to(&std::fs::read(dir.path().join("j1/out.warc")).unwrap());
+    assert_eq!(converted.len(), 1200);
+    for level in ["1", "9"] {
+        let run = linkbase()
+            .current_dir(dir.path())
+            .args([
+                "many.warc",
+                "-q",
+                "--gzip-level",
+                level,
+                "-o",
+                "level.warc.gz",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1));
+        let members =
+            gzip_members(&std::fs::read(dir.path().join("level.warc.gz")).unwrap()).unwrap();
+        assert_eq!(
+            members.len(),
+            1201,
+            "warcinfo and one member per conversion"
+        );
+        let plain = std::fs::read(dir.path().join("j1/out.warc")).unwrap();
+        let first_conversion = memchr_find(&plain[1..], b"WARC/1.1\r\n") + 1;
+        assert!(
+            members[1..].concat() == plain[first_conversion..],
+            "--gzip-level {level}: the records differ from the plain output's"
+        );
+    }
+}
+
+/// Where `needle` first occurs in `haystack` (it must).
+fn memchr_find(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("present")
 }

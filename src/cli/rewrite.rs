@@ -67,6 +67,12 @@ pub struct RewriteArgs {
     #[arg(short, long, help_heading = OUTPUT)]
     pub in_place: bool,
 
+    /// Gzip level of a compressed WARC output (one member per record): 1
+    /// fastest, 9 smallest.
+    #[arg(long, value_name = "LEVEL", default_value = "6", help_heading = OUTPUT,
+          value_parser = clap::value_parser!(u32).range(0..=9))]
+    pub gzip_level: u32,
+
     /// With --in-place, keep each original next to it as NAME+SUFFIX.
     #[arg(long, value_name = "SUFFIX", help_heading = OUTPUT, requires = "in_place")]
     pub backup: Option<String>,

@@ -65,6 +65,7 @@ pub fn process(
         failure: None,
     };
     let gzip_in = head.starts_with(&[0x1f, 0x8b]);
+    let pool = Records::new(settings.jobs);
     let written = output::write_streamed(settings, file, &mut |out, target| {
         let warc_options = WarcOptions {
             gzip: match target {
@@ -75,9 +76,11 @@ pub fn process(
                 .and_then(Path::file_name)
                 .map(|n| n.to_string_lossy().into_owned()),
             max_record: settings.max_size,
+            gzip_level: settings.gzip_level,
             ..WarcOptions::new()
         };
-        let converted = warc::convert(
+        let converted = warc::convert_on(
+            &pool,
             &mut read,
             out,
             &options,
@@ -140,6 +143,48 @@ pub fn process(
         spill,
     });
     result
+}
+
+/// The records of one WARC on rayon's threads, `-j` of them at once: those
+/// of the pool the inputs run on (a folder of WARCs), or a pool made for a
+/// single WARC. The library reads the next batch of records while one runs.
+struct Records {
+    width: usize,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Records {
+    fn new(jobs: usize) -> Self {
+        let pool = (jobs > 1 && rayon::current_thread_index().is_none())
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(jobs)
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        Records { width: jobs, pool }
+    }
+}
+
+impl warc::Pool for Records {
+    fn width(&self) -> usize {
+        self.width
+    }
+
+    fn run(&self, jobs: &mut [warc::RecordJob<'_>], meanwhile: &mut dyn FnMut()) {
+        use rayon::prelude::*;
+        match &self.pool {
+            Some(pool) => pool.in_place_scope(|scope| {
+                scope.spawn(move |_| jobs.par_iter_mut().for_each(warc::RecordJob::run));
+                meanwhile();
+            }),
+            None => rayon::in_place_scope(|scope| {
+                scope.spawn(move |_| jobs.par_iter_mut().for_each(warc::RecordJob::run));
+                meanwhile();
+            }),
+        }
+    }
 }
 
 /// `--report`'s link and problem lines of one WARC, written to an unnamed

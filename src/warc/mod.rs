@@ -36,7 +36,7 @@ use reader::{Item, Reader};
 use record::Record;
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
-use writer::Writer;
+use writer::{Packing, Writer};
 
 /// Explain every record of the WARC `input` (named `name` in problems), read
 /// record by record, never whole: one line per record — its offset, type and
@@ -64,6 +64,8 @@ pub struct WarcOptions {
     pub date: String,
     /// One gzip member per record (`.warc.gz`).
     pub gzip: bool,
+    /// The gzip level, 0 (stored) to 9 (smallest); 6 by default, as gzip's.
+    pub gzip_level: u32,
     /// `WARC-Filename` of the `warcinfo` record, when the output has a name.
     pub file_name: Option<String>,
     /// Records whose block, or whose decoded HTTP body, is larger are passed over.
@@ -77,6 +79,7 @@ impl WarcOptions {
         WarcOptions {
             date: warc_date(source_date_epoch()),
             gzip: false,
+            gzip_level: 6,
             file_name: None,
             max_record: 256 << 20,
         }
@@ -245,8 +248,83 @@ pub(crate) fn options_description(options: &Options) -> String {
 /// Read the WARC `input` and write the conversion WARC to `output`; hand
 /// each record's result to `each` as it is done. `name` names the input in
 /// messages. An error is an I/O error of the input or the output: the
-/// output is then incomplete.
+/// output is then incomplete. One record at a time, on this thread;
+/// [`convert_on`] spreads the records over a [`Pool`] (the same bytes).
 pub fn convert<R: Read, W: Write>(
+    input: R,
+    output: W,
+    options: &Options,
+    warc: &WarcOptions,
+    name: Option<&str>,
+    each: impl FnMut(RecordResult),
+) -> io::Result<(Summary, W)> {
+    convert_on(&OneByOne, input, output, options, warc, name, each)
+}
+
+/// Runs the records of a WARC: in parallel (a thread pool) or one by one.
+/// [`convert_on`] hands it a batch at a time.
+pub trait Pool {
+    /// How many records run at once (1: one by one, on the caller's thread).
+    fn width(&self) -> usize;
+    /// Run every job of `jobs` ([`RecordJob::run`], in any order, on any
+    /// threads) while calling `meanwhile` once on this thread (it reads the
+    /// next batch); return when both are done.
+    fn run(&self, jobs: &mut [RecordJob<'_>], meanwhile: &mut dyn FnMut());
+}
+
+/// The [`Pool`] of [`convert`]: one record after the other.
+struct OneByOne;
+
+impl Pool for OneByOne {
+    fn width(&self) -> usize {
+        1
+    }
+    fn run(&self, jobs: &mut [RecordJob<'_>], meanwhile: &mut dyn FnMut()) {
+        jobs.iter_mut().for_each(RecordJob::run);
+        meanwhile();
+    }
+}
+
+/// What every record of one conversion shares.
+struct Context<'a> {
+    options: &'a Options,
+    warc: &'a WarcOptions,
+    described: String,
+    warcinfo_id: String,
+    location: Location,
+    packing: Packing,
+}
+
+/// One record to convert: its parsing, decoding, rewriting and encoding
+/// (compression included), independent of every other record's.
+pub struct RecordJob<'a> {
+    context: &'a Context<'a>,
+    item: Option<Item>,
+    done: Option<(RecordResult, Option<Vec<u8>>)>,
+}
+
+impl RecordJob<'_> {
+    /// Convert the record (once; again does nothing).
+    pub fn run(&mut self) {
+        if let Some(item) = self.item.take() {
+            self.done = Some(convert_item(item, self.context));
+        }
+    }
+}
+
+/// The most records, and about the most bytes of records, in a batch per
+/// thread of the pool: memory stays near `2 × (width × BATCH_BYTES + the
+/// largest record)` (the batch running and the batch being read), and a
+/// batch is long enough for its hand-over to the pool to cost little.
+const BATCH_RECORDS: usize = 64;
+const BATCH_BYTES: u64 = 8 << 20;
+
+/// [`convert`], with the records run on `pool` in batches (bounded in
+/// records and bytes), the next batch read while one runs, and the results
+/// handed to `each` and written in input order: the output is the same
+/// bytes whatever the pool.
+pub fn convert_on<R: Read, W: Write>(
+    pool: &dyn Pool,
     input: R,
     output: W,
     options: &Options,
@@ -255,9 +333,13 @@ pub fn convert<R: Read, W: Write>(
     mut each: impl FnMut(RecordResult),
 ) -> io::Result<(Summary, W)> {
     let mut reader = Reader::new(input, warc.max_record)?;
-    let mut writer = Writer::new(output, warc.gzip);
+    let packing = if warc.gzip {
+        Packing::Gzip(warc.gzip_level.min(9))
+    } else {
+        Packing::Plain
+    };
+    let mut writer = Writer::new(output, packing);
     let described = options_description(options);
-    let location = Location::file(name);
     let mut summary = Summary::default();
 
     let first = reader.next_item()?;
@@ -267,41 +349,101 @@ pub fn convert<R: Read, W: Write>(
     };
     let warcinfo_id = digest::record_id(&["warcinfo", version(), &described, &seed]);
     write_warcinfo(&mut writer, warc, &warcinfo_id, &described)?;
-
-    let mut next = first;
-    while let Some(item) = next {
-        let result = match item {
-            Item::Record(record) => convert_record(
-                &record,
-                options,
-                warc,
-                &described,
-                &warcinfo_id,
-                &location,
-                &mut writer,
-            )?,
-            Item::Broken(broken) => {
-                let mut report = Report::new(options.keep_link_records);
-                let at = location.with_part(format!("record at offset {}", broken.offset));
-                report.problem(
-                    &at,
-                    Severity::Error,
-                    format!("broken record: {}", broken.message),
-                );
-                RecordResult {
-                    offset: broken.offset,
-                    id: String::new(),
-                    target_uri: None,
-                    outcome: Outcome::Broken,
-                    report,
-                }
+    let context = Context {
+        options,
+        warc,
+        described,
+        warcinfo_id,
+        location: Location::file(name),
+        packing,
+    };
+    let width = pool.width().max(1);
+    let (most_records, most_bytes) = if width == 1 {
+        (1, 0)
+    } else {
+        (BATCH_RECORDS * width, BATCH_BYTES * width as u64)
+    };
+    let read_batch = |reader: &mut Reader<R>, first: Option<Item>| -> io::Result<Vec<Item>> {
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        let mut next = first;
+        loop {
+            let item = match next.take() {
+                Some(item) => item,
+                None => match reader.next_item()? {
+                    Some(item) => item,
+                    None => break,
+                },
+            };
+            if let Item::Record(record) = &item {
+                bytes += record.block.as_ref().map_or(0, |b| b.len() as u64);
             }
-        };
-        summary.add(&result);
-        each(result);
-        next = reader.next_item()?;
+            batch.push(item);
+            if batch.len() >= most_records || bytes >= most_bytes {
+                break;
+            }
+        }
+        Ok(batch)
+    };
+    let mut batch = read_batch(&mut reader, first)?;
+    while !batch.is_empty() {
+        let mut jobs: Vec<RecordJob> = batch
+            .drain(..)
+            .map(|item| RecordJob {
+                context: &context,
+                item: Some(item),
+                done: None,
+            })
+            .collect();
+        let mut next = Ok(Vec::new());
+        let mut read_next = || next = read_batch(&mut reader, None);
+        if width == 1 {
+            // One by one on this thread: no hand-over to wait for.
+            OneByOne.run(&mut jobs, &mut read_next);
+        } else {
+            pool.run(&mut jobs, &mut read_next);
+        }
+        for job in jobs {
+            let mut job = job;
+            job.run(); // a pool that left one out: run here
+            let Some((result, bytes)) = job.done else {
+                continue;
+            };
+            if let Some(bytes) = bytes {
+                writer.write_encoded(&bytes)?;
+            }
+            summary.add(&result);
+            each(result);
+        }
+        batch = next?;
     }
     Ok((summary, writer.finish()?))
+}
+
+/// Convert one item: its result, and the record to write, encoded.
+fn convert_item(item: Item, context: &Context) -> (RecordResult, Option<Vec<u8>>) {
+    match item {
+        Item::Record(record) => convert_record(&record, context),
+        Item::Broken(broken) => {
+            let mut report = Report::new(context.options.keep_link_records);
+            let at = context
+                .location
+                .with_part(format!("record at offset {}", broken.offset));
+            report.problem(
+                &at,
+                Severity::Error,
+                format!("broken record: {}", broken.message),
+            );
+            let result = RecordResult {
+                offset: broken.offset,
+                id: String::new(),
+                target_uri: None,
+                outcome: Outcome::Broken,
+                report,
+            };
+            (result, None)
+        }
+    }
 }
 
 /// Rewrite a whole WARC in memory (the library's [`crate::rewrite`] on a
@@ -356,15 +498,15 @@ fn write_warcinfo<W: Write>(
     Ok(())
 }
 
-fn convert_record<W: Write>(
-    record: &Record,
-    options: &Options,
-    warc: &WarcOptions,
-    described: &str,
-    warcinfo_id: &str,
-    location: &Location,
-    writer: &mut Writer<W>,
-) -> io::Result<RecordResult> {
+fn convert_record(record: &Record, context: &Context) -> (RecordResult, Option<Vec<u8>>) {
+    let Context {
+        options,
+        warc,
+        described,
+        warcinfo_id,
+        location,
+        packing,
+    } = context;
     let at = location.with_part(format!("record at offset {}", record.offset));
     let mut result = RecordResult {
         offset: record.offset,
@@ -382,7 +524,7 @@ fn convert_record<W: Write>(
                     .problem_naming(&at, severity, setting, message);
             }
             result.outcome = Outcome::Passed(pass);
-            return Ok(result);
+            return (result, None);
         }
     };
     for note in &payload.notes {
@@ -404,7 +546,7 @@ fn convert_record<W: Write>(
     }
     result.report.merge(report);
     if !plan.changed() {
-        return Ok(result);
+        return (result, None);
     }
     let pieces = plan.pieces();
     let mut block_digest = digest::Sha1Digest::default();
@@ -426,9 +568,9 @@ fn convert_record<W: Write>(
     // The block is the payload itself (no HTTP header): the same digest.
     fields.push(("WARC-Payload-Digest", &block_digest));
     fields.push(("Content-Type", &content_type));
-    writer.write_record(&fields, &pieces)?;
+    let bytes = writer::encode(&fields, &pieces, *packing);
     result.outcome = Outcome::Converted;
-    Ok(result)
+    (result, Some(bytes))
 }
 
 /// A problem with a record's retrieval URL names where that URL came from:
