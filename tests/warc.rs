@@ -47,6 +47,21 @@ fn gzip_members(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     Ok(members)
 }
 
+/// The zstd frames of `bytes` (no dictionary), each decompressed on its own.
+fn zstd_frames(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    let mut rest = bytes;
+    let mut frames = Vec::new();
+    while !rest.is_empty() {
+        let size = zstd::zstd_safe::find_frame_compressed_size(rest)
+            .map_err(|e| format!("zstd frame {}: error {e}", frames.len()))?;
+        let frame = zstd::stream::decode_all(&rest[..size])
+            .map_err(|e| format!("zstd frame {}: {e}", frames.len()))?;
+        frames.push(frame);
+        rest = &rest[size..];
+    }
+    Ok(frames)
+}
+
 /// The number of records in an uncompressed WARC, every one readable (read
 /// through the library's WARC reader: a conversion of it to nowhere).
 fn record_count(warc: &[u8]) -> usize {
@@ -72,10 +87,13 @@ fn record_count(warc: &[u8]) -> usize {
 
 fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
     let gzip = input.ends_with(".gz");
+    let zstd = input.ends_with(".zst");
     let expected = std::fs::read(dir.join("expected.warc")).map_err(|e| e.to_string())?;
     let out_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let output = out_dir.path().join(if gzip {
         "output.warc.gz"
+    } else if zstd {
+        "output.warc.zst"
     } else {
         "output.warc"
     });
@@ -98,6 +116,15 @@ fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
             }
         }
         members.concat()
+    } else if zstd {
+        let frames = zstd_frames(&written)?;
+        // One zstd frame per record.
+        for (i, frame) in frames.iter().enumerate() {
+            if record_count(frame) != 1 {
+                return Err(format!("zstd frame {i} does not hold exactly one record"));
+            }
+        }
+        frames.concat()
     } else {
         written
     };
@@ -127,7 +154,7 @@ fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
 /// One fixture as a trial: a folder without `input.warc` (or
 /// `input.warc.gz`) or `expected.warc` fails; every failure names the case.
 fn fixture_trial(dir: &Path) -> Result<(), Failed> {
-    let input = one_of(dir, &["input.warc", "input.warc.gz"])?;
+    let input = one_of(dir, &["input.warc", "input.warc.gz", "input.warc.zst"])?;
     require(dir, &["expected.warc"])?;
     run_fixture(dir, input).map_err(|e| format!("{}/{input}: {e}", shown(dir)).into())
 }
@@ -710,7 +737,7 @@ fn the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/warc");
     for case in std::fs::read_dir(&fixtures).unwrap() {
         let case = case.unwrap().path();
-        for name in ["input.warc", "input.warc.gz"] {
+        for name in ["input.warc", "input.warc.gz", "input.warc.zst"] {
             if case.join(name).exists() {
                 inputs.push(case.join(name));
             }
@@ -727,11 +754,11 @@ fn the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks() {
     inputs.push(dir.path().join("many.warc"));
     assert_eq!(
         inputs.len(),
-        14,
-        "the 13 fixtures and the generated WARC: {inputs:?}"
+        15,
+        "the 14 fixtures and the generated WARC: {inputs:?}"
     );
     for input in &inputs {
-        for out in ["out.warc", "out.warc.gz"] {
+        for out in ["out.warc", "out.warc.gz", "out.warc.zst"] {
             let runs: Vec<(Vec<u8>, String)> = ["1", "2", "3"]
                 .iter()
                 .map(|jobs| {

@@ -8,7 +8,8 @@
 //! problems for standard error (the others are counted).
 //!
 //! The output is gzip-compressed (one member per record) when its file name
-//! ends in `.gz`, and on standard output when the input was compressed.
+//! ends in `.gz`, zstd-compressed (one frame per record) when it ends in
+//! `.zst`, and on standard output as the input was.
 
 use super::inputs::{io_cause, InputFile};
 use super::job::{JobResult, RecordSpan, Status, WarcResult};
@@ -26,7 +27,10 @@ pub fn is_warc(name: Option<&str>, head: &[u8], settings: &Settings) -> bool {
         linkbase::Format::Warc => true,
         linkbase::Format::Auto => {
             let lower = name.unwrap_or("").to_ascii_lowercase();
-            lower.ends_with(".warc") || lower.ends_with(".warc.gz") || warc::looks_like_warc(head)
+            lower.ends_with(".warc")
+                || lower.ends_with(".warc.gz")
+                || lower.ends_with(".warc.zst")
+                || warc::looks_like_warc(head)
         }
         _ => false,
     }
@@ -65,12 +69,18 @@ pub fn process(
         failure: None,
     };
     let gzip_in = head.starts_with(&[0x1f, 0x8b]);
+    let zstd_in = head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+        || head.starts_with(&0x184D_2A5Du32.to_le_bytes());
     let pool = Records::new(settings.jobs);
     let written = output::write_streamed(settings, file, &mut |out, target| {
         let warc_options = WarcOptions {
             gzip: match target {
-                Some(path) => is_gz_name(path),
+                Some(path) => has_extension(path, "gz"),
                 None => gzip_in,
+            },
+            zstd: match target {
+                Some(path) => has_extension(path, "zst"),
+                None => zstd_in,
             },
             file_name: target
                 .and_then(Path::file_name)
@@ -229,10 +239,10 @@ impl Spill {
     }
 }
 
-/// Does the path name a compressed file (`.gz`)?
-fn is_gz_name(path: &Path) -> bool {
+/// Does the path's name end in `.EXTENSION` (`gz`, `zst`: compressed output)?
+fn has_extension(path: &Path, extension: &str) -> bool {
     path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
 }
 
 /// Counts the bytes read from the input, and keeps its error (an input

@@ -66,6 +66,9 @@ pub struct WarcOptions {
     pub gzip: bool,
     /// The gzip level, 0 (stored) to 9 (smallest); 6 by default, as gzip's.
     pub gzip_level: u32,
+    /// One zstd frame per record (`.warc.zst`, the IIPC zstd-WARC
+    /// proposal, no dictionary), at zstd's default level (3); over `gzip`.
+    pub zstd: bool,
     /// `WARC-Filename` of the `warcinfo` record, when the output has a name.
     pub file_name: Option<String>,
     /// Records whose block, or whose decoded HTTP body, is larger are passed over.
@@ -80,6 +83,7 @@ impl WarcOptions {
             date: warc_date(source_date_epoch()),
             gzip: false,
             gzip_level: 6,
+            zstd: false,
             file_name: None,
             max_record: 256 << 20,
         }
@@ -130,7 +134,30 @@ pub(crate) fn warc_date(seconds: u64) -> String {
 /// Does `head` (the first bytes of an input) look like a WARC: `WARC/1.`
 /// at the start, or a gzip stream whose first bytes are that?
 pub fn looks_like_warc(head: &[u8]) -> bool {
-    starts_with_maybe_gzipped(head, b"WARC/1.")
+    starts_with_maybe_gzipped(head, b"WARC/1.") || looks_like_warc_zst(head)
+}
+
+/// Does `head` start a `.warc.zst`: the dictionary frame of the IIPC
+/// proposal, or a zstd frame whose first bytes are `WARC/1.`?
+fn looks_like_warc_zst(head: &[u8]) -> bool {
+    if head.starts_with(&0x184D_2A5Du32.to_le_bytes()) {
+        return true;
+    }
+    if !head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        return false;
+    }
+    let mut start = [0u8; 7];
+    let Ok(mut decoder) = zstd::stream::read::Decoder::with_buffer(head) else {
+        return false;
+    };
+    let mut got = 0;
+    while got < start.len() {
+        match decoder.read(&mut start[got..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
+        }
+    }
+    &start[..got] == b"WARC/1."
 }
 
 /// Does `head` (the first bytes of an input) look like an ARC file (the
@@ -333,7 +360,9 @@ pub fn convert_on<R: Read, W: Write>(
     mut each: impl FnMut(RecordResult),
 ) -> io::Result<(Summary, W)> {
     let mut reader = Reader::new(input, warc.max_record)?;
-    let packing = if warc.gzip {
+    let packing = if warc.zstd {
+        Packing::Zstd(zstd::DEFAULT_COMPRESSION_LEVEL)
+    } else if warc.gzip {
         Packing::Gzip(warc.gzip_level.min(9))
     } else {
         Packing::Plain

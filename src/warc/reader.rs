@@ -815,6 +815,53 @@ mod tests {
         assert!(got.iter().all(|g| !g.starts_with("broken")), "{got:?}");
     }
 
+    #[test]
+    fn zstd_frames_with_a_dictionary_and_a_frame_cut_short() {
+        let dictionary = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: ".repeat(8);
+        let mut compressor = zstd::bulk::Compressor::with_dictionary(3, &dictionary).unwrap();
+        let frames: Vec<Vec<u8>> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|id| {
+                compressor
+                    .compress(&record(id, &format!("block {id}")))
+                    .unwrap()
+            })
+            .collect();
+        let packed = zstd::bulk::compress(&dictionary, 3).unwrap();
+        let mut head = 0x184D_2A5Du32.to_le_bytes().to_vec();
+        head.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        head.extend_from_slice(&packed);
+        let extension = [0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 1, 2, 3];
+        let cut = &frames[1][..frames[1].len() - 5];
+        let input = [
+            &head[..],
+            &frames[0],
+            &extension,
+            cut,
+            &frames[2],
+            &frames[3],
+        ]
+        .concat();
+        let at_a = head.len();
+        let at_cut = at_a + frames[0].len() + extension.len();
+        let at_c = at_cut + cut.len();
+        let at_d = at_c + frames[2].len();
+        let got = spelled(&input, 1 << 20);
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert_eq!(got[0], format!("<urn:uuid:a>@{at_a}"));
+        assert_eq!(
+            got[1],
+            format!("broken@{at_cut}: bad zstd frame: bad compressed data (Data corruption detected); bytes {at_cut}..{at_c} skipped, reading resumes at byte {at_c}")
+        );
+        assert_eq!(
+            &got[2..],
+            [
+                format!("<urn:uuid:c>@{at_c}"),
+                format!("<urn:uuid:d>@{at_d}")
+            ]
+        );
+    }
+
     trait Lie {
         fn replace_range_len(self) -> Vec<u8>;
     }

@@ -138,8 +138,16 @@ enum Mode {
     Between,
     /// Inside a member larger than `whole`, handed out as decoded.
     Streaming,
+    /// Between zstd frames (`.warc.zst`).
+    ZstdBetween,
     End,
 }
+
+/// How a zstd frame starts (RFC 8878), and the skippable frame that holds
+/// a `.warc.zst`'s dictionary (the IIPC proposal); other skippable frames
+/// (`0x184D2A50`–`0x184D2A5F`) are extensions, skipped.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+const ZSTD_DICTIONARY: u32 = 0x184D_2A5D;
 
 /// The uncompressed stream (see the module's documentation).
 pub struct Stream<R> {
@@ -147,6 +155,10 @@ pub struct Stream<R> {
     mode: Mode,
     /// Was the input gzip at its start?
     gzip: bool,
+    /// Is the input zstd (`.warc.zst`: frames, maybe a dictionary first)?
+    zstd: bool,
+    /// The zstd decoder (with the file's dictionary), reused frame to frame.
+    zstd_decoder: Option<zstd::stream::raw::Decoder<'static>>,
     /// Has a gzip member been seen (plain bytes are then handed out only
     /// up to the next gzip magic, where a member may start)?
     seen_gzip: bool,
@@ -178,11 +190,17 @@ impl<R: Read> Stream<R> {
             keep_limit: whole.saturating_add(CHUNK),
         };
         raw.ensure(2)?;
+        raw.ensure(4)?;
         let gzip = raw.available().starts_with(&MAGIC[..2]);
+        let head = raw.available();
+        let zstd =
+            head.starts_with(&ZSTD_MAGIC) || head.starts_with(&ZSTD_DICTIONARY.to_le_bytes());
         Ok(Stream {
             raw,
             mode: Mode::Start,
             gzip,
+            zstd,
+            zstd_decoder: None,
             seen_gzip: false,
             inflate: Decompress::new(false),
             crc: flate2::Crc::new(),
@@ -243,11 +261,37 @@ impl<R: Read> Stream<R> {
             match self.mode {
                 Mode::End => return Ok(Fill::End),
                 Mode::Start => {
-                    self.mode = if self.gzip {
+                    self.mode = if self.zstd {
+                        Mode::ZstdBetween
+                    } else if self.gzip {
                         Mode::Between
                     } else {
                         Mode::Plain
                     };
+                }
+                Mode::ZstdBetween => {
+                    self.raw.ensure(8)?;
+                    let available = self.raw.available();
+                    if available.is_empty() {
+                        self.mode = Mode::End;
+                        continue;
+                    }
+                    if available.starts_with(&ZSTD_MAGIC) {
+                        return self.member(into);
+                    }
+                    let magic = available
+                        .get(..4)
+                        .map(|m| u32::from_le_bytes([m[0], m[1], m[2], m[3]]));
+                    match magic {
+                        Some(magic)
+                            if magic & 0xFFFF_FFF0 == 0x184D_2A50 && available.len() >= 8 =>
+                        {
+                            if let Some(damage) = self.skippable(magic)? {
+                                return Ok(Fill::Damage(damage));
+                            }
+                        }
+                        _ => return self.junk(),
+                    }
                 }
                 Mode::Plain => {
                     if boundary && self.at_magic() {
@@ -301,20 +345,24 @@ impl<R: Read> Stream<R> {
         self.member_start = start;
         self.raw.mark = Some(self.raw.at);
         let before = into.len();
-        let result = match self.header()? {
-            Ok(()) => {
-                self.inflate.reset(false);
-                self.crc.reset();
-                self.inflate_into(into, Some(before + self.whole))?
+        let result = if self.zstd {
+            self.zstd_frame_into(into, Some(before + self.whole))?
+        } else {
+            match self.header()? {
+                Ok(()) => {
+                    self.inflate.reset(false);
+                    self.crc.reset();
+                    self.inflate_into(into, Some(before + self.whole))?
+                }
+                Err(why) => Inflated::Bad(why),
             }
-            Err(why) => Inflated::Bad(why),
         };
         match result {
             Inflated::Done => {
                 self.raw.mark = None;
                 self.segments.push((self.decoded, start, true));
                 self.decoded += (into.len() - before) as u64;
-                self.mode = Mode::Between;
+                self.mode = self.between();
                 Ok(Fill::Data)
             }
             Inflated::Large => {
@@ -335,13 +383,27 @@ impl<R: Read> Stream<R> {
         }
     }
 
+    /// Between members or frames.
+    fn between(&self) -> Mode {
+        if self.zstd {
+            Mode::ZstdBetween
+        } else {
+            Mode::Between
+        }
+    }
+
     /// Go on decoding a large member.
     fn stream_member(&mut self, into: &mut Vec<u8>) -> io::Result<Fill> {
         let before = into.len();
-        match self.inflate_into(into, None)? {
+        let inflated = if self.zstd {
+            self.zstd_frame_into(into, None)?
+        } else {
+            self.inflate_into(into, None)?
+        };
+        match inflated {
             Inflated::Done => {
                 self.decoded += (into.len() - before) as u64;
-                self.mode = Mode::Between;
+                self.mode = self.between();
                 Ok(Fill::Data)
             }
             Inflated::Large => {
@@ -362,13 +424,18 @@ impl<R: Read> Stream<R> {
     /// The damage of the member at `start`, skipped to `resume`.
     fn damage(&self, start: u64, resume: Option<u64>, why: Why, reached: u64) -> Damage {
         let end = resume.unwrap_or(self.raw.offset());
+        let (unit, next_unit) = if self.zstd {
+            ("zstd frame", "frame")
+        } else {
+            ("gzip member", "member")
+        };
         let what = match (&why, resume) {
-            (Why::Ended, _) => "gzip member truncated (the input ends inside it)".to_string(),
+            (Why::Ended, _) => format!("{unit} truncated (the input ends inside it)"),
             (_, Some(next)) if next < reached => format!(
-                "gzip member truncated (its data runs into the next member, at byte {next}): {}",
+                "{unit} truncated (its data runs into the next {next_unit}, at byte {next}): {}",
                 why.text()
             ),
-            _ => format!("bad gzip member: {}", why.text()),
+            _ => format!("bad {unit}: {}", why.text()),
         };
         let to = match resume {
             Some(next) => format!("reading resumes at byte {next}"),
@@ -395,8 +462,9 @@ impl<R: Read> Stream<R> {
             start,
             end,
             message: format!(
-                "{} bytes that are neither a gzip member nor a WARC record; bytes {start}..{end} skipped, {to}",
-                end - start
+                "{} bytes that are neither a {} nor a WARC record; bytes {start}..{end} skipped, {to}",
+                end - start,
+                if self.zstd { "zstd frame" } else { "gzip member" }
             ),
         }))
     }
@@ -416,11 +484,15 @@ impl<R: Read> Stream<R> {
     fn resume(&mut self) -> io::Result<Option<u64>> {
         loop {
             let available = self.raw.available();
-            match find_restart(available) {
+            match find_restart(available, self.zstd) {
                 Some(i) if available.len() - i >= 7 || self.raw.eof => {
                     self.raw.consume(i);
                     let rest = self.raw.available();
-                    if rest.starts_with(&MAGIC) {
+                    if self.zstd && rest.starts_with(&ZSTD_MAGIC) {
+                        self.mode = Mode::ZstdBetween;
+                        return Ok(Some(self.raw.offset()));
+                    }
+                    if !self.zstd && rest.starts_with(&MAGIC) {
                         self.mode = Mode::Between;
                         return Ok(Some(self.raw.offset()));
                     }
@@ -446,6 +518,109 @@ impl<R: Read> Stream<R> {
                     if !self.raw.more()? {
                         self.mode = Mode::End;
                         return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A skippable frame at the raw position (its 8-byte head available):
+    /// the dictionary frame is loaded (decompressed first when it is itself
+    /// a zstd frame), any other is skipped. Damage if it cannot be.
+    fn skippable(&mut self, magic: u32) -> io::Result<Option<Damage>> {
+        let start = self.raw.offset();
+        let head = &self.raw.available()[4..8];
+        let size = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        if magic != ZSTD_DICTIONARY {
+            self.raw.consume(8);
+            let mut left = size;
+            while left > 0 {
+                if self.raw.available().is_empty() && !self.raw.more()? {
+                    break;
+                }
+                let n = left.min(self.raw.available().len());
+                self.raw.consume(n);
+                left -= n;
+            }
+            return Ok(None);
+        }
+        let bad = |why: String, end: u64| Damage {
+            start,
+            end,
+            message: format!("bad zstd dictionary frame: {why}; bytes {start}..{end} skipped"),
+        };
+        if size > self.whole || !self.raw.ensure(8 + size)? {
+            let end = start + 8 + size as u64;
+            let n = self.raw.available().len().min(8 + size);
+            self.raw.consume(n);
+            return Ok(Some(bad(
+                "too large, or cut by the end of the input".into(),
+                end,
+            )));
+        }
+        let content = self.raw.available()[8..8 + size].to_vec();
+        self.raw.consume(8 + size);
+        let end = self.raw.offset();
+        let dictionary = if content.starts_with(&ZSTD_MAGIC) {
+            match zstd::stream::decode_all(&content[..]) {
+                Ok(d) => d,
+                Err(e) => return Ok(Some(bad(e.to_string(), end))),
+            }
+        } else {
+            content
+        };
+        match zstd::stream::raw::Decoder::with_dictionary(&dictionary) {
+            Ok(decoder) => {
+                self.zstd_decoder = Some(decoder);
+                Ok(None)
+            }
+            Err(e) => Ok(Some(bad(e.to_string(), end))),
+        }
+    }
+
+    /// Decode (the rest of) the zstd frame at the raw position into `into`,
+    /// as [`Self::inflate_into`] does a gzip member.
+    fn zstd_frame_into(
+        &mut self,
+        into: &mut Vec<u8>,
+        limit: Option<usize>,
+    ) -> io::Result<Inflated> {
+        use zstd::stream::raw::{InBuffer, Operation, OutBuffer};
+        if self.zstd_decoder.is_none() {
+            self.zstd_decoder = Some(zstd::stream::raw::Decoder::new()?);
+        }
+        let starting = limit.is_some();
+        let Stream {
+            raw, zstd_decoder, ..
+        } = self;
+        let decoder = zstd_decoder.as_mut().expect("made above");
+        if starting {
+            decoder.reinit()?;
+        }
+        loop {
+            if raw.available().is_empty() && !raw.more()? {
+                return Ok(Inflated::Bad(Why::Ended));
+            }
+            if into.capacity() - into.len() < CHUNK {
+                into.reserve(CHUNK.max(into.len() / 4));
+            }
+            let old_len = into.len();
+            let mut input = InBuffer::around(raw.available());
+            let position = into.len();
+            let mut output = OutBuffer::around_pos(into, position);
+            let hint = decoder.run(&mut input, &mut output);
+            let used = input.pos();
+            raw.consume(used);
+            match hint {
+                Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
+                Ok(0) => return Ok(Inflated::Done),
+                Ok(_) => {
+                    let enough = match limit {
+                        Some(limit) => into.len() > limit,
+                        None => into.len() > old_len,
+                    };
+                    if enough {
+                        return Ok(Inflated::Large);
                     }
                 }
             }
@@ -569,7 +744,7 @@ impl Why {
         match self {
             Why::Ended => "the input ends inside it".into(),
             Why::Header(why) => format!("bad header ({why})"),
-            Why::Data(why) => format!("bad deflate data ({why})"),
+            Why::Data(why) => format!("bad compressed data ({why})"),
             Why::Check(why) => why.to_string(),
         }
     }
@@ -595,10 +770,15 @@ fn starts_plain(bytes: &[u8]) -> bool {
 /// may start (a partial pattern at the end counts). In compressed bytes
 /// either is as good as a line start: seven given bytes do not occur there
 /// by chance.
-fn find_restart(bytes: &[u8]) -> Option<usize> {
-    memchr::memchr2_iter(0x1f, b'W', bytes).find(|&i| {
+fn find_restart(bytes: &[u8], zstd: bool) -> Option<usize> {
+    let frame: &[u8] = if zstd { &ZSTD_MAGIC } else { &MAGIC };
+    memchr::memchr2_iter(frame[0], b'W', bytes).find(|&i| {
         let rest = &bytes[i..];
-        let pattern: &[u8] = if rest[0] == 0x1f { &MAGIC } else { b"WARC/1." };
+        let pattern: &[u8] = if rest[0] == frame[0] {
+            frame
+        } else {
+            b"WARC/1."
+        };
         pattern.starts_with(&rest[..rest.len().min(pattern.len())])
     })
 }

@@ -20,6 +20,9 @@ pub enum Packing {
     Plain,
     /// One gzip member per record, at this level (0–9).
     Gzip(u32),
+    /// One zstd frame per record (`.warc.zst`, the IIPC proposal, without
+    /// a dictionary), at this level.
+    Zstd(i32),
 }
 
 /// Encode one record: the version line, `fields`, `Content-Length`, the
@@ -45,7 +48,34 @@ pub fn encode(fields: &[(&str, &str)], block: &[&[u8]], packing: Packing) -> Vec
             out
         }
         Packing::Gzip(level) => gzip_member(parts, head.len() + length + 4, level),
+        Packing::Zstd(level) => {
+            let mut plain = Vec::with_capacity(head.len() + length + 4);
+            parts.for_each(|p| plain.extend_from_slice(p));
+            zstd_frame(&plain, level)
+        }
     }
+}
+
+thread_local! {
+    /// This thread's zstd compressor and its level.
+    static ZSTD: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
+}
+
+/// One zstd frame of `plain` (its content size in the frame header),
+/// compressed by this thread's compressor (made once per level).
+fn zstd_frame(plain: &[u8], level: i32) -> Vec<u8> {
+    ZSTD.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.as_ref().is_none_or(|(l, _)| *l != level) {
+            let compressor =
+                zstd::bulk::Compressor::new(level).expect("a zstd compressor at a valid level");
+            *cell = Some((level, compressor));
+        }
+        let (_, compressor) = cell.as_mut().expect("made above");
+        compressor
+            .compress(plain)
+            .expect("compressing into a buffer of the bound's size cannot fail")
+    })
 }
 
 thread_local! {
