@@ -341,10 +341,11 @@ impl RecordJob<'_> {
 
 /// The most records, and about the most bytes of records, in a batch per
 /// thread of the pool: memory stays near `2 × (width × BATCH_BYTES + the
-/// largest record)` (the batch running and the batch being read), and a
-/// batch is long enough for its hand-over to the pool to cost little.
+/// largest record)` (the batch running and the batch being read) plus each
+/// thread's record being converted, and a batch is long enough for its
+/// hand-over to the pool to cost little.
 const BATCH_RECORDS: usize = 64;
-const BATCH_BYTES: u64 = 8 << 20;
+const BATCH_BYTES: u64 = 256 << 10;
 
 /// [`convert`], with the records run on `pool` in batches (bounded in
 /// records and bytes), the next batch read while one runs, and the results
