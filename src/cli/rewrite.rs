@@ -105,7 +105,7 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = LINKS)]
     pub force: bool,
 
-    /// Files processed at once [default: the number of cores].
+    /// Files (and the records of a WARC) processed at once [default: the number of cores].
     #[arg(short, long, value_name = "N", help_heading = RUN,
           value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
