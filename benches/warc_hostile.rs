@@ -1,0 +1,134 @@
+//! Hostile WARCs (issue 20) at N and 10N records, through the built binary:
+//! the time must grow at most 12× (linear with room for noise; the
+//! quadratic reader this replaced grew 123× on the first case) and the
+//! peak memory must not grow with the number of problems.
+//!
+//! 1. every record's `Content-Length` claims 1,000,000 bytes more than it
+//!    holds (the reader must not read ahead again for each lie);
+//! 2. one record claiming 10 MB past the end, then records without a
+//!    `Content-Length` (each one broken, inside the lie's claimed block);
+//! 3. records that are only `WARC/1.1` and a line without a colon: a
+//!    problem each (1,000,000 at 10N: 408 MB before the cap; the cap keeps
+//!    1,000, docs/hardening.md).
+//!
+//! Each size is run 3 times, the median wall time taken; the binary's peak
+//! resident memory (`tests/common/rss.rs`) at 10N must stay under 64 MB.
+//! `cargo bench --bench warc_hostile`; exit status 1 when a bound fails.
+//! Inputs are written to a temporary folder (never checked in).
+
+#[cfg(target_os = "linux")]
+#[path = "../tests/common/rss.rs"]
+mod rss;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How much the time may grow from N to 10N.
+const MAX_RATIO: f64 = 12.0;
+/// The most peak memory a run may take.
+const MAX_PEAK: u64 = 64 << 20;
+
+/// A resource record of a small page, whose `Content-Length` claims `extra`
+/// bytes more than its block.
+fn record(out: &mut impl Write, n: usize, extra: u64) -> std::io::Result<()> {
+    let block = "<a href=\"x.html\">x</a><img src=\"i.png\">".repeat(4);
+    write!(
+        out,
+        "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:{n:08}-0000-0000-0000-000000000000>\r\n\
+         WARC-Target-URI: http://example.com/{n}/page.html\r\nContent-Type: text/html\r\n\
+         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len() as u64 + extra
+    )
+}
+
+/// The cases: name, N, and how to write N records.
+type Writer = fn(&mut dyn Write, usize) -> std::io::Result<()>;
+
+fn lying(out: &mut dyn Write, n: usize) -> std::io::Result<()> {
+    let mut out = out;
+    (0..n).try_for_each(|i| record(&mut out, i, 1_000_000))
+}
+
+fn lie_then_broken(out: &mut dyn Write, n: usize) -> std::io::Result<()> {
+    let mut out = out;
+    record(&mut out, 0, 10_000_000)?;
+    (0..n).try_for_each(|_| out.write_all(b"WARC/1.0\r\nWARC-Type: resource\r\n\r\n"))
+}
+
+fn broken(out: &mut dyn Write, n: usize) -> std::io::Result<()> {
+    (0..n).try_for_each(|_| out.write_all(b"WARC/1.1\r\nbad\r\n\r\n"))
+}
+
+fn write_input(path: &Path, write: Writer, n: usize) {
+    let file = std::fs::File::create(path).expect("an input file");
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out, n).expect("writing the input");
+    out.flush().expect("writing the input");
+}
+
+/// The median wall time of 3 runs, and the largest peak memory.
+fn measure(binary: &Path, input: &Path, output: &Path) -> (Duration, u64) {
+    let mut times = Vec::new();
+    let mut peak = 0;
+    for _ in 0..3 {
+        let mut command = Command::new(binary);
+        command.arg("-q").arg(input).arg("-o").arg(output);
+        let started = Instant::now();
+        #[cfg(target_os = "linux")]
+        {
+            let run = rss::run(&mut command).expect("the binary runs");
+            assert!(
+                run.exit_code == Some(1),
+                "{}: exit status {:?} (broken records are errors): {}",
+                input.display(),
+                run.exit_code,
+                run.stderr
+            );
+            peak = peak.max(run.peak_rss);
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            command.output().expect("the binary runs");
+        }
+        times.push(started.elapsed());
+    }
+    times.sort();
+    (times[1], peak)
+}
+
+fn main() {
+    let binary = Path::new(env!("CARGO_BIN_EXE_linkbase"));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cases: [(&str, usize, Writer); 3] = [
+        ("lying Content-Length", 5_000, lying),
+        ("one lie, then broken records", 20_000, lie_then_broken),
+        ("broken records (a problem each)", 100_000, broken),
+    ];
+    let mut failed = false;
+    for (name, n, write) in cases {
+        let mut results = Vec::new();
+        for size in [n, 10 * n] {
+            let input = dir.path().join(format!("in-{size}.warc"));
+            write_input(&input, write, size);
+            results.push(measure(binary, &input, &dir.path().join("out.warc")));
+            std::fs::remove_file(&input).ok();
+        }
+        let ratio = results[1].0.as_secs_f64() / results[0].0.as_secs_f64().max(1e-3);
+        let ok = ratio <= MAX_RATIO && results[1].1 <= MAX_PEAK;
+        failed |= !ok;
+        println!(
+            "{} {name}: N={n} {:.3} s, 10N {:.3} s: x{ratio:.1} (<= {MAX_RATIO}); peak {:.1} MB / {:.1} MB (<= {} MB)",
+            if ok { "ok  " } else { "FAIL" },
+            results[0].0.as_secs_f64(),
+            results[1].0.as_secs_f64(),
+            results[0].1 as f64 / 1e6,
+            results[1].1 as f64 / 1e6,
+            MAX_PEAK >> 20
+        );
+    }
+    if failed {
+        std::process::exit(1);
+    }
+}
