@@ -178,7 +178,7 @@ fn main() {
         problems_past_the_cap_are_counted_and_every_one_is_in_the_report,
         record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys,
         a_decompression_bomb_is_an_error_as_an_oversized_record_is,
-        an_arc_file_is_refused_whatever_its_name_and_never_changed,
+        an_arc_file_is_read_as_warcs_predecessor_whatever_its_name_and_never_changed,
         the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks,
     ]);
     libtest_mimic::run(&args, trials).exit();
@@ -687,15 +687,17 @@ fn a_decompression_bomb_is_an_error_as_an_oversized_record_is() {
 }
 
 /// An ARC file (filedesc:// first) is recognised by content: named
-/// `.html`, given `--url`, `-i` or `--format html`, it is refused with an
-/// error (exit status 1) and left byte for byte as it was.
-fn an_arc_file_is_refused_whatever_its_name_and_never_changed() {
+/// `.html`, given `--url` or `--format html`, it is read as WARC's
+/// predecessor, never as HTML. `-i` is refused as for a WARC (the file left
+/// byte for byte); `-o` writes a WARC whose conversion record refers to the
+/// ARC record by its URL and date (WARC 1.1 §5.11, §5.12).
+fn an_arc_file_is_read_as_warcs_predecessor_whatever_its_name_and_never_changed() {
     // ARC v1 (the Internet Archive's arc_file_format.php): the filedesc
     // record, then one record whose length covers its HTTP response.
     let version = "1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n";
     let http = "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=\"x.html\">x</a>";
     let arc = format!(
-        "filedesc://test.arc 0.0.0.0 19960923142103 text/plain {}\n{version}\nhttp://example.com/ 1.2.3.4 19960923142103 text/html {}\n{http}\n",
+        "filedesc://test.arc 0.0.0.0 19960923142103 text/plain {}\n{version}\nhttp://example.com/a/ 1.2.3.4 19960923142103 text/html {}\n{http}\n",
         version.len(),
         http.len()
     );
@@ -707,7 +709,6 @@ fn an_arc_file_is_refused_whatever_its_name_and_never_changed() {
         for args in [
             vec!["--url", "http://example.com/", "-i"],
             vec!["--format", "html", "-i"],
-            vec!["-o", "out.html"],
         ] {
             let run = linkbase()
                 .current_dir(dir.path())
@@ -717,13 +718,43 @@ fn an_arc_file_is_refused_whatever_its_name_and_never_changed() {
                 .unwrap();
             assert_eq!(
                 String::from_utf8_lossy(&run.stderr),
-                format!("{name}: error: skipped: an ARC file (the web archive format before WARC; it starts `filedesc://`), which linkbase does not read: convert it to WARC first (docs/warc.md, \"ARC files\")\n"),
+                format!("{name}: error: a WARC is never rewritten in place (its records are kept as they are): write the conversion records with -o\n"),
                 "{args:?}"
             );
             assert_eq!(run.status.code(), Some(1));
             assert_eq!(std::fs::read(&path).unwrap(), bytes);
-            assert!(!dir.path().join("out.html").exists());
         }
+        let run = linkbase()
+            .current_dir(dir.path())
+            .args([name, "--url", "http://elsewhere.example/", "-o", "out.warc"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        let out = String::from_utf8(std::fs::read(dir.path().join("out.warc")).unwrap()).unwrap();
+        let conversion = &out[out.find("WARC-Type: conversion").expect("a conversion")..];
+        for field in [
+            "WARC-Refers-To-Target-URI: http://example.com/a/\r\n",
+            "WARC-Refers-To-Date: 1996-09-23T14:21:03Z\r\n",
+            "WARC-Target-URI: http://example.com/a/\r\n",
+        ] {
+            assert!(conversion.contains(field), "{field}: {conversion}");
+        }
+        assert!(!conversion.contains("WARC-Refers-To:"), "{conversion}");
+        assert!(
+            conversion.ends_with("\r\n\r\n<a href=\"http://example.com/a/x.html\">x</a>\r\n\r\n"),
+            "{conversion}"
+        );
+        assert_eq!(
+            record_count(out.as_bytes()),
+            2,
+            "warcinfo and the conversion"
+        );
     }
 }
 

@@ -294,12 +294,12 @@ fn read_and_process(
     } else {
         &mut reader
     };
-    // By content, whatever its name, --format or --url: an ARC read as
-    // anything else would be corrupted (docs/warc.md, "ARC files").
-    if linkbase::warc::looks_like_arc(&head) {
-        return result.skipped(ARC);
-    }
-    if warc::is_warc(file.map(|f| &*f.name), &head, settings) {
+    // An ARC goes the WARC way by content, whatever its name, --format or
+    // --url: read as anything else it would be corrupted (docs/warc.md,
+    // "ARC files").
+    if linkbase::warc::looks_like_arc(&head)
+        || warc::is_warc(file.map(|f| &*f.name), &head, settings)
+    {
         return warc::process(result, &head, rest, file, settings);
     }
     if let Some(size) = size.filter(|&size| size > settings.max_size) {
@@ -363,9 +363,6 @@ pub fn is_binary(
         || charset.is_some_and(|c| c == encoding_rs::UTF_16LE || c == encoding_rs::UTF_16BE);
     format != Format::Mime && !utf16 && bytes.iter().take(8192).any(|&b| b == 0)
 }
-
-/// The message for an ARC file.
-pub const ARC: &str = "skipped: an ARC file (the web archive format before WARC; it starts `filedesc://`), which linkbase does not read: convert it to WARC first (docs/warc.md, \"ARC files\")";
 
 /// The message for a file skipped as binary.
 pub const BINARY: &str = "skipped: binary file (NUL bytes; --format forces reading it)";

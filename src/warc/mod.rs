@@ -19,6 +19,7 @@
 //! WARC/1.1 writer (one gzip member per record for `.warc.gz`), and `sha1:`
 //! digests and deterministic record IDs.
 
+mod arc;
 mod digest;
 pub(crate) mod explain;
 mod http;
@@ -163,8 +164,9 @@ fn looks_like_warc_zst(head: &[u8]) -> bool {
 /// Does `head` (the first bytes of an input) look like an ARC file (the
 /// Internet Archive's format before WARC, versions 1 and 2), plain or
 /// gzip: its first record is the `filedesc://` record? Such a file is not
-/// HTML, whatever its name: rewriting it as HTML would make its length
-/// fields wrong (docs/warc.md, *ARC files*).
+/// HTML, whatever its name (rewriting it as HTML would make its length
+/// fields wrong): [`convert`] reads it as WARC's predecessor (docs/warc.md,
+/// *ARC files*).
 pub fn looks_like_arc(head: &[u8]) -> bool {
     starts_with_maybe_gzipped(head, b"filedesc://")
 }
@@ -582,14 +584,26 @@ fn convert_record(record: &Record, context: &Context) -> (RecordResult, Option<V
     let mut block_digest = digest::Sha1Digest::default();
     pieces.iter().for_each(|p| block_digest.update(p));
     let block_digest = block_digest.finish();
-    let id = digest::record_id(&["conversion", version(), described, record.id()]);
+    // An ARC record has no ID: it is named, and referred to, by URL and date.
+    let arc = record.field(arc::ARC_FIELD);
+    let id = match arc {
+        Some(arc) => digest::record_id(&["conversion", version(), described, "arc", arc]),
+        None => digest::record_id(&["conversion", version(), described, record.id()]),
+    };
     let content_type = payload.converted_content_type(&plan);
     let mut fields = vec![
         ("WARC-Type", "conversion"),
         ("WARC-Record-ID", id.as_str()),
         ("WARC-Date", warc.date.as_str()),
-        ("WARC-Refers-To", record.id()),
     ];
+    let refers_date = record.field("WARC-Date").unwrap_or("");
+    match (arc, record.target_uri()) {
+        (Some(_), Some(uri)) => {
+            fields.push(("WARC-Refers-To-Target-URI", uri));
+            fields.push(("WARC-Refers-To-Date", refers_date));
+        }
+        _ => fields.push(("WARC-Refers-To", record.id())),
+    }
     if let Some(uri) = record.target_uri() {
         fields.push(("WARC-Target-URI", uri));
     }
@@ -649,6 +663,33 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         gz.write_all(b"<html>").unwrap();
         assert!(!looks_like_warc(&gz.finish().unwrap()));
+    }
+
+    #[test]
+    fn an_arc_record_converts_with_a_reference_by_url_and_date() {
+        let version =
+            "1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n";
+        let page = "<a href=\"x.html\">x</a>";
+        let arc = format!(
+            "filedesc://t.arc 0.0.0.0 19960923142103 text/plain {}\n{version}\nhttp://e.example/a/ 1.2.3.4 19960923142103 text/html {}\n{page}\nbroken line\nhttp://e.example/b/ 1.2.3.4 19960923142104 text/html {}\n{page}\n",
+            version.len(),
+            page.len(),
+            page.len()
+        );
+        let (out, report, summary) = convert_to_vec(arc.as_bytes(), &Options::new(), Some("t.arc"));
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(summary.records, 4, "{summary:?} {:?}", report.problems);
+        assert_eq!((summary.conversions, summary.broken), (2, 1));
+        assert!(text.contains("WARC-Refers-To-Target-URI: http://e.example/b/\r\nWARC-Refers-To-Date: 1996-09-23T14:21:04Z\r\n"));
+        assert!(text.contains("<a href=\"http://e.example/b/x.html\">x</a>"));
+        assert_eq!(report.problems.len(), 1);
+        assert!(
+            report.problems[0]
+                .message
+                .starts_with("broken record: not an ARC record header"),
+            "{:?}",
+            report.problems
+        );
     }
 
     #[test]

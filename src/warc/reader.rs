@@ -14,6 +14,7 @@
 //! window holds those bytes; a second lie needs no new reading), and
 //! resynchronisation scans forward from the broken record's second byte.
 
+use super::arc;
 use super::record::Record;
 use super::stream::{Damage, Fill, Stream};
 use std::collections::VecDeque;
@@ -57,6 +58,8 @@ pub struct Reader<R: Read> {
     pending: VecDeque<Broken>,
     /// The stream is over.
     ended: bool,
+    /// The input is an ARC file (its first record is `filedesc://`).
+    arc: bool,
 }
 
 /// Why a record could not be read.
@@ -98,6 +101,7 @@ impl<R: Read> Reader<R> {
             max_block,
             pending: VecDeque::new(),
             ended: false,
+            arc: false,
         })
     }
 
@@ -115,7 +119,15 @@ impl<R: Read> Reader<R> {
             Err(Fault::Broken { .. }) => unreachable!("blank lines are not broken"),
         };
         let offset = self.offset_of(start);
-        let why = match self.read_record(start) {
+        if start == 0 && self.ensure(11).unwrap_or(false) {
+            self.arc = self.available().starts_with(b"filedesc://");
+        }
+        let read = if self.arc {
+            self.read_arc_record(start)
+        } else {
+            self.read_record(start)
+        };
+        let why = match read {
             Ok(record) => {
                 self.stream.forget_before(self.position);
                 return Ok(Some(Item::Record(record)));
@@ -218,6 +230,77 @@ impl<R: Read> Reader<R> {
         Ok(Record {
             offset,
             fields,
+            block: Some(block),
+        })
+    }
+
+    /// Read the ARC record at the window's start (position `start`): its
+    /// header line, then as many bytes as it says, then the newline that
+    /// ends an ARC record (or the end of the input, or the next header).
+    fn read_arc_record(&mut self, start: u64) -> Result<Record, Fault> {
+        let line_end = loop {
+            if let Some(i) = memchr::memchr(b'\n', self.available()) {
+                break i;
+            }
+            if self.available().len() > MAX_HEADER {
+                return Err(broken("the ARC header line is over 1 MiB"));
+            }
+            if !self.more()? {
+                return Err(broken("the input ends inside an ARC header line"));
+            }
+        };
+        let header =
+            arc::parse_header(trim_line(&self.available()[..=line_end])).map_err(broken)?;
+        let offset = self.offset_of(start);
+        let head = line_end + 1;
+        if header.length > self.max_block {
+            self.consume(head);
+            let mut left = header.length;
+            while left > 0 {
+                if self.available().is_empty() && !self.more()? {
+                    return Err(broken(format!(
+                        "the ARC record's length {} goes past the end of the input",
+                        header.length
+                    )));
+                }
+                let n = (left.min(self.available().len() as u64)) as usize;
+                self.consume(n);
+                left -= n as u64;
+            }
+            return Ok(Record {
+                offset,
+                fields: arc::fields(&header, b""),
+                block: None,
+            });
+        }
+        let length = header.length as usize;
+        if !self.ensure(head + length)? {
+            return Err(broken(format!(
+                "the ARC record's length {length} goes past the end of the input"
+            )));
+        }
+        // What follows: the newline that ends a record, the end, or the
+        // next header; anything else means the length is wrong.
+        let after = head + length;
+        let ends = if self.ensure(after + 1)? {
+            let rest = &self.available()[after..];
+            rest[0] == b'\n'
+                || memchr::memchr(b'\n', rest)
+                    .is_some_and(|i| arc::looks_like_header(trim_line(&rest[..=i])))
+        } else {
+            true
+        };
+        if !ends {
+            return Err(broken(format!(
+                "the ARC record's length {length} does not end at a record's end"
+            )));
+        }
+        let block = self.available()[head..after].to_vec();
+        let separator = usize::from(self.available().get(after) == Some(&b'\n'));
+        self.consume(after + separator);
+        Ok(Record {
+            offset,
+            fields: arc::fields(&header, &block),
             block: Some(block),
         })
     }
@@ -375,6 +458,19 @@ impl<R: Read> Reader<R> {
     /// start: `WARC/1.` at the start of a line or of a gzip member.
     fn find_start(&self, from: usize) -> Option<usize> {
         let window = self.available();
+        if self.arc {
+            // A whole line that reads as an ARC header, at a line start.
+            let mut at = from;
+            while let Some(i) = memchr::memchr(b'\n', &window[at..]) {
+                let line_start =
+                    at == 0 && self.previous == Some(b'\n') || at > 0 && window[at - 1] == b'\n';
+                if line_start && arc::looks_like_header(trim_line(&window[at..at + i + 1])) {
+                    return Some(at);
+                }
+                at += i + 1;
+            }
+            return None;
+        }
         memchr::memmem::find_iter(&window[from..], b"WARC/1.")
             .map(|i| i + from)
             .find(|&i| {
