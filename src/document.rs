@@ -146,3 +146,51 @@ pub fn plan_rewrite<'a>(
     }
     crate::planned::plan(input, format, options, name)
 }
+
+#[cfg(test)]
+mod span_tests {
+    //! `LinkRecord::span`, set by the HTML layer (`html::rewrite`) for a
+    //! document given whole (`planned`), through the one-call entry point.
+    use crate::{rewrite, Options};
+
+    fn spans(input: &str) -> Vec<(String, Option<String>)> {
+        let mut options = Options::new();
+        options.url = Some("http://h.example/d/".into());
+        options.keep_link_records = true;
+        let out = rewrite(input.as_bytes(), &options, None);
+        out.report
+            .links
+            .into_iter()
+            .map(|l| (l.before, l.span.map(|s| input[s].to_string())))
+            .collect()
+    }
+
+    #[test]
+    fn each_link_has_the_span_of_its_attribute_value() {
+        let page = "<a href='a.html'>a</a><img srcset=\"x.png 1x, y.png 2x\" src=&#x7a;.png>\
+                    <style>p{background:url(s.png)}</style><p style=\"background:url(b.png)\">";
+        assert_eq!(
+            spans(page),
+            [
+                ("a.html".into(), Some("a.html".into())),
+                ("x.png".into(), Some("x.png 1x, y.png 2x".into())),
+                ("y.png".into(), Some("x.png 1x, y.png 2x".into())),
+                // As written, before the reference is decoded.
+                ("z.png".into(), Some("&#x7a;.png".into())),
+                // Style text: no span.
+                ("s.png".into(), None),
+                ("b.png".into(), Some("background:url(b.png)".into())),
+            ]
+        );
+    }
+
+    #[test]
+    fn values_inside_mime_parts_srcdoc_or_after_a_bom_have_no_span() {
+        let message = "Content-Type: text/html\n\n<a href=x.html>x</a>\n";
+        assert_eq!(spans(message), [("x.html".into(), None)]);
+        let page = "<iframe srcdoc=\"<a href=in.html>\"></iframe>";
+        assert_eq!(spans(page), [("in.html".into(), None)]);
+        // A byte order mark: the text's offsets are not the input's.
+        assert_eq!(spans("\u{feff}<a href=x>"), [("x".into(), None)]);
+    }
+}

@@ -110,8 +110,8 @@ pub use options::{Format, Options};
 pub use policy::absolute_url;
 pub use report::{is_unprintable, printable};
 pub use report::{
-    Counts, Explanation, LeftWithoutBase, LinkRecord, Location, Outcome, Problem, Report, Setting,
-    Severity, Unlisted, MAX_PROBLEMS,
+    Counts, ExplainedPart, Explanation, LeftWithoutBase, LinkRecord, Location, Outcome, Problem,
+    Report, Setting, Severity, Unlisted, MAX_PROBLEMS,
 };
 pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Resolved};
 

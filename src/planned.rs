@@ -157,7 +157,10 @@ pub fn plan<'a>(
         }
         Format::Css | Format::Html | Format::Xhtml | Format::Auto => {
             let base = options.retrieval_base(&location, &mut report);
-            let ctx = HtmlContext::new(options, base.as_ref(), &location);
+            let ctx = HtmlContext {
+                whole_input: true,
+                ..HtmlContext::new(options, base.as_ref(), &location)
+            };
             edited(match format {
                 // A stand-alone sheet: no referring document is known.
                 Format::Css => crate::html::plan_stylesheet(input, &ctx, None, &mut report),

@@ -71,6 +71,8 @@ pub struct LinkRewriter<'a> {
     location: &'a Location,
     /// The values are read by a browser (HTML, CSS): the browser rules apply.
     browser_rules: bool,
+    /// Where the values now offered are written ([`LinkRecord::span`]).
+    span: Option<std::ops::Range<usize>>,
 }
 
 impl<'a> LinkRewriter<'a> {
@@ -87,7 +89,14 @@ impl<'a> LinkRewriter<'a> {
             report,
             location,
             browser_rules: true,
+            span: None,
         }
+    }
+
+    /// Say where the values offered next are written (recorded as
+    /// [`LinkRecord::span`]); `None` when it is not known.
+    pub fn set_span(&mut self, span: Option<std::ops::Range<usize>>) {
+        self.span = span;
     }
 
     /// The same rewriter for values no browser reads with a base (MIME
@@ -154,6 +163,7 @@ impl<'a> LinkRewriter<'a> {
         reason: Option<String>,
     ) {
         let loc = self.location;
+        let span = &self.span;
         if outcome == Outcome::NoBase {
             self.report.left_without_base(loc);
         }
@@ -168,6 +178,7 @@ impl<'a> LinkRewriter<'a> {
             rule: base.map(|b| b.rule),
             outcome,
             reason,
+            span: span.clone(),
         });
     }
 

@@ -113,6 +113,16 @@ pub struct LinkRecord {
     /// Why it was left alone, for failures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Where the value is written: the byte range, in the input, of the
+    /// attribute value that holds it (the whole value for a list, a
+    /// `srcset`, a `style` attribute or a meta refresh; as written, before
+    /// character references are decoded). Known for the attributes of an
+    /// HTML document given whole (not a MIME part, a WARC payload or an
+    /// `iframe srcdoc`) in UTF-8 (or ASCII) without a byte order mark;
+    /// `None` elsewhere (other encodings, `<style>` text, style sheets,
+    /// XHTML, MIME headers). Not in the JSON report.
+    #[serde(skip)]
+    pub span: Option<std::ops::Range<usize>>,
 }
 
 /// How bad a problem is.
@@ -489,7 +499,33 @@ pub struct Explanation {
     /// transfer encoding, base, rule). For a WARC: each record's offset, type
     /// and target URI, and its payload's base or why it is passed over.
     pub text: String,
+    /// The same, as data: one entry per document or MIME entity, in input
+    /// order (empty for a WARC: its records are in the text only).
+    pub parts: Vec<ExplainedPart>,
     /// The problems (and, with [`Options::keep_link_records`](crate::Options::keep_link_records), nothing else:
     /// no link is rewritten).
     pub report: Report,
+}
+
+/// One document or MIME entity of an [`Explanation`]: the base in force
+/// inside it and the rule that set it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplainedPart {
+    /// Nesting depth (0 for the document or the top-level message).
+    pub depth: usize,
+    /// MIME part path (`1`, `1.2`), `message` for a message's top level; the
+    /// input's name (or `<stdin>`) for a document that is not a message.
+    pub path: String,
+    /// Media type (`text/html`, `application/xhtml+xml`, `text/css` for a
+    /// document that is not a message).
+    pub media_type: String,
+    /// Content-Transfer-Encoding as read (`7bit` when absent; empty for a
+    /// document that is not a message).
+    pub encoding: String,
+    /// The base URL in force inside it, if any (none: rule 5.4).
+    pub base: Option<String>,
+    /// The rule that set it.
+    pub rule: Option<BaseRule>,
+    /// Anything else worth saying (left alone because signed, unparseable …).
+    pub note: Option<String>,
 }

@@ -7,7 +7,10 @@
 //! ends, and in any case after two minutes) serves `harness.html`, whose
 //! frames hold a UTF-8 page linking a stand-alone style sheet, a
 //! windows-1252 page linking a windows-1252 sheet (`@charset`), and a page
-//! whose `<base href>` browsers read their own way (`http:b\sub/`). Chromium (`--dump-dom`) runs the harness's script, which
+//! whose `<base href>` browsers read their own way (`http:b\sub/`), and two
+//! pages nested 511 and 510 elements deep, where Chromium's tree depth cap
+//! (docs/hardening.md) takes a template's `<base>` and link, or its link
+//! alone, out of the template into the document. Chromium (`--dump-dom`) runs the harness's script, which
 //! writes what the DOM resolved each value to: the reflected properties
 //! (`a.href`, `img.src`, `img.currentSrc`, `form.action`, …), each `srcset`
 //! candidate, computed `background-image` (CSS `url()` in `<style>`, `style`
@@ -35,10 +38,12 @@ use std::time::{Duration, Instant};
 type Site = Arc<Mutex<HashMap<String, (&'static str, Vec<u8>)>>>;
 
 /// The served site's documents: (path under the server, fixture file).
-const DOCUMENTS: [(&str, &str); 5] = [
+const DOCUMENTS: [(&str, &str); 7] = [
     ("/site/dir/page.html", "page.html"),
     ("/site/dir/legacy.html", "legacy.html"),
     ("/site/dir/based.html", "based.html"),
+    ("/site/dir/deep.html", "deep.html"),
+    ("/site/dir/deeper.html", "deeper.html"),
     ("/site/css/site.css", "site.css"),
     ("/site/css/legacy.css", "legacy.css"),
 ];
@@ -311,6 +316,26 @@ fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
             .values()
             .any(|v| v.contains("/site/img/ext-%C3%A9.png?q=%E9%80")),
         "chromium did not read legacy.css as windows-1252"
+    );
+    // The depth cap decided the deep pages' links in Chromium (so these
+    // cases can fail): past 512 open elements the template's base element
+    // is the document's in deep.html, and its link is in the document,
+    // resolved against the page, in deeper.html.
+    let deep = |frame: &str, url: &str| {
+        original
+            .iter()
+            .any(|(k, v)| k.starts_with(&format!("{frame}/a#")) && v == url)
+    };
+    assert!(
+        deep("deep", "http://other.example/base/in-template.html"),
+        "chromium did not take deep.html's template base into the document"
+    );
+    assert!(
+        deep(
+            "deeper",
+            &format!("http://127.0.0.1:{port}/site/dir/in-template.html")
+        ),
+        "chromium did not take deeper.html's template link into the document"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!(

@@ -87,6 +87,8 @@ fn help_documents_every_flag_under_headings() {
         "--output",
         "--in-place",
         "--backup",
+        "--backup-mode",
+        "--rewritten-only",
         "--url ",
         "--url-prefix",
         "--profile",
@@ -551,7 +553,10 @@ fn report_records_skipped_and_ignored_files() {
         record(&bin)["reason"],
         "skipped: binary file (NUL bytes; --format forces reading it)"
     );
-    assert_eq!(record(&png)["reason"], "not HTML, a message, CSS or a WARC");
+    assert_eq!(
+        record(&png)["reason"],
+        "not HTML, a message, CSS or a WARC; copied to the mirror"
+    );
 }
 
 #[test]
@@ -677,9 +682,10 @@ fn recursive_mirrors_the_tree_into_the_output_folder() {
     for (file, content) in expected {
         assert_eq!(read(file), content, "{file}");
     }
-    assert!(
-        !out.join("img/logo.png").exists(),
-        "files not handled are not copied"
+    assert_eq!(
+        fs::read(out.join("img/logo.png")).unwrap(),
+        fs::read(site.join("img/logo.png")).unwrap(),
+        "files not rewritten are copied"
     );
 }
 
@@ -893,8 +899,12 @@ fn recursive_sniffs_files_without_extension() {
         fs::read_to_string(out.join("message")).unwrap(),
         "From: a@example.org\nSubject: x\n\nhello\n"
     );
-    assert!(!out.join("notes").exists());
-    assert!(!out.join("script.js").exists());
+    // The files not rewritten are copied as they are (a complete mirror).
+    assert_eq!(
+        fs::read_to_string(out.join("notes")).unwrap(),
+        "just some text\n"
+    );
+    assert_eq!(fs::read_to_string(out.join("script.js")).unwrap(), "<html>");
     let ignored: Vec<String> = report_lines(&report)
         .iter()
         .filter(|l| l["outcome"] == "ignored")
@@ -924,7 +934,9 @@ fn recursive_does_not_follow_symbolic_links() {
         .assert()
         .success();
     assert!(dir.path().join("out/a.html").exists());
-    assert!(!dir.path().join("out/loop").exists());
+    // The link is not followed: the mirror has it as a link, same target.
+    assert_eq!(fs::read_link(dir.path().join("out/loop")).unwrap(), root);
+    assert_eq!(names_in(&dir.path().join("out")), ["a.html", "loop"]);
 }
 
 #[test]
@@ -988,8 +1000,9 @@ fn an_output_folder_inside_the_input_tree_is_refused() {
             .code(2)
             .stdout("")
             .stderr(format!(
-                "linkbase: error: -o {}: the output folder is inside the input folder {}; choose a folder outside it (or -i)\n",
+                "linkbase: error: -o {}: the output folder {} the input {}; -o DIR must be outside every input (or rewrite in place with -i)\n",
                 out.display(),
+                if out == site { "is" } else { "is inside" },
                 site.display()
             ));
     }
@@ -1485,6 +1498,7 @@ fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
         ("permissions", "cannot set permissions"),
         ("sync", "cannot sync to disk"),
         ("backup", "cannot write the backup"),
+        ("verify", "left as it is"),
         ("rename", "cannot replace the file"),
     ];
     for (step, failure) in steps {

@@ -45,24 +45,72 @@ def many_pages(count, seed):
     return b"".join(out)
 
 
+def make_inputs(folder):
+    """Write the job's inputs into `folder`: every input of fixtures/warc/
+    under its case's name, and two crawls of 300 pages. Their paths, sorted."""
+    os.makedirs(folder)
+    for case in sorted(os.listdir(FIXTURES)):
+        for name in ("input.warc", "input.warc.gz"):
+            source = os.path.join(FIXTURES, case, name)
+            if os.path.exists(source):
+                shutil.copy(source, os.path.join(folder, case + name[len("input"):]))
+    for seed in (1, 2):
+        with open(os.path.join(folder, "crawl-%d.warc.gz" % seed), "wb") as f:
+            f.write(many_pages(300, seed))
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder))
+
+
+def write_manifest(path, paths):
+    with open(path, "w") as f:
+        f.write("\n".join(paths) + "\n")
+
+
+def compare_with_cli(paths, out, scratch, env, linkbase=LINKBASE):
+    """The differences between the job's output folder `out` and `linkbase
+    IN -o OUT` run directly on each input (bytes, and the counts table)."""
+    failures = []
+    rows = {}
+    with open(os.path.join(out, "_counts.jsonl")) as f:
+        for line in f:
+            row = json.loads(line)
+            rows[row["file"]] = row
+    if sorted(rows) != sorted(paths):
+        failures.append("the counts table lists %d files, the manifest %d" % (len(rows), len(paths)))
+    direct = os.path.join(scratch, "direct")
+    os.makedirs(direct)
+    for path in paths:
+        name = os.path.basename(path)
+        report = os.path.join(scratch, name + ".report")
+        subprocess.run([linkbase, path, "-o", os.path.join(direct, name), "--report", report],
+                       env=env, capture_output=True)
+        with open(os.path.join(direct, name), "rb") as f:
+            want = f.read()
+        spark_output = os.path.join(out, name)
+        if not os.path.exists(spark_output):
+            failures.append("%s: no output from the Spark job" % name)
+            continue
+        with open(spark_output, "rb") as f:
+            if f.read() != want:
+                failures.append("%s: the Spark job's output differs from linkbase's" % name)
+        with open(report) as f:
+            counts = [json.loads(l)["warc"] for l in f if '"warc"' in l][0]
+        row = rows.get(path, {})
+        for key in ("records", "conversions", "links", "problems"):
+            if row.get(key) != counts[key]:
+                failures.append("%s: %s %s in the table, %s from linkbase" % (name, key, row.get(key), counts[key]))
+    leftovers = [n for n in os.listdir(out) if n.endswith(".tmp")]
+    if leftovers:
+        failures.append("temporary files left: %s" % leftovers)
+    return failures
+
+
 def main():
     env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000", LINKBASE=LINKBASE)
     env.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     with tempfile.TemporaryDirectory() as tmp:
-        inputs = os.path.join(tmp, "in")
-        os.makedirs(inputs)
-        for case in sorted(os.listdir(FIXTURES)):
-            for name in ("input.warc", "input.warc.gz"):
-                source = os.path.join(FIXTURES, case, name)
-                if os.path.exists(source):
-                    shutil.copy(source, os.path.join(inputs, case + name[len("input"):]))
-        for seed in (1, 2):
-            with open(os.path.join(inputs, "crawl-%d.warc.gz" % seed), "wb") as f:
-                f.write(many_pages(300, seed))
-        paths = sorted(os.path.join(inputs, n) for n in os.listdir(inputs))
+        paths = make_inputs(os.path.join(tmp, "in"))
         manifest = os.path.join(tmp, "manifest.txt")
-        with open(manifest, "w") as f:
-            f.write("\n".join(paths) + "\n")
+        write_manifest(manifest, paths)
 
         started = time.time()
         out = os.path.join(tmp, "out")
@@ -75,37 +123,7 @@ def main():
             print("FAIL: the Spark job exited with status %d" % job.returncode)
             return 1
 
-        failures = []
-        rows = {}
-        with open(os.path.join(out, "_counts.jsonl")) as f:
-            for line in f:
-                row = json.loads(line)
-                rows[row["file"]] = row
-        direct = os.path.join(tmp, "direct")
-        os.makedirs(direct)
-        for path in paths:
-            name = os.path.basename(path)
-            report = os.path.join(tmp, name + ".report")
-            subprocess.run([LINKBASE, path, "-o", os.path.join(direct, name), "--report", report],
-                           env=env, capture_output=True)
-            with open(os.path.join(direct, name), "rb") as f:
-                want = f.read()
-            spark_output = os.path.join(out, name)
-            if not os.path.exists(spark_output):
-                failures.append("%s: no output from the Spark job" % name)
-                continue
-            with open(spark_output, "rb") as f:
-                if f.read() != want:
-                    failures.append("%s: the Spark job's output differs from linkbase's" % name)
-            with open(report) as f:
-                counts = [json.loads(l)["warc"] for l in f if '"warc"' in l][0]
-            row = rows.get(path, {})
-            for key in ("records", "conversions", "links", "problems"):
-                if row.get(key) != counts[key]:
-                    failures.append("%s: %s %s in the table, %s from linkbase" % (name, key, row.get(key), counts[key]))
-        leftovers = [n for n in os.listdir(out) if n.endswith(".tmp")]
-        if leftovers:
-            failures.append("temporary files left: %s" % leftovers)
+        failures = compare_with_cli(paths, out, tmp, env)
         for failure in failures:
             print("FAIL", failure)
         print("spark local[2]: %d WARCs in %.1f s, %d failures" % (len(paths), elapsed, len(failures)))

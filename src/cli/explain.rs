@@ -55,7 +55,7 @@ pub fn run(args: ExplainArgs) -> i32 {
     options.profile = args.profile;
     options.force = args.force;
     options.format = format;
-    let Explanation { text, report } = linkbase::explain(&input, &options, Some(&name));
+    let Explanation { text, report, .. } = linkbase::explain(&input, &options, Some(&name));
     finish(&text, report)
 }
 
@@ -102,7 +102,7 @@ fn explain_warc(args: &ExplainArgs, name: &str) -> i32 {
     options.profile = args.profile;
     options.force = args.force;
     match linkbase::warc::explain(file, &options, Some(name)) {
-        Ok(Explanation { text, report }) => finish(&text, report),
+        Ok(Explanation { text, report, .. }) => finish(&text, report),
         Err(e) => {
             eprintln!("{name}: {e}");
             EXIT_PARTIAL

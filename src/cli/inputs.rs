@@ -2,6 +2,7 @@
 //! classified as something linkbase handles or not — in a fixed order
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
+use super::atomic::Backup;
 use super::settings::{Destination, Settings};
 use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
 use std::collections::HashMap;
@@ -49,6 +50,9 @@ pub struct Skipped {
     /// An error (something the user asked for could not be done; exit status 1),
     /// or a file the walk passes over because linkbase does not handle it.
     pub is_error: bool,
+    /// A file of a walked tree that is not rewritten (a regular file or a
+    /// symbolic link), which a mirror (`-o DIR`) copies as it is.
+    pub mirrored: Option<InputFile>,
 }
 
 /// File name extensions of HTML documents, and of XHTML documents (read
@@ -76,7 +80,7 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
             Err(e) => entries.push(skip_error(name, format!("cannot read: {}", io_cause(&e)))),
             Ok(meta) if meta.is_dir() => {
                 if settings.recursive {
-                    walk(path, path, &mut entries);
+                    walk(path, path, settings.backup(), &mut entries);
                 } else {
                     entries.push(skip_error(
                         name,
@@ -105,11 +109,21 @@ fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
             .unwrap_or_else(|_| file.path.clone())
     };
     let mut seen: HashMap<PathBuf, (Arc<str>, PathBuf)> = HashMap::new();
+    let mirror = matches!(destination, Destination::Mirror(_));
     for entry in entries.iter_mut() {
-        let Entry::File(file) = entry else { continue };
-        let key = match destination {
-            Destination::Mirror(_) => file.relative.clone(),
-            _ => canonical(file),
+        // Files a mirror copies land in it too.
+        let file = match entry {
+            Entry::File(file) => file,
+            Entry::Skip(Skipped {
+                mirrored: Some(file),
+                ..
+            }) if mirror => file,
+            _ => continue,
+        };
+        let key = if mirror {
+            file.relative.clone()
+        } else {
+            canonical(file)
         };
         let Some((first, first_path)) = seen.get(&key) else {
             seen.insert(key, (file.name.clone(), file.path.clone()));
@@ -129,6 +143,7 @@ fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
             name: file.name.clone(),
             reason,
             is_error,
+            mirrored: None,
         });
     }
 }
@@ -170,11 +185,14 @@ fn skip_error(name: Arc<str>, reason: String) -> Entry {
         name,
         reason,
         is_error: true,
+        mirrored: None,
     })
 }
 
-/// Walk `folder` (under input `root`), sorted by name; symbolic links are not followed.
-fn walk(root: &Path, folder: &Path, entries: &mut Vec<Entry>) {
+/// Walk `folder` (under input `root`), sorted by name; symbolic links are
+/// not followed. Files named like `backup`'s backups (`-i --backup`) are
+/// never inputs: a second run must not rewrite the first one's originals.
+fn walk(root: &Path, folder: &Path, backup: Option<&Backup>, entries: &mut Vec<Entry>) {
     let listing = match fs::read_dir(folder) {
         Ok(listing) => listing,
         Err(e) => {
@@ -195,30 +213,46 @@ fn walk(root: &Path, folder: &Path, entries: &mut Vec<Entry>) {
                 continue;
             }
         };
+        let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+        let file = InputFile {
+            path,
+            name,
+            relative,
+        };
         if kind.is_dir() {
-            walk(root, &path, entries);
+            walk(root, &file.path, backup, entries);
         } else if kind.is_symlink() {
-            entries.push(ignored(name, "symbolic link, not followed"));
+            entries.push(copied(file, "symbolic link, not followed"));
         } else if !kind.is_file() {
-            entries.push(ignored(name, "not a regular file"));
-        } else if handles(&path) {
-            let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
-            entries.push(Entry::File(InputFile {
-                path,
-                name,
-                relative,
-            }));
+            entries.push(ignored(file.name, "not a regular file"));
+        } else if backup.is_some_and(|b| b.is_backup_name(&child.file_name())) {
+            let reason = "a backup (named like --backup's): not an input";
+            entries.push(ignored(file.name, reason));
+        } else if handles(&file.path) {
+            entries.push(Entry::File(file));
         } else {
-            entries.push(ignored(name, "not HTML, a message, CSS or a WARC"));
+            entries.push(copied(file, "not HTML, a message, CSS or a WARC"));
         }
     }
 }
 
+/// A file the walk passes over (and a mirror leaves out).
 fn ignored(name: Arc<str>, reason: &str) -> Entry {
     Entry::Skip(Skipped {
         name,
         reason: reason.to_string(),
         is_error: false,
+        mirrored: None,
+    })
+}
+
+/// A file the walk passes over, which a mirror copies as it is.
+fn copied(file: InputFile, reason: &str) -> Entry {
+    Entry::Skip(Skipped {
+        name: file.name.clone(),
+        reason: reason.to_string(),
+        is_error: false,
+        mirrored: Some(file),
     })
 }
 

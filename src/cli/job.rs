@@ -2,6 +2,7 @@
 //! content, rewrite it with the library, write the output. Never panics and
 //! never aborts the run: whatever goes wrong is in the [`JobResult`].
 
+use super::atomic::{Identity, ReadFile};
 use super::inputs::{io_cause, Entry, InputFile};
 use super::output::{self, WriteFailure};
 use super::settings::Settings;
@@ -244,10 +245,16 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
     match entry {
         Entry::Skip(skip) => {
             let mut result = JobResult::new(Some(skip.name.clone()), keep_links);
-            result.status = if skip.is_error {
-                Status::Skipped(skip.reason.clone())
-            } else {
-                Status::Ignored(skip.reason.clone())
+            result.status = match &skip.mirrored {
+                _ if skip.is_error => Status::Skipped(skip.reason.clone()),
+                Some(file) if settings.copies_to_mirror() => {
+                    match output::copy_to_mirror(settings, &file.path, &file.relative) {
+                        Ok(()) => Status::Ignored(format!("{}; copied to the mirror", skip.reason)),
+                        Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
+                        Err(WriteFailure::BrokenPipe) => Status::NotWritten("broken pipe".into()),
+                    }
+                }
+                _ => Status::Ignored(skip.reason.clone()),
             };
             result
         }
@@ -263,26 +270,31 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
                 Ok(handle) => handle,
                 Err(e) => return result.skipped(format!("cannot read: {}", io_cause(&e))),
             };
-            let size = handle
-                .metadata()
-                .ok()
-                .filter(|m| m.is_file())
-                .map(|m| m.len());
-            read_and_process(result, handle, size, Some(file), settings)
+            // What the file is when it is opened: an in-place write replaces
+            // it only if it is still that (atomic::Identity).
+            let meta = handle.metadata().ok().filter(|m| m.is_file());
+            let size = meta.as_ref().map(|m| m.len());
+            let identity = meta.as_ref().map(Identity::of);
+            read_and_process(result, handle, size, Some((file, identity)), settings)
         }
     }
 }
 
 /// Read the input from `reader` (`size`: its size when it is a regular
-/// file) and process it: a WARC streamed record by record, anything else
+/// file; `file`: the file and its identity when opened, `None` for standard
+/// input) and process it: a WARC streamed record by record, anything else
 /// read whole (up to `--max-size`) and rewritten.
 fn read_and_process(
     result: JobResult,
     mut reader: impl Read,
     size: Option<u64>,
-    file: Option<&InputFile>,
+    file: Option<(&InputFile, Option<Identity>)>,
     settings: &Settings,
 ) -> JobResult {
+    let (file, identity) = match file {
+        Some((file, identity)) => (Some(file), identity),
+        None => (None, None),
+    };
     let mut head = Vec::new();
     if let Err(e) = (&mut reader).take(warc::HEAD).read_to_end(&mut head) {
         return result.skipped(format!("cannot read: {}", io_cause(&e)));
@@ -306,7 +318,13 @@ fn read_and_process(
         return result.skipped(over_limit(Some(size), settings.max_size));
     }
     match read_limited(io::Cursor::new(head).chain(rest), size, settings.max_size) {
-        Ok(Some(bytes)) => rewrite(result, file, &bytes, settings),
+        Ok(Some(bytes)) => {
+            let read = identity.map(|identity| ReadFile {
+                bytes: &bytes,
+                identity,
+            });
+            rewrite(result, file, &bytes, read, settings)
+        }
         Ok(None) => result.skipped(over_limit(None, settings.max_size)),
         Err(e) => result.skipped(format!("cannot read: {}", io_cause(&e))),
     }
@@ -371,6 +389,7 @@ fn rewrite(
     mut result: JobResult,
     file: Option<&InputFile>,
     bytes: &[u8],
+    read: Option<ReadFile<'_>>,
     settings: &Settings,
 ) -> JobResult {
     result.bytes_read = bytes.len() as u64;
@@ -389,7 +408,7 @@ fn rewrite(
     // beside its input (peak memory, docs/hardening.md).
     let rewrite = linkbase::plan_rewrite(bytes, &options, name);
     let changed = rewrite.changed();
-    let written = output::write(settings, file, &rewrite.pieces(), changed);
+    let written = output::write(settings, file, &rewrite.pieces(), changed, read);
     result.report = rewrite.report;
     super::terms::name_flags(&mut result.report);
     result.status = match written {

@@ -1,12 +1,13 @@
 //! Command-line front end: clap turns flags into typed settings once, then
 //! calls the library. Exit codes: 0 all done, 1 something was skipped or left
-//! unresolved with errors, 2 usage error.
+//! unresolved with errors, 2 usage error, 130/143 interrupted by SIGINT/SIGTERM.
 //!
 //! One module per subcommand: [`rewrite`] (the default: rewrite files),
 //! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`). The
 //! rewrite command's parts: [`settings`] (flags → typed settings, usage
 //! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`],
-//! [`output_path`] and [`atomic`] (writing), [`warc`] (one WARC, streamed),
+//! [`output_path`] and [`atomic`] (writing), [`preflight`] (what is refused
+//! before any file is touched), [`interrupt`] (SIGINT/SIGTERM), [`warc`] (one WARC, streamed),
 //! [`jsonl`] (`--report`), [`progress`] and [`summary`] (what the user sees at
 //! the end). [`terms`]: the flags the command line names where the library's
 //! messages name its settings.
@@ -14,10 +15,12 @@
 mod atomic;
 mod explain;
 mod inputs;
+mod interrupt;
 mod job;
 mod jsonl;
 mod output;
 mod output_path;
+mod preflight;
 mod progress;
 mod resolve;
 mod rewrite;
@@ -34,6 +37,7 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_PARTIAL: i32 = 1;
 /// Exit status: usage error.
 pub const EXIT_USAGE: i32 = 2;
+// Interrupted: 128 + the signal's number (src/cli/interrupt.rs).
 
 /// linkbase: rewrite every link in HTML documents and MIME messages to absolute form.
 /// Examples and exit statuses, after the options in `--help`.
@@ -46,7 +50,8 @@ Examples:
   linkbase crawl.warc.gz -o crawl-absolute.warc.gz
 
 Exit status: 0 all done; 1 something was skipped, not written, or a link
-failed to resolve; 2 usage error. Errors name the file (and MIME part).";
+failed to resolve; 2 usage error. Errors name the file (and MIME part).
+Interrupted (Ctrl-C, SIGTERM): unfinished files removed, exit status 130/143.";
 
 #[derive(Parser, Debug)]
 #[command(name = "linkbase", version, about, long_about = None)]

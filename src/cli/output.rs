@@ -4,12 +4,16 @@
 //! ([`super::atomic`]), through any symbolic link to them; what is not a
 //! regular file (a device, a FIFO, `/dev/stdout`) is written through
 //! ([`super::output_path`]).
+//!
+//! A mirror (`-o DIR`) is complete: every file of the tree that is not
+//! rewritten is copied there as it is ([`copy_to_mirror`]), and a symbolic
+//! link is made again as a link with the same target.
 
+use super::atomic::{InPlace, ReadFile};
 use super::inputs::{io_cause, InputFile};
 use super::output_path::{self, Kind, OutputPath};
 use super::settings::{same_file, Destination, Settings};
-use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Why an output could not be written.
@@ -24,12 +28,14 @@ pub enum WriteFailure {
 /// Write `content` — the rewrite of `input` (`None`: standard input), in
 /// pieces written one after the other — to where the settings send it.
 /// `changed` is false when the rewrite left the input as it was: an in-place
-/// run then leaves the file alone entirely.
+/// run then leaves the file alone entirely. `read`: the input as it was
+/// read (a file's), which an in-place write checks and backs up.
 pub fn write(
     settings: &Settings,
     input: Option<&InputFile>,
     content: &[&[u8]],
     changed: bool,
+    read: Option<ReadFile<'_>>,
 ) -> Result<(), WriteFailure> {
     match place(settings, input, changed)? {
         Place::Stdout => write_stdout(content),
@@ -38,14 +44,22 @@ pub fn write(
         Place::Nowhere => Ok(()),
         Place::Through { named, path, kind } => output_path::write_through(&path, kind, content)
             .map_err(|e| through_failure(&e, &named, kind)),
-        Place::File {
-            target,
-            backup,
-            in_place,
-        } => settings
-            .writer
-            .write(&target, content, backup, in_place)
-            .map_err(|e| file_failure(&e, &target, in_place)),
+        Place::File { target, in_place } => {
+            let in_place = match (in_place, read) {
+                (false, _) => None,
+                (true, Some(read)) => Some(InPlace {
+                    read,
+                    backup: settings.backup(),
+                }),
+                (true, None) => {
+                    return Err(error("not rewritten in place: not read from a file".into()))
+                }
+            };
+            settings
+                .writer
+                .write(&target, content, in_place)
+                .map_err(|e| file_failure(&e, &target, in_place.is_some()))
+        }
     }
 }
 
@@ -64,6 +78,9 @@ pub fn write_streamed(
 ) -> Result<(), WriteFailure> {
     match place(settings, input, true)? {
         Place::Stdout => {
+            if io::stdout().is_terminal() {
+                return Err(error(TERMINAL.into()));
+            }
             let mut out = io::BufWriter::with_capacity(256 * 1024, io::stdout().lock());
             let written = fill(&mut out, None).and_then(|()| out.flush());
             stdout_outcome(written)
@@ -81,19 +98,103 @@ pub fn write_streamed(
             });
             written.map_err(|e| through_failure(&e, &named, kind))
         }
-        Place::File {
-            target,
-            backup: _,
-            in_place,
-        } => settings
-            .writer
-            .write_streamed(&target, in_place, &mut |out| fill(out, Some(&target)))
-            .map_err(|e| file_failure(&e, &target, in_place)),
+        Place::File { target, in_place } => {
+            if in_place {
+                return Err(error("not rewritten in place".into()));
+            }
+            settings
+                .writer
+                .write_streamed(&target, &mut |out| fill(out, Some(&target)))
+                .map_err(|e| file_failure(&e, &target, false))
+        }
     }
 }
 
+/// Why binary output (a WARC, gzip or not) is not written to a terminal,
+/// as gzip and zstd refuse to.
+pub const TERMINAL: &str =
+    "binary output (a WARC) is not written to a terminal: use -o FILE or redirect standard output";
+
+/// Copy `source`, a file of the tree that is not rewritten, to its place
+/// `relative` in the mirror folder: a regular file's bytes (atomically, as
+/// every output file), a symbolic link as a link with the same target (so a
+/// link inside the tree keeps leading where it led).
+pub fn copy_to_mirror(
+    settings: &Settings,
+    source: &Path,
+    relative: &Path,
+) -> Result<(), WriteFailure> {
+    let Destination::Mirror(folder) = &settings.destination else {
+        return Ok(());
+    };
+    let target = folder.join(relative);
+    let output = |what: &str, e: &io::Error| {
+        error(format!(
+            "output {}: {what}: {}",
+            target.display(),
+            io_cause(e)
+        ))
+    };
+    if let Some(parent) = target.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| output("cannot create its folder", &e))?;
+    }
+    let meta =
+        std::fs::symlink_metadata(source).map_err(|e| output("cannot read the input", &e))?;
+    if meta.file_type().is_symlink() {
+        let link = std::fs::read_link(source).map_err(|e| output("cannot read the link", &e))?;
+        return copy_link(&link, &target).map_err(|e| output("cannot make the link", &e));
+    }
+    let mut file = std::fs::File::open(source).map_err(|e| output("cannot read the input", &e))?;
+    settings
+        .writer
+        .write_streamed(&target, &mut |out| io::copy(&mut file, out).map(|_| ()))
+        .map_err(|e| file_failure(&e, &target, false))?;
+    keep_mode(&meta, &target).map_err(|e| output("cannot set permissions", &e))
+}
+
+/// Give a copy the source's permission bits (a script stays executable, a
+/// private file private), without set-user-ID, set-group-ID and sticky bits
+/// (the copy is not the source's owner's, as with `cp` without `-p`), and
+/// with write for its owner: the next mirror run replaces it, and linkbase
+/// never replaces a read-only file.
+#[cfg(unix)]
+fn keep_mode(source: &std::fs::Metadata, target: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = source.permissions().mode() & 0o777 | 0o200;
+    std::fs::set_permissions(target, std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn keep_mode(_source: &std::fs::Metadata, _target: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// Make `target` a symbolic link to `link`, replacing what is there
+/// atomically (a link made under a temporary name, renamed over it).
+#[cfg(unix)]
+fn copy_link(link: &Path, target: &Path) -> io::Result<()> {
+    if std::fs::read_link(target).is_ok_and(|now| now == link) {
+        return Ok(());
+    }
+    let folder = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let temp = tempfile::Builder::new()
+        .prefix(".linkbase-")
+        .suffix(".tmp")
+        .make_in(folder, |path| std::os::unix::fs::symlink(link, path))?;
+    temp.persist(target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn copy_link(_link: &Path, _target: &Path) -> io::Result<()> {
+    Err(io::Error::other("symbolic links are not copied here"))
+}
+
 /// Where one input's output goes.
-enum Place<'s> {
+enum Place {
     Stdout,
     Stderr,
     /// Nothing to write (an unchanged file in place).
@@ -109,21 +210,20 @@ enum Place<'s> {
     /// of any symbolic links.
     File {
         target: PathBuf,
-        backup: Option<&'s OsString>,
         /// It replaces the input.
         in_place: bool,
     },
 }
 
-fn place<'s>(
-    settings: &'s Settings,
+fn place(
+    settings: &Settings,
     input: Option<&InputFile>,
     changed: bool,
-) -> Result<Place<'s>, WriteFailure> {
-    // (where to write, the backup suffix, whether it replaces the input)
-    let (target, backup, in_place) = match (&settings.destination, input) {
+) -> Result<Place, WriteFailure> {
+    // (where to write, whether it replaces the input)
+    let (target, in_place) = match (&settings.destination, input) {
         (Destination::Stdout, _) => return Ok(Place::Stdout),
-        (Destination::File(path), _) => (path.clone(), None, false),
+        (Destination::File(path), _) => (path.clone(), false),
         (Destination::Mirror(folder), Some(input)) => {
             let target = folder.join(&input.relative);
             if same_file(&input.path, &target) {
@@ -141,13 +241,13 @@ fn place<'s>(
                     ))
                 })?;
             }
-            (target, None, false)
+            (target, false)
         }
-        (Destination::InPlace { backup }, Some(input)) => {
+        (Destination::InPlace { .. }, Some(input)) => {
             if !changed {
                 return Ok(Place::Nowhere);
             }
-            (input.path.clone(), backup.as_ref(), true)
+            (input.path.clone(), true)
         }
         (Destination::Mirror(_) | Destination::InPlace { .. }, None) => {
             return Err(error("standard input has no file to write to".into()))
@@ -165,7 +265,6 @@ fn place<'s>(
     match real {
         OutputPath::Replace(real) => Ok(Place::File {
             target: real,
-            backup,
             in_place,
         }),
         OutputPath::Stdout if !in_place => Ok(Place::Stdout),

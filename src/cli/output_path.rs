@@ -113,6 +113,65 @@ pub fn classify(path: &Path) -> io::Result<OutputPath> {
     Err(io::Error::other("too many levels of symbolic links"))
 }
 
+/// How an output path overlaps an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlap {
+    /// The same file or folder.
+    Same,
+    /// The output is inside the input (a folder).
+    Inside,
+    /// The output is a folder that holds the input.
+    Above,
+}
+
+/// Does `output` (which may not exist yet) overlap `input`: the same file
+/// or folder, inside it, or above it? Both are made absolute with their
+/// symbolic links and `..` resolved (as far as the output exists), then
+/// every ancestor is compared by device and inode, so that a bind mount of
+/// a folder (the same device and inode at another path) is seen as that
+/// folder. `None` when the input does not exist (its error comes later).
+pub fn overlap(output: &Path, input: &Path) -> Option<Overlap> {
+    let input_id = identity(input)?;
+    let existing = existing_part(output);
+    let output_id = identity(output);
+    if output_id == Some(input_id) {
+        return Some(Overlap::Same);
+    }
+    // Inside: the input is one of the output's (existing) ancestors.
+    let mut ancestors = existing.ancestors();
+    if output_id.is_some() {
+        ancestors.next();
+    }
+    if ancestors.any(|a| identity(a) == Some(input_id)) {
+        return Some(Overlap::Inside);
+    }
+    // Above: the output is one of the input's ancestors.
+    let output_id = output_id?;
+    let input = input.canonicalize().ok()?;
+    let above = input
+        .ancestors()
+        .skip(1)
+        .any(|a| identity(a) == Some(output_id));
+    above.then_some(Overlap::Above)
+}
+
+/// The longest leading part of `path` that exists, absolute, its symbolic
+/// links resolved.
+fn existing_part(path: &Path) -> PathBuf {
+    let absolute = super::settings::absolute(path);
+    absolute
+        .ancestors()
+        .find_map(|a| a.canonicalize().ok())
+        .unwrap_or(absolute)
+}
+
+/// The device and inode of what `path` leads to.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    fs::metadata(path)
+        .ok()
+        .map(|meta| super::atomic::device_inode(&meta))
+}
+
 #[cfg(unix)]
 fn special_kind(kind: &fs::FileType) -> Kind {
     use std::os::unix::fs::FileTypeExt;
@@ -242,6 +301,45 @@ mod tests {
         std::os::unix::fs::symlink("b", dir.path().join("a")).unwrap();
         std::os::unix::fs::symlink("a", dir.path().join("b")).unwrap();
         assert!(classify(&dir.path().join("a")).is_err());
+    }
+
+    #[test]
+    fn overlaps_are_seen_through_links_and_dot_dot() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("site/sub/deeper")).unwrap();
+        fs::create_dir(root.join("other")).unwrap();
+        fs::write(root.join("site/sub/a.html"), "x").unwrap();
+        std::os::unix::fs::symlink("site", root.join("link")).unwrap();
+        let cases: [(&str, &str, &str, Option<Overlap>); 10] = [
+            ("equal", "site", "site", Some(Overlap::Same)),
+            ("equal by ..", "other/../site", "site", Some(Overlap::Same)),
+            ("equal by a link", "link", "site", Some(Overlap::Same)),
+            ("inside", "site/sub/deeper", "site", Some(Overlap::Inside)),
+            ("inside, new", "site/new/out", "site", Some(Overlap::Inside)),
+            (
+                "inside by a link",
+                "link/new",
+                "site",
+                Some(Overlap::Inside),
+            ),
+            ("above", "site", "site/sub", Some(Overlap::Above)),
+            (
+                "above a file",
+                "link",
+                "site/sub/a.html",
+                Some(Overlap::Above),
+            ),
+            ("beside", "other", "site", None),
+            ("new beside", "out", "site", None),
+        ];
+        for (name, output, input, want) in cases {
+            assert_eq!(
+                overlap(&root.join(output), &root.join(input)),
+                want,
+                "{name}"
+            );
+        }
     }
 
     #[test]

@@ -73,9 +73,23 @@ pub struct RewriteArgs {
           value_parser = clap::value_parser!(u32).range(0..=9))]
     pub gzip_level: u32,
 
-    /// With --in-place, keep each original next to it as NAME+SUFFIX.
+    /// With --in-place, keep each original next to it as NAME+SUFFIX. An
+    /// existing backup is never overwritten: the run is refused before any
+    /// file is touched (see --backup-mode).
     #[arg(long, value_name = "SUFFIX", help_heading = OUTPUT, requires = "in_place")]
     pub backup: Option<String>,
+
+    /// How --in-place keeps originals: `simple` (NAME+SUFFIX of --backup,
+    /// refused when one exists) or `numbered` (NAME.~1~, NAME.~2~, … as GNU
+    /// cp --backup=numbered; needs no --backup).
+    #[arg(long, value_name = "MODE", help_heading = OUTPUT, requires = "in_place",
+          value_parser = ["simple", "numbered"])]
+    pub backup_mode: Option<String>,
+
+    /// With -o DIR, write only the rewritten files (by default every other
+    /// file of the tree is copied too, so the mirror works like the input).
+    #[arg(long, help_heading = OUTPUT, conflicts_with = "in_place")]
+    pub rewritten_only: bool,
 
     /// The URL the input was retrieved from (rule 5.3): one file or standard input.
     #[arg(long, value_name = "URL", help_heading = BASE, conflicts_with = "url_prefix")]
@@ -167,6 +181,7 @@ pub fn run(args: RewriteArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
+    super::interrupt::install();
     if settings.paths.is_empty() && std::io::stdin().is_terminal() {
         // Bare `linkbase` typed at a terminal: not a document coming in.
         if no_paths {
@@ -179,6 +194,9 @@ pub fn run(args: RewriteArgs) -> i32 {
         }
     }
     let entries = inputs::collect(&settings);
+    if let Err(e) = super::preflight::check(&settings, &entries) {
+        return usage_error(&e);
+    }
     let mut report = match settings.report.as_deref() {
         None => None,
         Some(path) => match ReportWriter::create(path) {

@@ -4,7 +4,7 @@
 //! flags, an output folder inside an input folder, an unusable URL) is a
 //! [`UsageError`] found here, before any file is touched: exit status 2.
 
-use super::atomic::AtomicWriter;
+use super::atomic::{AtomicWriter, Backup};
 use super::output_path::{self, OutputPath};
 use super::rewrite::RewriteArgs;
 use linkbase::{Base, Options};
@@ -30,10 +30,10 @@ pub enum Destination {
     File(PathBuf),
     /// A folder mirroring the input tree (`-o DIR`).
     Mirror(PathBuf),
-    /// Each file itself (`-i`), optionally keeping the original as NAME+SUFFIX.
+    /// Each file itself (`-i`), optionally keeping the original.
     InPlace {
-        /// `--backup SUFFIX`.
-        backup: Option<OsString>,
+        /// `--backup SUFFIX` / `--backup-mode`.
+        backup: Option<Backup>,
     },
 }
 
@@ -76,6 +76,8 @@ pub struct Settings {
     pub gzip_level: u32,
     /// How files are written (and the test hook that makes writes fail).
     pub writer: AtomicWriter,
+    /// `--rewritten-only`: a mirror gets the rewritten files only.
+    pub rewritten_only: bool,
 }
 
 impl Settings {
@@ -85,8 +87,14 @@ impl Settings {
         let has_folder = args.recursive && paths.iter().any(|p| p.is_dir());
         let several = paths.len() > 1 || has_folder;
 
-        let destination = destination(&args.output, args.in_place, args.backup, &paths, several)?;
-        check_output_outside_inputs(&destination, &paths, args.recursive)?;
+        let backup = backup(args.backup, args.backup_mode.as_deref())?;
+        let destination = destination(&args.output, args.in_place, backup, &paths, several)?;
+        check_output_outside_inputs(&destination, &paths)?;
+        if args.rewritten_only && !matches!(destination, Destination::Mirror(_)) {
+            return Err(UsageError::new(
+                "--rewritten-only applies to a mirror folder (-o DIR)",
+            ));
+        }
 
         let url = match (args.url, args.url_prefix) {
             (Some(url), _) => {
@@ -110,6 +118,7 @@ impl Settings {
             (None, None) => UrlSource::None,
         };
 
+        check_report_path(args.report.as_deref(), &destination, &paths)?;
         if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
             return Err(UsageError::new(
                 "--report - writes to standard output, which carries the document: use -o FILE, -i or a report file",
@@ -142,7 +151,21 @@ impl Settings {
             max_size: args.max_size,
             gzip_level: args.gzip_level,
             writer: AtomicWriter::from_env(),
+            rewritten_only: args.rewritten_only,
         })
+    }
+
+    /// Does a mirror get the files that are not rewritten too?
+    pub fn copies_to_mirror(&self) -> bool {
+        matches!(self.destination, Destination::Mirror(_)) && !self.rewritten_only
+    }
+
+    /// How in-place writes keep the original, if they do.
+    pub fn backup(&self) -> Option<&Backup> {
+        match &self.destination {
+            Destination::InPlace { backup } => backup.as_ref(),
+            _ => None,
+        }
     }
 
     /// The flag that gives the inputs a base: `--url` for one input,
@@ -183,10 +206,53 @@ fn stdin_or_paths(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>, UsageError> {
     Ok(paths)
 }
 
+/// `--backup SUFFIX` and `--backup-mode MODE` as one setting.
+fn backup(suffix: Option<String>, mode: Option<&str>) -> Result<Option<Backup>, UsageError> {
+    match (mode, suffix) {
+        (Some("numbered"), Some(_)) => Err(UsageError::new(
+            "--backup-mode numbered names backups NAME.~N~ (as GNU cp does): drop --backup SUFFIX, or use --backup-mode simple",
+        )),
+        (Some("numbered"), None) => Ok(Some(Backup::Numbered)),
+        (Some(_), None) => Err(UsageError::new(
+            "--backup-mode simple needs --backup SUFFIX",
+        )),
+        (_, Some(suffix)) if suffix.is_empty() => {
+            Err(UsageError::new("--backup needs a non-empty suffix"))
+        }
+        (_, Some(suffix)) if suffix.contains('/') => Err(UsageError::new(format!(
+            "--backup {suffix}: a suffix cannot contain `/`"
+        ))),
+        (_, Some(suffix)) if is_input_extension(&suffix) => Err(UsageError::new(format!(
+            "--backup {suffix}: every {suffix} file would be taken for a backup and never rewritten; choose a suffix such as .orig"
+        ))),
+        (_, suffix) => Ok(suffix.map(|s| Backup::Suffix(OsString::from(s)))),
+    }
+}
+
+/// Is `suffix` one of the walk's extensions on its own (`.html`, `.eml`,
+/// `.warc.gz`…)? Backups are never inputs, so with such a suffix no file of
+/// that kind would be.
+fn is_input_extension(suffix: &str) -> bool {
+    use super::inputs::{CSS_EXTENSIONS, HTML_EXTENSIONS, MIME_EXTENSIONS, WARC_EXTENSIONS};
+    let Some(extension) = suffix.strip_prefix('.') else {
+        return false;
+    };
+    let extension = extension.to_ascii_lowercase();
+    extension == "warc.gz"
+        || [
+            &HTML_EXTENSIONS[..],
+            &MIME_EXTENSIONS,
+            &CSS_EXTENSIONS,
+            &WARC_EXTENSIONS,
+        ]
+        .iter()
+        .any(|list| list.contains(&extension.as_str()))
+}
+
 fn destination(
     output: &Option<PathBuf>,
     in_place: bool,
-    backup: Option<String>,
+    backup: Option<Backup>,
     paths: &[PathBuf],
     several: bool,
 ) -> Result<Destination, UsageError> {
@@ -196,12 +262,7 @@ fn destination(
                 "--in-place needs files: standard input cannot be rewritten in place",
             ));
         }
-        if backup.as_deref() == Some("") {
-            return Err(UsageError::new("--backup needs a non-empty suffix"));
-        }
-        return Ok(Destination::InPlace {
-            backup: backup.map(OsString::from),
-        });
+        return Ok(Destination::InPlace { backup });
     }
     let Some(out) = output else {
         if several {
@@ -242,24 +303,65 @@ fn destination(
     Ok(Destination::File(out.clone()))
 }
 
-/// Refuse a mirror folder inside (or equal to) an input folder: the walk
-/// would meet its own output.
+/// Refuse an output (`-o FILE` or `-o DIR`) that overlaps an input: the
+/// same file or folder, inside an input folder (the walk would meet its own
+/// output), or a folder that holds an input (a file of the mirror could land
+/// on an input: `-r site/sub -o site` writes `site/sub/sub/a.html`'s rewrite
+/// over `site/sub/a.html`). Compared by device and inode along every
+/// ancestor, so any spelling — `..`, symbolic links, a bind mount of the
+/// same folder — is seen through (docs/cli.md).
 fn check_output_outside_inputs(
     destination: &Destination,
     paths: &[PathBuf],
-    recursive: bool,
 ) -> Result<(), UsageError> {
-    let Destination::Mirror(out) = destination else {
+    let (out, is_folder) = match destination {
+        Destination::Mirror(out) => (out, true),
+        Destination::File(out) => (out, false),
+        _ => return Ok(()),
+    };
+    for input in paths {
+        let Some(overlap) = output_path::overlap(out, input) else {
+            continue;
+        };
+        let (out, input) = (out.display(), input.display());
+        let what = if is_folder { "output folder" } else { "output" };
+        let flag = if is_folder { "-o DIR" } else { "-o FILE" };
+        let why = match overlap {
+            output_path::Overlap::Same => format!("the {what} is the input {input}"),
+            output_path::Overlap::Inside => format!("the {what} is inside the input {input}"),
+            output_path::Overlap::Above => format!("the {what} holds the input {input}"),
+        };
+        return Err(UsageError::new(format!(
+            "-o {out}: {why}; {flag} must be outside every input (or rewrite in place with -i)"
+        )));
+    }
+    Ok(())
+}
+
+/// `--report FILE` must not be an input, nor the output file: creating it
+/// would destroy that file before it is read or written.
+fn check_report_path(
+    report: Option<&Path>,
+    destination: &Destination,
+    paths: &[PathBuf],
+) -> Result<(), UsageError> {
+    let Some(report) = report.filter(|r| *r != Path::new("-")) else {
         return Ok(());
     };
-    let out_abs = absolute(out);
-    for input in paths.iter().filter(|p| recursive && p.is_dir()) {
-        let input_abs = absolute(input);
-        if out_abs.starts_with(&input_abs) {
+    let output = match destination {
+        Destination::File(out) => Some(out),
+        _ => None,
+    };
+    for (other, what) in paths
+        .iter()
+        .map(|p| (p, "the input"))
+        .chain(output.map(|o| (o, "the output")))
+    {
+        if output_path::overlap(report, other) == Some(output_path::Overlap::Same) {
             return Err(UsageError::new(format!(
-                "-o {}: the output folder is inside the input folder {}; choose a folder outside it (or -i)",
-                out.display(),
-                input.display()
+                "--report {}: is {what} {}; give the report a file of its own",
+                report.display(),
+                other.display()
             )));
         }
     }

@@ -51,6 +51,10 @@ pub struct HtmlContext<'a> {
     pub transport_charset: Option<&'static Encoding>,
     /// Where the document is, for records and messages.
     pub location: &'a Location,
+    /// Is the input the document given whole (not a MIME part or a WARC
+    /// payload)? Then its link records carry spans when its text is its
+    /// bytes ([`crate::LinkRecord::span`]).
+    pub whole_input: bool,
 }
 
 impl<'a> HtmlContext<'a> {
@@ -68,6 +72,7 @@ impl<'a> HtmlContext<'a> {
             document_url: base,
             transport_charset: options.charset,
             location,
+            whole_input: false,
         }
     }
 }
@@ -82,16 +87,21 @@ pub fn document_base(
 ) -> Option<EstablishedBase> {
     let charset = charset::sniff(input, ctx.transport_charset);
     let text = charset::decode(input, &charset).ok()?;
-    rewrite::document_base(&text, &start(ctx, &charset), report)
+    rewrite::document_base(&text, &start(ctx, &charset, false), report)
 }
 
-fn start<'a>(ctx: &HtmlContext<'a>, charset: &'a charset::Charset) -> rewrite::Start<'a> {
+fn start<'a>(
+    ctx: &HtmlContext<'a>,
+    charset: &'a charset::Charset,
+    source_spans: bool,
+) -> rewrite::Start<'a> {
     rewrite::Start {
         ctx: *ctx,
         saved_from_allowed: true,
         query_encoding: charset::query_encoding(charset),
         output: Some(charset),
         depth: 0,
+        source_spans,
     }
 }
 
@@ -115,7 +125,9 @@ pub fn plan_html(
             return None;
         }
     };
-    let edits = rewrite::rewrite_document(&text, &start(ctx, &charset), report);
+    // The text's offsets are the input's when it is the input itself.
+    let spans = ctx.whole_input && text.as_ptr() == input.as_ptr();
+    let edits = rewrite::rewrite_document(&text, &start(ctx, &charset, spans), report);
     let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }

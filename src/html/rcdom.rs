@@ -53,6 +53,7 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
         query_encoding: encoding_rs::UTF_8,
         output: None,
         depth: 0,
+        source_spans: false,
     };
     let comments = leading_comments(&dom.document);
     let comments: Vec<&str> = comments.iter().map(|c| &**c).collect();

@@ -34,6 +34,10 @@ pub struct Start<'a> {
     pub output: Option<&'a Charset>,
     /// How many `srcdoc` documents enclose this one.
     pub depth: usize,
+    /// Are the document's text offsets those of the input's bytes (a
+    /// document given whole, in UTF-8 without a byte order mark)? Then each
+    /// link record carries its span ([`crate::LinkRecord::span`]).
+    pub source_spans: bool,
 }
 
 impl Start<'_> {
@@ -235,14 +239,21 @@ impl Walk<'_> {
         ) else {
             return;
         };
-        let Some(new) = self.policy.value(
+        let span = attr
+            .span
+            .as_ref()
+            .filter(|_| self.policy.start.source_spans);
+        self.policy.rewriter.set_span(span.map(|s| s.value.clone()));
+        let new = self.policy.value(
             local,
             reported_name(attr_ns, name),
             old,
             kind,
             refresh,
             codebase,
-        ) else {
+        );
+        self.policy.rewriter.set_span(None);
+        let Some(new) = new else {
             return;
         };
         if new == old {
@@ -419,6 +430,7 @@ impl Policy<'_> {
             saved_from_allowed: false,
             output: None,
             depth: start.depth + 1,
+            source_spans: false,
             ..*start
         };
         let edits = rewrite_document(value, &nested, self.rewriter.report());

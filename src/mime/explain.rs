@@ -8,23 +8,7 @@ use crate::options::Options;
 use crate::report::{Location, Report};
 
 /// One line of the explanation: one entity.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PartLine {
-    /// Nesting depth (indentation).
-    pub depth: usize,
-    /// Part path, `message` for the top level.
-    pub path: String,
-    /// Media type.
-    pub media_type: String,
-    /// Content-Transfer-Encoding as read (`7bit` when absent).
-    pub encoding: String,
-    /// The base URL in force inside the part, if any.
-    pub base: Option<String>,
-    /// The rule that set it.
-    pub rule: Option<BaseRule>,
-    /// Anything else worth saying (left alone because signed, unparseable …).
-    pub note: Option<String>,
-}
+pub use crate::report::ExplainedPart as PartLine;
 
 /// Explain a MIME message: one line per entity, in input order. The base
 /// shown for an HTML part is the one in force inside it: its `<base href>`

@@ -55,7 +55,11 @@ pub fn explain(
 ) -> std::io::Result<Explanation> {
     let mut report = Report::new(false);
     let text = explain::explain_warc(input, options, name, &mut report)?;
-    Ok(Explanation { text, report })
+    Ok(Explanation {
+        text,
+        parts: Vec::new(),
+        report,
+    })
 }
 
 /// How the output WARC is written.

@@ -79,6 +79,7 @@ fn start<'a>(ctx: &HtmlContext<'a>, work: &Work<'_>) -> Start<'a> {
         query_encoding: work.encoding.output_encoding(),
         output: None,
         depth: 0,
+        source_spans: false,
     }
 }
 

@@ -198,3 +198,123 @@ pub fn truncated_qp(n: usize, tail: &str) -> Vec<u8> {
     s.push_str(tail);
     s.into_bytes()
 }
+
+// Issue 20's quadratic inputs (items 7-11), each with a link that must be
+// rewritten.
+
+/// One `<a href=x>` with `n` more attributes, all different (`a0`…), then
+/// a second `href` (a duplicate, dropped): the link is `BASE` + `x`.
+pub fn many_attributes(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 10 + 64);
+    s.push_str("<a href=x");
+    for i in 0..n {
+        let _ = write!(s, " a{i}=v");
+    }
+    s.push_str(" href=dup>x</a>");
+    s.into_bytes()
+}
+
+/// A link, then `n` times `<select><optgroup><option>`.
+pub fn select_nesting(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 26 + 32);
+    s.push_str("<a href=x>x</a>");
+    for _ in 0..n {
+        s.push_str("<select><optgroup><option>");
+    }
+    s.into_bytes()
+}
+
+/// `n` `<span>`, then `n` stray `</i>` (no `i` is open), then a link.
+pub fn stray_end_tags(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 10 + 32);
+    for _ in 0..n {
+        s.push_str("<span>");
+    }
+    for _ in 0..n {
+        s.push_str("</i>");
+    }
+    s.push_str("<a href=x>x</a>");
+    s.into_bytes()
+}
+
+/// `n` `<div>`, a `<p>` holding `n` different `<b id=k>`, `</p>`, then a
+/// character and a link: the `n` formatting elements are reconstructed
+/// under the `n` open `div`s.
+pub fn reconstruct_formatting(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 18 + 48);
+    for _ in 0..n {
+        s.push_str("<div>");
+    }
+    s.push_str("<p>");
+    for i in 0..n {
+        let _ = write!(s, "<b id={i}>");
+    }
+    s.push_str("</p>x<a href=x>x</a>");
+    s.into_bytes()
+}
+
+/// An HTML message whose `Subject` holds `n` RFC 2047 encoded-words on one
+/// line; its body's link resolves against the `Content-Base`, `MIME_BASE`.
+pub fn encoded_word_subject(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 16 + 256);
+    s.push_str("From: a@example.org\r\nSubject:");
+    for _ in 0..n {
+        s.push_str(" =?utf-8?q?abc?=");
+    }
+    let _ = write!(
+        s,
+        "\r\nContent-Type: text/html\r\nContent-Base: {MIME_BASE}\r\n\r\n<a href=x>x</a>\r\n"
+    );
+    s.into_bytes()
+}
+
+/// One WARC `response` record holding a page with a link, whose
+/// `Content-Length` is its block's length plus `lie`.
+fn warc_record(s: &mut String, i: usize, lie: usize) {
+    let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>";
+    let _ = write!(
+        s,
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{i:012}>\r\n\
+         WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: http://w.example/p{i}\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len() + lie
+    );
+}
+
+/// `n` WARC records whose `Content-Length` each claims 64 bytes more than
+/// the block holds (issue 20, item 11).
+pub fn warc_lying_lengths(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 340);
+    for i in 0..n {
+        warc_record(&mut s, i, 64);
+    }
+    s.into_bytes()
+}
+
+/// One WARC record whose `Content-Length` runs past the end of the file,
+/// then `n` broken records (a header line without a colon) (issue 20,
+/// item 11).
+pub fn warc_one_lie_then_broken(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 40 + 400);
+    warc_record(&mut s, 0, 1 << 30);
+    for _ in 0..n {
+        s.push_str("WARC/1.1\r\nWARC-Type response\r\n\r\n");
+    }
+    s.into_bytes()
+}
+
+/// An HTML message whose `Content-Type` (a header linkbase reads) carries a
+/// parameter of `n` RFC 2047 encoded-words on one line; its body's link
+/// resolves against the `Content-Base`, `MIME_BASE`.
+pub fn encoded_word_content_type(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 16 + 256);
+    s.push_str("From: a@example.org\r\nContent-Type: text/html; x=\"");
+    for _ in 0..n {
+        s.push_str(" =?utf-8?q?abc?=");
+    }
+    let _ = write!(
+        s,
+        "\"\r\nContent-Base: {MIME_BASE}\r\n\r\n<a href=x>x</a>\r\n"
+    );
+    s.into_bytes()
+}

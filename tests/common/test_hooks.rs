@@ -1,19 +1,21 @@
 //! The tests that drive the atomic writer's test hooks
-//! (`LINKBASE_TEST_FAIL_AT`, `LINKBASE_TEST_KILL_AT`): only a binary built
-//! with the `test-hooks` feature reads them (a shipped one does not), so
-//! without it these tests fail at once, saying why, instead of failing
+//! (`LINKBASE_TEST_FAIL_AT`, `LINKBASE_TEST_KILL_AT`, `LINKBASE_TEST_PAUSE_AT`):
+//! only a debug build of the binary reads them (`cfg(debug_assertions)`; a
+//! release build, as shipped, does not). The tests are built with the same
+//! profile as the binary, so in a release test build (`cargo test
+//! --release`) these tests fail at once, saying why, instead of failing
 //! obscurely or passing without having tested anything.
 
 /// Fail the calling test unless the binary under test reads the hooks.
-#[cfg(not(feature = "test-hooks"))]
+#[cfg(not(debug_assertions))]
 pub fn require_test_hooks() {
     panic!(
-        "this test drives LINKBASE_TEST_FAIL_AT / LINKBASE_TEST_KILL_AT, which \
-         only a binary built with the `test-hooks` feature reads: run \
-         `cargo test --features test-hooks` (the README's test command)"
+        "this test drives LINKBASE_TEST_FAIL_AT / LINKBASE_TEST_KILL_AT / \
+         LINKBASE_TEST_PAUSE_AT, which only a debug build of linkbase reads: \
+         run `cargo test` without --release (the README's test command)"
     );
 }
 
 /// The binary under test reads the hooks: nothing to check.
-#[cfg(feature = "test-hooks")]
+#[cfg(debug_assertions)]
 pub fn require_test_hooks() {}

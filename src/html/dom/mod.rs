@@ -233,6 +233,10 @@ pub fn parse<'t>(text: &'t str, iframe_srcdoc: bool, keep: Keep<'_>) -> Document
     let (sink, observer) = sink::Sink::new(text, keep);
     let mut builder = TreeBuilder::new(sink, opts);
     builder.set_source_observer(Box::new(observer));
+    // The tree is as deep as Chromium builds it (512; docs/hardening.md).
+    builder.cap_tree_depth(Box::new(|sink: &sink::Sink<'_, '_>, node| {
+        sink.parent_of(node)
+    }));
     let tokenizer = Tokenizer::new(
         builder,
         TokenizerOpts {

@@ -202,6 +202,20 @@ impl<'t, 'k> Sink<'t, 'k> {
         (arena.nodes.len() - 1) as Id
     }
 
+    /// For the tree builder's depth cap (`TreeBuilder::cap_tree_depth`,
+    /// Chromium's): the node that takes the children of `node`'s parent —
+    /// the parent itself, or a template element's contents — if it has one.
+    pub(super) fn parent_of(&self, node: &Handle) -> Option<Handle> {
+        let parent = self.arena.borrow().nodes[node.id as usize].parent;
+        if parent == NONE {
+            return None;
+        }
+        let contents = self
+            .element_of(parent)
+            .and_then(|e| self.arena.borrow().elements[e as usize].template_contents());
+        Some(self.handle(contents.unwrap_or(parent)))
+    }
+
     fn handle(&self, id: Id) -> Handle {
         Handle {
             id,

@@ -31,6 +31,7 @@ use std::borrow::Cow::{self, Borrowed};
 use std::cell::{Cell, RefCell, RefMut};
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
+use std::collections::HashSet; // linkbase patch: linear duplicate attributes.
 use std::mem;
 use std::rc::Rc; // linkbase patch: source spans.
 
@@ -164,6 +165,12 @@ pub struct Tokenizer<Sink> {
     /// Current tag attributes.
     current_tag_attrs: RefCell<Vec<Attribute>>,
 
+    // linkbase patch: linear duplicate attributes, the next field.
+    /// The names of `current_tag_attrs`, once it has `HASHED_FROM` of them
+    /// (and while it has fewer, empty): a duplicate is looked up here rather
+    /// than by comparing the name with every attribute before it.
+    current_tag_attr_names: RefCell<HashSet<LocalName>>,
+
     /// Current attribute name.
     current_attr_name: RefCell<StrTendril>,
 
@@ -216,6 +223,11 @@ pub struct Tokenizer<Sink> {
     names: RefCell<names::NameCache>,
 }
 
+// linkbase patch: linear duplicate attributes. From how many attributes a
+// tag's names are hashed (fewer are compared one by one: cheaper, and nearly
+// every tag has fewer).
+const HASHED_FROM: usize = 16;
+
 // linkbase patch: source spans. How many spans `Tokenizer::spans_kept` holds:
 // as many as formatting elements are usually open at once, and one.
 const SPANS_KEPT: usize = 6;
@@ -244,6 +256,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             current_tag_self_closing: Cell::new(false),
             current_tag_had_duplicate_attributes: Cell::new(false),
             current_tag_attrs: RefCell::new(vec![]),
+            current_tag_attr_names: RefCell::new(HashSet::new()), // linkbase patch: linear duplicate attributes.
             current_attr_name: RefCell::new(StrTendril::new()),
             current_attr_value: RefCell::new(StrTendril::new()),
             current_comment: RefCell::new(StrTendril::new()),
@@ -597,6 +610,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         self.current_tag_self_closing.set(false);
         self.current_tag_had_duplicate_attributes.set(false);
         *self.current_tag_attrs.borrow_mut() = vec![];
+        self.current_tag_attr_names.borrow_mut().clear(); // linkbase patch: linear duplicate attributes.
         self.current_tag_attr_spans.borrow_mut().clear(); // linkbase patch: source spans.
     }
 
@@ -635,12 +649,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         self.current_attr_name.borrow_mut().clear();
         // Check for a duplicate attribute.
         // FIXME: the spec says we should error as soon as the name is finished.
-        let dup = {
-            self.current_tag_attrs
-                .borrow()
-                .iter()
-                .any(|a| a.name.local == name)
-        };
+        // linkbase patch: linear duplicate attributes; was a comparison with
+        // every attribute before it (n attributes cost O(n²)).
+        let dup = self.is_duplicate_attribute(&name); // linkbase patch
 
         if dup {
             self.emit_error(Borrowed("Duplicate attribute"));
@@ -660,6 +671,23 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             }
             self.current_tag_attr_spans.borrow_mut().push(span);
         }
+    }
+
+    // linkbase patch: linear duplicate attributes (the whole function).
+    /// Whether the current tag has an attribute named `name` already. A tag
+    /// with fewer than `HASHED_FROM` attributes is scanned, as html5ever
+    /// did; from there on, the names are kept in a hash set (as Chromium's
+    /// tokenizer does), brought up to date here with the attributes added
+    /// since the last call (they are only ever pushed, and all distinct).
+    fn is_duplicate_attribute(&self, name: &LocalName) -> bool {
+        let attrs = self.current_tag_attrs.borrow();
+        if attrs.len() < HASHED_FROM {
+            return attrs.iter().any(|a| a.name.local == *name);
+        }
+        let mut names = self.current_tag_attr_names.borrow_mut();
+        let known = names.len();
+        names.extend(attrs[known..].iter().map(|a| a.name.local.clone()));
+        names.contains(name)
     }
 
     fn emit_current_doctype(&self) {

@@ -94,6 +94,13 @@ pub(crate) struct ActiveFormatting<Handle> {
     /// Kept up to date with `entries` from [`INDEXED_FROM`] entries on.
     index: Option<Index>,
     random_state: RandomState,
+    /// An identifier for each entry (0 for a marker), beside the entries:
+    /// new for each element an entry is given, so that the stack of open
+    /// elements can say whether an entry's element is open
+    /// (`OpenElems::has_format_id`) without a search.
+    ids: Vec<u64>,
+    /// The last identifier given.
+    last_id: u64,
 }
 
 /// Positions in the list, kept through every change of it.
@@ -118,6 +125,8 @@ impl<Handle> Default for ActiveFormatting<Handle> {
             entries: Vec::new(),
             index: None,
             random_state: RandomState::new(),
+            ids: Vec::new(),
+            last_id: 0,
         }
     }
 }
@@ -163,6 +172,8 @@ impl<Handle> ActiveFormatting<Handle> {
             index.insert_element(self.entries.len(), &tag, &self.random_state);
         }
         self.entries.push(FormatEntry::Element(handle, tag));
+        let id = self.new_id();
+        self.ids.push(id);
         if self.index.is_none() && self.entries.len() > INDEXED_FROM {
             self.index = Some(Index::of(&self.entries, &self.random_state));
         }
@@ -175,6 +186,7 @@ impl<Handle> ActiveFormatting<Handle> {
             index.insert_marker(self.entries.len());
         }
         self.entries.push(FormatEntry::Marker);
+        self.ids.push(0);
     }
 
     /// Remove the entries after the last marker, and that marker (all
@@ -190,6 +202,7 @@ impl<Handle> ActiveFormatting<Handle> {
     /// Remove the entry at `position`.
     pub(crate) fn remove(&mut self, position: usize) -> FormatEntry<Handle> {
         let entry = self.entries.remove(position);
+        self.ids.remove(position);
         if let Some(ref mut index) = self.index {
             index.remove(position, &entry);
         }
@@ -207,6 +220,8 @@ impl<Handle> ActiveFormatting<Handle> {
         }
         self.entries
             .insert(position, FormatEntry::Element(handle, tag));
+        let id = self.new_id();
+        self.ids.insert(position, id);
     }
 
     /// Let the element entry at `position` point to `handle`, an element
@@ -216,6 +231,19 @@ impl<Handle> ActiveFormatting<Handle> {
             FormatEntry::Element(ref mut old, _) => *old = handle,
             FormatEntry::Marker => panic!("replacing a marker of the active formatting list"),
         }
+        self.ids[position] = self.new_id();
+    }
+
+    /// The identifier of the entry at `position` (0 for a marker): the
+    /// caller gives it to the stack of open elements with the entry's
+    /// element (`OpenElems::set_format_id`) when it is given a new one.
+    pub(crate) fn id(&self, position: usize) -> u64 {
+        self.ids[position]
+    }
+
+    fn new_id(&mut self) -> u64 {
+        self.last_id += 1;
+        self.last_id
     }
 
     /// The position of the last element entry named `name` after the last

@@ -51,7 +51,7 @@ mod rules;
 mod types;
 
 use self::active_formatting::ActiveFormatting;
-use self::open_elems::OpenElems;
+use self::open_elems::{OpenElems, Scope}; // linkbase patch: Scope.
 
 /// Tree builder options, with an impl for Default.
 #[derive(Copy, Clone)]
@@ -150,6 +150,12 @@ pub struct TreeBuilder<Handle, Sink> {
 
     /// Told where the attributes the sink receives come from.
     source_observer: Option<Box<dyn SourceObserver>>, // linkbase patch: source spans.
+
+    // linkbase patch: Chromium's tree depth cap, the next field.
+    /// Where an element or comment goes past `MAX_TREE_DEPTH`: the node
+    /// that takes the children of the given node's parent (`None`: it has
+    /// no parent); no cap when `None` (`TreeBuilder::cap_tree_depth`).
+    parent_of: Option<Box<ParentOf<Sink, Handle>>>,
     // WARNING: If you add new fields that contain Handles, you
     // must add them to trace_handles() below to preserve memory
     // safety!
@@ -172,11 +178,64 @@ pub trait SourceObserver {
     fn attributes_from(&self, spans: Option<&TagSpans>);
 }
 
+// linkbase patch: Chromium's tree depth cap, the next two items.
+/// How deep the tree of elements below the root `html` element is built
+/// when the tree builder is told how to find a node's parent
+/// (`TreeBuilder::cap_tree_depth`): Chromium's
+/// `HTMLConstructionSite::kMaximumHTMLParserDOMTreeDepth`.
+pub const MAX_TREE_DEPTH: usize = 512;
+
+/// For `TreeBuilder::cap_tree_depth`: given the sink and a node, the node
+/// that takes the children of that node's parent (the parent itself; a
+/// template element's contents), or `None` if it has no parent.
+pub type ParentOf<Sink, Handle> = dyn Fn(&Sink, &Handle) -> Option<Handle>;
+
 impl<Handle, Sink> TreeBuilder<Handle, Sink>
 where
     Handle: Clone,
     Sink: TreeSink<Handle = Handle>,
 {
+    // linkbase patch: Chromium's tree depth cap (the whole function).
+    /// Bound the depth of the tree as Chromium does: an element or comment
+    /// is inserted into the parent of the current node (found by
+    /// `parent_of`) rather than into the current node when, counting the new
+    /// element if it goes on the stack, more than `MAX_TREE_DEPTH` elements
+    /// besides the root `html` are open, unless it is foster-parented. Text
+    /// still goes into the current node, and the stack of open elements is
+    /// unchanged: only the tree is flatter. (Measured on Chromium 156: a
+    /// void element is inserted one level deeper than an element that is
+    /// pushed; see linkbase's docs/hardening.md.)
+    pub fn cap_tree_depth(&mut self, parent_of: Box<ParentOf<Sink, Handle>>) {
+        self.parent_of = Some(parent_of);
+    }
+
+    // linkbase patch: Chromium's tree depth cap (the whole function).
+    /// Where an element (`pushed`: that goes on the stack of open elements)
+    /// or a comment goes: `appropriate_place_for_insertion`, with the depth
+    /// cap of `cap_tree_depth`.
+    fn place_for_node(&self, pushed: bool) -> InsertionPoint<Handle> {
+        self.place_past_depth_cap(pushed)
+            .unwrap_or_else(|| self.appropriate_place_for_insertion(None))
+    }
+
+    // linkbase patch: Chromium's tree depth cap (the whole function).
+    /// The parent of the current node, when the stack (with the new element
+    /// if `pushed`, without the root) is deeper than `MAX_TREE_DEPTH` and no
+    /// foster parenting applies.
+    fn place_past_depth_cap(&self, pushed: bool) -> Option<InsertionPoint<Handle>> {
+        declare_tag_set!(foster_target = "table" "tbody" "tfoot" "thead" "tr");
+        let parent_of = self.parent_of.as_ref()?;
+        let open_elems = self.open_elems.borrow();
+        if open_elems.len() + usize::from(pushed) <= MAX_TREE_DEPTH + 1 {
+            return None;
+        }
+        let current = open_elems.last()?;
+        if self.foster_parenting.get() && self.elem_in(current, foster_target) {
+            return None;
+        }
+        parent_of(&self.sink, current).map(InsertionPoint::LastChild)
+    }
+
     // linkbase patch: source spans, the next two functions.
     /// Tell `observer` where the attributes the sink receives come from.
     pub fn set_source_observer(&mut self, observer: Box<dyn SourceObserver>) {
@@ -214,6 +273,7 @@ where
             context_elem: Default::default(),
             current_line: Cell::new(1),
             source_observer: None, // linkbase patch: source spans.
+            parent_of: None, // linkbase patch: Chromium's tree depth cap.
         }
     }
 
@@ -255,6 +315,7 @@ where
             context_elem: RefCell::new(Some(context_elem)),
             current_line: Cell::new(1),
             source_observer: None, // linkbase patch: source spans.
+            parent_of: None, // linkbase patch: Chromium's tree depth cap.
         };
 
         // https://html.spec.whatwg.org/multipage/#parsing-html-fragments
@@ -927,6 +988,7 @@ where
                 self.active_formatting
                     .borrow_mut()
                     .replace_handle(node_formatting_index, new_element.clone());
+                self.note_format_entry(node_index, node_formatting_index); // linkbase patch: linear time.
                 node = new_element;
 
                 // 13.8.
@@ -970,7 +1032,9 @@ where
             // 18.
             // FIXME: We could probably get rid of the position_in_active_formatting() calls here
             // if we had a more clever Bookmark representation.
-            match bookmark {
+            // linkbase patch: linear time; `new_position`, the new element's
+            // entry, was not kept.
+            let new_position = match bookmark {
                 Bookmark::Replace(to_replace) => {
                     let index = self
                         .position_in_active_formatting(&to_replace)
@@ -980,6 +1044,7 @@ where
                     self.active_formatting
                         .borrow_mut()
                         .replace_handle(index, new_element.clone());
+                    index // linkbase patch: linear time.
                 },
                 Bookmark::InsertAfter(previous) => {
                     let index = self
@@ -996,8 +1061,9 @@ where
                         .position_in_active_formatting(&fmt_elem)
                         .expect("formatting element not found in active formatting elements");
                     self.active_formatting.borrow_mut().remove(old_index);
+                    index - usize::from(old_index < index) // linkbase patch: linear time.
                 },
-            }
+            }; // linkbase patch: linear time; was `}`.
 
             // 19.
             self.remove_from_stack(&fmt_elem);
@@ -1013,6 +1079,7 @@ where
                 new_element.clone(),
                 self.sink.elem_name(&new_element).expanded(),
             );
+            self.note_format_entry(new_furthest_block_index + 1, new_position); // linkbase patch: linear time.
 
             // 20.
         }
@@ -1048,8 +1115,19 @@ where
         }
     }
 
-    fn is_marker_or_open(&self, entry: &FormatEntry<Handle>) -> bool {
-        match *entry {
+    // linkbase patch: linear time; the entry at `position` (was the entry
+    // itself), whose element is looked up by its identifier rather than
+    // searched for in the stack; in debug builds, checked against the search.
+    fn is_marker_or_open(&self, position: usize) -> bool {
+        let active_formatting = self.active_formatting.borrow();
+        let fast = match active_formatting[position] {
+            FormatEntry::Marker => true,
+            FormatEntry::Element(..) => self
+                .open_elems
+                .borrow()
+                .has_format_id(active_formatting.id(position)),
+        };
+        self.check_fast_answer(fast, || match active_formatting[position] {
             FormatEntry::Marker => true,
             FormatEntry::Element(ref node, _) => self
                 .open_elems
@@ -1057,17 +1135,25 @@ where
                 .iter()
                 .rev()
                 .any(|n| self.sink.same_node(n, node)),
-        }
+        });
+        fast
+    }
+
+    // linkbase patch: linear time (the whole function). Tell the stack of
+    // open elements that its element at `index` is that of the entry at
+    // `position` in the list of active formatting elements.
+    fn note_format_entry(&self, index: usize, position: usize) {
+        let id = self.active_formatting.borrow().id(position);
+        self.open_elems.borrow_mut().set_format_id(index, id);
     }
 
     /// <https://html.spec.whatwg.org/#reconstruct-the-active-formatting-elements>
     fn reconstruct_active_formatting_elements(&self) {
         {
-            let active_formatting = self.active_formatting.borrow();
-
             // Step 1. If there are no entries in the list of active formatting elements,
             // then there is nothing to reconstruct; stop this algorithm.
-            let Some(last) = active_formatting.last() else {
+            // linkbase patch: the last entry's position (was the entry).
+            let Some(last) = self.active_formatting.borrow().len().checked_sub(1) else {
                 return;
             };
 
@@ -1096,7 +1182,7 @@ where
             // go to the step labeled rewind.
             // Step 7. Advance: Let entry be the element one later than entry in the list
             // of active formatting elements.
-            if self.is_marker_or_open(&self.active_formatting.borrow()[entry_index]) {
+            if self.is_marker_or_open(entry_index) { // linkbase patch: was the entry.
                 entry_index += 1;
                 break;
             }
@@ -1105,22 +1191,22 @@ where
         loop {
             // Step 8. Create: Insert an HTML element for the token for which the element entry was created,
             // to obtain new element.
-            let tag = match self.active_formatting.borrow()[entry_index] {
-                FormatEntry::Element(_, ref t) => t.clone(),
+            // linkbase patch: linear time; the tag's parts are cloned, not
+            // the whole tag and then its attributes again (was `t.clone()`).
+            let (name, attrs, had_duplicate_attributes, spans) = match self.active_formatting.borrow()[entry_index] {
+                FormatEntry::Element(_, ref t) => (t.name.clone(), t.attrs.clone(), t.had_duplicate_attributes, t.spans.clone()), // linkbase patch
                 FormatEntry::Marker => {
                     panic!("Found marker during formatting element reconstruction")
                 },
             };
 
-            // FIXME: Is there a way to avoid cloning the attributes twice here (once on their own,
-            // once as part of t.clone() above)?
-            self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
+            self.announce_source(spans.as_deref()); // linkbase patch: source spans.
             let new_element = self.insert_element(
                 PushFlag::Push,
                 ns!(html),
-                tag.name.clone(),
-                tag.attrs.clone(),
-                tag.had_duplicate_attributes,
+                name, // linkbase patch: was `tag.name.clone()`
+                attrs, // linkbase patch: was `tag.attrs.clone()`
+                had_duplicate_attributes, // linkbase patch: was `tag.had_duplicate_attributes`
             );
 
             // Step 9. Replace the entry for entry in the list with an entry for new element.
@@ -1129,6 +1215,9 @@ where
             self.active_formatting
                 .borrow_mut()
                 .replace_handle(entry_index, new_element);
+            // linkbase patch: linear time; the new element is the current node.
+            let current = self.open_elems.borrow().len() - 1; // linkbase patch
+            self.note_format_entry(current, entry_index); // linkbase patch
 
             // Step 10. If the entry for new element in the list of active formatting elements is
             // not the last entry in the list, return to the step labeled advance.
@@ -1252,7 +1341,7 @@ where
     fn has_button_in_scope(&self) -> bool {
         let fast = self.open_elems.borrow().has_button_in_scope();
         self.check_fast_answer(fast, || {
-            self.in_scope_named(default_scope, local_name!("button"))
+            self.in_scope(default_scope, |elem| self.html_elem_named(&elem, local_name!("button"))) // linkbase patch: was `in_scope_named`.
         });
         fast
     }
@@ -1260,7 +1349,7 @@ where
     // linkbase patch: "has a p element in button scope", without a walk.
     fn has_p_in_button_scope(&self) -> bool {
         let fast = self.open_elems.borrow().has_p_in_button_scope();
-        self.check_fast_answer(fast, || self.in_scope_named(button_scope, local_name!("p")));
+        self.check_fast_answer(fast, || self.in_scope(button_scope, |elem| self.html_elem_named(&elem, local_name!("p")))); // linkbase patch: was `in_scope_named`.
         fast
     }
 
@@ -1268,11 +1357,26 @@ where
         self.html_elem_named(&self.current_node(), name)
     }
 
-    fn in_scope_named<TagSet>(&self, scope: TagSet, name: LocalName) -> bool
-    where
-        TagSet: Fn(ExpandedName) -> bool,
-    {
-        self.in_scope(scope, |elem| self.html_elem_named(&elem, name.clone()))
+    // linkbase patch: linear time; answered by `OpenElems` without a walk,
+    // for a `Scope` (was a tag set); in debug builds, checked against the
+    // walk.
+    fn in_scope_named(&self, scope: Scope, name: LocalName) -> bool {
+        self.in_scope_named_any(scope, &[name])
+    }
+
+    // linkbase patch: linear time (the whole function). Whether an HTML
+    // element named one of `names` is in `scope`.
+    fn in_scope_named_any(&self, scope: Scope, names: &[LocalName]) -> bool {
+        let fast = {
+            let open_elems = self.open_elems.borrow();
+            open_elems.in_scope(scope, open_elems.topmost_named_any(names))
+        };
+        self.check_fast_answer(fast, || {
+            self.in_scope(scope.tag_set(), |elem| {
+                names.iter().any(|name| self.html_elem_named(&elem, name.clone()))
+            })
+        });
+        fast
     }
 
     /// <https://html.spec.whatwg.org/#generate-implied-end-tags>
@@ -1470,7 +1574,7 @@ where
 
     fn append_comment(&self, text: StrTendril) -> ProcessResult<Handle> {
         let comment = self.sink.create_comment(text);
-        self.insert_appropriately(AppendNode(comment), None);
+        self.insert_at(self.place_for_node(false), AppendNode(comment)); // linkbase patch: Chromium's tree depth cap.
         ProcessResult::Done
     }
 
@@ -1516,7 +1620,7 @@ where
         declare_tag_set!(listed = [form_associatable] - "img");
 
         // Step 7.
-        let insertion_point = self.appropriate_place_for_insertion(None);
+        let insertion_point = self.place_for_node(matches!(push, PushFlag::Push)); // linkbase patch: Chromium's tree depth cap.
         let (node1, node2) = match insertion_point {
             InsertionPoint::LastChild(ref p) | InsertionPoint::BeforeSibling(ref p) => {
                 (p.clone(), None)
@@ -1590,7 +1694,7 @@ where
         ns: Namespace,
         only_add_to_element_stack: bool,
     ) -> Handle {
-        let adjusted_insertion_location = self.appropriate_place_for_insertion(None);
+        let adjusted_insertion_location = self.place_for_node(true); // linkbase patch: Chromium's tree depth cap.
         let qname = QualName::new(None, ns, tag.name.clone());
         self.announce_source(tag.spans.as_deref()); // linkbase patch: source spans.
         let elem =
@@ -1690,6 +1794,11 @@ where
             .active_formatting
             .borrow_mut()
             .push_formatting_element(elem.clone(), tag);
+        // linkbase patch: linear time; the element is the current node, its
+        // entry the last.
+        let current = self.open_elems.borrow().len() - 1; // linkbase patch
+        let last = self.active_formatting.borrow().len() - 1; // linkbase patch
+        self.note_format_entry(current, last); // linkbase patch
         if let Some(scanned) = scanned {
             debug_assert_eq!(
                 removed, scanned,
@@ -1726,24 +1835,20 @@ where
 
     fn process_end_tag_in_body(&self, tag: Tag) {
         // Look back for a matching open element.
-        let mut match_idx = None;
-        for (i, elem) in self.open_elems.borrow().iter().enumerate().rev() {
-            if self.html_elem_named(elem, tag.name.clone()) {
-                match_idx = Some(i);
-                break;
-            }
-
-            if self.elem_in(elem, special_tag) {
-                self.sink
-                    .parse_error(Borrowed("Found special tag while closing generic tag"));
-                return;
-            }
-        }
-
+        // linkbase patch: linear time; answered by `OpenElems` without a walk
+        // (in debug builds, checked against the walk, now
+        // `walk_for_end_tag_target`).
+        let match_idx = self.open_elems.borrow().end_tag_target(&tag.name); // linkbase patch
+        if cfg!(debug_assertions) && self.open_elems.borrow().len() <= Self::LONGEST_CHECKED { // linkbase patch
+            let walked = self.walk_for_end_tag_target(&tag.name); // linkbase patch
+            debug_assert_eq!(match_idx, walked, "linkbase patch: OpenElems disagrees with the walk"); // linkbase patch
+        } // linkbase patch
         let Some(match_idx) = match_idx else {
-            // I believe this is impossible, because the root
-            // <html> element is in special_tag.
-            self.unexpected(&tag);
+            // linkbase patch: the walk's parse error when it met a special
+            // element first (the other case, no element at all, cannot
+            // happen: the root `html` is special).
+            self.sink
+                .parse_error(Borrowed("Found special tag while closing generic tag"));
             return;
         };
 
@@ -1754,6 +1859,22 @@ where
             self.unexpected(&tag);
         }
         self.open_elems.borrow_mut().truncate(match_idx);
+    }
+
+    // linkbase patch: the walk of `process_end_tag_in_body`, for its debug
+    // check: the index of the element an end tag named `name` closes, `None`
+    // when a special element comes first.
+    fn walk_for_end_tag_target(&self, name: &LocalName) -> Option<usize> {
+        for (i, elem) in self.open_elems.borrow().iter().enumerate().rev() {
+            if self.html_elem_named(elem, name.clone()) {
+                return Some(i);
+            }
+
+            if self.elem_in(elem, special_tag) {
+                return None;
+            }
+        }
+        None
     }
 
     fn handle_misnested_a_tags(&self, tag: &Tag) {

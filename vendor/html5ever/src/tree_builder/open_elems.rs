@@ -20,13 +20,51 @@
 //! Walking the stack for them made n nested elements cost O(n²)
 //! (servo/html5ever#788). Every mutation of the stack goes through this type,
 //! so the indices cannot go stale: elements can only be added with their name.
+//!
+//! Linear time on every input (the patch's third part) adds, for the other
+//! walks that n open elements made O(n²):
+//!
+//! - the indices of the open HTML elements by name and of the open
+//!   elements of the "special" category: "has an element named X in (some)
+//!   scope" for every scope and name, and the element an end tag in body
+//!   closes ("any other end tag": the topmost element of its name, unless a
+//!   special element lies above it), are answered without a walk;
+//! - which open elements are in the list of active formatting elements, by
+//!   an identifier the list gives each of its element entries: "is this
+//!   entry's element open" (reconstructing the active formatting elements)
+//!   is a hash look-up instead of a search of the stack.
 
+use std::collections::HashMap;
 use std::ops::Deref;
 
 use markup5ever::{local_name, ns};
 
-use crate::tree_builder::tag_sets::default_scope;
-use crate::ExpandedName;
+use crate::tree_builder::tag_sets::{
+    default_scope, list_item_scope, special_tag, table_scope,
+};
+use crate::{ExpandedName, LocalName};
+
+/// A scope of the standard ("has an element in scope"), by its boundary set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// `tag_sets::default_scope`.
+    Default,
+    /// `tag_sets::list_item_scope`: the default one, `ol` and `ul`.
+    ListItem,
+    /// `tag_sets::table_scope`: `html`, `table` and `template`.
+    Table,
+}
+
+impl Scope {
+    /// The boundary set, as the walks of the standard test it.
+    pub(crate) fn tag_set(self) -> fn(ExpandedName) -> bool {
+        match self {
+            Scope::Default => default_scope,
+            Scope::ListItem => list_item_scope,
+            Scope::Table => table_scope,
+        }
+    }
+}
 
 /// The stack of open elements, most recently added at the end, and the
 /// stack indices of the elements that matter to the questions above.
@@ -41,6 +79,23 @@ pub(crate) struct OpenElems<Handle> {
     default_scope_indices: Vec<usize>,
     /// Indices (ascending) of the open HTML `template` elements.
     template_indices: Vec<usize>,
+    /// Indices (ascending) of the open elements of the "special" category
+    /// (`tag_sets::special_tag`).
+    special_indices: Vec<usize>,
+    /// The local name of each open element that is an HTML element (`None`
+    /// for the others), index for index with `elems`.
+    html_names: Vec<Option<LocalName>>,
+    /// Indices (ascending) of the open HTML elements, by local name; no
+    /// name has an empty list.
+    by_name: HashMap<LocalName, Vec<usize>>,
+    /// The identifier the list of active formatting elements gave each open
+    /// element that has an entry there (0: none), index for index with
+    /// `elems`.
+    format_ids: Vec<u64>,
+    /// Whether each identifier the list has given is one of `format_ids`
+    /// (identifiers are given in order from 1, so a vector indexed by them
+    /// is denser and faster than a hash set).
+    open_format_ids: Vec<bool>,
 }
 
 impl<Handle> Default for OpenElems<Handle> {
@@ -51,6 +106,11 @@ impl<Handle> Default for OpenElems<Handle> {
             button_indices: Vec::new(),
             default_scope_indices: Vec::new(),
             template_indices: Vec::new(),
+            special_indices: Vec::new(),
+            html_names: Vec::new(),
+            by_name: HashMap::new(),
+            format_ids: Vec::new(),
+            open_format_ids: Vec::new(),
         }
     }
 }
@@ -74,53 +134,51 @@ impl<'a, Handle> IntoIterator for &'a OpenElems<Handle> {
 
 impl<Handle> OpenElems<Handle> {
     /// The index lists an element named `name` belongs to.
-    fn lists_of(&mut self, name: ExpandedName) -> [Option<&mut Vec<usize>>; 4] {
+    fn lists_of(&mut self, name: ExpandedName) -> [Option<&mut Vec<usize>>; 5] {
         let html_named = |local| *name.ns == ns!(html) && *name.local == local;
         [
             html_named(local_name!("p")).then_some(&mut self.p_indices),
             html_named(local_name!("button")).then_some(&mut self.button_indices),
             default_scope(name).then_some(&mut self.default_scope_indices),
             html_named(local_name!("template")).then_some(&mut self.template_indices),
+            special_tag(name).then_some(&mut self.special_indices),
         ]
     }
 
-    fn all_lists(&mut self) -> [&mut Vec<usize>; 4] {
+    fn all_lists(&mut self) -> impl Iterator<Item = &mut Vec<usize>> {
         [
             &mut self.p_indices,
             &mut self.button_indices,
             &mut self.default_scope_indices,
             &mut self.template_indices,
+            &mut self.special_indices,
         ]
+        .into_iter()
+        .chain(self.by_name.values_mut())
     }
 
     /// Push `elem`, whose name is `name`.
     pub(crate) fn push(&mut self, elem: Handle, name: ExpandedName) {
         let index = self.elems.len();
         self.elems.push(elem);
-        for list in self.lists_of(name).into_iter().flatten() {
-            list.push(index);
-        }
+        self.html_names.push(None);
+        self.format_ids.push(0);
+        self.note_index(index, name);
     }
 
     /// Pop the current node.
     pub(crate) fn pop(&mut self) -> Option<Handle> {
-        let elem = self.elems.pop()?;
-        let index = self.elems.len();
-        for list in self.all_lists() {
-            if list.last() == Some(&index) {
-                list.pop();
-            }
-        }
-        Some(elem)
+        let index = self.elems.len().checked_sub(1)?;
+        self.forget_index(index);
+        self.html_names.pop();
+        self.format_ids.pop();
+        self.elems.pop()
     }
 
     /// Keep the first `len` elements.
     pub(crate) fn truncate(&mut self, len: usize) {
-        self.elems.truncate(len);
-        for list in self.all_lists() {
-            while list.last().is_some_and(|&i| i >= len) {
-                list.pop();
-            }
+        while self.elems.len() > len {
+            self.pop();
         }
     }
 
@@ -129,13 +187,19 @@ impl<Handle> OpenElems<Handle> {
         for list in self.all_lists() {
             list.clear();
         }
+        self.by_name.clear();
+        self.html_names.clear();
+        self.format_ids.clear();
+        self.open_format_ids.clear();
         std::mem::take(&mut self.elems)
     }
 
     /// Remove the element at `index`.
     pub(crate) fn remove(&mut self, index: usize) -> Handle {
-        let elem = self.elems.remove(index);
         self.forget_index(index);
+        let elem = self.elems.remove(index);
+        self.html_names.remove(index);
+        self.format_ids.remove(index);
         for list in self.all_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i > index) {
                 *i -= 1;
@@ -147,6 +211,8 @@ impl<Handle> OpenElems<Handle> {
     /// Insert `elem`, whose name is `name`, at `index`.
     pub(crate) fn insert(&mut self, index: usize, elem: Handle, name: ExpandedName) {
         self.elems.insert(index, elem);
+        self.html_names.insert(index, None);
+        self.format_ids.insert(index, 0);
         for list in self.all_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i >= index) {
                 *i += 1;
@@ -162,21 +228,117 @@ impl<Handle> OpenElems<Handle> {
         self.note_index(index, name);
     }
 
-    /// Drop `index` from the index lists.
+    /// Drop `index` from the index lists, its name and its identifier in
+    /// the list of active formatting elements.
     fn forget_index(&mut self, index: usize) {
-        for list in self.all_lists() {
-            if let Ok(position) = list.binary_search(&index) {
-                list.remove(position);
+        for list in [
+            &mut self.p_indices,
+            &mut self.button_indices,
+            &mut self.default_scope_indices,
+            &mut self.template_indices,
+            &mut self.special_indices,
+        ] {
+            remove_sorted(list, index);
+        }
+        if let Some(name) = self.html_names[index].take() {
+            if let Some(list) = self.by_name.get_mut(&name) {
+                remove_sorted(list, index);
+                if list.is_empty() {
+                    self.by_name.remove(&name);
+                }
             }
         }
+        let id = std::mem::take(&mut self.format_ids[index]);
+        self.set_open(id, false);
     }
 
     /// Add `index`, where an element named `name` now is, to its lists.
     fn note_index(&mut self, index: usize, name: ExpandedName) {
         for list in self.lists_of(name).into_iter().flatten() {
-            let position = list.partition_point(|&i| i < index);
-            list.insert(position, index);
+            insert_sorted(list, index);
         }
+        if *name.ns == ns!(html) {
+            let local = name.local.clone();
+            insert_sorted(self.by_name.entry(local.clone()).or_default(), index);
+            self.html_names[index] = Some(local);
+        }
+    }
+
+    /// The index of the topmost open HTML element named `name`.
+    pub(crate) fn topmost_named(&self, name: &LocalName) -> Option<usize> {
+        self.by_name.get(name).and_then(|list| list.last().copied())
+    }
+
+    /// The index of the topmost open HTML element named one of `names`.
+    pub(crate) fn topmost_named_any(&self, names: &[LocalName]) -> Option<usize> {
+        names.iter().filter_map(|name| self.topmost_named(name)).max()
+    }
+
+    /// The index of the topmost element of `scope`'s boundary set.
+    fn scope_boundary(&self, scope: Scope) -> Option<usize> {
+        let default = self.default_scope_indices.last().copied();
+        match scope {
+            Scope::Default => default,
+            Scope::ListItem => default.max(
+                self.topmost_named_any(&[local_name!("ol"), local_name!("ul")]),
+            ),
+            Scope::Table => self.topmost_named_any(&[
+                local_name!("html"),
+                local_name!("table"),
+                local_name!("template"),
+            ]),
+        }
+    }
+
+    /// Whether the open element at `target` (the topmost one sought) is in
+    /// `scope`: no element of the scope's boundary set lies above it, so
+    /// that the walk of the standard, from the top, meets it first (or meets
+    /// it as a boundary element itself, which counts as found).
+    pub(crate) fn in_scope(&self, scope: Scope, target: Option<usize>) -> bool {
+        match (target, self.scope_boundary(scope)) {
+            (Some(target), Some(boundary)) => target >= boundary,
+            (Some(_), None) => true,
+            (None, _) => false,
+        }
+    }
+
+    /// The index of the element an end tag named `name` closes in body
+    /// ("any other end tag"): the topmost HTML element of that name, unless
+    /// an element of the special category lies above it (`None`).
+    pub(crate) fn end_tag_target(&self, name: &LocalName) -> Option<usize> {
+        let target = self.topmost_named(name)?;
+        match self.special_indices.last() {
+            Some(&special) if special > target => None,
+            _ => Some(target),
+        }
+    }
+
+    /// Note that the element at `index` has the entry with identifier `id`
+    /// (non-zero) in the list of active formatting elements.
+    pub(crate) fn set_format_id(&mut self, index: usize, id: u64) {
+        let old = std::mem::replace(&mut self.format_ids[index], id);
+        self.set_open(old, false);
+        self.set_open(id, true);
+    }
+
+    /// Note whether the element of identifier `id` (0: none) is open.
+    fn set_open(&mut self, id: u64, open: bool) {
+        let Ok(id) = usize::try_from(id) else {
+            return;
+        };
+        if id == 0 {
+            return;
+        }
+        if self.open_format_ids.len() <= id {
+            self.open_format_ids.resize(id + 1, false);
+        }
+        self.open_format_ids[id] = open;
+    }
+
+    /// Whether the element of the entry with identifier `id` in the list of
+    /// active formatting elements is open.
+    pub(crate) fn has_format_id(&self, id: u64) -> bool {
+        usize::try_from(id).is_ok_and(|id| self.open_format_ids.get(id) == Some(&true))
     }
 
     /// Whether an HTML `p` element is in button scope: the topmost open `p`
@@ -196,6 +358,26 @@ impl<Handle> OpenElems<Handle> {
     /// Whether an HTML `template` element is open.
     pub(crate) fn has_template(&self) -> bool {
         !self.template_indices.is_empty()
+    }
+}
+
+/// Insert `index` in the ascending `list` (at its end, nearly always).
+fn insert_sorted(list: &mut Vec<usize>, index: usize) {
+    if list.last().is_none_or(|&last| last < index) {
+        list.push(index);
+        return;
+    }
+    let position = list.partition_point(|&i| i < index);
+    list.insert(position, index);
+}
+
+/// Remove `index` from the ascending `list` if it is there (at its end,
+/// nearly always).
+fn remove_sorted(list: &mut Vec<usize>, index: usize) {
+    if list.last() == Some(&index) {
+        list.pop();
+    } else if let Ok(position) = list.binary_search(&index) {
+        list.remove(position);
     }
 }
 

@@ -15,6 +15,7 @@ use crate::tokenizer::states::{Rawtext, Rcdata, ScriptData};
 use crate::tokenizer::TagKind::{EndTag, StartTag};
 use crate::tree_builder::tag_sets::*;
 use crate::tree_builder::types::*;
+use crate::tree_builder::open_elems::Scope; // linkbase patch: linear time.
 use crate::tree_builder::{
     html_elem, ElemName, NodeOrText::AppendNode, StrTendril, Tag, TreeBuilder, TreeSink,
 };
@@ -491,7 +492,7 @@ where
                 },
 
                 Token::Tag(tag!(</body>)) => {
-                    if self.in_scope_named(default_scope, local_name!("body")) {
+                    if self.in_scope_named(Scope::Default, local_name!("body")) { // linkbase patch: was `default_scope`.
                         self.check_body_end();
                         self.mode.set(InsertionMode::AfterBody);
                     } else {
@@ -502,7 +503,7 @@ where
                 },
 
                 Token::Tag(tag!(</html>)) => {
-                    if self.in_scope_named(default_scope, local_name!("body")) {
+                    if self.in_scope_named(Scope::Default, local_name!("body")) { // linkbase patch: was `default_scope`.
                         self.check_body_end();
                         ProcessResult::Reprocess(InsertionMode::AfterBody, token)
                     } else {
@@ -628,7 +629,7 @@ where
                               </figure> | </footer> | </header> | </hgroup> | </listing> | </main> | </menu> |
                               </nav> | </ol> | </pre> | </search> | </section> | </select> | </summary> | </ul>),
                 ) => {
-                    if !self.in_scope_named(default_scope, tag.name.clone()) {
+                    if !self.in_scope_named(Scope::Default, tag.name.clone()) { // linkbase patch: was `default_scope`.
                         self.unexpected(&tag);
                     } else {
                         self.generate_implied_end_tags(cursory_implied_end);
@@ -657,7 +658,7 @@ where
                                 .parse_error(Borrowed("Bad open element on </form>"));
                         }
                     } else {
-                        if !self.in_scope_named(default_scope, local_name!("form")) {
+                        if !self.in_scope_named(Scope::Default, local_name!("form")) { // linkbase patch: was `default_scope`.
                             self.sink
                                 .parse_error(Borrowed("Form element not in scope on </form>"));
                             return ProcessResult::Done;
@@ -710,9 +711,9 @@ where
 
                 Token::Tag(tag @ tag!(</li> | </dd> | </dt>)) => {
                     let in_scope = if tag.name == local_name!("li") {
-                        self.in_scope_named(list_item_scope, tag.name.clone())
+                        self.in_scope_named(Scope::ListItem, tag.name.clone()) // linkbase patch: was `list_item_scope`.
                     } else {
-                        self.in_scope_named(default_scope, tag.name.clone())
+                        self.in_scope_named(Scope::Default, tag.name.clone()) // linkbase patch: was `default_scope`.
                     };
                     if in_scope {
                         self.generate_implied_end_except(tag.name.clone());
@@ -724,7 +725,7 @@ where
                 },
 
                 Token::Tag(tag @ tag!(</h1> | </h2> | </h3> | </h4> | </h5> | </h6>)) => {
-                    if self.in_scope(default_scope, |n| self.elem_in(&n, heading_tag)) {
+                    if self.in_scope_named_any(Scope::Default, &heading_names()) { // linkbase patch: was `in_scope(default_scope, heading_tag)`.
                         self.generate_implied_end_tags(cursory_implied_end);
                         if !self.current_node_named(tag.name) {
                             self.sink.parse_error(Borrowed("Closing wrong heading tag"));
@@ -754,7 +755,7 @@ where
 
                 Token::Tag(tag @ tag!(<nobr>)) => {
                     self.reconstruct_active_formatting_elements();
-                    if self.in_scope_named(default_scope, local_name!("nobr")) {
+                    if self.in_scope_named(Scope::Default, local_name!("nobr")) { // linkbase patch: was `default_scope`.
                         self.sink.parse_error(Borrowed("Nested <nobr>"));
                         self.adoption_agency(local_name!("nobr"));
                         self.reconstruct_active_formatting_elements();
@@ -783,7 +784,7 @@ where
                 },
 
                 Token::Tag(tag @ tag!(</applet> | </marquee> | </object>)) => {
-                    if !self.in_scope_named(default_scope, tag.name.clone()) {
+                    if !self.in_scope_named(Scope::Default, tag.name.clone()) { // linkbase patch: was `default_scope`.
                         self.unexpected(&tag);
                     } else {
                         self.generate_implied_end_tags(cursory_implied_end);
@@ -834,7 +835,7 @@ where
                         return self.unexpected(&tag); // linkbase patch: was `self.unexpected(&tag);`
                     }
 
-                    if self.in_scope_named(default_scope, local_name!("select")) {
+                    if self.in_scope_named(Scope::Default, local_name!("select")) { // linkbase patch: was `default_scope`.
                         self.unexpected(&tag);
                         self.pop_until_named(local_name!("select"));
                     }
@@ -858,10 +859,10 @@ where
 
                 Token::Tag(tag @ tag!(<hr>)) => {
                     self.close_p_element_in_button_scope();
-                    if self.in_scope_named(default_scope, local_name!("select")) {
+                    if self.in_scope_named(Scope::Default, local_name!("select")) { // linkbase patch: was `default_scope`.
                         self.generate_implied_end_tags(cursory_implied_end);
-                        if self.in_scope_named(default_scope, local_name!("option"))
-                            || self.in_scope_named(default_scope, local_name!("optgroup"))
+                        if self.in_scope_named(Scope::Default, local_name!("option")) // linkbase patch: was `default_scope`.
+                            || self.in_scope_named(Scope::Default, local_name!("optgroup")) // linkbase patch: was `default_scope`.
                         {
                             self.sink.parse_error(Borrowed("hr in option"));
                         }
@@ -912,7 +913,7 @@ where
                         )
                     {
                         self.unexpected(&tag);
-                    } else if self.in_scope_named(default_scope, local_name!("select")) {
+                    } else if self.in_scope_named(Scope::Default, local_name!("select")) { // linkbase patch: was `default_scope`.
                         self.unexpected(&tag);
                         self.pop_until_named(local_name!("select"));
                     } else {
@@ -925,9 +926,9 @@ where
                 },
 
                 Token::Tag(tag @ tag!(<option>)) => {
-                    if self.in_scope_named(default_scope, local_name!("select")) {
+                    if self.in_scope_named(Scope::Default, local_name!("select")) { // linkbase patch: was `default_scope`.
                         self.generate_implied_end_except(local_name!("optgroup"));
-                        if self.in_scope_named(default_scope, local_name!("option")) {
+                        if self.in_scope_named(Scope::Default, local_name!("option")) { // linkbase patch: was `default_scope`.
                             self.sink.parse_error(Borrowed("nested options"));
                         }
                     } else if self.current_node_named(local_name!("option")) {
@@ -940,10 +941,10 @@ where
                 },
 
                 Token::Tag(tag @ tag!(<optgroup>)) => {
-                    if self.in_scope_named(default_scope, local_name!("select")) {
+                    if self.in_scope_named(Scope::Default, local_name!("select")) { // linkbase patch: was `default_scope`.
                         self.generate_implied_end_tags(cursory_implied_end);
-                        if self.in_scope_named(default_scope, local_name!("option"))
-                            || self.in_scope_named(default_scope, local_name!("optgroup"))
+                        if self.in_scope_named(Scope::Default, local_name!("option")) // linkbase patch: was `default_scope`.
+                            || self.in_scope_named(Scope::Default, local_name!("optgroup")) // linkbase patch: was `default_scope`.
                         {
                             self.sink.parse_error(Borrowed("nested options"));
                         }
@@ -957,7 +958,7 @@ where
                 },
 
                 Token::Tag(tag @ tag!(<rb> | <rtc>)) => {
-                    if self.in_scope_named(default_scope, local_name!("ruby")) {
+                    if self.in_scope_named(Scope::Default, local_name!("ruby")) { // linkbase patch: was `default_scope`.
                         self.generate_implied_end_tags(cursory_implied_end);
                     }
                     if !self.current_node_named(local_name!("ruby")) {
@@ -968,7 +969,7 @@ where
                 },
 
                 Token::Tag(tag @ tag!(<rp> | <rt>)) => {
-                    if self.in_scope_named(default_scope, local_name!("ruby")) {
+                    if self.in_scope_named(Scope::Default, local_name!("ruby")) { // linkbase patch: was `default_scope`.
                         self.generate_implied_end_except(local_name!("rtc"));
                     }
                     if !self.current_node_named(local_name!("rtc"))
@@ -1090,7 +1091,7 @@ where
 
                 Token::Tag(tag!(<table>)) => {
                     self.unexpected(&token);
-                    if self.in_scope_named(table_scope, local_name!("table")) {
+                    if self.in_scope_named(Scope::Table, local_name!("table")) { // linkbase patch: was `table_scope`.
                         self.pop_until_named(local_name!("table"));
                         ProcessResult::Reprocess(self.reset_insertion_mode(), token)
                     } else {
@@ -1099,7 +1100,7 @@ where
                 },
 
                 Token::Tag(tag!(</table>)) => {
-                    if self.in_scope_named(table_scope, local_name!("table")) {
+                    if self.in_scope_named(Scope::Table, local_name!("table")) { // linkbase patch: was `table_scope`.
                         self.pop_until_named(local_name!("table"));
                         self.mode.set(self.reset_insertion_mode());
                     } else {
@@ -1188,7 +1189,7 @@ where
                     tag @ tag!(<caption> | <col> | <colgroup> | <tbody> | <td> | <tfoot> |
                                 <th> | <thead> | <tr> | </table> | </caption>),
                 ) => {
-                    if self.in_scope_named(table_scope, local_name!("caption")) {
+                    if self.in_scope_named(Scope::Table, local_name!("caption")) { // linkbase patch: was `table_scope`.
                         self.generate_implied_end_tags(cursory_implied_end);
                         self.expect_to_close(local_name!("caption"));
                         self.clear_active_formatting_to_marker();
@@ -1279,7 +1280,7 @@ where
                 },
 
                 Token::Tag(tag @ tag!(</tbody> | </tfoot> | </thead>)) => {
-                    if self.in_scope_named(table_scope, tag.name.clone()) {
+                    if self.in_scope_named(Scope::Table, tag.name.clone()) { // linkbase patch: was `table_scope`.
                         self.pop_until_current(table_body_context);
                         self.pop();
                         self.mode.set(InsertionMode::InTable);
@@ -1292,8 +1293,8 @@ where
                 Token::Tag(
                     tag!(<caption> | <col> | <colgroup> | <tbody> | <tfoot> | <thead> | </table>),
                 ) => {
-                    declare_tag_set!(table_outer = "table" "tbody" "tfoot");
-                    if self.in_scope(table_scope, |e| self.elem_in(&e, table_outer)) {
+                    // linkbase patch: was `declare_tag_set!(table_outer = "table" "tbody" "tfoot")` and `in_scope(table_scope, table_outer)`.
+                    if self.in_scope_named_any(Scope::Table, &[local_name!("table"), local_name!("tbody"), local_name!("tfoot")]) { // linkbase patch
                         self.pop_until_current(table_body_context);
                         self.pop();
                         ProcessResult::Reprocess(InsertionMode::InTable, token)
@@ -1324,7 +1325,7 @@ where
                 },
 
                 Token::Tag(tag!(</tr>)) => {
-                    if self.in_scope_named(table_scope, local_name!("tr")) {
+                    if self.in_scope_named(Scope::Table, local_name!("tr")) { // linkbase patch: was `table_scope`.
                         self.pop_until_current(table_row_context);
                         let node = self.pop();
                         self.assert_named(&node, local_name!("tr"));
@@ -1338,7 +1339,7 @@ where
                 Token::Tag(
                     tag!(<caption> | <col> | <colgroup> | <tbody> | <tfoot> | <thead> | <tr> | </table>),
                 ) => {
-                    if self.in_scope_named(table_scope, local_name!("tr")) {
+                    if self.in_scope_named(Scope::Table, local_name!("tr")) { // linkbase patch: was `table_scope`.
                         self.pop_until_current(table_row_context);
                         let node = self.pop();
                         self.assert_named(&node, local_name!("tr"));
@@ -1349,8 +1350,8 @@ where
                 },
 
                 Token::Tag(tag @ tag!(</tbody> | </tfoot> | </thead>)) => {
-                    if self.in_scope_named(table_scope, tag.name.clone()) {
-                        if self.in_scope_named(table_scope, local_name!("tr")) {
+                    if self.in_scope_named(Scope::Table, tag.name.clone()) { // linkbase patch: was `table_scope`.
+                        if self.in_scope_named(Scope::Table, local_name!("tr")) { // linkbase patch: was `table_scope`.
                             self.pop_until_current(table_row_context);
                             let node = self.pop();
                             self.assert_named(&node, local_name!("tr"));
@@ -1374,7 +1375,7 @@ where
             // https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intd
             InsertionMode::InCell => match token {
                 Token::Tag(tag @ tag!(</td> | </th>)) => {
-                    if self.in_scope_named(table_scope, tag.name.clone()) {
+                    if self.in_scope_named(Scope::Table, tag.name.clone()) { // linkbase patch: was `table_scope`.
                         self.generate_implied_end_tags(cursory_implied_end);
                         self.expect_to_close(tag.name);
                         self.clear_active_formatting_to_marker();
@@ -1388,7 +1389,7 @@ where
                 Token::Tag(
                     tag!(<caption> | <col> | <colgroup> | <tbody> | <td> | <tfoot> | <th> | <thead> | <tr>),
                 ) => {
-                    if self.in_scope(table_scope, |n| self.elem_in(&n, td_th)) {
+                    if self.in_scope_named_any(Scope::Table, &[local_name!("td"), local_name!("th")]) { // linkbase patch: was `in_scope(table_scope, td_th)`.
                         self.close_the_cell();
                         ProcessResult::Reprocess(InsertionMode::InRow, token)
                     } else {
@@ -1401,7 +1402,7 @@ where
                 },
 
                 Token::Tag(tag @ tag!(</table> | </tbody> | </tfoot> | </thead> | </tr>)) => {
-                    if self.in_scope_named(table_scope, tag.name.clone()) {
+                    if self.in_scope_named(Scope::Table, tag.name.clone()) { // linkbase patch: was `table_scope`.
                         self.close_the_cell();
                         ProcessResult::Reprocess(InsertionMode::InRow, Token::Tag(tag))
                     } else {

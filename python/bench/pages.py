@@ -1,0 +1,205 @@
+"""linkbase.rewrite against lxml and selectolax, and against the Rust
+library's own time, on the real pages of benches/pages.rs: the HTML pages of
+the Python 3.11 documentation (Debian's python3.11-doc package), every link
+made absolute against the page's URL (https://docs.python.org/3.11/ + path).
+
+The page sets are the Rust bench's: the five largest pages and a sample of
+twenty of every size. Per page, in one run, each tool's median time over
+ROUNDS rewrites (default 15), in process (no start-up, the page already in memory):
+
+- linkbase: ``linkbase.rewrite(page, url)`` (records of every link kept, the
+  default) and ``records=False`` (counts only);
+- lxml: ``lxml.html.document_fromstring``, ``make_links_absolute``,
+  ``tostring`` (benches/lxml_rewrite.py's way);
+- selectolax (lexbor): parse, set every href/src/action/... and each srcset
+  candidate with ``urljoin``, serialize (``.html``);
+- Rust: ``linkbase::rewrite`` with the same options (the example
+  python/bench/rust_rewrite.rs, release build).
+
+Each round runs every tool over the whole set in turn (the Rust example
+once per round), so that the load of a shared machine falls on all alike. Printed: a Markdown table per set (sums of the per-page medians) and
+the ratios, paired: per page the median over rounds of the ratio of the two
+tools' times in the same round, then the median over pages.
+
+Setup (cached in LINKBASE_BENCH_CACHE, else target/tmp/bench-pages, as the
+Rust bench): ``apt-get download python3.11-doc`` and ``dpkg -x``. Needs
+the linkbase wheel, lxml and selectolax in this Python
+(python/bench/requirements.txt) and cargo.
+
+    python python/bench/pages.py [--rounds N]
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urljoin
+
+import linkbase
+import lxml.html
+from selectolax.lexbor import LexborHTMLParser
+
+REPO = Path(__file__).resolve().parents[2]
+URL_PREFIX = "https://docs.python.org/3.11/"
+DOC_PACKAGE = "python3.11-doc"
+DOC_ROOT = "usr/share/doc/python3.11/html"
+
+
+def python_docs(cache: Path) -> Path:
+    """The documentation's HTML folder, unpacked from Debian's package the first time."""
+    root = cache / DOC_PACKAGE / DOC_ROOT
+    if (root / "index.html").is_file():
+        return root
+    download = cache / "download"
+    download.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["apt-get", "download", DOC_PACKAGE], cwd=download, check=True)
+    (deb,) = [p for p in download.iterdir() if p.name.startswith(DOC_PACKAGE) and p.name.endswith(".deb")]
+    subprocess.run(["dpkg", "-x", str(deb), str(cache / DOC_PACKAGE)], check=True)
+    return root
+
+
+def page_sets(root: Path):
+    """The Rust bench's two sets: the five largest pages, every 26th by size."""
+    pages = sorted(
+        ((p.stat().st_size, p.relative_to(root).as_posix()) for p in root.rglob("*.html")),
+    )
+    pages = [(path, (root / path).read_bytes()) for _, path in pages]
+    pages.sort(key=lambda p: (len(p[1]), p[0]))
+    largest = pages[-5:]
+    rest = pages[:-5]
+    sample = [rest[k * len(rest) // 20] for k in range(20)]
+    return [("largest 5", largest), ("sample of 20", sample)]
+
+
+def with_lxml(data: bytes, url: str) -> bytes:
+    root = lxml.html.document_fromstring(data)
+    root.make_links_absolute(url)
+    return lxml.html.tostring(root.getroottree(), encoding="utf-8")
+
+
+URL_ATTRIBUTES = ("href", "src", "action", "formaction", "cite", "poster", "background", "longdesc", "data")
+SELECTOR = ",".join(f"[{a}]" for a in URL_ATTRIBUTES + ("srcset",))
+
+
+def with_selectolax(data: bytes, url: str) -> str:
+    tree = LexborHTMLParser(data)
+    for node in tree.css(SELECTOR):
+        attrs = node.attrs
+        for name in URL_ATTRIBUTES:
+            value = attrs.get(name)
+            if value is not None:
+                attrs[name] = urljoin(url, value.strip())
+        srcset = attrs.get("srcset")
+        if srcset is not None:
+            candidates = []
+            for candidate in srcset.split(","):
+                parts = candidate.split()
+                if parts:
+                    candidates.append(" ".join([urljoin(url, parts[0])] + parts[1:]))
+            attrs["srcset"] = ", ".join(candidates)
+    return tree.html
+
+
+def with_linkbase(data: bytes, url: str) -> bytes:
+    return linkbase.rewrite(data, url).output
+
+
+def with_linkbase_counts(data: bytes, url: str) -> bytes:
+    return linkbase.rewrite(data, url, records=False).output
+
+
+def once(fn, data, url):
+    start = time.perf_counter()
+    fn(data, url)
+    return time.perf_counter() - start
+
+
+def rust_round(root: Path, pages, records: bool):
+    """One round of the Rust library on every page (the example, release
+    build): seconds per page."""
+    command = [
+        "cargo", "run", "-q", "--release", "-p", "linkbase-python", "--example", "rust_rewrite", "--",
+        "1", "1" if records else "0", URL_PREFIX, str(root),
+    ] + [path for path, _ in pages]
+    out = subprocess.run(command, cwd=REPO, check=True, capture_output=True, text=True).stdout
+    return {line.split("\t")[0]: float(line.split("\t")[1]) for line in out.splitlines()}
+
+
+TOOLS = {
+    "linkbase": with_linkbase,
+    "linkbase-counts": with_linkbase_counts,
+    "lxml": with_lxml,
+    "selectolax": with_selectolax,
+}
+
+LABELS = [
+    ("linkbase", "`linkbase.rewrite` (Python, link records kept)"),
+    ("linkbase-counts", "`linkbase.rewrite(records=False)` (Python, counts only)"),
+    ("rust", "`linkbase::rewrite` (Rust, link records kept)"),
+    ("rust-counts", "`linkbase::rewrite` (Rust, counts only)"),
+    ("lxml", "lxml parse + `make_links_absolute` + `tostring`"),
+    ("selectolax", "selectolax (lexbor) parse + set attributes + `.html`"),
+]
+
+
+def measure(root: Path, pages, rounds: int):
+    """Per page and tool, the times of every round. Each round runs each tool
+    over the whole set, one page after the other (as the Rust example does),
+    the tools one after the other, so that the load of a shared machine falls
+    on all alike and no tool runs with another's data in the caches."""
+    times = {path: {key: [] for key, _ in LABELS} for path, _ in pages}
+    for _ in range(rounds):
+        for key, records in (("rust", True), ("rust-counts", False)):
+            for path, t in rust_round(root, pages, records).items():
+                times[path][key].append(t)
+        for key, fn in TOOLS.items():
+            for path, data in pages:
+                times[path][key].append(once(fn, data, URL_PREFIX + path))
+    return times
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args(argv)
+    cache = Path(os.environ.get("LINKBASE_BENCH_CACHE", REPO / "target" / "tmp" / "bench-pages"))
+    root = python_docs(cache)
+    print(f"linkbase {linkbase.__version__}, lxml {lxml.__version__}, Python {sys.version.split()[0]}, "
+          f"{args.rounds} rounds, medians; load average {os.getloadavg()[0]:.1f} at the start")
+    for set_name, pages in page_sets(root):
+        times = measure(root, pages, args.rounds)
+        med = {path: {k: statistics.median(v) for k, v in t.items()} for path, t in times.items()}
+
+        def paired(a, b):
+            """Median over pages of the median over rounds of a/b."""
+            return statistics.median(
+                statistics.median(x / y for x, y in zip(t[a], t[b])) for t in times.values()
+            )
+
+        total = {k: sum(m[k] for m in med.values()) for k, _ in LABELS}
+        mb = sum(len(d) for _, d in pages) / 1e6
+        print(f"\n### {set_name} ({len(pages)} pages, {mb:.2f} MB)\n")
+        print("| tool | time (sum of per-page medians) | MB/s | time / `linkbase.rewrite` (per page, paired) |")
+        print("|---|---:|---:|---:|")
+        for key, label in LABELS:
+            t = total[key]
+            print(f"| {label} | {t * 1e3:.1f} ms | {mb / t:.1f} | {paired(key, 'linkbase'):.2f}x |")
+        print()
+        print(f"- lxml / linkbase.rewrite: **{paired('lxml', 'linkbase'):.2f}x** per page (paired median), "
+              f"{total['lxml'] / total['linkbase']:.2f}x in all")
+        print(f"- lxml / linkbase.rewrite(records=False): **{paired('lxml', 'linkbase-counts'):.2f}x** per page; "
+              f"lxml / Rust: {paired('lxml', 'rust'):.2f}x with records, {paired('lxml', 'rust-counts'):.2f}x counts only")
+        print(f"- selectolax / linkbase.rewrite: **{paired('selectolax', 'linkbase'):.2f}x** per page, "
+              f"{total['selectolax'] / total['linkbase']:.2f}x in all")
+        print(f"- linkbase.rewrite / Rust, records kept: **{paired('linkbase', 'rust'):.3f}x** per page, "
+              f"{total['linkbase'] / total['rust']:.3f}x in all; counts only: "
+              f"**{paired('linkbase-counts', 'rust-counts'):.3f}x** per page, "
+              f"{total['linkbase-counts'] / total['rust-counts']:.3f}x in all")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

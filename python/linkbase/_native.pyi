@@ -1,0 +1,206 @@
+"""Type stubs of linkbase's native module (``linkbase._native``, PyO3).
+
+The public names are re-exported by ``linkbase`` and ``linkbase.warc``.
+"""
+
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
+
+__version__: str
+
+Data = Union[bytes, bytearray, str]
+
+class Link:
+    """One URL-bearing value: where it was, what it was, what it became."""
+
+    @property
+    def element(self) -> str: ...
+    @property
+    def attribute(self) -> str: ...
+    @property
+    def before(self) -> str: ...
+    @property
+    def after(self) -> Optional[str]: ...
+    @property
+    def url(self) -> Optional[str]: ...
+    @property
+    def base(self) -> Optional[str]: ...
+    @property
+    def rule(self) -> Optional[str]: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+    @property
+    def part(self) -> Optional[str]: ...
+    @property
+    def span(self) -> Optional[Tuple[int, int]]: ...
+
+class Problem:
+    """A problem with a document or a part (not with one link)."""
+
+    @property
+    def severity(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def part(self) -> Optional[str]: ...
+
+class Counts:
+    """Counts per outcome."""
+
+    @property
+    def rewritten(self) -> int: ...
+    @property
+    def left(self) -> int: ...
+    @property
+    def no_base(self) -> int: ...
+    @property
+    def failed(self) -> int: ...
+
+class Report:
+    """What happened while rewriting one input."""
+
+    @property
+    def counts(self) -> Counts: ...
+    @property
+    def links(self) -> List[Link]: ...
+    @property
+    def problems(self) -> List[Problem]: ...
+    @property
+    def has_errors(self) -> bool: ...
+
+class Rewritten:
+    """The result of ``rewrite``: unpacks as ``output, report``."""
+
+    @property
+    def output(self) -> Any: ...
+    @property
+    def report(self) -> Report: ...
+    @property
+    def changed(self) -> bool: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+class Base:
+    """A base URL parsed once, for resolving many references against it."""
+
+    def __init__(self, url: str, profile: str = "rfc3986") -> None: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def profile(self) -> str: ...
+    @property
+    def is_hierarchical(self) -> bool: ...
+    def resolve(self, reference: str) -> str: ...
+    def is_same_document(self, reference: str) -> bool: ...
+    def resolve_all(self, references: Sequence[str]) -> List[str]: ...
+
+class ExplainedPart:
+    """One document or MIME entity: the base in force inside it, and its rule."""
+
+    @property
+    def depth(self) -> int: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def media_type(self) -> str: ...
+    @property
+    def transfer_encoding(self) -> str: ...
+    @property
+    def base(self) -> Optional[str]: ...
+    @property
+    def rule(self) -> Optional[str]: ...
+    @property
+    def note(self) -> Optional[str]: ...
+
+class Explanation:
+    """What ``explain`` found."""
+
+    @property
+    def parts(self) -> List[ExplainedPart]: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def problems(self) -> List[Problem]: ...
+
+class Record:
+    """One input record of a WARC conversion, as it went."""
+
+    @property
+    def offset(self) -> int: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def target_uri(self) -> Optional[str]: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def report(self) -> Report: ...
+
+class Summary:
+    """Counts over one WARC conversion."""
+
+    @property
+    def records(self) -> int: ...
+    @property
+    def conversions(self) -> int: ...
+    @property
+    def unchanged(self) -> int: ...
+    @property
+    def passed(self) -> Dict[str, int]: ...
+    @property
+    def broken(self) -> int: ...
+    @property
+    def links(self) -> int: ...
+    @property
+    def problems(self) -> int: ...
+
+def rewrite(
+    data: Data,
+    url: Optional[str] = None,
+    *,
+    format: str = "auto",
+    profile: str = "rfc3986",
+    charset: Optional[str] = None,
+    absolutize_fragments: bool = False,
+    attributes: Sequence[str] = (),
+    force: bool = False,
+    name: Optional[str] = None,
+    records: bool = True,
+) -> Rewritten: ...
+def links(
+    data: Data,
+    url: Optional[str] = None,
+    *,
+    format: str = "auto",
+    profile: str = "rfc3986",
+    charset: Optional[str] = None,
+    absolutize_fragments: bool = False,
+    attributes: Sequence[str] = (),
+    force: bool = False,
+    name: Optional[str] = None,
+) -> List[Link]: ...
+def resolve(base: str, reference: str, profile: str = "rfc3986") -> str: ...
+def explain(
+    data: Data,
+    url: Optional[str] = None,
+    *,
+    format: str = "auto",
+    profile: str = "rfc3986",
+    charset: Optional[str] = None,
+    name: Optional[str] = None,
+) -> Explanation: ...
+def convert(
+    src: Any,
+    dst: Any,
+    *,
+    profile: str = "rfc3986",
+    absolutize_fragments: bool = False,
+    attributes: Sequence[str] = (),
+    force: bool = False,
+    gzip: Optional[bool] = None,
+    date: Optional[str] = None,
+    max_record: Optional[int] = None,
+    name: Optional[str] = None,
+    file_name: Optional[str] = None,
+    on_record: Optional[Callable[[Record], None]] = None,
+) -> Summary: ...

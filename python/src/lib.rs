@@ -1,0 +1,288 @@
+//! The native module of the Python package `linkbase` (`linkbase._native`):
+//! linkbase's library entry points with Python arguments, results and
+//! exceptions. The package's pure-Python part (`python/linkbase/`) re-exports
+//! them with the exception classes and the `warc` submodule; docs/python.md
+//! is the user's guide.
+//!
+//! Every entry point releases the GIL while linkbase works
+//! ([`Python::detach`]); input `bytes` and `str` are borrowed, not copied.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyBytes, PyString};
+
+mod explain;
+mod options;
+mod report;
+mod resolve;
+mod warc;
+
+use options::{Args, DecodeError};
+use report::Report;
+
+/// How Python writes a value in a `repr`: `None`, or a string in quotes.
+fn r<T: Repr + ?Sized>(value: &T) -> String {
+    value.repr()
+}
+
+/// A value as Python's `repr` writes it.
+trait Repr {
+    fn repr(&self) -> String;
+}
+
+impl Repr for str {
+    fn repr(&self) -> String {
+        let quoted = self.replace('\\', "\\\\").replace('\'', "\\'");
+        format!("'{quoted}'")
+    }
+}
+
+impl Repr for String {
+    fn repr(&self) -> String {
+        self.as_str().repr()
+    }
+}
+
+impl Repr for &str {
+    fn repr(&self) -> String {
+        (*self).repr()
+    }
+}
+
+impl<T: Repr> Repr for Option<T> {
+    fn repr(&self) -> String {
+        self.as_ref().map_or_else(|| "None".to_string(), Repr::repr)
+    }
+}
+
+/// An input as given: `bytes` (or `bytearray`) or `str`.
+enum Input {
+    Bytes(PyBackedBytes),
+    Text(PyBackedStr),
+}
+
+impl Input {
+    fn from(data: &Bound<'_, PyAny>) -> PyResult<Input> {
+        // The common cases first, without a failed extraction's exception.
+        if let Ok(bytes) = data.cast::<PyBytes>() {
+            return Ok(Input::Bytes(PyBackedBytes::from(bytes.clone())));
+        }
+        if let Ok(text) = data.cast::<PyString>() {
+            return Ok(Input::Text(PyBackedStr::try_from(text.clone())?));
+        }
+        match data.extract::<PyBackedBytes>() {
+            Ok(bytes) => Ok(Input::Bytes(bytes)),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "data must be bytes or str, not {}",
+                data.get_type().name()?
+            ))),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Input::Bytes(b) => b,
+            Input::Text(t) => t.as_bytes(),
+        }
+    }
+
+    fn text(&self) -> Option<&str> {
+        match self {
+            Input::Bytes(_) => None,
+            Input::Text(t) => Some(t),
+        }
+    }
+}
+
+/// The options for `input`: a `str` is Unicode already, so an HTML or CSS
+/// one is read as UTF-8 (what its `<meta charset>` says does not apply,
+/// as with lxml), unless `charset` says otherwise.
+fn options_for(input: &Input, args: &Args<'_>, name: Option<&str>) -> PyResult<linkbase::Options> {
+    let mut options = args.options()?;
+    if input.text().is_some() && options.charset.is_none() {
+        let format = match options.format {
+            linkbase::Format::Auto => linkbase::detect_format(input.bytes(), name),
+            format => format,
+        };
+        if matches!(format, linkbase::Format::Html | linkbase::Format::Css) {
+            options.charset = Some(encoding_rs::UTF_8);
+        }
+    }
+    Ok(options)
+}
+
+/// The result of `rewrite`: the `output` (of the input's type) and the
+/// `report`. Unpacks as `output, report = linkbase.rewrite(...)`.
+#[pyclass(frozen, get_all, module = "linkbase")]
+struct Rewritten {
+    /// The rewritten input: `bytes` for `bytes`, `str` for `str`.
+    output: Py<PyAny>,
+    /// What happened to every link, and the problems.
+    report: Py<Report>,
+    /// Did anything change?
+    changed: bool,
+}
+
+#[pymethods]
+impl Rewritten {
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let pair = (self.output.clone_ref(py), self.report.clone_ref(py));
+        Ok(pair.into_pyobject(py)?.try_iter()?.into_any().unbind())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Rewritten(changed={}, report={})",
+            if self.changed { "True" } else { "False" },
+            self.report.bind(py).repr()?
+        ))
+    }
+}
+
+/// Run linkbase's `rewrite` on `input` without the GIL: the output (`None`
+/// when nothing changed), the report, and its link records as `Link`s
+/// (taken out of the report).
+fn run_rewrite(
+    py: Python<'_>,
+    input: &Input,
+    options: &linkbase::Options,
+    name: Option<&str>,
+) -> (Option<Vec<u8>>, linkbase::Report, Vec<report::Link>) {
+    let bytes = input.bytes();
+    let text = input.text();
+    py.detach(|| {
+        let mut out = linkbase::rewrite(bytes, options, name);
+        let links = report::links(std::mem::take(&mut out.report.links), text);
+        let output = match out.output {
+            std::borrow::Cow::Borrowed(_) => None,
+            std::borrow::Cow::Owned(v) => Some(v),
+        };
+        (output, out.report, links)
+    })
+}
+
+/// Rewrite every link in `data` (an HTML page, an XHTML document, a MIME
+/// message, a style sheet or a WARC) to absolute form, changing nothing
+/// else. `bytes` in, `bytes` out; `str` in, `str` out.
+///
+/// `url` is the URL the input was retrieved from (the base when the input
+/// sets none itself, rule 5.3). Returns a `Rewritten`: `output`, `report`
+/// (`counts`, one `Link` per value in `links`, `problems`), `changed`.
+/// Raises `BaseError` (a `ValueError`) when `url` cannot be a base and
+/// `ValueError` for an unknown `format`, `profile` or `charset`; a part that
+/// cannot be processed is left as it was and reported in `problems`.
+#[pyfunction]
+#[pyo3(signature = (data, url=None, *, format="auto", profile="rfc3986", charset=None,
+    absolutize_fragments=false, attributes=Vec::new(), force=false, name=None, records=true))]
+#[allow(clippy::too_many_arguments)]
+fn rewrite(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    url: Option<String>,
+    format: &str,
+    profile: &str,
+    charset: Option<&str>,
+    absolutize_fragments: bool,
+    attributes: Vec<String>,
+    force: bool,
+    name: Option<&str>,
+    records: bool,
+) -> PyResult<Rewritten> {
+    let input = Input::from(data)?;
+    let args = Args {
+        url,
+        format,
+        profile,
+        charset,
+        absolutize_fragments,
+        attributes,
+        force,
+    };
+    let mut options = options_for(&input, &args, name)?;
+    options.keep_link_records = records;
+    let (output, report, links) = run_rewrite(py, &input, &options, name);
+    options::check_url(&report)?;
+    let changed = output.is_some();
+    let output: Py<PyAny> = match (&input, output) {
+        // Unchanged: the very `bytes` given (a new one for a `bytearray`).
+        (Input::Bytes(_), None) if data.is_instance_of::<PyBytes>() => data.clone().unbind(),
+        (Input::Bytes(b), None) => PyBytes::new(py, b).into_any().unbind(),
+        (Input::Bytes(_), Some(v)) => PyBytes::new(py, &v).into_any().unbind(),
+        (Input::Text(_), None) => data.clone().unbind(),
+        (Input::Text(_), Some(v)) => match String::from_utf8(v) {
+            Ok(s) => PyString::new(py, &s).into_any().unbind(),
+            Err(e) => {
+                return Err(DecodeError::new_err(format!(
+                    "the output is not UTF-8 (byte {}), so it cannot be a str: \
+                     give the input as bytes",
+                    e.utf8_error().valid_up_to()
+                )))
+            }
+        },
+    };
+    let report = Report::new(py, report, links)?;
+    Ok(Rewritten {
+        output,
+        report: Py::new(py, report)?,
+        changed,
+    })
+}
+
+/// Every URL-bearing value of `data` with its resolved URL, its base, the
+/// rule that set the base and where it is written: a list of `Link` (the
+/// package's `links` iterates over it). Takes the arguments of `rewrite`.
+#[pyfunction]
+#[pyo3(signature = (data, url=None, *, format="auto", profile="rfc3986", charset=None,
+    absolutize_fragments=false, attributes=Vec::new(), force=false, name=None))]
+#[allow(clippy::too_many_arguments)]
+fn links<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    url: Option<String>,
+    format: &str,
+    profile: &str,
+    charset: Option<&str>,
+    absolutize_fragments: bool,
+    attributes: Vec<String>,
+    force: bool,
+    name: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let input = Input::from(data)?;
+    let args = Args {
+        url,
+        format,
+        profile,
+        charset,
+        absolutize_fragments,
+        attributes,
+        force,
+    };
+    let mut options = options_for(&input, &args, name)?;
+    options.keep_link_records = true;
+    let (_, report, links) = run_rewrite(py, &input, &options, name);
+    options::check_url(&report)?;
+    Ok(pyo3::types::PyList::new(py, links)?.into_any())
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(rewrite, m)?)?;
+    m.add_function(wrap_pyfunction!(links, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve::resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
+    m.add_function(wrap_pyfunction!(warc::convert, m)?)?;
+    m.add_class::<Rewritten>()?;
+    m.add_class::<Report>()?;
+    m.add_class::<report::Link>()?;
+    m.add_class::<report::Problem>()?;
+    m.add_class::<report::Counts>()?;
+    m.add_class::<resolve::Base>()?;
+    m.add_class::<explain::Explanation>()?;
+    m.add_class::<explain::ExplainedPart>()?;
+    m.add_class::<warc::Summary>()?;
+    m.add_class::<warc::Record>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,319 @@
+//! `linkbase.warc.convert`: a WARC from a path or a binary file object to a
+//! path or a binary file object, record by record, the GIL released while
+//! linkbase works (and taken back only to call the file objects' `read`
+//! and `write`).
+
+use crate::options::{profile, Args, WarcError};
+use crate::report::Report;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
+
+/// How much is read from, or gathered for, a Python file object at a time.
+const CHUNK: usize = 1 << 16;
+
+/// A Python binary file object read through its `read` method.
+struct PyReader {
+    file: Py<PyAny>,
+}
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let chunk = self
+                .file
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .map_err(io::Error::other)?;
+            if chunk.is_none() {
+                // A non-blocking stream with nothing ready: not supported.
+                return Err(io::Error::other(WarcError::new_err(
+                    "the input file object returned None from read() (non-blocking?)",
+                )));
+            }
+            let bytes = chunk.cast::<PyBytes>().map_err(|_| {
+                io::Error::other(pyo3::exceptions::PyTypeError::new_err(
+                    "the input file object must be binary: read() returned no bytes",
+                ))
+            })?;
+            let bytes = bytes.as_bytes();
+            let n = bytes.len().min(buf.len());
+            buf[..n].copy_from_slice(&bytes[..n]);
+            Ok(n)
+        })
+    }
+}
+
+/// A Python binary file object written through its `write` method.
+struct PyWriter {
+    file: Py<PyAny>,
+}
+
+impl Write for PyWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let written = self
+                .file
+                .bind(py)
+                .call_method1("write", (PyBytes::new(py, buf),))
+                .map_err(io::Error::other)?;
+            // Raw files may write less than given; buffered ones return all.
+            match written.extract::<Option<usize>>() {
+                Ok(Some(n)) => Ok(n.min(buf.len())),
+                _ => Ok(buf.len()),
+            }
+        })
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Python::attach(|py| {
+            let file = self.file.bind(py);
+            if file.hasattr("flush").unwrap_or(false) {
+                file.call_method0("flush").map_err(io::Error::other)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// A path (`str` or `os.PathLike`), or else a file object.
+enum Place {
+    Path(PathBuf),
+    File(Py<PyAny>),
+}
+
+impl Place {
+    fn of(obj: &Bound<'_, PyAny>) -> Place {
+        match obj.extract::<PathBuf>() {
+            Ok(path) => Place::Path(path),
+            Err(_) => Place::File(obj.clone().unbind()),
+        }
+    }
+}
+
+/// An I/O error as the Python exception: the file object's own when it
+/// raised one, else an `OSError` naming `what`.
+fn py_error(e: io::Error, what: &str) -> PyErr {
+    match e.get_ref().and_then(|inner| inner.downcast_ref::<PyErr>()) {
+        Some(_) => {
+            let inner = e.into_inner().expect("checked above");
+            *inner.downcast::<PyErr>().expect("checked above")
+        }
+        None => {
+            let message = format!("{what}: {e}");
+            match e.kind() {
+                io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+                    WarcError::new_err(message)
+                }
+                _ => pyo3::exceptions::PyOSError::new_err(message),
+            }
+        }
+    }
+}
+
+/// One input record, as it went (given to `on_record`).
+#[pyclass(frozen, get_all, module = "linkbase.warc")]
+pub struct Record {
+    /// Its offset in the input (a gzip member's offset for a `.warc.gz`).
+    offset: u64,
+    /// Its `WARC-Record-ID` (empty for a broken record).
+    id: String,
+    /// Its `WARC-Target-URI`.
+    target_uri: Option<String>,
+    /// `converted`, `unchanged`, `passed:<why>` (`passed:request`…) or `broken`.
+    outcome: String,
+    /// Its links and problems.
+    report: Py<Report>,
+}
+
+#[pymethods]
+impl Record {
+    fn __repr__(&self) -> String {
+        format!(
+            "Record(offset={}, target_uri={}, outcome={})",
+            self.offset,
+            crate::r(&self.target_uri),
+            crate::r(&self.outcome)
+        )
+    }
+}
+
+/// Counts over one WARC.
+#[pyclass(frozen, get_all, module = "linkbase.warc")]
+pub struct Summary {
+    /// Records read (broken ones included).
+    records: u64,
+    /// Conversion records written.
+    conversions: u64,
+    /// Records rewritten with nothing to change.
+    unchanged: u64,
+    /// Records passed over, by reason (`request`, `revisit`, `truncated`…).
+    passed: Py<PyDict>,
+    /// Broken records.
+    broken: u64,
+    /// Links rewritten.
+    links: u64,
+    /// Problems reported.
+    problems: u64,
+}
+
+#[pymethods]
+impl Summary {
+    fn __repr__(&self) -> String {
+        format!(
+            "Summary(records={}, conversions={}, unchanged={}, broken={}, links={}, problems={})",
+            self.records, self.conversions, self.unchanged, self.broken, self.links, self.problems
+        )
+    }
+}
+
+fn outcome_name(outcome: &linkbase::warc::Outcome) -> String {
+    match outcome {
+        linkbase::warc::Outcome::Converted => "converted".into(),
+        linkbase::warc::Outcome::Unchanged => "unchanged".into(),
+        linkbase::warc::Outcome::Passed(pass) => format!("passed:{}", pass.key()),
+        linkbase::warc::Outcome::Broken => "broken".into(),
+    }
+}
+
+/// Convert the WARC `src` (plain or gzip) into a WARC of `conversion`
+/// records in `dst`: one per response or resource whose payload changed,
+/// each payload rewritten against its `WARC-Target-URI`. `src` and `dst`
+/// are paths or binary file objects; memory is bounded by the largest
+/// record (`max_record`, 256 MiB by default), never the archive.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, profile="rfc3986", absolutize_fragments=false,
+    attributes=Vec::new(), force=false, gzip=None, date=None, max_record=None, name=None,
+    file_name=None, on_record=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn convert(
+    py: Python<'_>,
+    src: &Bound<'_, PyAny>,
+    dst: &Bound<'_, PyAny>,
+    profile: &str,
+    absolutize_fragments: bool,
+    attributes: Vec<String>,
+    force: bool,
+    gzip: Option<bool>,
+    date: Option<String>,
+    max_record: Option<u64>,
+    name: Option<String>,
+    file_name: Option<String>,
+    on_record: Option<Py<PyAny>>,
+) -> PyResult<Summary> {
+    self::profile(profile)?;
+    let args = Args {
+        url: None,
+        format: "warc",
+        profile,
+        charset: None,
+        absolutize_fragments,
+        attributes,
+        force,
+    };
+    let mut options = args.options()?;
+    // Each record's links go to `on_record`; without it only counts are kept.
+    options.keep_link_records = on_record.is_some();
+    let (src, dst) = (Place::of(src), Place::of(dst));
+    let mut warc = linkbase::warc::WarcOptions::new();
+    if let Some(date) = date {
+        warc.date = date;
+    }
+    if let Some(max) = max_record {
+        warc.max_record = max;
+    }
+    warc.file_name = file_name.or_else(|| match &dst {
+        Place::Path(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
+        Place::File(_) => None,
+    });
+    let name = name.or_else(|| match &src {
+        Place::Path(path) => Some(path.to_string_lossy().into_owned()),
+        Place::File(_) => None,
+    });
+    let input: Box<dyn Read + Send> = match &src {
+        Place::Path(path) => {
+            Box::new(File::open(path).map_err(|e| py_error(e, &path.to_string_lossy()))?)
+        }
+        Place::File(file) => Box::new(PyReader {
+            file: file.clone_ref(py),
+        }),
+    };
+    let mut input = BufReader::with_capacity(CHUNK, input);
+    // gzip unless told: by the output file's name, else like the input.
+    let gzip_in = input.fill_buf_head().map_err(|e| py_error(e, "input"))?;
+    warc.gzip = gzip.unwrap_or(match &dst {
+        Place::Path(path) => path.to_string_lossy().to_ascii_lowercase().ends_with(".gz"),
+        Place::File(_) => gzip_in,
+    });
+    let output: Box<dyn Write + Send> = match &dst {
+        Place::Path(path) => {
+            Box::new(File::create(path).map_err(|e| py_error(e, &path.to_string_lossy()))?)
+        }
+        Place::File(file) => Box::new(PyWriter {
+            file: file.clone_ref(py),
+        }),
+    };
+    let output = BufWriter::with_capacity(CHUNK, output);
+    let mut callback_error: Option<PyErr> = None;
+    let result = py.detach(|| {
+        linkbase::warc::convert(input, output, &options, &warc, name.as_deref(), |record| {
+            let Some(callback) = &on_record else { return };
+            if callback_error.is_some() {
+                return;
+            }
+            let outcome = outcome_name(&record.outcome);
+            let mut record_report = record.report;
+            let links = crate::report::links(std::mem::take(&mut record_report.links), None);
+            let called = Python::attach(|py| -> PyResult<()> {
+                let report = Py::new(py, Report::new(py, record_report, links)?)?;
+                let record = Record {
+                    offset: record.offset,
+                    id: record.id,
+                    target_uri: record.target_uri,
+                    outcome,
+                    report,
+                };
+                callback.call1(py, (record,))?;
+                Ok(())
+            });
+            if let Err(e) = called {
+                callback_error = Some(e);
+            }
+        })
+        .and_then(|(summary, mut output)| {
+            output.flush()?;
+            Ok(summary)
+        })
+    });
+    if let Some(e) = callback_error {
+        return Err(e);
+    }
+    let summary = result.map_err(|e| py_error(e, "WARC"))?;
+    let passed = PyDict::new(py);
+    for (key, count) in &summary.passed {
+        passed.set_item(key, count)?;
+    }
+    Ok(Summary {
+        records: summary.records,
+        conversions: summary.conversions,
+        unchanged: summary.unchanged,
+        passed: passed.unbind(),
+        broken: summary.broken,
+        links: summary.links,
+        problems: summary.problems,
+    })
+}
+
+/// Does the buffered input start with a gzip member?
+trait GzipHead {
+    fn fill_buf_head(&mut self) -> io::Result<bool>;
+}
+
+impl<R: Read> GzipHead for BufReader<R> {
+    fn fill_buf_head(&mut self) -> io::Result<bool> {
+        use std::io::BufRead;
+        Ok(self.fill_buf()?.starts_with(&[0x1f, 0x8b]))
+    }
+}

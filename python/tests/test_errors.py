@@ -1,0 +1,85 @@
+"""Errors are Python exceptions with the library's message: ``ValueError``
+(``linkbase.BaseError``) for a bad base, ``linkbase.Error`` subclasses for the
+rest, ``TypeError``/``ValueError`` for bad arguments; never a panic."""
+
+import pytest
+
+import linkbase
+
+
+def test_bad_base_is_a_value_error():
+    with pytest.raises(ValueError) as e:
+        linkbase.Base("no-scheme/path")
+    assert isinstance(e.value, linkbase.BaseError)
+    assert isinstance(e.value, linkbase.Error)
+    assert str(e.value) == "base `no-scheme/path` is not an absolute URL (no scheme)"
+
+
+def test_bad_base_in_resolve():
+    with pytest.raises(linkbase.BaseError, match=r"^base `g` is not an absolute URL \(no scheme\)$"):
+        linkbase.resolve("g", "h")
+
+
+def test_unparseable_whatwg_base():
+    with pytest.raises(linkbase.BaseError, match="^base cannot be parsed: "):
+        linkbase.Base("http://[::1", "whatwg")
+
+
+def test_bad_url_argument_of_rewrite():
+    with pytest.raises(ValueError) as e:
+        linkbase.rewrite(b"<a href=x>", "relative/only")
+    assert str(e.value) == (
+        "the retrieval URL (url=): base `relative/only` is not an absolute URL (no scheme)"
+    )
+    with pytest.raises(linkbase.BaseError):
+        list(linkbase.links(b"<a href=x>", "relative/only"))
+    with pytest.raises(linkbase.BaseError):
+        linkbase.explain(b"<a href=x>", "relative/only")
+
+
+def test_unresolvable_reference():
+    with pytest.raises(linkbase.ResolveError) as e:
+        linkbase.Base("mailto:x", "rfc1808").resolve("g")
+    assert not isinstance(e.value, ValueError)
+    assert str(e.value) == (
+        "base `mailto:x` is not hierarchical; relative references cannot be resolved against it"
+    )
+
+
+def test_unknown_profile_format_charset():
+    with pytest.raises(ValueError, match=r"^unknown profile `rfc9999` \(expected one of: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg\)$"):
+        linkbase.resolve("http://a/", "g", "rfc9999")
+    with pytest.raises(ValueError, match="^unknown format `pdf`"):
+        linkbase.rewrite(b"", format="pdf")
+    with pytest.raises(ValueError, match="^unknown charset `klingon`"):
+        linkbase.rewrite(b"", charset="klingon")
+
+
+def test_wrong_types():
+    with pytest.raises(TypeError, match="^data must be bytes or str, not int$"):
+        linkbase.rewrite(42)
+    with pytest.raises(TypeError):
+        linkbase.rewrite(b"", attributes="data-src")  # a str is not a list of names
+
+
+def test_a_failed_link_is_reported_not_raised():
+    out, report = linkbase.rewrite(b"<a href=g>", "mailto:someone@example.org")
+    assert out == b"<a href=g>"
+    (link,) = report.links
+    assert link.outcome == "failed"
+    assert report.counts.failed == 1
+    assert report.has_errors
+
+
+def test_garbage_never_panics():
+    # Truncated, nested, binary: processed or reported, never a crash.
+    inputs = [
+        b"\x00\xff" * 1000,
+        b"Content-Type: multipart/related; boundary=x\n\n--x\nContent-Type: text/html\n\n<a href=",
+        b"WARC/1.1\r\nContent-Length: 99999\r\n\r\nshort",
+        "<a href='\ud7ff'>".encode(),
+        b"<svg><style>@import url(",
+    ]
+    for data in inputs:
+        result = linkbase.rewrite(data, "http://h.example/")
+        assert isinstance(result.output, bytes)

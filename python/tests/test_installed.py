@@ -1,0 +1,32 @@
+"""The suite tests the installed wheel, not the source folder."""
+
+import os
+from pathlib import Path
+
+import linkbase
+import linkbase._native
+from conftest import REPO
+
+
+def test_the_native_module_is_the_installed_one():
+    native = Path(linkbase._native.__file__).resolve()
+    package = Path(linkbase.__file__).resolve().parent
+    assert native.parent == package
+    assert native.name.endswith(".abi3.so") or native.suffix == ".pyd"
+    if os.environ.get("LINKBASE_WHEEL_TEST"):
+        # CI: installed into the venv by pip, not imported from python/.
+        assert "site-packages" in native.parts
+        assert REPO / "python" not in native.parents
+
+
+def test_typing_files_are_installed():
+    package = Path(linkbase.__file__).resolve().parent
+    assert (package / "py.typed").is_file()
+    assert (package / "_native.pyi").is_file()
+
+
+def test_version_is_the_crates():
+    import re
+
+    cargo = (REPO / "python" / "Cargo.toml").read_text()
+    assert linkbase.__version__ == re.search(r'(?m)^version = "([^"]+)"', cargo).group(1)
