@@ -42,11 +42,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "common/python_docs.rs"]
+mod python_docs;
+use python_docs::run;
+
 /// The URL of the documentation's root; a page's URL is this + its path.
 const URL_PREFIX: &str = "https://docs.python.org/3.11/";
-/// The Debian package holding the pages, and their folder inside it.
+/// The Debian package holding the pages (benches/common/python_docs.rs
+/// unpacks it into the cache folder of that name).
 const DOC_PACKAGE: &str = "python3.11-doc";
-const DOC_ROOT: &str = "usr/share/doc/python3.11/html";
 /// The lxml release the reference runs (PyPI).
 const LXML: &str = "lxml==6.1.3";
 /// The Python script of the lxml reference.
@@ -57,60 +61,6 @@ fn cache_dir() -> PathBuf {
     std::env::var_os("LINKBASE_BENCH_CACHE")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-pages"))
-}
-
-/// Run `command`; an error naming `what` unless it exits 0.
-fn run(what: &str, command: &mut Command) -> Result<(), String> {
-    let output = command
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{what}: cannot start {command:?}: {e}"))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what}: {command:?} failed ({}): {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
-        ))
-    }
-}
-
-/// The documentation's HTML folder, unpacked from Debian's package into the
-/// cache the first time.
-fn python_docs(cache: &Path) -> Result<PathBuf, String> {
-    let unpacked = cache.join(DOC_PACKAGE);
-    let root = unpacked.join(DOC_ROOT);
-    if root.join("index.html").is_file() {
-        return Ok(root);
-    }
-    let download = cache.join("download");
-    std::fs::create_dir_all(&download).map_err(|e| format!("{}: {e}", download.display()))?;
-    run(
-        "downloading the pages (run `apt-get update` once if this fails)",
-        Command::new("apt-get")
-            .args(["download", DOC_PACKAGE])
-            .current_dir(&download),
-    )?;
-    let deb = std::fs::read_dir(&download)
-        .map_err(|e| format!("{}: {e}", download.display()))?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .find(|path| {
-            path.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(DOC_PACKAGE) && n.ends_with(".deb"))
-        })
-        .ok_or_else(|| format!("{}: no {DOC_PACKAGE} package", download.display()))?;
-    run(
-        "unpacking the pages",
-        Command::new("dpkg").arg("-x").arg(&deb).arg(&unpacked),
-    )?;
-    if root.join("index.html").is_file() {
-        Ok(root)
-    } else {
-        Err(format!("{}: no index.html after unpacking", root.display()))
-    }
 }
 
 /// The venv's python, with lxml installed into it the first time.
@@ -413,7 +363,7 @@ fn main() {
     let setup = || -> Result<_, String> {
         let cache = cache_dir();
         std::fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
-        let root = python_docs(&cache)?;
+        let root = python_docs::html_root(&cache.join(DOC_PACKAGE))?;
         let python = lxml_python(&cache)?;
         let sets = page_sets(all_pages(&root)?);
         let work = tempfile::tempdir().map_err(|e| format!("temporary folder: {e}"))?;

@@ -99,6 +99,9 @@ fn help_documents_every_flag_under_headings() {
         "--report",
         "--stats",
         "--quiet",
+        "--diff",
+        "--check",
+        "--glob",
         "Exit status",
         "Examples",
     ] {
@@ -269,7 +272,7 @@ fn a_folder_without_a_base_counts_the_links_in_the_summary() {
     let err = stderr_of(&output);
     assert!(
         err.starts_with(
-            "linkbase: 4 files (0 changed, 1 ignored), 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at "
+            "linkbase: 0 of 4 inputs changed; 1 other file passed over; 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at "
         ) && err.ends_with("/s\n")
             && err.lines().count() == 1,
         "{err}"
@@ -300,7 +303,7 @@ fn an_unknown_charset_is_a_usage_error() {
     run_stdin(&["--charset", "klingon"], PAGE)
         .code(2)
         .stdout("")
-        .stderr("error: invalid value 'klingon' for '--charset <LABEL>': unknown charset `klingon` (expected an encoding label such as utf-8, shift_jis, windows-1252)\n\nFor more information, try '--help'.\n");
+        .stderr("linkbase: error: invalid value 'klingon' for '--charset <LABEL>': unknown charset `klingon` (expected an encoding label such as utf-8, shift_jis, windows-1252)\n\nFor more information, try '--help'.\n");
 }
 
 #[test]
@@ -326,7 +329,7 @@ fn an_unknown_profile_is_a_usage_error() {
     run_stdin(&["--profile", "rfc9999"], PAGE)
         .code(2)
         .stdout("")
-        .stderr("error: invalid value 'rfc9999' for '--profile <PROFILE>'\n  [possible values: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg]\n\n  tip: a similar value exists: 'rfc3986'\n\nFor more information, try '--help'.\n");
+        .stderr("linkbase: error: invalid value 'rfc9999' for '--profile <PROFILE>'\n  [possible values: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg]\n\n  tip: a similar value exists: 'rfc3986'\n\nFor more information, try '--help'.\n");
 }
 
 #[test]
@@ -345,11 +348,12 @@ fn absolutize_fragments_rewrites_same_document_references() {
 #[test]
 fn attr_adds_url_bearing_attributes() {
     let input = "<img data-src=\"lazy.png\" data-other=\"keep.png\">";
-    // Without --attr neither attribute is a URL: nothing changes.
+    // Without --attr neither attribute is a URL: nothing changes, and the
+    // run says it found no link.
     run_stdin(&["--url", PAGE_URL], input)
         .success()
         .stdout(input)
-        .stderr("");
+        .stderr("<stdin>: no links found (read as HTML; --format css, mime or xhtml reads it as something else)\n");
     // With it only the named one (names are matched case-insensitively).
     run_stdin(&["--url", PAGE_URL, "--attr", "DATA-SRC"], input)
         .success()
@@ -383,7 +387,7 @@ fn format_forces_how_the_input_is_read() {
     run_stdin(&["--format", "pdf"], css)
         .code(2)
         .stdout("")
-        .stderr("error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc]\n\nFor more information, try '--help'.\n");
+        .stderr("linkbase: error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc]\n\nFor more information, try '--help'.\n");
 }
 
 #[test]
@@ -640,7 +644,7 @@ links per attribute:
   href               1         0              1            0      0        0       0      2
   src                1         0              0            0      0        0       0      1
   total              2         0              1            0      0        0       0      3
-linkbase: 1 file (1 changed), 2 links rewritten, 1 left, 0 errors, 57 bytes at ";
+linkbase: 1 of 1 input changed; 2 links rewritten, 1 left, 0 errors, 57 bytes at ";
     assert!(err.starts_with(tables), "{err}");
     let rate = &err[tables.len()..];
     assert!(rate.ends_with("/s\n") && rate.lines().count() == 1, "{err}");
@@ -1544,7 +1548,7 @@ fn an_interrupted_in_place_run_leaves_the_original_byte_identical() {
         assert!(
             lines.len() == 3
                 && lines[2].starts_with(
-                    "linkbase: 0 files (0 changed, 2 skipped), 0 links rewritten, 0 left, 2 errors, 68 bytes at "
+                    "linkbase: 0 of 2 inputs changed, 2 skipped; 0 links rewritten, 0 left, 2 errors, 68 bytes at "
                 ),
             "{step}: {err}"
         );
@@ -1772,7 +1776,7 @@ fn summary_is_shown_for_several_files_and_silenced_by_quiet() {
     let (summary, rate) = summary.rsplit_once(" at ").unwrap_or_default();
     assert_eq!(
         summary,
-        "linkbase: 4 files (4 changed, 1 ignored), 4 links rewritten, 0 left, 0 errors, 117 bytes",
+        "linkbase: 4 of 4 inputs changed; 1 other file passed over; 4 links rewritten, 0 left, 0 errors, 117 bytes",
         "{loud}"
     );
     assert!(

@@ -177,7 +177,7 @@ fn a_folder_or_a_binary_file_is_an_error_naming_it() {
         (stdout.as_str(), stderr.as_str(), status),
         (
             "",
-            "fixtures: error: is a folder: explain takes one file\n",
+            "fixtures: error: is a folder (use -r to explain the files in it)\n",
             Some(1)
         )
     );

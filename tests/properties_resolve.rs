@@ -107,17 +107,66 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
-    fn absolute_reference_is_returned_unchanged(
+    fn absolute_reference_is_returned_unchanged_in_the_older_profiles(
         base in base(),
         scheme in "[a-zA-Z][a-zA-Z0-9+.-]{0,6}",
         rest in "\\PC{0,20}",
     ) {
         let reference = format!("{scheme}:{rest}");
-        for profile in RFC_PROFILES {
+        for profile in RFC_PROFILES.into_iter().filter(|&p| p != Profile::Rfc3986) {
             let parsed = Base::parse(&base, profile).unwrap();
             let got = parsed.resolve(&reference).unwrap();
             prop_assert!(matches!(got.url, Cow::Borrowed(s) if s == reference), "{profile}");
             prop_assert!(!got.same_document);
+        }
+    }
+
+    #[test]
+    fn rfc3986_changes_only_the_dot_segments_of_an_absolute_reference(
+        base in base(),
+        scheme in "[a-zA-Z][a-zA-Z0-9+.-]{0,6}",
+        authority in prop::option::of("[a-z0-9.]{0,5}"),
+        segments in prop::collection::vec(segment(), 0..6),
+        rooted in any::<bool>(),
+        tail in prop::option::of("[?#][a-z0-9/?#.]{0,6}"),
+    ) {
+        // RFC 3986 §5.2.2: T.path = remove_dot_segments(R.path); the
+        // scheme, authority, query and fragment as written.
+        let mut head = format!("{scheme}:");
+        if let Some(a) = &authority {
+            head.push_str("//");
+            head.push_str(a);
+        }
+        let mut path = segments.join("/");
+        if rooted || (authority.is_some() && !path.is_empty()) {
+            path.insert(0, '/');
+        }
+        // Without an authority a path cannot start with `//` (it would be one).
+        prop_assume!(authority.is_some() || !path.starts_with("//"));
+        let tail = tail.unwrap_or_default();
+        let reference = format!("{head}{path}{tail}");
+        let parsed = Base::parse(&base, Profile::Rfc3986).unwrap();
+        let got = parsed.resolve(&reference).unwrap();
+        prop_assert!(!got.same_document);
+        let dots = path.split('/').any(|s| s == "." || s == "..");
+        if !dots {
+            prop_assert!(matches!(got.url, Cow::Borrowed(s) if s == reference), "{reference}");
+        } else {
+            let url = &got.url;
+            prop_assert!(url.starts_with(&head) && url.ends_with(&tail), "{reference} -> {url}");
+            let new_path = &url[head.len()..url.len() - tail.len()];
+            // The one dot segment written on purpose: `/.//` (or `./` in
+            // a rootless path) keeps a path from reading as an authority.
+            let checked = new_path
+                .strip_prefix("/./")
+                .or_else(|| new_path.strip_prefix("./"))
+                .filter(|p| p.starts_with('/'))
+                .unwrap_or(new_path);
+            for seg in checked.split('/') {
+                prop_assert!(seg != "." && seg != "..", "{reference} -> {url}");
+            }
+            // Rooted stays rooted, rootless stays rootless.
+            prop_assert_eq!(new_path.starts_with('/'), path.starts_with('/'), "{} -> {}", reference, url);
         }
     }
 

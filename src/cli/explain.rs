@@ -1,15 +1,18 @@
 //! `linkbase explain`: the base of each part of a message (or of an HTML
-//! document), and the rule that set it.
+//! document, or each record of a WARC), and the rule that set it; for one
+//! file or several (`-r` walks folders as the rewrite command does), read
+//! as `--format` says or as the rewrite command would guess.
 
 use super::inputs::{display, io_cause};
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
-use linkbase::{Explanation, Options, Report};
+use clap::builder::TypedValueParser;
+use linkbase::{Explanation, Format, Options, Report};
 use std::path::PathBuf;
 
 /// Arguments of `linkbase explain`.
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
-    /// The retrieval URL of the input (rule 5.3).
+    /// The retrieval URL of the input (rule 5.3); one file only.
     #[arg(long)]
     url: Option<String>,
     /// Resolution profile.
@@ -18,53 +21,118 @@ pub struct ExplainArgs {
     /// Rewrite signed parts too (only changes what is reported).
     #[arg(long)]
     force: bool,
-    /// The file to explain.
-    path: PathBuf,
+    /// How to read the input: decided from content and name (`auto`), or forced.
+    #[arg(long, value_name = "FORMAT", default_value = "auto",
+          value_parser = clap::builder::PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc"])
+              .map(|s| super::rewrite::parse_format(&s)))]
+    format: linkbase::Format,
+    /// Walk folders (the files `linkbase -r` takes).
+    #[arg(short, long)]
+    recursive: bool,
+    /// The files to explain (folders with -r).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
 }
 
-/// Run `linkbase explain`.
+/// Run `linkbase explain`: each file in turn, headed `==> FILE <==` when
+/// there are several (as `head` and `tail` do).
 pub fn run(args: ExplainArgs) -> i32 {
-    let name = display(&args.path).to_string();
     if let Some(url) = &args.url {
         if let Err(e) = super::settings::checked_base("--url", url.trim(), args.profile) {
             eprintln!("linkbase: error: {}", e.0);
             return EXIT_USAGE;
         }
     }
-    if args.path.is_dir() {
-        eprintln!("{name}: error: is a folder: explain takes one file");
-        return EXIT_PARTIAL;
+    let mut files = Vec::new();
+    let mut status = EXIT_OK;
+    for path in &args.paths {
+        if path.is_dir() && args.recursive {
+            walk(path, &mut files);
+        } else if path.is_dir() {
+            let name = display(path);
+            eprintln!("{name}: error: is a folder (use -r to explain the files in it)");
+            status = EXIT_PARTIAL;
+        } else {
+            files.push(path.clone());
+        }
     }
-    if is_warc(&args.path, &name) {
-        return explain_warc(&args, &name);
+    if args.url.is_some() && files.len() > 1 {
+        eprintln!("linkbase: error: --url names the URL of one document; explain one file with it");
+        return EXIT_USAGE;
     }
-    let input = match std::fs::read(&args.path) {
+    let several = files.len() > 1 || args.recursive;
+    for (i, path) in files.iter().enumerate() {
+        if several {
+            let gap = if i == 0 { "" } else { "\n" };
+            print(&format!("{gap}==> {} <==\n", display(path)));
+        }
+        status = status.max(explain_one(&args, path));
+    }
+    status
+}
+
+/// The files under `folder` that the rewrite command's walk takes, sorted
+/// by name; symbolic links are not followed.
+fn walk(folder: &std::path::Path, files: &mut Vec<PathBuf>) {
+    let Ok(listing) = std::fs::read_dir(folder) else {
+        eprintln!("{}: error: cannot list folder", display(folder));
+        return;
+    };
+    let mut children: Vec<_> = listing.filter_map(Result::ok).collect();
+    children.sort_by_key(|c| c.file_name());
+    for child in children {
+        let path = child.path();
+        match child.file_type() {
+            Ok(kind) if kind.is_dir() => walk(&path, files),
+            Ok(kind) if kind.is_file() && super::inputs::handles(&path) => files.push(path),
+            _ => {}
+        }
+    }
+}
+
+/// Explain one file; its exit status.
+fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
+    let name = display(path).to_string();
+    let forced = args.format != Format::Auto;
+    if args.format == Format::Warc || (!forced && is_warc(path, &name)) {
+        return explain_warc(args, path, &name);
+    }
+    let input = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("{name}: error: cannot read: {}", io_cause(&e));
             return EXIT_PARTIAL;
         }
     };
-    let format = linkbase::detect_format(&input, Some(&name));
-    if super::job::is_binary(&input, format, None) {
-        eprintln!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS");
-        return EXIT_PARTIAL;
-    }
     let mut options = Options::new();
-    options.url = args.url.map(|url| url.trim().to_string());
+    options.url = args.url.as_ref().map(|url| url.trim().to_string());
     options.profile = args.profile;
     options.force = args.force;
-    options.format = format;
+    options.format = args.format;
+    if !forced {
+        let guess = super::sniff::guess_format(&input, Some(&name), options.url.as_deref());
+        options.format = guess.format;
+        if let Some(note) = guess.note {
+            eprintln!("{name}: warning: {note}");
+        }
+        if super::job::is_binary(&input, options.format, None) {
+            eprintln!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS");
+            return EXIT_PARTIAL;
+        }
+    }
     let Explanation { text, report, .. } = linkbase::explain(&input, &options, Some(&name));
     finish(&text, report)
+}
+
+fn print(text: &str) {
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
 }
 
 /// Print the explanation and the problems; the exit status.
 fn finish(text: &str, mut report: Report) -> i32 {
     super::terms::name_flags(&mut report);
-    let text = super::terms::relabel(text);
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+    print(&super::terms::relabel(text));
     for p in &report.problems {
         eprintln!("{}", p.one_line());
     }
@@ -90,11 +158,11 @@ fn is_warc(path: &std::path::Path, name: &str) -> bool {
 }
 
 /// `linkbase explain` on a WARC: one line per record, read as a stream.
-fn explain_warc(args: &ExplainArgs, name: &str) -> i32 {
-    let file = match std::fs::File::open(&args.path) {
+fn explain_warc(args: &ExplainArgs, path: &std::path::Path, name: &str) -> i32 {
+    let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(e) => {
-            eprintln!("{name}: {e}");
+            eprintln!("{name}: error: cannot read: {}", io_cause(&e));
             return EXIT_PARTIAL;
         }
     };

@@ -26,6 +26,12 @@ impl Entry {
     pub fn is_file(&self) -> bool {
         !matches!(self, Entry::Skip(_))
     }
+
+    /// Is this counted by the progress bar: an input processed, or one that
+    /// fails (not a file a walk passes over)?
+    pub fn is_counted(&self) -> bool {
+        !matches!(self, Entry::Skip(skip) if !skip.is_error)
+    }
 }
 
 /// A file to rewrite.
@@ -80,7 +86,9 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
             Err(e) => entries.push(skip_error(name, format!("cannot read: {}", io_cause(&e)))),
             Ok(meta) if meta.is_dir() => {
                 if settings.recursive {
+                    let first = entries.len();
                     walk(path, path, settings.backup(), &mut entries);
+                    exclude_by_globs(&mut entries[first..], settings);
                 } else {
                     entries.push(skip_error(
                         name,
@@ -97,6 +105,23 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
     }
     refuse_duplicates(&mut entries, &settings.destination);
     entries
+}
+
+/// The files of a walk that `-g/--glob` leaves out are passed over (a mirror copies them).
+fn exclude_by_globs(walked: &mut [Entry], settings: &Settings) {
+    if settings.globs.is_empty() {
+        return;
+    }
+    for entry in walked {
+        if !matches!(entry, Entry::File(file) if !settings.globs.takes(&file.relative)) {
+            continue;
+        }
+        // Excluded from the rewrite, not from the mirror: a mirror still
+        // copies the file as it is (`--rewritten-only` leaves it out).
+        if let Entry::File(file) = std::mem::replace(entry, Entry::Stdin) {
+            *entry = copied(file, "excluded by --glob");
+        }
+    }
 }
 
 /// Two inputs must not write the same output: a file listed twice (or met

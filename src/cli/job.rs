@@ -43,6 +43,11 @@ pub struct JobResult {
     pub broken_pipe: bool,
     /// For a WARC: its counts, and which links belong to which record.
     pub warc: Option<WarcResult>,
+    /// `--diff`: the unified diff of this input, when it would change.
+    pub diff: Option<Vec<u8>>,
+    /// A non-empty input in which no link at all was found: the line that
+    /// says so (printed when it is the run's only input).
+    pub nothing_found: Option<String>,
 }
 
 /// What a WARC input adds to its [`JobResult`].
@@ -76,6 +81,8 @@ impl JobResult {
             bytes_read: 0,
             broken_pipe: false,
             warc: None,
+            diff: None,
+            nothing_found: None,
         }
     }
 
@@ -312,6 +319,11 @@ fn read_and_process(
     if linkbase::warc::looks_like_arc(&head)
         || warc::is_warc(file.map(|f| &*f.name), &head, settings)
     {
+        if !settings.preview.writes() {
+            return result.skipped(
+                "skipped: --diff and --check do not read WARC files (rewrite it with -o and compare)",
+            );
+        }
         return warc::process(result, &head, rest, file, settings);
     }
     if let Some(size) = size.filter(|&size| size > settings.max_size) {
@@ -398,18 +410,63 @@ fn rewrite(
     // A format given with --format is taken at its word: only a guessed one
     // is second-guessed by the binary check. The guess is made once: the
     // library is told the format.
-    if options.format == Format::Auto {
-        options.format = linkbase::detect_format(bytes, name);
+    let mut note = None;
+    let guessing = options.format == Format::Auto;
+    if guessing {
+        let guess = super::sniff::guess_format(bytes, name, options.url.as_deref());
+        options.format = guess.format;
+        note = guess.note;
         if is_binary(bytes, options.format, options.charset) {
             return result.skipped(BINARY);
         }
     }
+    let guessed_html = guessing && options.format == Format::Html;
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).
     let rewrite = linkbase::plan_rewrite(bytes, &options, name);
     let changed = rewrite.changed();
-    let written = output::write(settings, file, &rewrite.pieces(), changed, read);
+    // `--diff`/`--check` write nothing; the diff is printed in input order.
+    let mut diff = None;
+    let written = if settings.preview.writes() {
+        output::write(settings, file, &rewrite.pieces(), changed, read)
+    } else {
+        if changed && settings.preview.diff {
+            let shown = name.unwrap_or(super::preview::STDIN_NAME);
+            diff = Some(super::preview::unified_diff(
+                shown,
+                bytes,
+                &rewrite.pieces(),
+            ));
+        }
+        Ok(())
+    };
     result.report = rewrite.report;
+    result.diff = diff;
+    // An input read as HTML because nothing said otherwise, in which no
+    // link at all was found, may be something else: said so. Not when
+    // anything else is said of it (a problem left it unchanged: the links
+    // were there).
+    let counts = &result.report.counts;
+    if guessed_html
+        && !bytes.is_empty()
+        && result.report.problems.is_empty()
+        && counts.rewritten + counts.left + counts.no_base + counts.failed == 0
+    {
+        result.nothing_found = Some(format!(
+            "{}: no links found (read as HTML; --format css, mime or xhtml reads it as something else)",
+            result.name.as_deref().unwrap_or("<stdin>"),
+        ));
+    }
+    if let Some(note) = note {
+        let problem = Problem {
+            file: result.name.clone(),
+            part: None,
+            severity: Severity::Warning,
+            message: note,
+            setting: None,
+        };
+        result.report.problems.insert(0, problem);
+    }
     super::terms::name_flags(&mut result.report);
     result.status = match written {
         Ok(()) => Status::Done { changed },

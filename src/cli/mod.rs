@@ -14,6 +14,7 @@
 
 mod atomic;
 mod explain;
+mod globs;
 mod inputs;
 mod interrupt;
 mod job;
@@ -21,10 +22,12 @@ mod jsonl;
 mod output;
 mod output_path;
 mod preflight;
+mod preview;
 mod progress;
 mod resolve;
 mod rewrite;
 mod settings;
+mod sniff;
 mod summary;
 mod terms;
 mod warc;
@@ -39,8 +42,8 @@ pub const EXIT_PARTIAL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 // Interrupted: 128 + the signal's number (src/cli/interrupt.rs).
 
-/// linkbase: rewrite every link in HTML documents and MIME messages to absolute form.
-/// Examples and exit statuses, after the options in `--help`.
+/// Examples and exit statuses, after the options in `--help` (the text
+/// above them is the crate's description: HTML, MIME and WARC).
 const AFTER_HELP: &str = "\
 Examples:
   linkbase page.html --url https://example.org/docs/page.html > out.html
@@ -48,9 +51,11 @@ Examples:
   linkbase -r site/ --url-prefix https://example.org/ -o site-absolute/
   linkbase -r mail/ -i --backup .orig --report links.jsonl
   linkbase crawl.warc.gz -o crawl-absolute.warc.gz
+  linkbase -r site/ --url-prefix https://example.org/ -g '!drafts' --diff | less
 
 Exit status: 0 all done; 1 something was skipped, not written, or a link
-failed to resolve; 2 usage error. Errors name the file (and MIME part).
+failed to resolve (with --check: an input would change); 2 usage error.
+Errors name the file (and MIME part).
 Interrupted (Ctrl-C, SIGTERM): unfinished files removed, exit status 130/143.";
 
 #[derive(Parser, Debug)]
@@ -82,10 +87,18 @@ enum Command {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One prefix for every error: clap's as linkbase's own
+            // (`linkbase: error: …`).
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            eprint!("linkbase: error: {text}");
+            return EXIT_USAGE;
+        }
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            // --help, --version: not errors.
             let _ = e.print();
-            return code;
+            return EXIT_OK;
         }
     };
     match cli.command {

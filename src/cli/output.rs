@@ -215,6 +215,20 @@ enum Place {
     },
 }
 
+/// Make the folders `target` is to be written in, when missing.
+fn create_parent(target: &std::path::Path) -> Result<(), WriteFailure> {
+    match target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) if !parent.is_dir() => std::fs::create_dir_all(parent).map_err(|e| {
+            error(format!(
+                "cannot create folder {}: {}",
+                parent.display(),
+                io_cause(&e)
+            ))
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn place(
     settings: &Settings,
     input: Option<&InputFile>,
@@ -223,7 +237,11 @@ fn place(
     // (where to write, whether it replaces the input)
     let (target, in_place) = match (&settings.destination, input) {
         (Destination::Stdout, _) => return Ok(Place::Stdout),
-        (Destination::File(path), _) => (path.clone(), false),
+        (Destination::File(path), _) => {
+            // `-o new/sub/out.html`: the folders are made, as a mirror's are.
+            create_parent(path)?;
+            (path.clone(), false)
+        }
         (Destination::Mirror(folder), Some(input)) => {
             let target = folder.join(&input.relative);
             if same_file(&input.path, &target) {
@@ -232,15 +250,7 @@ fn place(
                     target.display()
                 )));
             }
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    error(format!(
-                        "cannot create folder {}: {}",
-                        parent.display(),
-                        io_cause(&e)
-                    ))
-                })?;
-            }
+            create_parent(&target)?;
             (target, false)
         }
         (Destination::InPlace { .. }, Some(input)) => {

@@ -23,7 +23,7 @@ impl Progress {
             let bar =
                 ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files, {eta} left",
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} inputs, {eta} left",
             ) {
                 bar.set_style(style);
             }
@@ -44,6 +44,14 @@ impl Progress {
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
+        }
+    }
+
+    /// Run `f` with the bar out of the way (it writes to the terminal).
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
         }
     }
 

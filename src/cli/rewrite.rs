@@ -39,6 +39,12 @@ pub struct RewriteArgs {
     #[arg(short, long, help_heading = INPUT)]
     pub recursive: bool,
 
+    /// With -r, walk only the files matching GLOB (repeatable; `!GLOB`
+    /// excludes; the last matching one wins; ripgrep's meaning).
+    #[arg(short = 'g', long = "glob", value_name = "GLOB", help_heading = INPUT,
+          requires = "recursive", allow_hyphen_values = true)]
+    pub globs: Vec<String>,
+
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto", help_heading = INPUT,
           value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc"])
@@ -66,6 +72,16 @@ pub struct RewriteArgs {
     /// permissions kept; the original is untouched if anything fails).
     #[arg(short, long, help_heading = OUTPUT)]
     pub in_place: bool,
+
+    /// Print a unified diff of each input that would change, on standard
+    /// output; write nothing.
+    #[arg(long, help_heading = OUTPUT)]
+    pub diff: bool,
+
+    /// Write nothing; list the inputs that would change, and exit with
+    /// status 1 if there is any.
+    #[arg(long, help_heading = OUTPUT)]
+    pub check: bool,
 
     /// Gzip level of a compressed WARC output (one member per record): 1
     /// fastest, 9 smallest.
@@ -139,7 +155,8 @@ pub struct RewriteArgs {
     pub quiet: bool,
 }
 
-fn parse_format(s: &str) -> linkbase::Format {
+/// A `--format` value to its format.
+pub fn parse_format(s: &str) -> linkbase::Format {
     match s {
         "html" => linkbase::Format::Html,
         "xhtml" => linkbase::Format::Xhtml,
@@ -212,21 +229,44 @@ pub fn run(args: RewriteArgs) -> i32 {
     };
     let started = Instant::now();
     let files = entries.iter().filter(|e| e.is_file()).count();
-    let progress = Progress::new(files, settings.quiet);
+    // The bar counts what is processed (and what fails): not the files a
+    // walk passes over, so that it ends at its total.
+    let counted = entries.iter().filter(|e| e.is_counted()).count();
+    let progress = Progress::new(counted, settings.quiet);
     let mut totals = Totals::new(settings.stats);
     // Relative links left for want of a base: one line per document or part
     // when there is one input; a run over several counts them in the summary.
     let base_flag = settings.base_flag();
     let without_base_lines = files == 1 && !settings.quiet;
 
+    let preview = settings.preview;
+    let mut stdout_closed = false;
     run_jobs(&settings, &entries, |result| {
-        progress.inc();
+        if !matches!(result.status, job::Status::Ignored(_)) {
+            progress.inc();
+        }
         for line in result.messages() {
             progress.println(&line);
         }
-        if without_base_lines {
+        // --diff's diffs, or --check's list, on standard output in input
+        // order (a reader that went away ends them quietly).
+        let changed = result.status == (job::Status::Done { changed: true });
+        let shown = preview.shown(result.diff.as_deref(), changed, result.name.as_deref());
+        if let Some(bytes) = shown.filter(|_| !stdout_closed) {
+            stdout_closed = progress.suspend(|| super::preview::print(&bytes)).is_err();
+        }
+        // An input that could not be written: its links went nowhere.
+        if without_base_lines && result.failure().is_none() {
             for line in result.without_base_lines(base_flag) {
                 progress.println(&line);
+            }
+            // (Not when the reader went away: nobody reads the result.)
+            if let Some(line) = result
+                .nothing_found
+                .as_ref()
+                .filter(|_| !result.broken_pipe)
+            {
+                progress.println(line);
             }
         }
         if let Some(report) = report.as_mut() {
@@ -249,11 +289,14 @@ pub fn run(args: RewriteArgs) -> i32 {
         eprint!("{}", totals.stats_table());
     }
     if totals.show_summary(files, &settings) {
-        eprintln!("{}", totals.summary_line(started.elapsed(), base_flag));
+        eprintln!(
+            "{}",
+            totals.summary_line(started.elapsed(), base_flag, !preview.writes())
+        );
     }
     // A reader that stops early (`| head`) is not an error of ours: a broken
     // pipe on standard output ends the output quietly (see `job`).
-    if totals.has_errors() {
+    if totals.has_errors() || (preview.check && totals.changed > 0) {
         EXIT_PARTIAL
     } else {
         EXIT_OK

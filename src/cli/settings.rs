@@ -5,7 +5,9 @@
 //! [`UsageError`] found here, before any file is touched: exit status 2.
 
 use super::atomic::{AtomicWriter, Backup};
+use super::globs::Globs;
 use super::output_path::{self, OutputPath};
+use super::preview::Preview;
 use super::rewrite::RewriteArgs;
 use linkbase::{Base, Options};
 use std::ffi::OsString;
@@ -58,6 +60,10 @@ pub struct Settings {
     pub paths: Vec<PathBuf>,
     /// `-r`: walk folders.
     pub recursive: bool,
+    /// `-g/--glob`: which files the walk takes.
+    pub globs: Globs,
+    /// `--diff` / `--check`: write nothing, show what would change.
+    pub preview: Preview,
     /// Where the output goes.
     pub destination: Destination,
     /// Where each file's retrieval URL comes from.
@@ -86,9 +92,17 @@ impl Settings {
         let paths = stdin_or_paths(args.paths)?;
         let has_folder = args.recursive && paths.iter().any(|p| p.is_dir());
         let several = paths.len() > 1 || has_folder;
+        let preview = Preview {
+            diff: args.diff,
+            check: args.check,
+        };
+        let globs = Globs::new(&args.globs)?;
 
         let backup = backup(args.backup, args.backup_mode.as_deref())?;
-        let destination = destination(&args.output, args.in_place, backup, &paths, several)?;
+        // A preview writes nothing: several inputs need no output folder.
+        let several_outputs = several && preview.writes();
+        let destination =
+            destination(&args.output, args.in_place, backup, &paths, several_outputs)?;
         check_output_outside_inputs(&destination, &paths)?;
         if args.rewritten_only && !matches!(destination, Destination::Mirror(_)) {
             return Err(UsageError::new(
@@ -119,6 +133,11 @@ impl Settings {
         };
 
         check_report_path(args.report.as_deref(), &destination, &paths)?;
+        if args.report.as_deref() == Some(Path::new("-")) && !preview.writes() {
+            return Err(UsageError::new(
+                "--report - writes to standard output, which carries what --diff or --check print: use a report file",
+            ));
+        }
         if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
             return Err(UsageError::new(
                 "--report - writes to standard output, which carries the document: use -o FILE, -i or a report file",
@@ -142,6 +161,8 @@ impl Settings {
             options,
             paths,
             recursive: args.recursive,
+            globs,
+            preview,
             destination,
             url,
             jobs,
@@ -168,11 +189,20 @@ impl Settings {
         }
     }
 
+    /// Is a folder walked (`-r` and a folder among the paths)?
+    pub fn walks_folder(&self) -> bool {
+        self.recursive && self.paths.iter().any(|p| p.is_dir())
+    }
+
+    /// Several inputs, or a folder walked (however many files it holds)?
+    pub fn several(&self) -> bool {
+        self.paths.len() > 1 || self.walks_folder()
+    }
+
     /// The flag that gives the inputs a base: `--url` for one input,
     /// `--url-prefix` for several files or a folder.
     pub fn base_flag(&self) -> &'static str {
-        let folder = self.recursive && self.paths.iter().any(|p| p.is_dir());
-        if self.paths.len() > 1 || folder {
+        if self.several() {
             "--url-prefix"
         } else {
             "--url"
@@ -407,6 +437,9 @@ pub fn same_file(existing: &Path, maybe: &Path) -> bool {
 /// Check a `--url-prefix` and give it its trailing `/`.
 fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageError> {
     let mut prefix = prefix.trim().to_string();
+    if prefix.is_empty() {
+        return checked_base("--url-prefix", "", profile).map(|_| String::new());
+    }
     if !prefix.ends_with('/') {
         prefix.push('/');
     }
@@ -429,6 +462,18 @@ const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
 /// or when relative references cannot be resolved against it (no scheme,
 /// not hierarchical: `mailto:x@y`). Checked before any file is touched.
 pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result<Base, UsageError> {
+    if url.is_empty() {
+        let (what, example) = match flag {
+            "--url-prefix" => ("the URL of the input folder", "https://example.org/docs/"),
+            _ => (
+                "the URL the input was retrieved from",
+                "https://example.org/docs/page.html",
+            ),
+        };
+        return Err(UsageError(format!(
+            "{flag} is empty: give {what}, as in {flag} {example}"
+        )));
+    }
     let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
     if let Some(c) = url.chars().find(|c| c.is_whitespace() || c.is_control()) {
         let what = if c == ' ' {

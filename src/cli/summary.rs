@@ -127,22 +127,32 @@ impl Totals {
         self.errors > 0
     }
 
-    /// The summary line is shown for runs over more than one input, and with
-    /// `--stats`; never with `--quiet`.
+    /// The summary line is shown for runs over more than one input or a
+    /// folder (even one that held nothing to process), and with `--stats`;
+    /// never with `--quiet`.
     pub fn show_summary(&self, inputs: usize, settings: &Settings) -> bool {
-        !settings.quiet && (inputs > 1 || settings.stats)
+        !settings.quiet && (inputs > 1 || settings.walks_folder() || settings.stats)
     }
 
-    /// `linkbase: 12 files (3 changed, 1 skipped), 840 links rewritten, 120
-    /// left (20 with no base: give --url-prefix), 1 error, 3.1 MB at 45.2
-    /// MB/s`. `base_flag` is the flag that gives the inputs a base.
-    pub fn summary_line(&self, elapsed: Duration, base_flag: &str) -> String {
-        let mut files = format!("{} changed", self.changed);
+    /// `linkbase: 3 of 12 inputs changed, 1 skipped; 40 other files passed
+    /// over; 840 links rewritten, 120 left (20 with no base: give
+    /// --url-prefix), 1 error, 3.1 MB at 45.2 MB/s`. `base_flag` is the flag
+    /// that gives the inputs a base; `preview`: nothing was written
+    /// (`--diff`, `--check`), so inputs "would change".
+    pub fn summary_line(&self, elapsed: Duration, base_flag: &str, preview: bool) -> String {
+        let inputs = self.files + self.failed_files;
+        let verb = if preview { "would change" } else { "changed" };
+        let mut files = format!("{} of {} {verb}", self.changed, plural(inputs, "input"));
         if self.failed_files > 0 {
             let _ = write!(files, ", {} skipped", self.failed_files);
         }
         if self.ignored > 0 {
-            let _ = write!(files, ", {} ignored", self.ignored);
+            let other = if self.ignored == 1 {
+                "other file"
+            } else {
+                "other files"
+            };
+            let _ = write!(files, "; {} {other} passed over", self.ignored);
         }
         let mut left = format!("{} left", self.left);
         let mut no_base = Vec::new();
@@ -162,9 +172,9 @@ impl Totals {
             let _ = write!(left, " ({})", no_base.join("; "));
         }
         let seconds = elapsed.as_secs_f64().max(1e-6);
+        let rewritten = if preview { "to rewrite" } else { "rewritten" };
         format!(
-            "linkbase: {} ({files}), {} rewritten, {left}, {}, {} at {}/s",
-            plural(self.files, "file"),
+            "linkbase: {files}; {} {rewritten}, {left}, {}, {} at {}/s",
             plural(self.rewritten, "link"),
             plural(self.errors, "error"),
             amount(self.bytes as f64),

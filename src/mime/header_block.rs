@@ -17,40 +17,76 @@
 //! `message/rfc822` part.
 
 /// Why `raw` (an entity from its first header line on) does not start with a
-/// header block every reader reads alike; `None` when it does. The block ends
-/// at the first empty line, or at the end of `raw` (an entity of headers
-/// only). `message` allows an mbox envelope line (`From ` …) as the first
-/// line, as mbox readers and Python's `email` do.
-pub fn problem(raw: &[u8], message: bool) -> Option<String> {
+/// header block every reader reads alike (`Err`); or the block's tolerated
+/// defects, each a warning (`Ok`, usually empty). The block ends at the
+/// first empty line, or at the end of `raw` (an entity of headers only).
+/// `message` allows an mbox envelope line (`From ` …) as the first line, as
+/// mbox readers and Python's `email` do.
+///
+/// Tolerated (a warning; the entity is read and rewritten): an mbox `From `
+/// line among the header fields, with a field after it. Python's `email`
+/// notes a `MisplacedEnvelopeHeaderDefect` and ignores the line; mailparse
+/// reads a field named by the line, with an empty value (or a value from its
+/// first `:`, as in a time of day), which names no field linkbase reads. Both
+/// find the same fields and the same body. Not tolerated: such a line ending
+/// the block (Python reads it as the body's first line, mailparse as a field)
+/// or followed by a folded continuation (Python continues the field before it).
+pub fn check(raw: &[u8], message: bool) -> Result<Vec<String>, String> {
     let mut at = 0;
     let mut number = 0;
     // Is there a field for a continuation line to continue?
     let mut in_field = false;
+    let mut warnings = Vec::new();
+    // A stray `From ` line not yet followed by a field: (line number, line).
+    let mut stray: Option<(usize, &[u8])> = None;
+    let stray_ends_block = |(number, line): (usize, &[u8])| {
+        format!(
+            "line {number} is an mbox `From ` line that ends the header block (`{}`): readers differ on whether it is a header field or the body's first line",
+            shown(line)
+        )
+    };
     while at < raw.len() {
         number += 1;
         let end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |nl| at + nl);
         let line = &raw[at..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() {
-            return None; // the empty line that ends the block
+            break; // the empty line that ends the block
         }
         if line.contains(&b'\r') {
-            return Some(format!(
+            return Err(format!(
                 "line {number} holds a CR without LF (`{}`)",
                 shown(line)
             ));
         }
-        let kind = if number == 1 && message && line.starts_with(b"From ") {
-            Line::Envelope
+        let kind = if line.starts_with(b"From ") {
+            if number == 1 && message {
+                Line::Envelope
+            } else {
+                Line::StrayEnvelope
+            }
         } else {
             Line::of(line)
         };
         match kind {
-            Line::Field => in_field = true,
+            Line::Field => {
+                in_field = true;
+                if let Some((n, stray_line)) = stray.take() {
+                    warnings.push(format!(
+                        "line {n} is an mbox `From ` line among the header fields (`{}`); ignored, as Python's email ignores it",
+                        shown(stray_line)
+                    ));
+                }
+            }
             Line::Envelope => {}
+            Line::StrayEnvelope if stray.is_none() => {
+                stray = Some((number, line));
+                in_field = false;
+            }
+            Line::StrayEnvelope => return Err(stray_ends_block((number, line))),
             Line::Continuation if in_field => {}
             Line::Continuation if number == 1 => {
-                return Some(format!(
+                return Err(format!(
                     "the first line begins with white space (`{}`)",
                     shown(line)
                 ))
@@ -58,13 +94,13 @@ pub fn problem(raw: &[u8], message: bool) -> Option<String> {
             // Right after an mbox envelope line: mailparse reads a field
             // named by the line, Python's `email` a defect.
             Line::Continuation => {
-                return Some(format!(
+                return Err(format!(
                     "line {number} begins with white space but follows no header field (`{}`)",
                     shown(line)
                 ))
             }
             Line::Other => {
-                return Some(format!(
+                return Err(format!(
                     "line {number} is neither a header field nor a folded continuation (`{}`)",
                     shown(line)
                 ))
@@ -72,7 +108,29 @@ pub fn problem(raw: &[u8], message: bool) -> Option<String> {
         }
         at = end + 1;
     }
-    None
+    match stray {
+        Some(stray) => Err(stray_ends_block(stray)),
+        None => Ok(warnings),
+    }
+}
+
+/// The lines at the start of `raw` that begin with a space or tab and hold
+/// something else too (a folded continuation with no field before it):
+/// their length in bytes and their number. Python's `email` drops them
+/// (`FirstHeaderLineIsContinuationDefect`); mailparse refuses the block.
+pub fn leading_continuations(raw: &[u8]) -> (usize, usize) {
+    let mut at = 0;
+    let mut lines = 0;
+    while raw[at..].starts_with(b" ") || raw[at..].starts_with(b"\t") {
+        let end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |nl| at + nl + 1);
+        let line = &raw[at..end];
+        if line.iter().all(|b| b" \t\r\n".contains(b)) {
+            break;
+        }
+        at = end;
+        lines += 1;
+    }
+    (at, lines)
 }
 
 /// What one line of a header block is.
@@ -83,6 +141,8 @@ enum Line {
     Continuation,
     /// An mbox envelope line, `From ` …, first in a message.
     Envelope,
+    /// A `From ` line anywhere else.
+    StrayEnvelope,
     /// Anything else.
     Other,
 }
@@ -119,7 +179,41 @@ fn shown(line: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::problem;
+    use super::check;
+
+    fn problem(raw: &[u8], message: bool) -> Option<String> {
+        check(raw, message).err()
+    }
+
+    #[test]
+    fn a_stray_envelope_line_among_fields_is_a_warning() {
+        let block =
+            b"Received: by x\nFrom bob@example.org Mon Jan  1 00:00:00 2024\nSubject: s\n\nbody";
+        assert_eq!(
+            check(block, true),
+            Ok(vec![
+                "line 2 is an mbox `From ` line among the header fields (`From bob@example.org Mon Jan  1 00:00:00…`); ignored, as Python's email ignores it".to_string()
+            ])
+        );
+        // In a body part too (Python's email reads parts' headers alike).
+        assert_eq!(
+            check(b"Content-Type: text/html\nFrom x\nX: y\n\n", false).map(|w| w.len()),
+            Ok(1)
+        );
+    }
+
+    #[test]
+    fn a_stray_envelope_line_where_readers_differ_is_an_error() {
+        assert_eq!(
+            problem(b"Subject: s\nFrom a@x Mon\n\nbody", true).as_deref(),
+            Some("line 2 is an mbox `From ` line that ends the header block (`From a@x Mon`): readers differ on whether it is a header field or the body's first line")
+        );
+        assert_eq!(
+            problem(b"Subject: s\nFrom a@x Mon\n folded\nX: y\n\n", true).as_deref(),
+            Some("line 3 begins with white space but follows no header field (` folded`)")
+        );
+        assert!(problem(b"Subject: s\nFrom a\nFrom b\nX: y\n\n", true).is_some());
+    }
 
     #[test]
     fn fields_folding_and_obsolete_space_before_colon_are_fine() {
@@ -163,6 +257,19 @@ mod tests {
     }
 
     #[test]
+    fn leading_continuations_are_counted_up_to_the_first_field() {
+        use super::leading_continuations;
+        assert_eq!(leading_continuations(b" x\n\ty\r\nA: b\n\n"), (7, 2));
+        assert_eq!(leading_continuations(b"A: b\n c\n\n"), (0, 0));
+        assert_eq!(
+            leading_continuations(b"  \nA: b\n\n"),
+            (0, 0),
+            "white space only"
+        );
+        assert_eq!(leading_continuations(b" x"), (2, 1));
+    }
+
+    #[test]
     fn the_first_line_cannot_be_a_continuation() {
         assert!(problem(b" Content-Type: text/html\n\n", false)
             .is_some_and(|w| w.starts_with("the first line begins with white space")));
@@ -181,10 +288,16 @@ mod tests {
     }
 
     #[test]
-    fn an_envelope_line_may_start_a_message_only() {
+    fn an_envelope_line_starts_a_message_and_is_stray_elsewhere() {
         let block = b"From a@x Mon Jan  1 00:00:00 2024\nSubject: s\n\n";
-        assert_eq!(problem(block, true), None);
-        assert!(problem(block, false).is_some());
+        assert_eq!(check(block, true), Ok(vec![]));
+        // A part's first line: Python's email ignores it (its unixfrom),
+        // mailparse reads a field named by it.
+        assert_eq!(
+            check(block, false).map(|w| w.len()),
+            Ok(1),
+            "a part's first line"
+        );
         assert!(problem(b"Subject: s\nFrom a@x Mon\n\n", true).is_some());
     }
 

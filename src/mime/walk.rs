@@ -349,13 +349,35 @@ fn mbox_messages(input: &[u8]) -> MboxSplit {
         split.strays.push((0, Stray::HeaderField));
         return split;
     }
+    // Where the header block of the message being split ends (its empty
+    // line). A `From ` line before it is among the header fields: no
+    // separator, but a stray line of that block (`header_block::check`
+    // warns about it, as Python's `email` notes a defect). One search per
+    // message: linear.
+    let header_end = |message_start: usize| {
+        let rest = &input[message_start..];
+        if rest.starts_with(b"\n") || rest.starts_with(b"\r\n") {
+            return message_start;
+        }
+        let lf = memmem::find(rest, b"\n\n");
+        let crlf = memmem::find(rest, b"\n\r\n");
+        lf.into_iter()
+            .chain(crlf)
+            .min()
+            .map_or(input.len(), |i| message_start + i + 1)
+    };
     let mut separators = vec![0];
+    let mut block_end = header_end(line_after(0));
     for found in memmem::find_iter(input, b"\nFrom ") {
         let start = found + 1;
+        if start < block_end {
+            continue;
+        }
         if is_from_header_field(&input[start..]) {
             split.strays.push((start, Stray::HeaderField));
         } else if starts_header(line_after(start)) {
             separators.push(start);
+            block_end = header_end(line_after(start));
         } else {
             split.strays.push((start, Stray::BodyLine));
         }
@@ -379,12 +401,20 @@ struct Walker<'i, 'r> {
 
 impl Walker<'_, '_> {
     fn problem(&mut self, path: &str, message: String) {
+        self.note(path, Severity::Error, message);
+    }
+
+    fn warning(&mut self, path: &str, message: String) {
+        self.note(path, Severity::Warning, message);
+    }
+
+    fn note(&mut self, path: &str, severity: Severity, message: String) {
         let loc = if path.is_empty() {
             self.location.clone()
         } else {
             self.location.with_part(path)
         };
-        self.report.problem(&loc, Severity::Error, message);
+        self.report.problem(&loc, severity, message);
     }
 
     /// The entity at `span`: its header block read, its body walked into.
@@ -420,11 +450,31 @@ impl Walker<'_, '_> {
         };
         // A message (not a part: there an empty line ends the header block)
         // may be preceded by lines of white space, as some exports write it.
-        let skipped = if message { leading_space_lines(raw) } else { 0 };
+        let mut skipped = if message { leading_space_lines(raw) } else { 0 };
+        // Lines that begin with white space before the first field continue
+        // nothing: Python's `email` drops them (a defect), and so do we,
+        // with a warning, so that mailparse reads the same fields.
+        let (dropped, lines) = header_block::leading_continuations(&raw[skipped..]);
+        if lines > 0 {
+            self.warning(
+                &entity.path,
+                if lines == 1 {
+                    "the header block starts with a line that begins with white space and continues no field; ignored, as Python's email ignores it".to_string()
+                } else {
+                    format!("the header block starts with {lines} lines that begin with white space and continue no field; ignored, as Python's email ignores them")
+                },
+            );
+            skipped += dropped;
+        }
         let raw = &raw[skipped..];
-        let parsed = match header_block::problem(raw, message) {
-            Some(why) => Err(why),
-            None => mailparse::parse_headers(raw).map_err(|e| e.to_string()),
+        let parsed = match header_block::check(raw, message) {
+            Err(why) => Err(why),
+            Ok(warnings) => {
+                for warning in warnings {
+                    self.warning(&entity.path, warning);
+                }
+                mailparse::parse_headers(raw).map_err(|e| e.to_string())
+            }
         };
         let (headers, body_start) = match parsed {
             Ok(parsed) => parsed,
@@ -777,12 +827,44 @@ mod tests {
 
     #[test]
     fn unparseable_header_block_is_reported() {
-        let (e, report) = tree(" leading space: x\n\nbody");
+        let (e, report) = tree("Subject: s\nno colon\n\nbody");
         assert!(matches!(e.structure, Structure::Unparsed(_)));
         assert_eq!(report.problems.len(), 1);
         assert!(report.problems[0]
             .one_line()
             .starts_with("t.eml: error: cannot parse the header block"));
+    }
+
+    #[test]
+    fn leading_continuation_lines_are_dropped_with_a_warning() {
+        // As Python's email: FirstHeaderLineIsContinuationDefect, the line
+        // dropped, the fields after it read.
+        let (e, report) = tree(" stray: x\nContent-Type: text/html\n\n<a href=x>");
+        assert_eq!(e.media_type, "text/html");
+        assert!(matches!(e.structure, Structure::Leaf));
+        let lines: Vec<String> = report.problems.iter().map(|p| p.one_line()).collect();
+        assert_eq!(
+            lines,
+            ["t.eml: warning: the header block starts with a line that begins with white space and continues no field; ignored, as Python's email ignores it"]
+        );
+    }
+
+    #[test]
+    fn a_from_line_among_the_header_fields_is_no_mbox_separator() {
+        // SpamAssassin's corpus: an envelope line, fields, another `From `
+        // line, more fields. One message (as Python's email reads the
+        // file), the stray line a warning (its number counted in the
+        // message, after its envelope line); later messages still split.
+        let m = "From a@x Mon\nReceived: r\nFrom a@x Mon\nContent-Base: http://h/d/\nContent-Type: text/html\n\n<a href=x>\n\nFrom b@x Tue\nSubject: 2\n\ntwo\n";
+        let (e, report) = tree(m);
+        assert_eq!(e.structure, Structure::Mbox);
+        assert_eq!(e.children.len(), 2);
+        assert_eq!(e.children[0].media_type, "text/html");
+        let lines: Vec<String> = report.problems.iter().map(|p| p.one_line()).collect();
+        assert_eq!(
+            lines,
+            ["t.eml: part 1: warning: line 2 is an mbox `From ` line among the header fields (`From a@x Mon`); ignored, as Python's email ignores it"]
+        );
     }
 
     #[test]

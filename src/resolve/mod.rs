@@ -324,7 +324,9 @@ impl Base {
     /// Resolve `reference` against this base.
     ///
     /// In the RFC profiles an absolute reference (one with a scheme) comes
-    /// back borrowed and byte-identical, without being parsed.
+    /// back borrowed and byte-identical, without being parsed, except that
+    /// `rfc3986` removes the dot segments of its path (§5.2.2: `foo:.` →
+    /// `foo:`; borrowed still when there are none).
     #[inline]
     pub fn resolve<'r>(&self, reference: &'r str) -> Result<Resolved<'r>, ResolveError> {
         match &self.engine {

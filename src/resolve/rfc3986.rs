@@ -2,14 +2,15 @@
 //!
 //! Scheme-independent, as §5.2 is: every base has an answer, `mailto:x`
 //! and `foo:a/b` included (whether the *rewriter* uses such a base is the
-//! policy's decision, not the resolver's). Deviations, all deliberate and
-//! documented in `docs/resolver.md`: an absolute reference is returned
-//! byte-identical (§5.2.2 would remove its dot segments); and the two
-//! corrections to §5.2.4's literal output: a rootless base gives rootless
+//! policy's decision, not the resolver's). An absolute reference gets §5.2.2's
+//! T.path = remove_dot_segments(R.path) (`foo:.` → `foo:`), and comes back
+//! borrowed and byte-identical when its path has no dot segment. Deviations,
+//! all deliberate and documented in `docs/resolver.md`: the two corrections
+//! to §5.2.4's literal output: a rootless base gives rootless
 //! results (`foo:a/b` + `../c` → `foo:c`, not `foo:/c`), and a path that would
 //! start with `//` without an authority is written `/.//…`.
 
-use super::dot_segments::{has_dot_segments, push_segments, DotRule};
+use super::dot_segments::{has_dot_segments, protect_path_start, push_segments, DotRule};
 use super::parsed_base::ParsedBase;
 use super::split::Syntax;
 use super::{has_scheme, BaseError, ResolveError, Resolved};
@@ -30,7 +31,7 @@ impl Rfc3986Base {
         let base = &self.base;
         let Scan::Relative { path_len, dots } = scan(reference) else {
             return Ok(Resolved {
-                url: Cow::Borrowed(reference),
+                url: absolute_reference(reference),
                 same_document: false,
             });
         };
@@ -57,6 +58,45 @@ impl Rfc3986Base {
             same_document: false,
         })
     }
+}
+
+/// An absolute reference (RFC 3986 §5.2.2, `R.scheme` defined): T is R with
+/// `T.path = remove_dot_segments(R.path)`. Borrowed when the path has no dot
+/// segment (the usual case: one scan of the path). The result keeps its
+/// meaning as §5.2.4's corrections do elsewhere: a rootless path stays
+/// rootless (`foo:a/../../c` → `foo:c`), and a path that would start with `//`
+/// without an authority is written `/.//…` (rootless: `./…`).
+fn absolute_reference(reference: &str) -> Cow<'_, str> {
+    // Without a dot segment between `scheme:` and the first `?` or `#`
+    // (the authority included: only the dots are looked at), there is none
+    // in the path: no split.
+    let after_scheme = reference
+        .find(':')
+        .map_or(reference, |i| &reference[i + 1..]);
+    let end = memchr::memchr2(b'?', b'#', after_scheme.as_bytes()).unwrap_or(after_scheme.len());
+    if !has_dot_segments(&after_scheme[..end]) {
+        return Cow::Borrowed(reference);
+    }
+    let split = super::split::Split::new(reference, Syntax::RFC3986);
+    let (path_start, path_end) = split.path;
+    let path = &reference[path_start..path_end];
+    if !has_dot_segments(path) {
+        return Cow::Borrowed(reference);
+    }
+    let rooted = path.starts_with('/');
+    let mut out = String::with_capacity(reference.len());
+    out.push_str(&reference[..path_start]);
+    if rooted {
+        out.push('/');
+    }
+    let root = out.len();
+    let segments = path.strip_prefix('/').unwrap_or(path);
+    push_segments(&mut out, root, segments, DotRule::Remove);
+    out.push_str(&reference[path_end..]);
+    if split.authority.is_none() {
+        protect_path_start(&mut out, path_start, rooted);
+    }
+    Cow::Owned(out)
 }
 
 /// `//authority/path…`: the base's scheme, then the reference with the dot

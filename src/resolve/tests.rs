@@ -7,9 +7,8 @@ fn r(base: &str, reference: &str, profile: Profile) -> Result<String, ResolveErr
 }
 
 #[test]
-fn absolute_references_come_back_borrowed_in_rfc_profiles() {
+fn absolute_references_come_back_borrowed_in_the_older_rfc_profiles() {
     for profile in [
-        Profile::Rfc3986,
         Profile::UrlSyntax01,
         Profile::Rfc1808,
         Profile::RelativeUrl01,
@@ -23,6 +22,39 @@ fn absolute_references_come_back_borrowed_in_rfc_profiles() {
         );
         assert!(!got.same_document);
     }
+}
+
+#[test]
+fn rfc3986_removes_the_dot_segments_of_an_absolute_reference() {
+    // RFC 3986 §5.2.2: if R.scheme is defined, T.path =
+    // remove_dot_segments(R.path); scheme, authority, query and fragment as
+    // written (no case folding, no percent-decoding: decision 3).
+    let cases = [
+        ("HTTP://A/./b/../%7e?Q#F", "HTTP://A/%7e?Q#F"),
+        ("foo:.", "foo:"),
+        ("foo:..", "foo:"),
+        ("foo:a/..", "foo:"),
+        ("foo:.?x", "foo:?x"),
+        ("foo:a/..#f/.", "foo:#f/."),
+        ("foo:a/./b/../c", "foo:a/c"),
+        // Rootless stays rootless (decision 6); `//` without an authority
+        // gets its dot segment back (decision 7).
+        ("foo:a/../../c", "foo:c"),
+        ("foo:a/..//g", "foo:.//g"),
+        ("foo:/a/..//g", "foo:/.//g"),
+        ("http://h/a/../..//g?x/../y#z/..", "http://h//g?x/../y#z/.."),
+        ("mailto:x@y", "mailto:x@y"),
+    ];
+    let base = Base::parse("http://a/b/c/d;p?q", Profile::Rfc3986).unwrap();
+    for (reference, want) in cases {
+        let got = base.resolve(reference).unwrap();
+        assert_eq!(got.url, want, "{reference}");
+        assert!(!got.same_document);
+    }
+    // No dot segment: borrowed, not copied.
+    let reference = "g:h/.x/y..";
+    let got = base.resolve(reference).unwrap();
+    assert!(matches!(got.url, Cow::Borrowed(s) if std::ptr::eq(s, reference)));
 }
 
 #[test]

@@ -180,38 +180,75 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// The text of a `<style>` element, rewritten as a style sheet.
+    /// The text of a `<style>` element, rewritten as a style sheet: its
+    /// runs of text and CDATA put together are the sheet; each replaced URL
+    /// is written back into the run it came from, escaped for that run.
     fn style(&mut self, text: &StyleText) {
-        let (range, cdata) = match text {
-            StyleText::Text(r) => (r, false),
-            StyleText::CData(r) => (r, true),
+        let runs = match text {
+            StyleText::Runs(runs) => runs,
             StyleText::Mixed => {
-                self.problem("<style> holding character references, comments or several sections: left unchanged".into());
+                self.problem(
+                    "<style> holding character references, comments or elements: left unchanged"
+                        .into(),
+                );
                 return;
             }
         };
-        let Ok(css) = value::decode_text(self.work, range) else {
-            return;
-        };
+        let mut css = String::new();
+        let mut starts = Vec::with_capacity(runs.len());
+        for run in runs {
+            let Ok(text) = value::decode_text(self.work, &run.range) else {
+                return;
+            };
+            starts.push(css.len());
+            css.push_str(&text);
+        }
         let r = &mut self.policy.rewriter;
-        let Some(new) = crate::css::rewrite_css(&css, &mut |u| r.rewrite("style", "url()", u))
-        else {
+        let edits = crate::css::css_edits(&css, &mut |u| r.rewrite("style", "url()", u));
+        if edits.is_empty() {
             return;
-        };
-        let written = if !cdata {
-            self.work.encode(&value::text(&new))
-        } else if new.contains("]]>") {
-            self.problem(
-                "<style> CDATA section: a rewritten URL holds `]]>`; left unchanged".into(),
-            );
-            return;
-        } else if let Some(bytes) = self.work.encode_exactly(&new) {
-            bytes
-        } else {
-            self.problem("<style> CDATA section: a rewritten URL holds characters the document's encoding cannot; left unchanged".into());
-            return;
-        };
-        self.edits.push((range.clone(), written));
+        }
+        // Each run's edits, in its own coordinates.
+        let end_of = |i: usize| starts.get(i + 1).copied().unwrap_or(css.len());
+        let mut per_run: Vec<Vec<(Range<usize>, String)>> = vec![Vec::new(); runs.len()];
+        for (range, new) in edits {
+            let i = starts.partition_point(|&s| s <= range.start) - 1;
+            if range.end > end_of(i) {
+                self.problem(
+                    "<style>: a URL runs across a CDATA section's edge; left unchanged".into(),
+                );
+                continue;
+            }
+            per_run[i].push((range.start - starts[i]..range.end - starts[i], new));
+        }
+        for (i, (run, edits)) in runs.iter().zip(per_run).enumerate() {
+            if edits.is_empty() {
+                continue;
+            }
+            let old = &css[starts[i]..end_of(i)];
+            let mut new = String::with_capacity(old.len());
+            let mut at = 0;
+            for (range, replacement) in &edits {
+                new.push_str(&old[at..range.start]);
+                new.push_str(replacement);
+                at = range.end;
+            }
+            new.push_str(&old[at..]);
+            let written = if !run.cdata {
+                self.work.encode(&value::text(&new))
+            } else if new.contains("]]>") {
+                self.problem(
+                    "<style> CDATA section: a rewritten URL holds `]]>`; left unchanged".into(),
+                );
+                continue;
+            } else if let Some(bytes) = self.work.encode_exactly(&new) {
+                bytes
+            } else {
+                self.problem("<style> CDATA section: a rewritten URL holds characters the document's encoding cannot; left unchanged".into());
+                continue;
+            };
+            self.edits.push((run.range.clone(), written));
+        }
     }
 
     fn problem(&mut self, message: String) {

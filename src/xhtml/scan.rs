@@ -51,14 +51,38 @@ pub struct Attribute {
 /// The character data of a `<style>` element.
 #[derive(Debug)]
 pub enum StyleText {
-    /// One run of text (no character references, no CDATA section): the
-    /// bytes as written.
-    Text(Range<usize>),
-    /// One CDATA section: the bytes inside `<![CDATA[` … `]]>`.
-    CData(Range<usize>),
-    /// Anything else (character references, comments, several sections):
-    /// left as it is.
+    /// Runs of plain text and CDATA sections, in order (the style sheet is
+    /// their text put together): one run of text, one section, or the XHTML
+    /// idiom `/*<![CDATA[*/ … /*]]>*/` (text, section, text).
+    Runs(Vec<StyleRun>),
+    /// Anything else (character references, comments, elements): left as
+    /// it is.
     Mixed,
+}
+
+/// One run of a `<style>` element's character data.
+#[derive(Debug, Clone)]
+pub struct StyleRun {
+    /// Its bytes as written: a text run (no character references) or the
+    /// inside of a CDATA section (between `<![CDATA[` and `]]>`).
+    pub range: Range<usize>,
+    /// A CDATA section.
+    pub cdata: bool,
+}
+
+impl StyleText {
+    /// `self` with one more run of text or CDATA (`Mixed` stays so).
+    fn with(self_: Option<StyleText>, range: Range<usize>, cdata: bool) -> StyleText {
+        let run = StyleRun { range, cdata };
+        match self_ {
+            None => StyleText::Runs(vec![run]),
+            Some(StyleText::Runs(mut runs)) => {
+                runs.push(run);
+                StyleText::Runs(runs)
+            }
+            Some(StyleText::Mixed) => StyleText::Mixed,
+        }
+    }
 }
 
 /// The document could not be read as XML.
@@ -162,19 +186,13 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
             Event::Text(ref text) => {
                 if let Some((_, _, seen)) = style.as_mut() {
                     let at = offset_of(text);
-                    *seen = Some(match seen {
-                        None => StyleText::Text(at..at + text.len()),
-                        Some(_) => StyleText::Mixed,
-                    });
+                    *seen = Some(StyleText::with(seen.take(), at..at + text.len(), false));
                 }
             }
             Event::CData(ref data) => {
                 if let Some((_, _, seen)) = style.as_mut() {
                     let at = offset_of(data);
-                    *seen = Some(match seen {
-                        None => StyleText::CData(at..at + data.len()),
-                        Some(_) => StyleText::Mixed,
-                    });
+                    *seen = Some(StyleText::with(seen.take(), at..at + data.len(), true));
                 }
             }
             Event::GeneralRef(_) | Event::Comment(_) | Event::PI(_) => {
@@ -255,19 +273,22 @@ mod tests {
 
     #[test]
     fn style_text_runs() {
-        let doc = r#"<html xmlns="http://www.w3.org/1999/xhtml"><style>a{b:url(x)}</style><style><![CDATA[p{}]]></style><style>a&amp;{}</style><style/><template><base href="t/"/></template></html>"#;
+        let doc = r#"<html xmlns="http://www.w3.org/1999/xhtml"><style>a{b:url(x)}</style><style><![CDATA[p{}]]></style><style>a&amp;{}</style><style/><template><base href="t/"/></template><style>/*<![CDATA[*/q{}/*]]>*/</style></html>"#;
         let els = scan(doc.as_bytes()).unwrap();
-        match &els[1].style_text {
-            Some(StyleText::Text(r)) => assert_eq!(text(doc, r), "a{b:url(x)}"),
+        let runs = |el: &Element| match &el.style_text {
+            Some(StyleText::Runs(runs)) => runs
+                .iter()
+                .map(|r| (text(doc, &r.range).to_string(), r.cdata))
+                .collect::<Vec<_>>(),
             other => panic!("{other:?}"),
-        }
-        match &els[2].style_text {
-            Some(StyleText::CData(r)) => assert_eq!(text(doc, r), "p{}"),
-            other => panic!("{other:?}"),
-        }
+        };
+        assert_eq!(runs(&els[1]), [("a{b:url(x)}".to_string(), false)]);
+        assert_eq!(runs(&els[2]), [("p{}".to_string(), true)]);
         assert!(matches!(els[3].style_text, Some(StyleText::Mixed)));
         assert!(els[4].style_text.is_none());
         assert!(!els[5].in_template && els[6].in_template);
+        let want = [("/*", false), ("*/q{}/*", true), ("*/", false)];
+        assert_eq!(runs(&els[7]), want.map(|(t, c)| (t.to_string(), c)));
     }
 
     #[test]
