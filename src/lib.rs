@@ -108,9 +108,10 @@ pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
 pub use options::{Format, Options};
 pub use policy::absolute_url;
+pub use report::{is_unprintable, printable};
 pub use report::{
     Counts, ExplainedPart, Explanation, LeftWithoutBase, LinkRecord, Location, Outcome, Problem,
-    Report, Setting, Severity,
+    Report, Setting, Severity, Unlisted, MAX_PROBLEMS,
 };
 pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Resolved};
 

@@ -182,8 +182,45 @@ pub struct Problem {
     pub setting: Option<Setting>,
 }
 
+/// Is `c` a character a terminal must not be handed raw: a control
+/// character (C0, DEL, C1), a line or paragraph separator, or a
+/// bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E,
+/// U+2066–U+2069), which would reorder what is shown (a URI holding
+/// U+202E can make `moc.elpmaxe` read as `example.com`).
+pub fn is_unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` safe to print on one terminal line: every character
+/// [`is_unprintable`] written as `\u{…}`; borrowed when there is none.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unprintable) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unprintable(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 impl Problem {
-    /// The one-line message for stderr: `file: part 1.2: message`.
+    /// The one-line message for stderr: `file: part 1.2: message`, with
+    /// control and bidirectional characters escaped ([`printable`]).
     pub fn one_line(&self) -> String {
         let loc = Location {
             file: self.file.clone(),
@@ -193,7 +230,7 @@ impl Problem {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        format!("{}: {kind}: {}", loc.describe(), self.message)
+        printable(&format!("{}: {kind}: {}", loc.describe(), self.message)).into_owned()
     }
 }
 
@@ -220,13 +257,38 @@ pub struct LeftWithoutBase {
     pub count: u64,
 }
 
+/// How many problems a [`Report`] keeps in [`Report::problems`]; past it
+/// they are only counted ([`Report::unlisted`]), so that memory stays
+/// bounded whatever the input (a WARC of a million broken records). A
+/// caller that wants every problem takes them as they come (the WARC
+/// converter hands each record's report over on its own).
+pub const MAX_PROBLEMS: usize = 1000;
+
+/// Problems counted past [`MAX_PROBLEMS`], not kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unlisted {
+    /// Warnings not kept.
+    pub warnings: u64,
+    /// Errors not kept.
+    pub errors: u64,
+}
+
+impl Unlisted {
+    /// All of them.
+    pub fn total(&self) -> u64 {
+        self.warnings + self.errors
+    }
+}
+
 /// Everything that happened while rewriting one input.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// One record per URL-bearing value, when records are kept.
     pub links: Vec<LinkRecord>,
-    /// Problems with documents and parts.
+    /// Problems with documents and parts: the first [`MAX_PROBLEMS`].
     pub problems: Vec<Problem>,
+    /// The problems past [`MAX_PROBLEMS`], counted.
+    pub unlisted: Unlisted,
     /// Counts per outcome (always kept).
     pub counts: Counts,
     /// Each document or part where relative values were left for want of a
@@ -294,7 +356,7 @@ impl Report {
             setting.is_none_or(|s| message.contains(s.term())),
             "{message:?} does not name {setting:?}"
         );
-        self.problems.push(Problem {
+        self.push_problem(Problem {
             file: loc.file.clone(),
             part: loc.part.clone(),
             severity,
@@ -303,15 +365,43 @@ impl Report {
         });
     }
 
+    /// Keep `problem`, or count it past [`MAX_PROBLEMS`].
+    fn push_problem(&mut self, problem: Problem) {
+        if self.problems.len() < MAX_PROBLEMS {
+            self.problems.push(problem);
+        } else {
+            match problem.severity {
+                Severity::Warning => self.unlisted.warnings += 1,
+                Severity::Error => self.unlisted.errors += 1,
+            }
+        }
+    }
+
     /// Did anything go wrong enough for exit status 1?
     pub fn has_errors(&self) -> bool {
-        self.counts.failed > 0 || self.problems.iter().any(|p| p.severity == Severity::Error)
+        self.counts.failed > 0
+            || self.unlisted.errors > 0
+            || self.problems.iter().any(|p| p.severity == Severity::Error)
+    }
+
+    /// Errors among the problems, kept or not.
+    pub fn error_count(&self) -> u64 {
+        self.unlisted.errors
+            + self
+                .problems
+                .iter()
+                .filter(|p| p.severity == Severity::Error)
+                .count() as u64
     }
 
     /// Append another report (e.g. a nested part's) to this one.
     pub fn merge(&mut self, other: Report) {
         self.links.extend(other.links);
-        self.problems.extend(other.problems);
+        for problem in other.problems {
+            self.push_problem(problem);
+        }
+        self.unlisted.warnings += other.unlisted.warnings;
+        self.unlisted.errors += other.unlisted.errors;
         self.counts.rewritten += other.counts.rewritten;
         self.counts.left += other.counts.left;
         self.counts.no_base += other.counts.no_base;
@@ -328,6 +418,50 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_and_bidi_characters_are_escaped_when_printed() {
+        assert_eq!(printable("http://a/b"), "http://a/b");
+        assert_eq!(
+            printable("http://a/\u{202E}lmth.exe\u{7}\n"),
+            "http://a/\\u{202e}lmth.exe\\u{7}\\u{a}"
+        );
+        let problem = Problem {
+            file: Some("a\u{2066}.warc".into()),
+            part: None,
+            severity: Severity::Warning,
+            message: "x\u{85}y".into(),
+            setting: None,
+        };
+        assert_eq!(problem.one_line(), "a\\u{2066}.warc: warning: x\\u{85}y");
+    }
+
+    #[test]
+    fn problems_past_the_cap_are_counted_not_kept() {
+        let at = Location::file(Some("a.warc"));
+        let mut report = Report::new(false);
+        for i in 0..MAX_PROBLEMS + 5 {
+            report.problem(&at, Severity::Warning, format!("w{i}"));
+        }
+        let mut other = Report::new(false);
+        other.problem(&at, Severity::Error, "e");
+        other.unlisted.errors = 2;
+        report.merge(other);
+        assert_eq!(report.problems.len(), MAX_PROBLEMS);
+        assert_eq!(
+            report.problems.last().unwrap().message,
+            format!("w{}", MAX_PROBLEMS - 1)
+        );
+        assert_eq!(
+            report.unlisted,
+            Unlisted {
+                warnings: 5,
+                errors: 3
+            }
+        );
+        assert!(report.has_errors());
+        assert_eq!(report.error_count(), 3);
+    }
 
     #[test]
     fn links_without_a_base_are_counted_per_document_or_part_in_order() {

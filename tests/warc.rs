@@ -47,6 +47,21 @@ fn gzip_members(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     Ok(members)
 }
 
+/// The zstd frames of `bytes` (no dictionary), each decompressed on its own.
+fn zstd_frames(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    let mut rest = bytes;
+    let mut frames = Vec::new();
+    while !rest.is_empty() {
+        let size = zstd::zstd_safe::find_frame_compressed_size(rest)
+            .map_err(|e| format!("zstd frame {}: error {e}", frames.len()))?;
+        let frame = zstd::stream::decode_all(&rest[..size])
+            .map_err(|e| format!("zstd frame {}: {e}", frames.len()))?;
+        frames.push(frame);
+        rest = &rest[size..];
+    }
+    Ok(frames)
+}
+
 /// The number of records in an uncompressed WARC, every one readable (read
 /// through the library's WARC reader: a conversion of it to nowhere).
 fn record_count(warc: &[u8]) -> usize {
@@ -72,10 +87,13 @@ fn record_count(warc: &[u8]) -> usize {
 
 fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
     let gzip = input.ends_with(".gz");
+    let zstd = input.ends_with(".zst");
     let expected = std::fs::read(dir.join("expected.warc")).map_err(|e| e.to_string())?;
     let out_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let output = out_dir.path().join(if gzip {
         "output.warc.gz"
+    } else if zstd {
+        "output.warc.zst"
     } else {
         "output.warc"
     });
@@ -98,6 +116,15 @@ fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
             }
         }
         members.concat()
+    } else if zstd {
+        let frames = zstd_frames(&written)?;
+        // One zstd frame per record.
+        for (i, frame) in frames.iter().enumerate() {
+            if record_count(frame) != 1 {
+                return Err(format!("zstd frame {i} does not hold exactly one record"));
+            }
+        }
+        frames.concat()
     } else {
         written
     };
@@ -127,7 +154,7 @@ fn run_fixture(dir: &Path, input: &str) -> Result<(), String> {
 /// One fixture as a trial: a folder without `input.warc` (or
 /// `input.warc.gz`) or `expected.warc` fails; every failure names the case.
 fn fixture_trial(dir: &Path) -> Result<(), Failed> {
-    let input = one_of(dir, &["input.warc", "input.warc.gz"])?;
+    let input = one_of(dir, &["input.warc", "input.warc.gz", "input.warc.zst"])?;
     require(dir, &["expected.warc"])?;
     run_fixture(dir, input).map_err(|e| format!("{}/{input}: {e}", shown(dir)).into())
 }
@@ -147,6 +174,12 @@ fn main() {
         the_library_rewrites_a_warc_in_memory,
         a_bad_gzip_member_is_reported_with_its_offset_and_the_rest_is_converted,
         report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats,
+        damaged_archives_lose_no_intact_record,
+        problems_past_the_cap_are_counted_and_every_one_is_in_the_report,
+        record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys,
+        a_decompression_bomb_is_an_error_as_an_oversized_record_is,
+        an_arc_file_is_read_as_warcs_predecessor_whatever_its_name_and_never_changed,
+        the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks,
     ]);
     libtest_mimic::run(&args, trials).exit();
 }
@@ -431,4 +464,397 @@ fn report_lines_are_the_same_spilled_to_a_file_or_kept_for_stats() {
         links, 6,
         "5 rewritten and 1 absolute left alone: {spilled:?}"
     );
+}
+
+/// A `resource` record of an HTML page with one relative link.
+fn html_record(n: usize, target_uri: &str) -> Vec<u8> {
+    let block = format!("<a href=\"page{n}.html\">{n}</a>");
+    format!(
+        "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{n:012}>\r\nWARC-Target-URI: {target_uri}\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes()
+}
+
+fn gzip_member(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// The `WARC-Refers-To` of each conversion record of a plain WARC.
+fn refers_to(warc: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(warc)
+        .lines()
+        .filter_map(|l| l.strip_prefix("WARC-Refers-To: "))
+        .map(String::from)
+        .collect()
+}
+
+fn id(n: usize) -> String {
+    format!("<urn:uuid:00000000-0000-0000-0000-{n:012}>")
+}
+
+/// Issue 20's damaged archives: a gzip member cut short in the middle,
+/// junk between members, plain records after gzip ones, and a
+/// Content-Length past the end of the file and over --max-size. Every
+/// intact record is converted; each damage is reported once, with its
+/// offset and the bytes skipped.
+fn damaged_archives_lose_no_intact_record() {
+    let uri = |n: usize| format!("http://example.com/{n}/");
+    let members: Vec<Vec<u8>> = (1..=5)
+        .map(|n| gzip_member(&html_record(n, &uri(n))))
+        .collect();
+    let cut = &members[1][..members[1].len() / 2];
+    let junk = b"junk between members\n";
+    let plain6 = html_record(6, &uri(6));
+    let mut liar = String::from_utf8(html_record(7, &uri(7))).unwrap();
+    liar = liar.replace("Content-Length: 26\r\n", "Content-Length: 99999999999\r\n");
+    let plain8 = html_record(8, &uri(8));
+    let input = [
+        &members[0][..],
+        cut,
+        &members[2],
+        &members[3],
+        junk,
+        &members[4],
+        &plain6,
+        liar.as_bytes(),
+        &plain8,
+    ]
+    .concat();
+    let at_cut = members[0].len();
+    let at3 = at_cut + cut.len();
+    let at_junk = at3 + members[2].len() + members[3].len();
+    let at5 = at_junk + junk.len();
+    let at_liar = at5 + members[4].len() + plain6.len();
+    let at8 = at_liar + liar.len();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.warc.gz");
+    std::fs::write(&path, &input).unwrap();
+    let output = dir.path().join("out.warc");
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["damaged.warc.gz", "--max-size", "1M", "-o", "out.warc"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!("damaged.warc.gz: part record at offset {at_cut}: error: broken record: gzip member truncated (its data runs into the next member, at byte {at3}): ")),
+        "{stderr}"
+    );
+    assert!(
+        lines[0].ends_with(&format!(
+            "; bytes {at_cut}..{at3} skipped, reading resumes at byte {at3}"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        lines[1],
+        format!("damaged.warc.gz: part record at offset {at_junk}: error: broken record: {} bytes that are neither a gzip member nor a WARC record; bytes {at_junk}..{at5} skipped, reading resumes at byte {at5}", junk.len())
+    );
+    assert_eq!(
+        lines[2],
+        format!("damaged.warc.gz: part record at offset {at_liar}: error: broken record: Content-Length 99999999999 is over the size limit, and a record starts inside the block it claims, at offset {at8}: taken as broken (bytes {at_liar}..{at8} skipped)")
+    );
+    assert_eq!(run.status.code(), Some(1));
+    let converted = refers_to(&std::fs::read(&output).unwrap());
+    assert_eq!(converted, [1, 3, 4, 5, 6, 8].map(id));
+}
+
+/// A million broken records would be a million problems: the first
+/// `MAX_PROBLEMS` are printed, the others counted in one line, and
+/// `--report` has every one.
+fn problems_past_the_cap_are_counted_and_every_one_is_in_the_report() {
+    let total = linkbase::MAX_PROBLEMS + 7;
+    let input: Vec<u8> = (0..total)
+        .flat_map(|_| b"WARC/1.1\r\nbad\r\n\r\n".to_vec())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("broken.warc"), &input).unwrap();
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["broken.warc", "-o", "out.warc", "--report", "report.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines.len(),
+        linkbase::MAX_PROBLEMS + 1,
+        "{}",
+        lines.last().unwrap()
+    );
+    assert_eq!(
+        lines[0],
+        "broken.warc: part record at offset 0: error: broken record: header line without a colon: `bad` (bytes 0..17 skipped)"
+    );
+    assert_eq!(
+        lines[linkbase::MAX_PROBLEMS],
+        format!("broken.warc: error: 7 more problems (7 errors, 0 warnings) not shown: only the first {} are (--report lists each)", linkbase::MAX_PROBLEMS)
+    );
+    let report = std::fs::read_to_string(dir.path().join("report.jsonl")).unwrap();
+    let problems = report
+        .lines()
+        .filter(|l| l.contains("\"severity\":\"error\""))
+        .count();
+    assert_eq!(problems, total);
+    assert!(report
+        .lines()
+        .last()
+        .unwrap()
+        .contains(&format!("\"broken\":{total}")));
+}
+
+/// A record's base is its WARC-Target-URI: a bad one is named so (not
+/// `--url`, which records do not use), no line tells the user to give
+/// --url, and a bidirectional control in it is escaped on the terminal.
+fn record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys() {
+    let bad = "\u{202E}moc.elpmaxe/a/";
+    let input = [html_record(1, bad), html_record(2, "http://example.com/")].concat();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.warc"), &input).unwrap();
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["in.warc", "-o", "out.warc"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0]
+            == "in.warc: part record at offset 0: error: WARC-Target-URI: base `\\u{202e}moc.elpmaxe/a/` is not an absolute URL (no scheme)",
+        "{stderr}"
+    );
+    assert_eq!(
+        lines[1],
+        "in.warc: part record at offset 0: 1 relative link left as it is: no base (no usable WARC-Target-URI)"
+    );
+    assert!(
+        !stderr.contains('\u{202E}') && !stderr.contains("--url"),
+        "{stderr}"
+    );
+    assert_eq!(
+        refers_to(&std::fs::read(dir.path().join("out.warc")).unwrap()),
+        [id(2)]
+    );
+}
+
+/// Both are records linkbase skips for --max-size: both are errors (exit
+/// status 1), named the same way.
+fn a_decompression_bomb_is_an_error_as_an_oversized_record_is() {
+    let bomb = gzip_member(&vec![b' '; 100_000]);
+    let mut http =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+    http.extend_from_slice(&bomb);
+    let mut record = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: {}\r\nWARC-Target-URI: http://example.com/\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        id(1),
+        http.len()
+    )
+    .into_bytes();
+    record.extend_from_slice(&http);
+    record.extend_from_slice(b"\r\n\r\n");
+    let text = String::from_utf8(html_record(2, "http://example.com/")).unwrap();
+    let block = "<p>".repeat(30_000);
+    let big = text
+        .replace(
+            "Content-Length: 26\r\n",
+            &format!("Content-Length: {}\r\n", 26 + block.len()),
+        )
+        .replace("\r\n\r\n<a", &format!("\r\n\r\n{block}<a"))
+        .into_bytes();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.warc"), [record.clone(), big].concat()).unwrap();
+    let run = linkbase()
+        .current_dir(dir.path())
+        .args(["in.warc", "--max-size", "50K", "-o", "out.warc"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(
+        stderr,
+        format!(
+            "in.warc: part record at offset 0: error: skipped: the gzip body decodes to more than the size limit of 51200 bytes (--max-size)\n\
+             in.warc: part record at offset {}: error: skipped: the record is over --max-size (51200 bytes)\n",
+            record.len()
+        )
+    );
+    assert_eq!(run.status.code(), Some(1));
+}
+
+/// An ARC file (filedesc:// first) is recognised by content: named
+/// `.html`, given `--url` or `--format html`, it is read as WARC's
+/// predecessor, never as HTML. `-i` is refused as for a WARC (the file left
+/// byte for byte); `-o` writes a WARC whose conversion record refers to the
+/// ARC record by its URL and date (WARC 1.1 §5.11, §5.12).
+fn an_arc_file_is_read_as_warcs_predecessor_whatever_its_name_and_never_changed() {
+    // ARC v1 (the Internet Archive's arc_file_format.php): the filedesc
+    // record, then one record whose length covers its HTTP response.
+    let version = "1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n";
+    let http = "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=\"x.html\">x</a>";
+    let arc = format!(
+        "filedesc://test.arc 0.0.0.0 19960923142103 text/plain {}\n{version}\nhttp://example.com/a/ 1.2.3.4 19960923142103 text/html {}\n{http}\n",
+        version.len(),
+        http.len()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let gz = gzip_member(arc.as_bytes());
+    for (name, bytes) in [("page.html", arc.as_bytes()), ("page.arc.gz", &gz[..])] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        for args in [
+            vec!["--url", "http://example.com/", "-i"],
+            vec!["--format", "html", "-i"],
+        ] {
+            let run = linkbase()
+                .current_dir(dir.path())
+                .arg(name)
+                .args(&args)
+                .output()
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&run.stderr),
+                format!("{name}: error: a WARC is never rewritten in place (its records are kept as they are): write the conversion records with -o\n"),
+                "{args:?}"
+            );
+            assert_eq!(run.status.code(), Some(1));
+            assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        }
+        let run = linkbase()
+            .current_dir(dir.path())
+            .args([name, "--url", "http://elsewhere.example/", "-o", "out.warc"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        let out = String::from_utf8(std::fs::read(dir.path().join("out.warc")).unwrap()).unwrap();
+        let conversion = &out[out.find("WARC-Type: conversion").expect("a conversion")..];
+        for field in [
+            "WARC-Refers-To-Target-URI: http://example.com/a/\r\n",
+            "WARC-Refers-To-Date: 1996-09-23T14:21:03Z\r\n",
+            "WARC-Target-URI: http://example.com/a/\r\n",
+        ] {
+            assert!(conversion.contains(field), "{field}: {conversion}");
+        }
+        assert!(!conversion.contains("WARC-Refers-To:"), "{conversion}");
+        assert!(
+            conversion.ends_with("\r\n\r\n<a href=\"http://example.com/a/x.html\">x</a>\r\n\r\n"),
+            "{conversion}"
+        );
+        assert_eq!(
+            record_count(out.as_bytes()),
+            2,
+            "warcinfo and the conversion"
+        );
+    }
+}
+
+/// Records run in parallel in batches: the output is the same bytes for
+/// -j 1, 2 and 3, plain and gzip, on every fixture and on a generated WARC
+/// of many records (several batches, damage among them); each gzip member
+/// holds one record whatever --gzip-level.
+fn the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs: Vec<std::path::PathBuf> = Vec::new();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/warc");
+    for case in std::fs::read_dir(&fixtures).unwrap() {
+        let case = case.unwrap().path();
+        for name in ["input.warc", "input.warc.gz", "input.warc.zst"] {
+            if case.join(name).exists() {
+                inputs.push(case.join(name));
+            }
+        }
+    }
+    let mut many = Vec::new();
+    for n in 0..1200 {
+        if n % 300 == 5 {
+            many.extend_from_slice(b"WARC/1.1\r\nbroken\r\n\r\n");
+        }
+        many.extend(html_record(n, &format!("http://example.com/{n}/")));
+    }
+    std::fs::write(dir.path().join("many.warc"), &many).unwrap();
+    inputs.push(dir.path().join("many.warc"));
+    assert_eq!(
+        inputs.len(),
+        15,
+        "the 14 fixtures and the generated WARC: {inputs:?}"
+    );
+    for input in &inputs {
+        for out in ["out.warc", "out.warc.gz", "out.warc.zst"] {
+            let runs: Vec<(Vec<u8>, String)> = ["1", "2", "3"]
+                .iter()
+                .map(|jobs| {
+                    let sub = dir.path().join(format!("j{jobs}"));
+                    std::fs::create_dir_all(&sub).unwrap();
+                    let run = linkbase()
+                        .current_dir(&sub)
+                        .arg("-j")
+                        .arg(jobs)
+                        .arg(input)
+                        .arg("-o")
+                        .arg(out)
+                        .output()
+                        .unwrap();
+                    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+                    (std::fs::read(sub.join(out)).unwrap(), stderr)
+                })
+                .collect();
+            assert!(!runs[0].0.is_empty());
+            assert!(
+                runs[1] == runs[0] && runs[2] == runs[0],
+                "{} -o {out}",
+                input.display()
+            );
+        }
+    }
+    let converted = refers_to(&std::fs::read(dir.path().join("j1/out.warc")).unwrap());
+    assert_eq!(converted.len(), 1200);
+    for level in ["1", "9"] {
+        let run = linkbase()
+            .current_dir(dir.path())
+            .args([
+                "many.warc",
+                "-q",
+                "--gzip-level",
+                level,
+                "-o",
+                "level.warc.gz",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1));
+        let members =
+            gzip_members(&std::fs::read(dir.path().join("level.warc.gz")).unwrap()).unwrap();
+        assert_eq!(
+            members.len(),
+            1201,
+            "warcinfo and one member per conversion"
+        );
+        let plain = std::fs::read(dir.path().join("j1/out.warc")).unwrap();
+        let first_conversion = memchr_find(&plain[1..], b"WARC/1.1\r\n") + 1;
+        assert!(
+            members[1..].concat() == plain[first_conversion..],
+            "--gzip-level {level}: the records differ from the plain output's"
+        );
+    }
+}
+
+/// Where `needle` first occurs in `haystack` (it must).
+fn memchr_find(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("present")
 }

@@ -143,16 +143,18 @@ fn finish(text: &str, mut report: Report) -> i32 {
     }
 }
 
-/// Is the file a WARC (by name, or by its first bytes)?
+/// Is the file a WARC (by name, or by its first bytes), or an ARC (its
+/// first bytes), which is read as one?
 fn is_warc(path: &std::path::Path, name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".warc") || lower.ends_with(".warc.gz") {
+    if lower.ends_with(".warc") || lower.ends_with(".warc.gz") || lower.ends_with(".warc.zst") {
         return true;
     }
     let mut head = Vec::new();
     let read = std::fs::File::open(path)
         .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 512), &mut head));
-    read.is_ok() && linkbase::warc::looks_like_warc(&head)
+    read.is_ok()
+        && (linkbase::warc::looks_like_warc(&head) || linkbase::warc::looks_like_arc(&head))
 }
 
 /// `linkbase explain` on a WARC: one line per record, read as a stream.

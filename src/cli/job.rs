@@ -106,6 +106,9 @@ impl JobResult {
     /// problems, then why the file was skipped or not written.
     pub fn messages(&self) -> Vec<String> {
         let mut lines: Vec<String> = self.report.problems.iter().map(Problem::one_line).collect();
+        if let Some(line) = self.unlisted_line() {
+            lines.push(line);
+        }
         let failed_links = self.failed_links();
         for message in failed_links
             .iter()
@@ -124,11 +127,45 @@ impl JobResult {
         lines
     }
 
+    /// The problems past the report's cap (`linkbase::MAX_PROBLEMS`), in
+    /// one line: `crawl.warc: 5000 more problems (4990 errors) not shown
+    /// (--report lists each)`.
+    fn unlisted_line(&self) -> Option<String> {
+        let unlisted = self.report.unlisted;
+        if unlisted.total() == 0 {
+            return None;
+        }
+        let problem = Problem {
+            file: self.name.clone(),
+            part: None,
+            severity: if unlisted.errors > 0 {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            message: format!(
+                "{} more problems ({} errors, {} warnings) not shown: only the first {} are (--report lists each)",
+                unlisted.total(),
+                unlisted.errors,
+                unlisted.warnings,
+                linkbase::MAX_PROBLEMS
+            ),
+            setting: None,
+        };
+        Some(problem.one_line())
+    }
+
     /// One line per document or part whose relative links were left as they
     /// are for want of a base: `page.html: 12 relative links left as they
-    /// are: no base (give --url)`. `flag` is the flag that gives a base.
-    /// (Not an error: the exit status does not change.)
+    /// are: no base (give --url)`. `flag` is the flag that gives a base; a
+    /// WARC's records take theirs from their `WARC-Target-URI`, which no flag
+    /// gives. (Not an error: the exit status does not change.)
     pub fn without_base_lines(&self, flag: &str) -> Vec<String> {
+        let remedy = if self.warc.is_some() {
+            "no usable WARC-Target-URI".to_string()
+        } else {
+            format!("give {flag}")
+        };
         self.report
             .without_base
             .iter()
@@ -137,11 +174,8 @@ impl JobResult {
                     1 => "relative link left as it is",
                     _ => "relative links left as they are",
                 };
-                format!(
-                    "{}: {} {links}: no base (give {flag})",
-                    place.location.describe(),
-                    place.count
-                )
+                let place_name = linkbase::printable(&place.location.describe()).into_owned();
+                format!("{place_name}: {} {links}: no base ({remedy})", place.count)
             })
             .collect()
     }
@@ -282,7 +316,12 @@ fn read_and_process(
     } else {
         &mut reader
     };
-    if warc::is_warc(file.map(|f| &*f.name), &head, settings) {
+    // An ARC goes the WARC way by content, whatever its name, --format or
+    // --url: read as anything else it would be corrupted (docs/warc.md,
+    // "ARC files").
+    if linkbase::warc::looks_like_arc(&head)
+        || warc::is_warc(file.map(|f| &*f.name), &head, settings)
+    {
         if !settings.preview.writes() {
             return result.skipped(
                 "skipped: --diff and --check do not read WARC files (rewrite it with -o and compare)",

@@ -7,7 +7,9 @@
 //! - one file record per input not processed or not written
 //!   (`outcome`: `skipped`, `ignored` or `not-written`, and `reason`);
 //! - for a WARC, link records also name their record (`record`: its
-//!   `WARC-Record-ID`, `target_uri`), and one line counts its records
+//!   `WARC-Record-ID`, `target_uri`), each record's problems follow its
+//!   links (every one: the report is written as the records are done, not
+//!   from the capped list in memory), and one line counts its records
 //!   (`warc`: records, conversions, unchanged, passed by reason, broken,
 //!   links, problems).
 //!
@@ -54,6 +56,15 @@ pub fn write_warc_links(
                 target_uri,
             },
         )?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Write problem lines.
+pub fn write_problems(out: &mut impl Write, problems: &[linkbase::Problem]) -> io::Result<()> {
+    for problem in problems {
+        serde_json::to_writer(&mut *out, problem)?;
         out.write_all(b"\n")?;
     }
     Ok(())
@@ -116,8 +127,13 @@ impl ReportWriter {
                 }
             }
         }
-        for problem in &result.report.problems {
-            self.line(problem)?;
+        // A WARC's problems are in its spill, each after its record's links;
+        // its report keeps only the first ones (for standard error).
+        let spilled = result.warc.as_ref().is_some_and(|w| w.spill.is_some());
+        if !spilled {
+            for problem in &result.report.problems {
+                self.line(problem)?;
+            }
         }
         if let Some(warc) = &result.warc {
             self.line(&WarcCounts {

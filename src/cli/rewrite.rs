@@ -83,6 +83,12 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = OUTPUT)]
     pub check: bool,
 
+    /// Gzip level of a compressed WARC output (one member per record): 1
+    /// fastest, 9 smallest.
+    #[arg(long, value_name = "LEVEL", default_value = "6", help_heading = OUTPUT,
+          value_parser = clap::value_parser!(u32).range(0..=9))]
+    pub gzip_level: u32,
+
     /// With --in-place, keep each original next to it as NAME+SUFFIX. An
     /// existing backup is never overwritten: the run is refused before any
     /// file is touched (see --backup-mode).
@@ -129,7 +135,7 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = LINKS)]
     pub force: bool,
 
-    /// Files processed at once [default: the number of cores].
+    /// Files (and the records of a WARC) processed at once [default: the number of cores].
     #[arg(short, long, value_name = "N", help_heading = RUN,
           value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,

@@ -78,6 +78,8 @@ pub struct Settings {
     pub report: Option<PathBuf>,
     /// Larger inputs are skipped.
     pub max_size: u64,
+    /// `--gzip-level` of a compressed WARC output.
+    pub gzip_level: u32,
     /// How files are written (and the test hook that makes writes fail).
     pub writer: AtomicWriter,
     /// `--rewritten-only`: a mirror gets the rewritten files only.
@@ -168,6 +170,7 @@ impl Settings {
             stats: args.stats,
             report: args.report,
             max_size: args.max_size,
+            gzip_level: args.gzip_level,
             writer: AtomicWriter::from_env(),
             rewritten_only: args.rewritten_only,
         })

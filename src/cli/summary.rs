@@ -3,7 +3,7 @@
 
 use super::job::{JobResult, Status};
 use super::settings::Settings;
-use linkbase::{Outcome, Severity};
+use linkbase::Outcome;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
@@ -52,8 +52,12 @@ pub struct Totals {
     pub rewritten: u64,
     /// Links left as they were (on purpose, for want of a base, or failed).
     pub left: u64,
-    /// Of those, relative links left for want of a base (rule 5.4).
+    /// Of those, relative links left for want of a base (rule 5.4), in
+    /// files and messages (a base flag gives them one).
     pub without_base: u64,
+    /// And in WARC records (a record without a usable `WARC-Target-URI`:
+    /// no flag gives them one).
+    pub without_base_in_records: u64,
     /// Errors: failed links, error problems, failed files, report failures.
     pub errors: u64,
     /// Bytes read.
@@ -99,15 +103,14 @@ impl Totals {
         if written {
             self.rewritten += counts.rewritten;
             self.left += counts.left + counts.no_base + counts.failed;
-            self.without_base += counts.no_base;
+            if result.warc.is_some() {
+                self.without_base_in_records += counts.no_base;
+            } else {
+                self.without_base += counts.no_base;
+            }
         }
         self.errors += counts.failed + u64::from(result.failure().is_some());
-        self.errors += result
-            .report
-            .problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .count() as u64;
+        self.errors += result.report.error_count();
         self.bytes += result.bytes_read;
         if self.keep_tables && written {
             for link in &result.report.links {
@@ -167,12 +170,21 @@ impl Totals {
             }
         }
         let mut left = format!("{} left", self.left);
+        let mut no_base = Vec::new();
         if self.without_base > 0 {
-            let _ = write!(
-                left,
-                " ({} with no base: give {base_flag})",
+            no_base.push(format!(
+                "{} with no base: give {base_flag}",
                 self.without_base
-            );
+            ));
+        }
+        if self.without_base_in_records > 0 {
+            no_base.push(format!(
+                "{} in WARC records with no usable WARC-Target-URI",
+                self.without_base_in_records
+            ));
+        }
+        if !no_base.is_empty() {
+            let _ = write!(left, " ({})", no_base.join("; "));
         }
         let seconds = elapsed.as_secs_f64().max(1e-6);
         let rewritten = if preview { "to rewrite" } else { "rewritten" };

@@ -1,12 +1,15 @@
 //! One WARC input: streamed record by record into a new WARC of
 //! `conversion` records, written where the settings send it (atomically for
 //! a file: nothing appears unless the whole output was written). Memory
-//! stays near the largest record: `--report`'s link lines are written to a
-//! temporary file as each record is done ([`Spill`]) and copied into the
-//! report in input order; only `--stats` keeps every link record.
+//! stays near the largest record: `--report`'s link and problem lines are
+//! written to a temporary file as each record is done ([`Spill`]) and
+//! copied into the report in input order; only `--stats` keeps every link
+//! record, and the job's report keeps the first `linkbase::MAX_PROBLEMS`
+//! problems for standard error (the others are counted).
 //!
 //! The output is gzip-compressed (one member per record) when its file name
-//! ends in `.gz`, and on standard output when the input was compressed.
+//! ends in `.gz`, zstd-compressed (one frame per record) when it ends in
+//! `.zst`, and on standard output as the input was.
 
 use super::inputs::{io_cause, InputFile};
 use super::job::{JobResult, RecordSpan, Status, WarcResult};
@@ -24,7 +27,10 @@ pub fn is_warc(name: Option<&str>, head: &[u8], settings: &Settings) -> bool {
         linkbase::Format::Warc => true,
         linkbase::Format::Auto => {
             let lower = name.unwrap_or("").to_ascii_lowercase();
-            lower.ends_with(".warc") || lower.ends_with(".warc.gz") || warc::looks_like_warc(head)
+            lower.ends_with(".warc")
+                || lower.ends_with(".warc.gz")
+                || lower.ends_with(".warc.zst")
+                || warc::looks_like_warc(head)
         }
         _ => false,
     }
@@ -55,9 +61,7 @@ pub fn process(
     let keep_links = options.keep_link_records;
     let mut records: Vec<RecordSpan> = Vec::new();
     let mut report = linkbase::Report::new(keep_links);
-    let mut spill = (settings.report.is_some() && !settings.stats)
-        .then(Spill::new)
-        .flatten();
+    let mut spill = settings.report.is_some().then(Spill::new).flatten();
     let mut summary = None;
     let mut read = CountingReader {
         inner: io::Cursor::new(head).chain(rest),
@@ -65,19 +69,28 @@ pub fn process(
         failure: None,
     };
     let gzip_in = head.starts_with(&[0x1f, 0x8b]);
+    let zstd_in = head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+        || head.starts_with(&0x184D_2A5Du32.to_le_bytes());
+    let pool = Records::new(settings.jobs);
     let written = output::write_streamed(settings, file, &mut |out, target| {
         let warc_options = WarcOptions {
             gzip: match target {
-                Some(path) => is_gz_name(path),
+                Some(path) => has_extension(path, "gz"),
                 None => gzip_in,
+            },
+            zstd: match target {
+                Some(path) => has_extension(path, "zst"),
+                None => zstd_in,
             },
             file_name: target
                 .and_then(Path::file_name)
                 .map(|n| n.to_string_lossy().into_owned()),
             max_record: settings.max_size,
+            gzip_level: settings.gzip_level,
             ..WarcOptions::new()
         };
-        let converted = warc::convert(
+        let converted = warc::convert_on(
+            &pool,
             &mut read,
             out,
             &options,
@@ -87,13 +100,12 @@ pub fn process(
                 progress.inc();
                 let start = report.links.len();
                 let mut record_report = record.report;
+                super::terms::name_flags(&mut record_report);
                 if let Some(spill) = spill.as_mut() {
-                    spill.write(
-                        &record_report.links,
-                        &record.id,
-                        record.target_uri.as_deref(),
-                    );
-                    record_report.links = Vec::new();
+                    spill.write(&record_report, &record.id, record.target_uri.as_deref());
+                    if !settings.stats {
+                        record_report.links = Vec::new();
+                    }
                 }
                 report.merge(record_report);
                 if keep_links && spill.is_none() {
@@ -143,8 +155,51 @@ pub fn process(
     result
 }
 
-/// `--report`'s link lines of one WARC, written to an unnamed temporary
-/// file as its records are done (a WARC's links would not fit in memory).
+/// The records of one WARC on rayon's threads, `-j` of them at once: those
+/// of the pool the inputs run on (a folder of WARCs), or a pool made for a
+/// single WARC. The library reads the next batch of records while one runs.
+struct Records {
+    width: usize,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Records {
+    fn new(jobs: usize) -> Self {
+        let pool = (jobs > 1 && rayon::current_thread_index().is_none())
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(jobs)
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        Records { width: jobs, pool }
+    }
+}
+
+impl warc::Pool for Records {
+    fn width(&self) -> usize {
+        self.width
+    }
+
+    fn run(&self, jobs: &mut [warc::RecordJob<'_>], meanwhile: &mut dyn FnMut()) {
+        use rayon::prelude::*;
+        match &self.pool {
+            Some(pool) => pool.in_place_scope(|scope| {
+                scope.spawn(move |_| jobs.par_iter_mut().for_each(warc::RecordJob::run));
+                meanwhile();
+            }),
+            None => rayon::in_place_scope(|scope| {
+                scope.spawn(move |_| jobs.par_iter_mut().for_each(warc::RecordJob::run));
+                meanwhile();
+            }),
+        }
+    }
+}
+
+/// `--report`'s link and problem lines of one WARC, written to an unnamed
+/// temporary file as its records are done (a WARC's links, or the problems
+/// of a million broken records, would not fit in memory).
 struct Spill {
     out: io::BufWriter<std::fs::File>,
     failed: Option<io::Error>,
@@ -160,10 +215,13 @@ impl Spill {
         })
     }
 
-    /// Append one record's link lines.
-    fn write(&mut self, links: &[linkbase::LinkRecord], id: &str, target_uri: Option<&str>) {
+    /// Append one record's link lines, then its problem lines.
+    fn write(&mut self, report: &linkbase::Report, id: &str, target_uri: Option<&str>) {
         if self.failed.is_none() {
-            if let Err(e) = super::jsonl::write_warc_links(&mut self.out, links, id, target_uri) {
+            let written =
+                super::jsonl::write_warc_links(&mut self.out, &report.links, id, target_uri)
+                    .and_then(|()| super::jsonl::write_problems(&mut self.out, &report.problems));
+            if let Err(e) = written {
                 self.failed = Some(e);
             }
         }
@@ -181,10 +239,10 @@ impl Spill {
     }
 }
 
-/// Does the path name a compressed file (`.gz`)?
-fn is_gz_name(path: &Path) -> bool {
+/// Does the path's name end in `.EXTENSION` (`gz`, `zst`: compressed output)?
+fn has_extension(path: &Path, extension: &str) -> bool {
     path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
 }
 
 /// Counts the bytes read from the input, and keeps its error (an input

@@ -7,7 +7,7 @@ use super::payload::Payload;
 use super::reader::{Item, Reader};
 use crate::base::{establish, BaseRule};
 use crate::options::{Format, Options};
-use crate::report::{Location, Report};
+use crate::report::{printable, Location, Report};
 use std::fmt::Write as _;
 use std::io::{self, Read};
 
@@ -37,11 +37,13 @@ pub fn explain_warc(
         let record = match item {
             Item::Record(record) => record,
             Item::Broken(broken) => {
-                let _ = writeln!(out, "@{}  broken record: {}", broken.offset, broken.message);
+                let message = printable(&broken.message);
+                let _ = writeln!(out, "@{}  broken record: {message}", broken.offset);
                 continue;
             }
         };
-        let target = record.target_uri().unwrap_or("-");
+        // Printed on a terminal: control and bidirectional characters escaped.
+        let target = printable(record.target_uri().unwrap_or("-"));
         let _ = write!(
             out,
             "@{}  {}  {target}",
@@ -95,7 +97,7 @@ pub fn explain_warc(
             }
         }
         for header in ["Content-Location", "Content-Base"] {
-            if let Some(value) = payload.http_field(header) {
+            if let Some(value) = payload.http_field(header).map(printable) {
                 let _ = writeln!(
                     out,
                     "    HTTP {header}: {value}  (sets no base: RFC 7231 Appendix B, as browsers; docs/warc.md)"

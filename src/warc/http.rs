@@ -34,10 +34,20 @@ impl Response<'_> {
     }
 }
 
+/// Why a response is not rewritten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// It cannot be read (one line why).
+    Bad(String),
+    /// Its body, or its decoded body (a decompression bomb), is over the
+    /// size limit (one line, naming the limit in bytes).
+    OverLimit(String),
+}
+
 /// Parse the HTTP response in `block` and decode its body (at most
-/// `max_body` bytes once decoded). An error is one line.
-pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, String> {
-    let (_status, fields, head_len) = parse_head(block)?;
+/// `max_body` bytes once decoded).
+pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Refusal> {
+    let (_status, fields, head_len) = parse_head(block).map_err(Refusal::Bad)?;
     let mut response = Response {
         fields,
         body: Cow::Borrowed(&block[head_len..]),
@@ -59,10 +69,10 @@ pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Strin
             ),
         },
         other => {
-            return Err(format!(
+            return Err(Refusal::Bad(format!(
                 "unsupported Transfer-Encoding `{}`",
                 other.join(", ")
-            ))
+            )))
         }
     }
     for coding in response.codings("Content-Encoding").iter().rev() {
@@ -75,13 +85,13 @@ pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Strin
                 ));
                 break;
             }
-            None => return Err(format!("the {coding} body cannot be decoded")),
+            None => return Err(Refusal::Bad(format!("the {coding} body cannot be decoded"))),
         }
     }
     if response.body.len() as u64 > max_body {
-        return Err(format!(
+        return Err(Refusal::OverLimit(format!(
             "the body is over the size limit of {max_body} bytes"
-        ));
+        )));
     }
     Ok(response)
 }
@@ -160,7 +170,7 @@ fn dechunk(mut body: &[u8]) -> Dechunked {
 }
 
 /// Decode one content coding: `Ok(None)` when the body is not in it.
-fn decode(coding: &str, body: &[u8], max: u64) -> Result<Option<Vec<u8>>, String> {
+fn decode(coding: &str, body: &[u8], max: u64) -> Result<Option<Vec<u8>>, Refusal> {
     let limit = max.saturating_add(1);
     let mut out = Vec::new();
     let read = match coding {
@@ -184,15 +194,19 @@ fn decode(coding: &str, body: &[u8], max: u64) -> Result<Option<Vec<u8>>, String
         "br" => brotli_decompressor::Decompressor::new(body, 64 * 1024)
             .take(limit)
             .read_to_end(&mut out),
-        other => return Err(format!("unsupported Content-Encoding `{other}`")),
+        other => {
+            return Err(Refusal::Bad(format!(
+                "unsupported Content-Encoding `{other}`"
+            )))
+        }
     };
     if read.is_err() || (out.is_empty() && !body.is_empty()) {
         return Ok(None);
     }
     if out.len() as u64 > max {
-        return Err(format!(
+        return Err(Refusal::OverLimit(format!(
             "the {coding} body decodes to more than the size limit of {max} bytes"
-        ));
+        )));
     }
     Ok(Some(out))
 }
@@ -276,9 +290,12 @@ mod tests {
     fn a_decompression_bomb_is_refused() {
         let big = gzip(&vec![b'a'; 100_000]);
         let block = response("Content-Encoding: gzip\r\n", &big);
-        assert!(parse_response(&block, 1000)
-            .unwrap_err()
-            .contains("size limit"));
+        assert_eq!(
+            parse_response(&block, 1000).unwrap_err(),
+            Refusal::OverLimit(
+                "the gzip body decodes to more than the size limit of 1000 bytes".into()
+            )
+        );
     }
 
     #[test]

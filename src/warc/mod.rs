@@ -19,12 +19,14 @@
 //! WARC/1.1 writer (one gzip member per record for `.warc.gz`), and `sha1:`
 //! digests and deterministic record IDs.
 
+mod arc;
 mod digest;
 pub(crate) mod explain;
 mod http;
 mod payload;
 mod reader;
 mod record;
+mod stream;
 mod writer;
 
 use crate::options::Options;
@@ -35,7 +37,7 @@ use reader::{Item, Reader};
 use record::Record;
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
-use writer::Writer;
+use writer::{Packing, Writer};
 
 /// Explain every record of the WARC `input` (named `name` in problems), read
 /// record by record, never whole: one line per record — its offset, type and
@@ -67,6 +69,11 @@ pub struct WarcOptions {
     pub date: String,
     /// One gzip member per record (`.warc.gz`).
     pub gzip: bool,
+    /// The gzip level, 0 (stored) to 9 (smallest); 6 by default, as gzip's.
+    pub gzip_level: u32,
+    /// One zstd frame per record (`.warc.zst`, the IIPC zstd-WARC
+    /// proposal, no dictionary), at zstd's default level (3); over `gzip`.
+    pub zstd: bool,
     /// `WARC-Filename` of the `warcinfo` record, when the output has a name.
     pub file_name: Option<String>,
     /// Records whose block, or whose decoded HTTP body, is larger are passed over.
@@ -80,6 +87,8 @@ impl WarcOptions {
         WarcOptions {
             date: warc_date(source_date_epoch()),
             gzip: false,
+            gzip_level: 6,
+            zstd: false,
             file_name: None,
             max_record: 256 << 20,
         }
@@ -130,14 +139,22 @@ pub(crate) fn warc_date(seconds: u64) -> String {
 /// Does `head` (the first bytes of an input) look like a WARC: `WARC/1.`
 /// at the start, or a gzip stream whose first bytes are that?
 pub fn looks_like_warc(head: &[u8]) -> bool {
-    if head.starts_with(b"WARC/1.") {
+    starts_with_maybe_gzipped(head, b"WARC/1.") || looks_like_warc_zst(head)
+}
+
+/// Does `head` start a `.warc.zst`: the dictionary frame of the IIPC
+/// proposal, or a zstd frame whose first bytes are `WARC/1.`?
+fn looks_like_warc_zst(head: &[u8]) -> bool {
+    if head.starts_with(&0x184D_2A5Du32.to_le_bytes()) {
         return true;
     }
-    if !head.starts_with(&[0x1f, 0x8b]) {
+    if !head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
         return false;
     }
     let mut start = [0u8; 7];
-    let mut decoder = flate2::read::GzDecoder::new(head);
+    let Ok(mut decoder) = zstd::stream::read::Decoder::with_buffer(head) else {
+        return false;
+    };
     let mut got = 0;
     while got < start.len() {
         match decoder.read(&mut start[got..]) {
@@ -146,6 +163,37 @@ pub fn looks_like_warc(head: &[u8]) -> bool {
         }
     }
     &start[..got] == b"WARC/1."
+}
+
+/// Does `head` (the first bytes of an input) look like an ARC file (the
+/// Internet Archive's format before WARC, versions 1 and 2), plain or
+/// gzip: its first record is the `filedesc://` record? Such a file is not
+/// HTML, whatever its name (rewriting it as HTML would make its length
+/// fields wrong): [`convert`] reads it as WARC's predecessor (docs/warc.md,
+/// *ARC files*).
+pub fn looks_like_arc(head: &[u8]) -> bool {
+    starts_with_maybe_gzipped(head, b"filedesc://")
+}
+
+/// Does `head` start with `prefix`, or is it a gzip stream whose first
+/// bytes decompress to it?
+fn starts_with_maybe_gzipped(head: &[u8], prefix: &[u8]) -> bool {
+    if head.starts_with(prefix) {
+        return true;
+    }
+    if !head.starts_with(&[0x1f, 0x8b]) {
+        return false;
+    }
+    let mut start = vec![0u8; prefix.len()];
+    let mut decoder = flate2::read::GzDecoder::new(head);
+    let mut got = 0;
+    while got < start.len() {
+        match decoder.read(&mut start[got..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
+        }
+    }
+    start[..got] == *prefix
 }
 
 /// What became of one input record.
@@ -233,8 +281,84 @@ pub(crate) fn options_description(options: &Options) -> String {
 /// Read the WARC `input` and write the conversion WARC to `output`; hand
 /// each record's result to `each` as it is done. `name` names the input in
 /// messages. An error is an I/O error of the input or the output: the
-/// output is then incomplete.
+/// output is then incomplete. One record at a time, on this thread;
+/// [`convert_on`] spreads the records over a [`Pool`] (the same bytes).
 pub fn convert<R: Read, W: Write>(
+    input: R,
+    output: W,
+    options: &Options,
+    warc: &WarcOptions,
+    name: Option<&str>,
+    each: impl FnMut(RecordResult),
+) -> io::Result<(Summary, W)> {
+    convert_on(&OneByOne, input, output, options, warc, name, each)
+}
+
+/// Runs the records of a WARC: in parallel (a thread pool) or one by one.
+/// [`convert_on`] hands it a batch at a time.
+pub trait Pool {
+    /// How many records run at once (1: one by one, on the caller's thread).
+    fn width(&self) -> usize;
+    /// Run every job of `jobs` ([`RecordJob::run`], in any order, on any
+    /// threads) while calling `meanwhile` once on this thread (it reads the
+    /// next batch); return when both are done.
+    fn run(&self, jobs: &mut [RecordJob<'_>], meanwhile: &mut dyn FnMut());
+}
+
+/// The [`Pool`] of [`convert`]: one record after the other.
+struct OneByOne;
+
+impl Pool for OneByOne {
+    fn width(&self) -> usize {
+        1
+    }
+    fn run(&self, jobs: &mut [RecordJob<'_>], meanwhile: &mut dyn FnMut()) {
+        jobs.iter_mut().for_each(RecordJob::run);
+        meanwhile();
+    }
+}
+
+/// What every record of one conversion shares.
+struct Context<'a> {
+    options: &'a Options,
+    warc: &'a WarcOptions,
+    described: String,
+    warcinfo_id: String,
+    location: Location,
+    packing: Packing,
+}
+
+/// One record to convert: its parsing, decoding, rewriting and encoding
+/// (compression included), independent of every other record's.
+pub struct RecordJob<'a> {
+    context: &'a Context<'a>,
+    item: Option<Item>,
+    done: Option<(RecordResult, Option<Vec<u8>>)>,
+}
+
+impl RecordJob<'_> {
+    /// Convert the record (once; again does nothing).
+    pub fn run(&mut self) {
+        if let Some(item) = self.item.take() {
+            self.done = Some(convert_item(item, self.context));
+        }
+    }
+}
+
+/// The most records, and about the most bytes of records, in a batch per
+/// thread of the pool: memory stays near `2 × (width × BATCH_BYTES + the
+/// largest record)` (the batch running and the batch being read) plus each
+/// thread's record being converted, and a batch is long enough for its
+/// hand-over to the pool to cost little.
+const BATCH_RECORDS: usize = 64;
+const BATCH_BYTES: u64 = 256 << 10;
+
+/// [`convert`], with the records run on `pool` in batches (bounded in
+/// records and bytes), the next batch read while one runs, and the results
+/// handed to `each` and written in input order: the output is the same
+/// bytes whatever the pool.
+pub fn convert_on<R: Read, W: Write>(
+    pool: &dyn Pool,
     input: R,
     output: W,
     options: &Options,
@@ -243,9 +367,15 @@ pub fn convert<R: Read, W: Write>(
     mut each: impl FnMut(RecordResult),
 ) -> io::Result<(Summary, W)> {
     let mut reader = Reader::new(input, warc.max_record)?;
-    let mut writer = Writer::new(output, warc.gzip);
+    let packing = if warc.zstd {
+        Packing::Zstd(zstd::DEFAULT_COMPRESSION_LEVEL)
+    } else if warc.gzip {
+        Packing::Gzip(warc.gzip_level.min(9))
+    } else {
+        Packing::Plain
+    };
+    let mut writer = Writer::new(output, packing);
     let described = options_description(options);
-    let location = Location::file(name);
     let mut summary = Summary::default();
 
     let first = reader.next_item()?;
@@ -255,41 +385,101 @@ pub fn convert<R: Read, W: Write>(
     };
     let warcinfo_id = digest::record_id(&["warcinfo", version(), &described, &seed]);
     write_warcinfo(&mut writer, warc, &warcinfo_id, &described)?;
-
-    let mut next = first;
-    while let Some(item) = next {
-        let result = match item {
-            Item::Record(record) => convert_record(
-                &record,
-                options,
-                warc,
-                &described,
-                &warcinfo_id,
-                &location,
-                &mut writer,
-            )?,
-            Item::Broken(broken) => {
-                let mut report = Report::new(options.keep_link_records);
-                let at = location.with_part(format!("record at offset {}", broken.offset));
-                report.problem(
-                    &at,
-                    Severity::Error,
-                    format!("broken record: {}", broken.message),
-                );
-                RecordResult {
-                    offset: broken.offset,
-                    id: String::new(),
-                    target_uri: None,
-                    outcome: Outcome::Broken,
-                    report,
-                }
+    let context = Context {
+        options,
+        warc,
+        described,
+        warcinfo_id,
+        location: Location::file(name),
+        packing,
+    };
+    let width = pool.width().max(1);
+    let (most_records, most_bytes) = if width == 1 {
+        (1, 0)
+    } else {
+        (BATCH_RECORDS * width, BATCH_BYTES * width as u64)
+    };
+    let read_batch = |reader: &mut Reader<R>, first: Option<Item>| -> io::Result<Vec<Item>> {
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        let mut next = first;
+        loop {
+            let item = match next.take() {
+                Some(item) => item,
+                None => match reader.next_item()? {
+                    Some(item) => item,
+                    None => break,
+                },
+            };
+            if let Item::Record(record) = &item {
+                bytes += record.block.as_ref().map_or(0, |b| b.len() as u64);
             }
-        };
-        summary.add(&result);
-        each(result);
-        next = reader.next_item()?;
+            batch.push(item);
+            if batch.len() >= most_records || bytes >= most_bytes {
+                break;
+            }
+        }
+        Ok(batch)
+    };
+    let mut batch = read_batch(&mut reader, first)?;
+    while !batch.is_empty() {
+        let mut jobs: Vec<RecordJob> = batch
+            .drain(..)
+            .map(|item| RecordJob {
+                context: &context,
+                item: Some(item),
+                done: None,
+            })
+            .collect();
+        let mut next = Ok(Vec::new());
+        let mut read_next = || next = read_batch(&mut reader, None);
+        if width == 1 {
+            // One by one on this thread: no hand-over to wait for.
+            OneByOne.run(&mut jobs, &mut read_next);
+        } else {
+            pool.run(&mut jobs, &mut read_next);
+        }
+        for job in jobs {
+            let mut job = job;
+            job.run(); // a pool that left one out: run here
+            let Some((result, bytes)) = job.done else {
+                continue;
+            };
+            if let Some(bytes) = bytes {
+                writer.write_encoded(&bytes)?;
+            }
+            summary.add(&result);
+            each(result);
+        }
+        batch = next?;
     }
     Ok((summary, writer.finish()?))
+}
+
+/// Convert one item: its result, and the record to write, encoded.
+fn convert_item(item: Item, context: &Context) -> (RecordResult, Option<Vec<u8>>) {
+    match item {
+        Item::Record(record) => convert_record(&record, context),
+        Item::Broken(broken) => {
+            let mut report = Report::new(context.options.keep_link_records);
+            let at = context
+                .location
+                .with_part(format!("record at offset {}", broken.offset));
+            report.problem(
+                &at,
+                Severity::Error,
+                format!("broken record: {}", broken.message),
+            );
+            let result = RecordResult {
+                offset: broken.offset,
+                id: String::new(),
+                target_uri: None,
+                outcome: Outcome::Broken,
+                report,
+            };
+            (result, None)
+        }
+    }
 }
 
 /// Rewrite a whole WARC in memory (the library's [`crate::rewrite`] on a
@@ -344,15 +534,15 @@ fn write_warcinfo<W: Write>(
     Ok(())
 }
 
-fn convert_record<W: Write>(
-    record: &Record,
-    options: &Options,
-    warc: &WarcOptions,
-    described: &str,
-    warcinfo_id: &str,
-    location: &Location,
-    writer: &mut Writer<W>,
-) -> io::Result<RecordResult> {
+fn convert_record(record: &Record, context: &Context) -> (RecordResult, Option<Vec<u8>>) {
+    let Context {
+        options,
+        warc,
+        described,
+        warcinfo_id,
+        location,
+        packing,
+    } = context;
     let at = location.with_part(format!("record at offset {}", record.offset));
     let mut result = RecordResult {
         offset: record.offset,
@@ -370,7 +560,7 @@ fn convert_record<W: Write>(
                     .problem_naming(&at, severity, setting, message);
             }
             result.outcome = Outcome::Passed(pass);
-            return Ok(result);
+            return (result, None);
         }
     };
     for note in &payload.notes {
@@ -385,23 +575,39 @@ fn convert_record<W: Write>(
     }
     for problem in &mut report.problems {
         problem.part = Some(sub_part(&at, problem.part.take()));
+        name_target_uri(problem);
+    }
+    for place in &mut report.without_base {
+        place.location.part = Some(sub_part(&at, place.location.part.take()));
     }
     result.report.merge(report);
     if !plan.changed() {
-        return Ok(result);
+        return (result, None);
     }
     let pieces = plan.pieces();
     let mut block_digest = digest::Sha1Digest::default();
     pieces.iter().for_each(|p| block_digest.update(p));
     let block_digest = block_digest.finish();
-    let id = digest::record_id(&["conversion", version(), described, record.id()]);
+    // An ARC record has no ID: it is named, and referred to, by URL and date.
+    let arc = record.field(arc::ARC_FIELD);
+    let id = match arc {
+        Some(arc) => digest::record_id(&["conversion", version(), described, "arc", arc]),
+        None => digest::record_id(&["conversion", version(), described, record.id()]),
+    };
     let content_type = payload.converted_content_type(&plan);
     let mut fields = vec![
         ("WARC-Type", "conversion"),
         ("WARC-Record-ID", id.as_str()),
         ("WARC-Date", warc.date.as_str()),
-        ("WARC-Refers-To", record.id()),
     ];
+    let refers_date = record.field("WARC-Date").unwrap_or("");
+    match (arc, record.target_uri()) {
+        (Some(_), Some(uri)) => {
+            fields.push(("WARC-Refers-To-Target-URI", uri));
+            fields.push(("WARC-Refers-To-Date", refers_date));
+        }
+        _ => fields.push(("WARC-Refers-To", record.id())),
+    }
     if let Some(uri) = record.target_uri() {
         fields.push(("WARC-Target-URI", uri));
     }
@@ -410,9 +616,22 @@ fn convert_record<W: Write>(
     // The block is the payload itself (no HTTP header): the same digest.
     fields.push(("WARC-Payload-Digest", &block_digest));
     fields.push(("Content-Type", &content_type));
-    writer.write_record(&fields, &pieces)?;
+    let bytes = writer::encode(&fields, &pieces, *packing);
     result.outcome = Outcome::Converted;
-    Ok(result)
+    (result, Some(bytes))
+}
+
+/// A problem with a record's retrieval URL names where that URL came from:
+/// its `WARC-Target-URI`, not the retrieval URL setting (which records do
+/// not use).
+fn name_target_uri(problem: &mut crate::report::Problem) {
+    if problem.setting == Some(crate::report::Setting::Url) {
+        problem.setting = None;
+        problem.message =
+            problem
+                .message
+                .replacen(crate::report::Setting::Url.term(), "WARC-Target-URI", 1);
+    }
 }
 
 /// The part of a record's link or problem: the record, and the MIME part
@@ -448,5 +667,43 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         gz.write_all(b"<html>").unwrap();
         assert!(!looks_like_warc(&gz.finish().unwrap()));
+    }
+
+    #[test]
+    fn an_arc_record_converts_with_a_reference_by_url_and_date() {
+        let version =
+            "1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n";
+        let page = "<a href=\"x.html\">x</a>";
+        let arc = format!(
+            "filedesc://t.arc 0.0.0.0 19960923142103 text/plain {}\n{version}\nhttp://e.example/a/ 1.2.3.4 19960923142103 text/html {}\n{page}\nbroken line\nhttp://e.example/b/ 1.2.3.4 19960923142104 text/html {}\n{page}\n",
+            version.len(),
+            page.len(),
+            page.len()
+        );
+        let (out, report, summary) = convert_to_vec(arc.as_bytes(), &Options::new(), Some("t.arc"));
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(summary.records, 4, "{summary:?} {:?}", report.problems);
+        assert_eq!((summary.conversions, summary.broken), (2, 1));
+        assert!(text.contains("WARC-Refers-To-Target-URI: http://e.example/b/\r\nWARC-Refers-To-Date: 1996-09-23T14:21:04Z\r\n"));
+        assert!(text.contains("<a href=\"http://e.example/b/x.html\">x</a>"));
+        assert_eq!(report.problems.len(), 1);
+        assert!(
+            report.problems[0]
+                .message
+                .starts_with("broken record: not an ARC record header"),
+            "{:?}",
+            report.problems
+        );
+    }
+
+    #[test]
+    fn arc_is_recognised_plain_and_gzip() {
+        use std::io::Write;
+        let arc = b"filedesc://IA-001102.arc 0.0.0.0 19960923142103 text/plain 76\n1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n\n";
+        assert!(looks_like_arc(arc));
+        assert!(!looks_like_arc(b"<html>filedesc://"));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(arc).unwrap();
+        assert!(looks_like_arc(&gz.finish().unwrap()));
     }
 }

@@ -32,6 +32,9 @@ pub enum Pass {
     Segmented,
     /// Larger than the size limit.
     TooLarge(u64),
+    /// Its HTTP body, or that body decoded (a decompression bomb), is larger
+    /// than the size limit: as [`Pass::TooLarge`], an error (one line why).
+    BodyTooLarge(String),
     /// A `response` that does not hold an HTTP response (DNS, FTP…).
     NotHttp(String),
     /// An HTTP response that cannot be read (one line why).
@@ -49,7 +52,7 @@ impl Pass {
             Pass::Type(t) => t,
             Pass::Truncated(_) => "truncated",
             Pass::Segmented => "segmented",
-            Pass::TooLarge(_) => "too-large",
+            Pass::TooLarge(_) | Pass::BodyTooLarge(_) => "too-large",
             Pass::NotHttp(_) => "not-http",
             Pass::BadHttp(_) => "bad-http",
             Pass::Media(_) => "other-media-type",
@@ -66,6 +69,11 @@ impl Pass {
                     "skipped: the record is over {} ({limit} bytes)",
                     Setting::MaxRecord.term()
                 ),
+                Some(Setting::MaxRecord),
+            )),
+            Pass::BodyTooLarge(why) => Some((
+                Severity::Error,
+                format!("skipped: {why} ({})", Setting::MaxRecord.term()),
                 Some(Setting::MaxRecord),
             )),
             Pass::BadHttp(why) => Some((
@@ -95,6 +103,7 @@ impl Pass {
             Pass::Truncated(why) => format!("truncated ({why}): not rewritten"),
             Pass::Segmented => "segmented: not rewritten".into(),
             Pass::TooLarge(limit) => format!("over the size limit of {limit} bytes: not rewritten"),
+            Pass::BodyTooLarge(why) => format!("{why}: not rewritten"),
             Pass::NotHttp(t) => format!("not an HTTP response ({t}): not rewritten"),
             Pass::BadHttp(why) => format!("bad HTTP response ({why}): not rewritten"),
             Pass::Media(t) => format!("{t}: not HTML, CSS or MHTML"),
@@ -160,7 +169,10 @@ impl<'a> Payload<'a> {
             .map_or("", |(_, v)| v.as_str())
             .to_string();
         let format = format_of(&content_type)?;
-        let response = http::parse_response(block, max).map_err(Pass::BadHttp)?;
+        let response = http::parse_response(block, max).map_err(|refusal| match refusal {
+            http::Refusal::Bad(why) => Pass::BadHttp(why),
+            http::Refusal::OverLimit(why) => Pass::BodyTooLarge(why),
+        })?;
         Ok(Payload {
             body: response.body,
             format,

@@ -1,18 +1,27 @@
 //! Reading a WARC record by record from any [`Read`]: plain, one gzip member
-//! per record (`.warc.gz` as crawlers write it) or gzip-compressed whole.
-//! Only the record being read is held in memory, never the file.
+//! per record (`.warc.gz` as crawlers write it), gzip-compressed whole, or a
+//! mix ([`super::stream`] hands out the uncompressed bytes). Only a window of
+//! the input is held: the record being read, and what a `Content-Length`
+//! makes the reader look ahead at (at most the size limit), never the file.
 //!
 //! A broken record (a header that is not one, a `Content-Length` that does
-//! not end at the record's end, a bad gzip member) is handed back as
-//! [`Item::Broken`] with its offset, and reading goes on at the next record:
-//! the next `WARC/1.` at the start of a line or of a gzip member.
+//! not end at the record's end or goes past the input's end, damaged gzip)
+//! is handed back as [`Item::Broken`] with its offset and the bytes skipped,
+//! once, and reading goes on at the next record: the next `WARC/1.` at the
+//! start of a line or of a gzip member. Every byte is looked at a bounded
+//! number of times, whatever the damage, so time stays linear in the input:
+//! a lying `Content-Length` is checked where it says the record ends (the
+//! window holds those bytes; a second lie needs no new reading), and
+//! resynchronisation scans forward from the broken record's second byte.
 
+use super::arc;
 use super::record::Record;
-use flate2::bufread::GzDecoder;
-use std::io::{self, BufRead, BufReader, Read};
+use super::stream::{Damage, Fill, Stream};
+use std::collections::VecDeque;
+use std::io::{self, Read};
 
 /// The longest header block read (fields of a record); longer is broken.
-const MAX_HEADER: u64 = 1 << 20;
+const MAX_HEADER: usize = 1 << 20;
 
 /// What the reader found next.
 #[derive(Debug)]
@@ -23,86 +32,161 @@ pub enum Item {
     Broken(Broken),
 }
 
-/// A broken record: where it started and what was wrong.
+/// A broken record, or damage between records: where it started and what
+/// was wrong, with the bytes skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Broken {
     /// Offset, as for [`Record::offset`].
     pub offset: u64,
-    /// What was wrong, one line.
+    /// What was wrong and the range skipped, one line.
     pub message: String,
 }
 
 /// Reads records one by one.
 pub struct Reader<R: Read> {
-    input: Pushback<BufReader<Decoded<BufReader<R>>>>,
-    /// Uncompressed bytes consumed so far.
+    stream: Stream<R>,
+    /// Uncompressed bytes; `window[at..]` are not used yet.
+    window: Vec<u8>,
+    at: usize,
+    /// Uncompressed position of `window[at]`.
     position: u64,
+    /// The byte before `window[at]` (`None` at the start).
+    previous: Option<u8>,
     /// Blocks longer than this are skipped unread (`Record::block` is `None`).
     max_block: u64,
-    /// The last byte consumed (is the next one at the start of a line?).
-    last: Option<u8>,
+    /// Damage met while resynchronising, reported next.
+    pending: VecDeque<Broken>,
+    /// The stream is over.
+    ended: bool,
+    /// The input is an ARC file (its first record is `filedesc://`).
+    arc: bool,
+}
+
+/// Why a record could not be read.
+enum Fault {
+    /// The input failed: stop.
+    Io(io::Error),
+    /// The stream skipped damaged gzip (or junk) in the middle of this record.
+    Damage(Damage),
+    /// The record is broken; `skip_first`: scanning for the next record
+    /// starts after the record's first byte (else at the current position).
+    Broken { why: String, skip_first: bool },
+}
+
+impl From<io::Error> for Fault {
+    fn from(e: io::Error) -> Self {
+        Fault::Io(e)
+    }
+}
+
+fn broken(why: impl Into<String>) -> Fault {
+    Fault::Broken {
+        why: why.into(),
+        skip_first: true,
+    }
 }
 
 impl<R: Read> Reader<R> {
     /// A reader of `input`; gzip is recognised by its first bytes.
     pub fn new(input: R, max_block: u64) -> io::Result<Self> {
-        let decoded = Decoded::new(BufReader::with_capacity(64 * 1024, input))?;
+        let whole = usize::try_from(max_block)
+            .unwrap_or(usize::MAX)
+            .saturating_add(MAX_HEADER);
         Ok(Reader {
-            input: Pushback {
-                bytes: Vec::new(),
-                at: 0,
-                inner: BufReader::with_capacity(64 * 1024, decoded),
-            },
+            stream: Stream::new(input, whole)?,
+            window: Vec::new(),
+            at: 0,
             position: 0,
+            previous: None,
             max_block,
-            last: None,
+            pending: VecDeque::new(),
+            ended: false,
+            arc: false,
         })
-    }
-
-    /// Is the input gzip-compressed?
-    pub fn is_gzip(&self) -> bool {
-        self.input.inner.get_ref().gzip
     }
 
     /// The next record (or broken record); `None` at the end. An error is an
     /// I/O error of the input itself: reading cannot go on.
     pub fn next_item(&mut self) -> io::Result<Option<Item>> {
+        if let Some(broken) = self.pending.pop_front() {
+            return Ok(Some(Item::Broken(broken)));
+        }
+        let start = match self.skip_empty_lines() {
+            Ok(true) => self.position,
+            Ok(false) => return Ok(None),
+            Err(Fault::Io(e)) => return Err(e),
+            Err(Fault::Damage(damage)) => return Ok(Some(Item::Broken(from_damage(damage)))),
+            Err(Fault::Broken { .. }) => unreachable!("blank lines are not broken"),
+        };
+        let offset = self.offset_of(start);
+        if start == 0 && self.ensure(11).unwrap_or(false) {
+            self.arc = self.available().starts_with(b"filedesc://");
+        }
+        let read = if self.arc {
+            self.read_arc_record(start)
+        } else {
+            self.read_record(start)
+        };
+        let why = match read {
+            Ok(record) => {
+                self.stream.forget_before(self.position);
+                return Ok(Some(Item::Record(record)));
+            }
+            Err(Fault::Io(e)) => return Err(e),
+            Err(Fault::Damage(damage)) => {
+                // Cut by damaged gzip: the record's bytes so far are all
+                // that is left of it (the damage's own range is in its message).
+                self.resync(true)?;
+                let message = format!(
+                    "the record is cut short: {}{}",
+                    damage.message,
+                    self.skipped(offset)
+                );
+                return Ok(Some(Item::Broken(Broken { offset, message })));
+            }
+            Err(Fault::Broken { why, skip_first }) => {
+                self.resync(skip_first)?;
+                why
+            }
+        };
+        let message = format!("{why}{}", self.skipped(offset));
+        Ok(Some(Item::Broken(Broken { offset, message })))
+    }
+
+    /// ` (bytes FROM..TO skipped)`, up to the current position.
+    fn skipped(&self, from: u64) -> String {
+        if self.available().is_empty() && self.stream_ended() {
+            format!(" (bytes from {from} to the end skipped)")
+        } else {
+            format!(" (bytes {from}..{} skipped)", self.offset_of(self.position))
+        }
+    }
+
+    fn stream_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Skip the empty lines before a record; false at the end of the input.
+    fn skip_empty_lines(&mut self) -> Result<bool, Fault> {
         loop {
-            let start = self.position;
-            match self.read_record(start) {
-                Ok(Some(Some(record))) => return Ok(Some(Item::Record(record))),
-                Ok(Some(None)) => continue, // an empty line between records
-                Ok(None) => return Ok(None),
-                Err(Fault::Io(e)) => return Err(e),
-                Err(Fault::Broken(message)) => {
-                    let offset = self.offset_of(start);
-                    self.resync()?;
-                    return Ok(Some(Item::Broken(Broken { offset, message })));
-                }
+            if !self.ensure(1)? {
+                return Ok(false);
+            }
+            let first = self.available()[0];
+            if first == b'\n' {
+                self.consume(1);
+            } else if first == b'\r' && self.ensure(2)? && self.available()[1] == b'\n' {
+                self.consume(2);
+            } else {
+                return Ok(true);
             }
         }
     }
 
-    /// Read one record starting at `start`: `None` at the end of the input,
-    /// `Some(None)` for an empty line.
-    fn read_record(&mut self, start: u64) -> Result<Option<Option<Record>>, Fault> {
-        let mut line = Vec::new();
-        let read = self.read_line(&mut line, 1024)?;
-        if read == 0 && line.is_empty() {
-            return Ok(None);
-        }
-        if line == b"\r\n" || line == b"\n" {
-            return Ok(Some(None));
-        }
-        let version = trim_line(&line);
-        if !version.starts_with(b"WARC/") || !line.ends_with(b"\n") {
-            return Err(Fault::Broken(format!(
-                "not a WARC record: starts with `{}`",
-                String::from_utf8_lossy(&version[..version.len().min(40)]).escape_debug()
-            )));
-        }
-        let fields = self.read_fields()?;
-        let record_start = self.offset_of(start);
+    /// Read the record at the window's start (position `start`).
+    fn read_record(&mut self, start: u64) -> Result<Record, Fault> {
+        let header_len = self.header_len()?;
+        let fields = parse_fields(&self.available()[..header_len])?;
         let length = fields
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case("Content-Length"))
@@ -110,445 +194,393 @@ impl<R: Read> Reader<R> {
         let length: u64 = match length.map(|v| v.trim().parse()) {
             Some(Ok(n)) => n,
             Some(Err(_)) => {
-                return Err(Fault::Broken(format!(
+                return Err(broken(format!(
                     "invalid Content-Length `{}`",
                     length.unwrap_or_default().escape_debug()
                 )))
             }
-            None => return Err(Fault::Broken("no Content-Length".into())),
+            None => return Err(broken("no Content-Length")),
         };
-        let block = if length > self.max_block {
-            let skipped = io::copy(&mut (&mut self.input).take(length), &mut io::sink())?;
-            self.position += skipped;
-            self.last = None;
-            if skipped < length {
-                return Err(ended_early(skipped, length));
+        let offset = self.offset_of(start);
+        if length > self.max_block {
+            self.consume(header_len);
+            self.skip_block(length)?;
+            return Ok(Record {
+                offset,
+                fields,
+                block: None,
+            });
+        }
+        let length = length as usize;
+        let need = header_len + length + 4;
+        if !self.ensure(need)? {
+            let follow = self.available().len() - header_len;
+            return Err(broken(format!(
+                "Content-Length {length} goes past the end of the input (the block has {follow} bytes)"
+            )));
+        }
+        let end = &self.available()[header_len + length..need];
+        if end != b"\r\n\r\n" {
+            return Err(broken(format!(
+                "Content-Length {length} does not end at the end of the record (no CRLF CRLF after the block)"
+            )));
+        }
+        let block = self.available()[header_len..header_len + length].to_vec();
+        self.consume(need);
+        Ok(Record {
+            offset,
+            fields,
+            block: Some(block),
+        })
+    }
+
+    /// Read the ARC record at the window's start (position `start`): its
+    /// header line, then as many bytes as it says, then the newline that
+    /// ends an ARC record (or the end of the input, or the next header).
+    fn read_arc_record(&mut self, start: u64) -> Result<Record, Fault> {
+        let line_end = loop {
+            if let Some(i) = memchr::memchr(b'\n', self.available()) {
+                break i;
             }
-            None
-        } else {
-            let mut block = Vec::with_capacity(length.min(1 << 20) as usize);
-            let got = (&mut self.input).take(length).read_to_end(&mut block)?;
-            self.position += got as u64;
-            if got > 0 {
-                self.last = block.last().copied();
+            if self.available().len() > MAX_HEADER {
+                return Err(broken("the ARC header line is over 1 MiB"));
             }
-            if (got as u64) < length {
-                self.give_back(block);
-                return Err(ended_early(got as u64, length));
+            if !self.more()? {
+                return Err(broken("the input ends inside an ARC header line"));
             }
-            Some(block)
         };
-        for expected in *b"\r\n\r\n" {
-            // Peeked, not consumed, unless it matches: a wrong length leaves
-            // the next record's first bytes in place for the resynchronisation.
-            match self.input.fill_buf()?.first() {
-                Some(&b) if b == expected => {
-                    self.input.consume(1);
-                    self.position += 1;
-                    self.last = Some(b);
-                }
-                _ => {
-                    if let Some(block) = block {
-                        self.give_back(block);
-                    }
-                    return Err(Fault::Broken(format!(
-                        "Content-Length {length} does not end at the end of the record (no CRLF CRLF after the block)"
+        let header =
+            arc::parse_header(trim_line(&self.available()[..=line_end])).map_err(broken)?;
+        let offset = self.offset_of(start);
+        let head = line_end + 1;
+        if header.length > self.max_block {
+            self.consume(head);
+            let mut left = header.length;
+            while left > 0 {
+                if self.available().is_empty() && !self.more()? {
+                    return Err(broken(format!(
+                        "the ARC record's length {} goes past the end of the input",
+                        header.length
                     )));
                 }
+                let n = (left.min(self.available().len() as u64)) as usize;
+                self.consume(n);
+                left -= n as u64;
             }
+            return Ok(Record {
+                offset,
+                fields: arc::fields(&header, b""),
+                block: None,
+            });
         }
-        if self.is_gzip() {
-            // Looking past the record makes the decoder check its member's
-            // CRC: a bad member is this record's fault, not the next one's.
-            self.input.fill_buf()?;
+        let length = header.length as usize;
+        if !self.ensure(head + length)? {
+            return Err(broken(format!(
+                "the ARC record's length {length} goes past the end of the input"
+            )));
         }
-        self.input.inner.get_mut().forget_before(self.position);
-        Ok(Some(Some(Record {
-            offset: record_start,
-            fields,
-            block,
-        })))
+        // What follows: the newline that ends a record, the end, or the
+        // next header; anything else means the length is wrong.
+        let after = head + length;
+        let ends = if self.ensure(after + 1)? {
+            let rest = &self.available()[after..];
+            rest[0] == b'\n'
+                || memchr::memchr(b'\n', rest)
+                    .is_some_and(|i| arc::looks_like_header(trim_line(&rest[..=i])))
+        } else {
+            true
+        };
+        if !ends {
+            return Err(broken(format!(
+                "the ARC record's length {length} does not end at a record's end"
+            )));
+        }
+        let block = self.available()[head..after].to_vec();
+        let separator = usize::from(self.available().get(after) == Some(&b'\n'));
+        self.consume(after + separator);
+        Ok(Record {
+            offset,
+            fields: arc::fields(&header, &block),
+            block: Some(block),
+        })
     }
 
-    /// The header fields up to the empty line; folded lines are unfolded.
-    fn read_fields(&mut self) -> Result<Vec<(String, String)>, Fault> {
-        let mut fields: Vec<(String, String)> = Vec::new();
-        let mut total = 0u64;
+    /// The length of the header block at the window's start (through its
+    /// empty line). A `WARC/1.` line inside it is the next record: the
+    /// header does not end.
+    fn header_len(&mut self) -> Result<usize, Fault> {
+        let mut scanned = 0;
         loop {
-            let mut line = Vec::new();
-            let n = self.read_line(&mut line, MAX_HEADER)?;
-            total += n as u64;
-            if n == 0 || !line.ends_with(b"\n") || total > MAX_HEADER {
-                return Err(Fault::Broken("the header block does not end".into()));
-            }
-            let line = trim_line(&line);
-            if line.is_empty() {
-                return Ok(fields);
-            }
-            let text = String::from_utf8_lossy(line);
-            if line[0] == b' ' || line[0] == b'\t' {
-                match fields.last_mut() {
-                    Some((_, value)) => {
-                        value.push(' ');
-                        value.push_str(text.trim());
+            let rest = &self.available()[scanned..];
+            match memchr::memchr(b'\n', rest) {
+                Some(i) => {
+                    let line = &rest[..=i];
+                    if scanned == 0 {
+                        if !line.starts_with(b"WARC/") {
+                            return Err(not_a_record(line));
+                        }
+                    } else if line == b"\r\n" || line == b"\n" {
+                        return Ok(scanned + i + 1);
+                    } else if line.starts_with(b"WARC/1.") {
+                        return Err(broken(
+                            "the header block does not end before the next record",
+                        ));
                     }
-                    None => return Err(Fault::Broken("a header starts with a folded line".into())),
+                    scanned += i + 1;
+                    if scanned > MAX_HEADER {
+                        return Err(broken("the header block is over 1 MiB"));
+                    }
                 }
-                continue;
+                None => {
+                    if scanned == 0 && rest.len() >= 5 && !rest.starts_with(b"WARC/") {
+                        return Err(not_a_record(rest));
+                    }
+                    if rest.len() > MAX_HEADER {
+                        return Err(broken("the header block is over 1 MiB"));
+                    }
+                    let junk = scanned == 0 && !rest.starts_with(b"WARC/");
+                    if !self.more()? {
+                        return Err(if junk {
+                            not_a_record(&self.available()[scanned..])
+                        } else {
+                            broken("the input ends inside the header block")
+                        });
+                    }
+                }
             }
-            let Some((name, value)) = text.split_once(':') else {
-                return Err(Fault::Broken(format!(
-                    "header line without a colon: `{}`",
-                    text.chars().take(40).collect::<String>().escape_debug()
-                )));
-            };
-            fields.push((name.trim().to_string(), value.trim().to_string()));
         }
     }
 
-    /// Put a broken record's block back in front of the input: the next
-    /// record may start inside it (a `Content-Length` too large).
-    fn give_back(&mut self, block: Vec<u8>) {
-        self.position -= block.len() as u64;
-        self.last = Some(b'\n'); // the block followed the header's empty line
-        self.input.give_back(block);
-    }
-
-    /// Append one line (with its `\n`) to `line`, at most `limit` bytes.
-    fn read_line(&mut self, line: &mut Vec<u8>, limit: u64) -> io::Result<usize> {
-        let n = (&mut self.input).take(limit).read_until(b'\n', line)?;
-        self.position += n as u64;
-        if n > 0 {
-            self.last = line.last().copied();
+    /// Skip a block over the size limit (the header is consumed). Its
+    /// bytes pass through the window and are dropped, except from the first
+    /// place a record could start (up to the size limit): should the length
+    /// turn out to be wrong, reading resumes there, so a length that lies
+    /// hides no record after it.
+    fn skip_block(&mut self, length: u64) -> Result<(), Fault> {
+        let end = self.position + length;
+        let mut candidate: Option<u64> = None;
+        let mut scanned = self.position;
+        let why = loop {
+            let window_end = self.position + self.available().len() as u64;
+            if candidate.is_none() && scanned < window_end.min(end) {
+                let from = (scanned - self.position) as usize;
+                candidate = self
+                    .find_start(from)
+                    .map(|i| self.position + i as u64)
+                    .filter(|&c| c < end);
+                scanned = window_end.saturating_sub(6).clamp(scanned, end);
+            }
+            if window_end >= end + 4 {
+                let at = (end - self.position) as usize;
+                if &self.available()[at..at + 4] == b"\r\n\r\n" {
+                    self.consume(at + 4);
+                    return Ok(());
+                }
+                break format!(
+                    "Content-Length {length} does not end at the end of the record (no CRLF CRLF after the block)"
+                );
+            }
+            if self.ended {
+                break format!("Content-Length {length} goes past the end of the input");
+            }
+            if let Some(c) = candidate {
+                // What would be kept from the candidate to where the length
+                // is checked is over the limit: the record found wins.
+                if end + 4 - c > self.max_block {
+                    break format!(
+                        "Content-Length {length} is over the size limit, and a record starts inside the block it claims, at offset {}: taken as broken",
+                        self.offset_of(c)
+                    );
+                }
+            }
+            let keep = candidate.unwrap_or(scanned);
+            self.consume((keep - self.position) as usize);
+            match self.more() {
+                Ok(true) => {}
+                Ok(false) => {
+                    break format!("Content-Length {length} goes past the end of the input")
+                }
+                Err(Fault::Damage(damage)) => {
+                    break format!("the record is cut short: {}", damage.message)
+                }
+                Err(other) => return Err(other),
+            }
+        };
+        // Resume at the first place a record could start.
+        match candidate {
+            Some(c) => self.consume((c - self.position) as usize),
+            None => {
+                let n = self.available().len().min((end - self.position) as usize);
+                self.consume(n);
+            }
         }
-        Ok(n)
+        Err(Fault::Broken {
+            why,
+            skip_first: false,
+        })
     }
 
-    /// The offset of the record at uncompressed position `start`: the
-    /// compressed offset of its gzip member when it starts one.
-    fn offset_of(&self, start: u64) -> u64 {
-        self.input.inner.get_ref().member_at(start).unwrap_or(start)
-    }
-
-    /// Skip to the next `WARC/1.` at the start of a line or of a gzip
-    /// member (or to the end); a bad gzip member is skipped too.
-    fn resync(&mut self) -> io::Result<()> {
-        const PATTERN: &[u8] = b"WARC/1.";
-        let mut matched = 0;
-        let mut previous = self.last;
+    /// Skip to the next place a record can start: a `WARC/1.` at the start
+    /// of a line or of a gzip member (or the end). `skip_first`: not the
+    /// one at the current position.
+    fn resync(&mut self, skip_first: bool) -> io::Result<()> {
+        if skip_first && !self.available().is_empty() {
+            self.consume(1);
+        }
         loop {
-            // Copied: member starts are looked up while scanning (resynchronising is rare).
-            let buffer = match self.input.fill_buf() {
-                Ok(b) => b.to_vec(),
-                // The bad member is skipped already: scanning goes on.
-                Err(e) if is_gzip_fault(&e) => continue,
-                Err(e) => return Err(e),
+            if let Some(i) = self.find_start(0) {
+                self.consume(i);
+                return Ok(());
+            }
+            // Keep what may be the start of `WARC/1.` cut by the window's end.
+            let len = self.available().len();
+            let keep = if self.stream.at_magic() {
+                0
+            } else {
+                len.min(6)
             };
-            if buffer.is_empty() {
-                return Ok(());
+            self.consume(len - keep);
+            match self.more() {
+                Ok(true) => {}
+                Ok(false) => {
+                    let rest = self.available().len();
+                    self.consume(rest);
+                    return Ok(());
+                }
+                Err(Fault::Io(e)) => return Err(e),
+                Err(Fault::Damage(damage)) => self.pending.push_back(from_damage(damage)),
+                Err(Fault::Broken { .. }) => unreachable!("more() reports no broken record"),
             }
-            let mut used = 0;
-            let mut found = false;
-            for &b in &buffer {
-                let at = self.position + used as u64;
-                used += 1;
-                if matched > 0 && b == PATTERN[matched] {
-                    matched += 1;
-                } else if b == b'W'
-                    && (previous == Some(b'\n')
-                        || self.input.inner.get_ref().member_at(at).is_some())
-                {
-                    matched = 1;
+        }
+    }
+
+    /// The first index from `from` in the unused window where a record can
+    /// start: `WARC/1.` at the start of a line or of a gzip member.
+    fn find_start(&self, from: usize) -> Option<usize> {
+        let window = self.available();
+        if self.arc {
+            // A whole line that reads as an ARC header, at a line start.
+            let mut at = from;
+            while let Some(i) = memchr::memchr(b'\n', &window[at..]) {
+                let line_start =
+                    at == 0 && self.previous == Some(b'\n') || at > 0 && window[at - 1] == b'\n';
+                if line_start && arc::looks_like_header(trim_line(&window[at..at + i + 1])) {
+                    return Some(at);
+                }
+                at += i + 1;
+            }
+            return None;
+        }
+        memchr::memmem::find_iter(&window[from..], b"WARC/1.")
+            .map(|i| i + from)
+            .find(|&i| {
+                let before = if i == 0 {
+                    self.previous
                 } else {
-                    matched = 0;
-                }
-                previous = Some(b);
-                if matched == PATTERN.len() {
-                    found = true;
-                    break;
-                }
-            }
-            self.input.consume(used);
-            self.position += used as u64;
-            self.last = previous;
-            if found {
-                self.position -= PATTERN.len() as u64;
-                self.input.give_back(PATTERN.to_vec());
-                return Ok(());
+                    Some(window[i - 1])
+                };
+                before == Some(b'\n') || self.stream.member_at(self.position + i as u64)
+            })
+    }
+
+    /// The unused bytes.
+    fn available(&self) -> &[u8] {
+        &self.window[self.at..]
+    }
+
+    fn consume(&mut self, n: usize) {
+        if n > 0 {
+            self.previous = Some(self.window[self.at + n - 1]);
+            self.at += n;
+            self.position += n as u64;
+        }
+    }
+
+    /// At least `n` unused bytes, unless the input ends first.
+    fn ensure(&mut self, n: usize) -> Result<bool, Fault> {
+        while self.available().len() < n {
+            if !self.more()? {
+                return Ok(false);
             }
         }
+        Ok(true)
+    }
+
+    /// Append more of the stream to the window; false at its end.
+    fn more(&mut self) -> Result<bool, Fault> {
+        if self.at > 0 && self.at * 2 >= self.window.len() {
+            self.window.drain(..self.at);
+            self.at = 0;
+        }
+        let boundary = self.at == self.window.len();
+        match self.stream.fill(&mut self.window, boundary)? {
+            Fill::Data => Ok(true),
+            Fill::End => {
+                self.ended = true;
+                Ok(false)
+            }
+            Fill::Damage(damage) => Err(Fault::Damage(damage)),
+        }
+    }
+
+    /// The offset of the record at uncompressed position `start`: the file
+    /// offset of its gzip member when it starts one.
+    fn offset_of(&self, start: u64) -> u64 {
+        self.stream.offset_of(start)
     }
 }
 
-/// Why a record could not be read.
-enum Fault {
-    /// The input failed (not a gzip error): stop.
-    Io(io::Error),
-    /// The record is broken: report it and go on.
-    Broken(String),
-}
-
-impl From<io::Error> for Fault {
-    fn from(e: io::Error) -> Self {
-        match e
-            .get_ref()
-            .and_then(|inner| inner.downcast_ref::<GzipFault>())
-        {
-            Some(fault) => Fault::Broken(fault.0.clone()),
-            None => Fault::Io(e),
-        }
+/// Damage between records, as a broken item.
+fn from_damage(damage: Damage) -> Broken {
+    Broken {
+        offset: damage.start,
+        message: damage.message,
     }
 }
 
-/// Is `e` a bad gzip member (skipped already by the decoded stream)?
-fn is_gzip_fault(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<GzipFault>())
-}
-
-fn ended_early(got: u64, length: u64) -> Fault {
-    Fault::Broken(format!(
-        "the input ends {got} bytes into a block of Content-Length {length}"
+fn not_a_record(line: &[u8]) -> Fault {
+    let line = trim_line(line);
+    broken(format!(
+        "not a WARC record: starts with `{}`",
+        String::from_utf8_lossy(&line[..line.len().min(40)]).escape_debug()
     ))
+}
+
+/// The header fields of a header block (its version line first, its empty
+/// line last); folded lines are unfolded.
+fn parse_fields(block: &[u8]) -> Result<Vec<(String, String)>, Fault> {
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for line in block.split_inclusive(|&b| b == b'\n').skip(1) {
+        let line = trim_line(line);
+        if line.is_empty() {
+            break;
+        }
+        let text = String::from_utf8_lossy(line);
+        if line[0] == b' ' || line[0] == b'\t' {
+            match fields.last_mut() {
+                Some((_, value)) => {
+                    value.push(' ');
+                    value.push_str(text.trim());
+                }
+                None => return Err(broken("a header starts with a folded line")),
+            }
+            continue;
+        }
+        let Some((name, value)) = text.split_once(':') else {
+            return Err(broken(format!(
+                "header line without a colon: `{}`",
+                text.chars().take(40).collect::<String>().escape_debug()
+            )));
+        };
+        fields.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    Ok(fields)
 }
 
 /// A line without its `\r\n` or `\n`.
 fn trim_line(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-/// A bad gzip member, as the error the decoded stream returns.
-#[derive(Debug)]
-struct GzipFault(String);
-
-impl std::fmt::Display for GzipFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for GzipFault {}
-
-/// A buffered reader with bytes put back in front of it.
-struct Pushback<R> {
-    bytes: Vec<u8>,
-    at: usize,
-    inner: R,
-}
-
-impl<R: BufRead> Pushback<R> {
-    /// Read `bytes` again before the rest.
-    fn give_back(&mut self, mut bytes: Vec<u8>) {
-        bytes.extend_from_slice(&self.bytes[self.at..]);
-        self.bytes = bytes;
-        self.at = 0;
-    }
-}
-
-impl<R: BufRead> Read for Pushback<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> BufRead for Pushback<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.at < self.bytes.len() {
-            return Ok(&self.bytes[self.at..]);
-        }
-        self.inner.fill_buf()
-    }
-    fn consume(&mut self, amount: usize) {
-        if self.at < self.bytes.len() {
-            self.at += amount;
-            if self.at >= self.bytes.len() {
-                self.bytes = Vec::new();
-                self.at = 0;
-            }
-        } else {
-            self.inner.consume(amount);
-        }
-    }
-}
-
-/// A reader that counts the bytes consumed.
-struct Counted<R> {
-    inner: R,
-    count: u64,
-}
-
-impl<R: BufRead> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count += n as u64;
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> BufRead for Counted<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-    fn consume(&mut self, amount: usize) {
-        self.count += amount as u64;
-        self.inner.consume(amount);
-    }
-}
-
-enum State<R> {
-    Plain(Counted<R>),
-    Member(GzDecoder<Counted<R>>),
-    Done,
-}
-
-/// The uncompressed stream: the input as it is, or its gzip members one
-/// after the other, noting where each member starts.
-struct Decoded<R: BufRead> {
-    state: State<R>,
-    gzip: bool,
-    /// Uncompressed bytes handed out.
-    decoded: u64,
-    /// (uncompressed position, compressed offset) of the members not yet forgotten.
-    members: Vec<(u64, u64)>,
-}
-
-impl<R: BufRead> Decoded<R> {
-    fn new(mut raw: R) -> io::Result<Self> {
-        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-        let raw = Counted {
-            inner: raw,
-            count: 0,
-        };
-        let mut decoded = Decoded {
-            state: State::Done,
-            gzip,
-            decoded: 0,
-            members: Vec::new(),
-        };
-        if gzip {
-            decoded.start_member(raw)?;
-        } else {
-            decoded.state = State::Plain(raw);
-        }
-        Ok(decoded)
-    }
-
-    /// Start the next member at `raw`'s position, or end at the end of the input.
-    fn start_member(&mut self, mut raw: Counted<R>) -> io::Result<()> {
-        if raw.fill_buf()?.is_empty() {
-            self.state = State::Done;
-        } else {
-            self.members.push((self.decoded, raw.count));
-            self.state = State::Member(GzDecoder::new(raw));
-        }
-        Ok(())
-    }
-
-    /// Skip from a bad member to the next gzip magic (`1f 8b 08`).
-    fn skip_to_magic(&mut self, mut raw: Counted<R>, bad_start: u64) -> io::Result<()> {
-        if raw.count == bad_start {
-            raw.consume(1);
-        }
-        let mut matched = 0;
-        loop {
-            let buffer = raw.fill_buf()?;
-            if buffer.is_empty() {
-                self.state = State::Done;
-                return Ok(());
-            }
-            let mut used = 0;
-            let mut start = None;
-            for &b in buffer {
-                used += 1;
-                matched = match (matched, b) {
-                    (_, 0x1f) => 1,
-                    (1, 0x8b) => 2,
-                    (2, 0x08) => 3,
-                    _ => 0,
-                };
-                if matched == 3 {
-                    start = Some(used - 3);
-                    break;
-                }
-            }
-            match start {
-                // The magic lies in this buffer: stop at its first byte.
-                Some(at) if used >= 3 && at + 3 == used => {
-                    raw.consume(at);
-                    return self.start_member(raw);
-                }
-                _ if matched == 3 => {
-                    // Split across buffers: rare; the member starts mid-magic,
-                    // which fails again and is skipped again.
-                    raw.consume(used);
-                    return self.start_member(raw);
-                }
-                _ => raw.consume(used),
-            }
-        }
-    }
-
-    /// The compressed offset of the member starting at uncompressed `position`.
-    fn member_at(&self, position: u64) -> Option<u64> {
-        self.members
-            .binary_search_by_key(&position, |m| m.0)
-            .ok()
-            .map(|i| self.members[i].1)
-    }
-
-    /// Forget members starting before `position` (no record can start there now).
-    fn forget_before(&mut self, position: u64) {
-        let keep = self.members.partition_point(|m| m.0 < position);
-        self.members.drain(..keep);
-    }
-}
-
-impl<R: BufRead> Read for Decoded<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        loop {
-            match &mut self.state {
-                State::Done => return Ok(0),
-                State::Plain(raw) => {
-                    let n = raw.read(buf)?;
-                    self.decoded += n as u64;
-                    return Ok(n);
-                }
-                State::Member(member) => match member.read(buf) {
-                    Ok(0) => {
-                        let State::Member(member) = std::mem::replace(&mut self.state, State::Done)
-                        else {
-                            unreachable!()
-                        };
-                        self.start_member(member.into_inner())?;
-                    }
-                    Ok(n) => {
-                        self.decoded += n as u64;
-                        return Ok(n);
-                    }
-                    Err(e) => {
-                        let State::Member(member) = std::mem::replace(&mut self.state, State::Done)
-                        else {
-                            unreachable!()
-                        };
-                        let bad_start = self.members.last().map_or(0, |m| m.1);
-                        self.skip_to_magic(member.into_inner(), bad_start)?;
-                        let message = format!("bad gzip member at byte {bad_start}: {e}");
-                        return Err(io::Error::new(
-                            io::ErrorKind::InvalidData,
-                            GzipFault(message),
-                        ));
-                    }
-                },
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -674,6 +706,256 @@ mod tests {
         let whole = record("b", "0123456789");
         let got = items(&whole[..whole.len() - 8]);
         assert_eq!(ids(&got), ["broken@0"]);
+    }
+
+    /// The records of `input` read with a size limit of `max`, every item
+    /// spelled out: `id` for a record, `broken@OFFSET: message` otherwise.
+    fn spelled(input: &[u8], max: u64) -> Vec<String> {
+        let mut reader = Reader::new(input, max).unwrap();
+        let mut out = Vec::new();
+        while let Some(item) = reader.next_item().unwrap() {
+            out.push(match item {
+                Item::Record(r) => format!("{}@{}", r.id(), r.offset),
+                Item::Broken(b) => format!("broken@{}: {}", b.offset, b.message),
+            });
+        }
+        out
+    }
+
+    fn with_length(record: Vec<u8>, from: usize, to: u64) -> Vec<u8> {
+        String::from_utf8(record)
+            .unwrap()
+            .replace(
+                &format!("Content-Length: {from}\r\n"),
+                &format!("Content-Length: {to}\r\n"),
+            )
+            .into_bytes()
+    }
+
+    #[test]
+    fn a_length_past_the_end_and_over_the_limit_hides_no_record() {
+        let a = record("a", "x");
+        let bad = with_length(record("bad", "0123456789"), 10, 1 << 40);
+        let (c, d) = (record("c", "y"), record("d", "z"));
+        let at_bad = a.len();
+        let at_c = at_bad + bad.len();
+        let at_d = at_c + c.len();
+        let input = [a, bad, c, d].concat();
+        assert_eq!(
+            spelled(&input, 1 << 10),
+            [
+                "<urn:uuid:a>@0".to_string(),
+                format!("broken@{at_bad}: Content-Length 1099511627776 is over the size limit, and a record starts inside the block it claims, at offset {at_c}: taken as broken (bytes {at_bad}..{at_c} skipped)"),
+                format!("<urn:uuid:c>@{at_c}"),
+                format!("<urn:uuid:d>@{at_d}"),
+            ]
+        );
+        // Within the limit: the same records.
+        let bad = with_length(record("bad", "0123456789"), 10, 900);
+        let at_c = at_bad + bad.len();
+        let input = [record("a", "x"), bad, record("c", "y")].concat();
+        assert_eq!(
+            spelled(&input, 1 << 10),
+            [
+                "<urn:uuid:a>@0".to_string(),
+                format!("broken@{at_bad}: Content-Length 900 goes past the end of the input (the block has {} bytes) (bytes {at_bad}..{at_c} skipped)", input.len() - at_bad - 86),
+                format!("<urn:uuid:c>@{at_c}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_over_limit_length_that_is_true_is_passed_over_and_one_that_lies_is_broken() {
+        let big = "x".repeat(3000);
+        let input = [record("big", &big), record("c", "y")].concat();
+        let at_c = input.len() - record("c", "y").len();
+        assert_eq!(
+            spelled(&input, 1000),
+            [
+                "<urn:uuid:big>@0".to_string(),
+                format!("<urn:uuid:c>@{at_c}")
+            ]
+        );
+        // Lying, but not past the end: the records inside its claimed block.
+        let bad = with_length(record("bad", "0123"), 4, 2000);
+        let tail: Vec<u8> = (0..40)
+            .flat_map(|i| record(&format!("r{i}"), "0123456789"))
+            .collect();
+        let input = [bad.clone(), tail.clone()].concat();
+        let got = spelled(&input, 1000);
+        assert_eq!(got.len(), 41, "{got:?}");
+        assert_eq!(
+            got[0],
+            format!("broken@0: Content-Length 2000 does not end at the end of the record (no CRLF CRLF after the block) (bytes 0..{} skipped)", bad.len())
+        );
+        assert_eq!(got[1], format!("<urn:uuid:r0>@{}", bad.len()));
+        assert_eq!(
+            got[40],
+            format!(
+                "<urn:uuid:r39>@{}",
+                input.len() - record("r39", "0123456789").len()
+            )
+        );
+        // Too far to look: the record found inside wins.
+        let tail: Vec<u8> = (0..400)
+            .flat_map(|i| record(&format!("r{i}"), "0123456789"))
+            .collect();
+        let bad = with_length(record("bad", "0123"), 4, 200_000);
+        let input = [bad.clone(), tail].concat();
+        let got = spelled(&input, 1000);
+        assert_eq!(got.len(), 401);
+        assert_eq!(
+            got[0],
+            format!("broken@0: Content-Length 200000 is over the size limit, and a record starts inside the block it claims, at offset {0}: taken as broken (bytes 0..{0} skipped)", bad.len())
+        );
+    }
+
+    #[test]
+    fn a_truncated_gzip_member_says_so_and_loses_no_member_after_it() {
+        let members: Vec<Vec<u8>> = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|id| gzip(&record(id, &format!("block of {id} with some text in it"))))
+            .collect();
+        let mut cut = members[1].clone();
+        cut.truncate(cut.len() / 2);
+        let input = [
+            members[0].clone(),
+            cut.clone(),
+            members[2].clone(),
+            members[3].clone(),
+            members[4].clone(),
+        ]
+        .concat();
+        let (at_b, at_c) = (members[0].len(), members[0].len() + cut.len());
+        let at_d = at_c + members[2].len();
+        let at_e = at_d + members[3].len();
+        let got = spelled(&input, 1 << 20);
+        assert_eq!(got.len(), 5, "{got:?}");
+        assert_eq!(got[0], "<urn:uuid:a>@0");
+        assert!(
+            got[1].starts_with(&format!("broken@{at_b}: gzip member truncated (its data runs into the next member, at byte {at_c}): ")),
+            "{}",
+            got[1]
+        );
+        assert!(
+            got[1].ends_with(&format!(
+                "; bytes {at_b}..{at_c} skipped, reading resumes at byte {at_c}"
+            )),
+            "{}",
+            got[1]
+        );
+        assert_eq!(
+            &got[2..],
+            [
+                format!("<urn:uuid:c>@{at_c}"),
+                format!("<urn:uuid:d>@{at_d}"),
+                format!("<urn:uuid:e>@{at_e}")
+            ]
+        );
+        // Cut at the end of the input.
+        let input = [members[0].clone(), cut].concat();
+        assert_eq!(
+            spelled(&input, 1 << 20),
+            [
+                "<urn:uuid:a>@0".to_string(),
+                format!("broken@{at_b}: gzip member truncated (the input ends inside it); bytes {at_b}..{} skipped, to the end of the input", input.len())
+            ]
+        );
+    }
+
+    #[test]
+    fn junk_between_members_loses_no_record_before_or_after_it() {
+        let (ga, gb) = (gzip(&record("a", "one")), gzip(&record("b", "two")));
+        let junk = b"some junk\r\n".to_vec();
+        let input = [ga.clone(), junk.clone(), gb.clone()].concat();
+        let at_junk = ga.len();
+        let at_b = at_junk + junk.len();
+        assert_eq!(
+            spelled(&input, 1 << 20),
+            [
+                "<urn:uuid:a>@0".to_string(),
+                format!("broken@{at_junk}: {} bytes that are neither a gzip member nor a WARC record; bytes {at_junk}..{at_b} skipped, reading resumes at byte {at_b}", junk.len()),
+                format!("<urn:uuid:b>@{at_b}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn plain_records_after_gzip_ones_are_read_and_gzip_after_them_too() {
+        let ga = gzip(&record("a", "one"));
+        let (b, c) = (record("b", "two"), record("c", "three"));
+        let gd = gzip(&record("d", "four"));
+        let input = [ga.clone(), b.clone(), c.clone(), gd].concat();
+        let at_b = ga.len();
+        let at_c = at_b + b.len();
+        let at_d = at_c + c.len();
+        assert_eq!(
+            spelled(&input, 1 << 20),
+            [
+                "<urn:uuid:a>@0".to_string(),
+                format!("<urn:uuid:b>@{at_b}"),
+                format!("<urn:uuid:c>@{at_c}"),
+                format!("<urn:uuid:d>@{at_d}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_gzip_body_inside_a_plain_record_is_part_of_the_record() {
+        let body = String::from_utf8_lossy(&gzip(b"payload")).into_owned();
+        let ga = gzip(&record("a", "one"));
+        let b = record("b", &body);
+        let input = [ga.clone(), b.clone(), record("c", "x")].concat();
+        let got = spelled(&input, 1 << 20);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(got.iter().all(|g| !g.starts_with("broken")), "{got:?}");
+    }
+
+    #[test]
+    fn zstd_frames_with_a_dictionary_and_a_frame_cut_short() {
+        let dictionary = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: ".repeat(8);
+        let mut compressor = zstd::bulk::Compressor::with_dictionary(3, &dictionary).unwrap();
+        let frames: Vec<Vec<u8>> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|id| {
+                compressor
+                    .compress(&record(id, &format!("block {id}")))
+                    .unwrap()
+            })
+            .collect();
+        let packed = zstd::bulk::compress(&dictionary, 3).unwrap();
+        let mut head = 0x184D_2A5Du32.to_le_bytes().to_vec();
+        head.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        head.extend_from_slice(&packed);
+        let extension = [0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 1, 2, 3];
+        let cut = &frames[1][..frames[1].len() - 5];
+        let input = [
+            &head[..],
+            &frames[0],
+            &extension,
+            cut,
+            &frames[2],
+            &frames[3],
+        ]
+        .concat();
+        let at_a = head.len();
+        let at_cut = at_a + frames[0].len() + extension.len();
+        let at_c = at_cut + cut.len();
+        let at_d = at_c + frames[2].len();
+        let got = spelled(&input, 1 << 20);
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert_eq!(got[0], format!("<urn:uuid:a>@{at_a}"));
+        assert_eq!(
+            got[1],
+            format!("broken@{at_cut}: bad zstd frame: bad compressed data (Data corruption detected); bytes {at_cut}..{at_c} skipped, reading resumes at byte {at_c}")
+        );
+        assert_eq!(
+            &got[2..],
+            [
+                format!("<urn:uuid:c>@{at_c}"),
+                format!("<urn:uuid:d>@{at_d}")
+            ]
+        );
     }
 
     trait Lie {

@@ -1,0 +1,784 @@
+//! The uncompressed bytes of a WARC file, handed to the record reader in
+//! pieces: a plain file as it is, a `.warc.gz` member after member, and any
+//! mix of the two (`cat a.warc.gz b.warc`).
+//!
+//! A gzip member is decoded **whole before any of its bytes are handed
+//! out** (up to [`Stream::new`]'s `whole` limit: a record's size), and only
+//! if its CRC and length check: a damaged or truncated member never feeds
+//! half a record, or the garbage its deflate data turns into once it runs
+//! into the next member, to the reader. It is reported once ([`Damage`]) with
+//! the byte range skipped, and reading resumes at the next gzip member (or
+//! the next `WARC/1.` line) after the damaged member's *first* byte: the
+//! compressed bytes of the member being decoded are kept until it checks, so
+//! a member cut short does not take the members it ran into with it. Bytes
+//! between members that are neither a member nor a WARC record (junk) are one
+//! damage of their own, after the intact record before them.
+//!
+//! A member larger than `whole` (a whole file compressed as one member) is
+//! handed out as it is decoded; damage in it is still reported, but what
+//! was handed out stays handed out.
+//!
+//! The inflater ([`flate2::Decompress`]) is reused from member to member.
+
+use flate2::{Decompress, FlushDecompress, Status};
+use std::io::{self, Read};
+
+/// The gzip magic and method (deflate): how a member starts.
+const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+/// How much is read from the input at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// Damage found by the stream: the compressed bytes `start..end` of the
+/// file were skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damage {
+    /// The first byte skipped (a file offset).
+    pub start: u64,
+    /// The first byte after the skipped range (the end of the input, or
+    /// where reading resumed).
+    pub end: u64,
+    /// What was wrong, with the range, one line.
+    pub message: String,
+}
+
+/// What [`Stream::fill`] did.
+#[derive(Debug)]
+pub enum Fill {
+    /// Bytes were appended.
+    Data,
+    /// The input is over.
+    End,
+    /// Damage was skipped (nothing of it appended); the bytes appended
+    /// after it do not continue the bytes before it.
+    Damage(Damage),
+}
+
+/// The compressed input, with the bytes of the member being decoded kept
+/// (from `mark`) so that a damaged member can be rescanned from its
+/// second byte.
+struct Raw<R> {
+    inner: R,
+    buf: Vec<u8>,
+    at: usize,
+    /// File offset of `buf[0]`.
+    base: u64,
+    eof: bool,
+    mark: Option<usize>,
+    /// Kept bytes past which the mark is dropped.
+    keep_limit: usize,
+}
+
+impl<R: Read> Raw<R> {
+    fn offset(&self) -> u64 {
+        self.base + self.at as u64
+    }
+
+    fn available(&self) -> &[u8] {
+        &self.buf[self.at..]
+    }
+
+    /// Read more (at least one byte unless at the end); false at the end.
+    fn more(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        let keep_from = self.mark.unwrap_or(self.at).min(self.at);
+        if keep_from > 0 && (keep_from >= CHUNK || keep_from * 2 >= self.buf.len()) {
+            self.buf.drain(..keep_from);
+            self.base += keep_from as u64;
+            self.at -= keep_from;
+            self.mark = self.mark.map(|m| m - keep_from);
+        }
+        if let Some(mark) = self.mark {
+            if self.buf.len() - mark > self.keep_limit {
+                self.mark = None;
+            }
+        }
+        let old = self.buf.len();
+        self.buf.resize(old + CHUNK, 0);
+        let n = loop {
+            match self.inner.read(&mut self.buf[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.buf.truncate(old);
+                    return Err(e);
+                }
+            }
+        };
+        self.buf.truncate(old + n);
+        if n == 0 {
+            self.eof = true;
+        }
+        Ok(n > 0)
+    }
+
+    /// At least `n` bytes available, unless the input ends first.
+    fn ensure(&mut self, n: usize) -> io::Result<bool> {
+        while self.available().len() < n {
+            if !self.more()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+}
+
+enum Mode {
+    /// Not yet looked at.
+    Start,
+    /// Plain bytes: the input as it is.
+    Plain,
+    /// Between gzip members.
+    Between,
+    /// Inside a member larger than `whole`, handed out as decoded.
+    Streaming,
+    /// Between zstd frames (`.warc.zst`).
+    ZstdBetween,
+    End,
+}
+
+/// How a zstd frame starts (RFC 8878), and the skippable frame that holds
+/// a `.warc.zst`'s dictionary (the IIPC proposal); other skippable frames
+/// (`0x184D2A50`–`0x184D2A5F`) are extensions, skipped.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+const ZSTD_DICTIONARY: u32 = 0x184D_2A5D;
+
+/// The uncompressed stream (see the module's documentation).
+pub struct Stream<R> {
+    raw: Raw<R>,
+    mode: Mode,
+    /// Was the input gzip at its start?
+    gzip: bool,
+    /// Is the input zstd (`.warc.zst`: frames, maybe a dictionary first)?
+    zstd: bool,
+    /// The zstd decoder (with the file's dictionary), reused frame to frame.
+    zstd_decoder: Option<zstd::stream::raw::Decoder<'static>>,
+    /// Has a gzip member been seen (plain bytes are then handed out only
+    /// up to the next gzip magic, where a member may start)?
+    seen_gzip: bool,
+    inflate: Decompress,
+    crc: flate2::Crc,
+    /// Members larger than this (decoded) are streamed.
+    whole: usize,
+    /// Uncompressed bytes handed out.
+    decoded: u64,
+    /// Where each gzip member, and each run of plain bytes after gzip,
+    /// starts: (uncompressed position, file offset, is a member); those
+    /// before the reader's position are forgotten but the last.
+    segments: Vec<(u64, u64, bool)>,
+    /// Where the member being decoded started, and its first decoded position.
+    member_start: u64,
+}
+
+impl<R: Read> Stream<R> {
+    /// The stream of `input`; members decoding to at most `whole` bytes are
+    /// checked before they are handed out.
+    pub fn new(input: R, whole: usize) -> io::Result<Self> {
+        let mut raw = Raw {
+            inner: input,
+            buf: Vec::with_capacity(CHUNK),
+            at: 0,
+            base: 0,
+            eof: false,
+            mark: None,
+            keep_limit: whole.saturating_add(CHUNK),
+        };
+        raw.ensure(2)?;
+        raw.ensure(4)?;
+        let gzip = raw.available().starts_with(&MAGIC[..2]);
+        let head = raw.available();
+        let zstd =
+            head.starts_with(&ZSTD_MAGIC) || head.starts_with(&ZSTD_DICTIONARY.to_le_bytes());
+        Ok(Stream {
+            raw,
+            mode: Mode::Start,
+            gzip,
+            zstd,
+            zstd_decoder: None,
+            seen_gzip: false,
+            inflate: Decompress::new(false),
+            crc: flate2::Crc::new(),
+            whole,
+            decoded: 0,
+            segments: Vec::new(),
+            member_start: 0,
+        })
+    }
+
+    /// Does a gzip member start at uncompressed `position`?
+    pub fn member_at(&self, position: u64) -> bool {
+        self.segments
+            .binary_search_by_key(&position, |m| m.0)
+            .is_ok_and(|i| self.segments[i].2)
+    }
+
+    /// The offset of uncompressed `position` as messages give it: in a
+    /// plain file, itself; at the start of a gzip member, the member's file
+    /// offset (as CDX indexes give it); in plain bytes after gzip ones, its
+    /// file offset; inside a member, itself (uncompressed).
+    pub fn offset_of(&self, position: u64) -> u64 {
+        let i = self.segments.partition_point(|m| m.0 <= position);
+        match i.checked_sub(1).map(|i| self.segments[i]) {
+            Some((start, offset, true)) if start == position => offset,
+            Some((start, offset, false)) => offset + (position - start),
+            _ => position,
+        }
+    }
+
+    /// Forget the segments before `position` (but the one holding it).
+    pub fn forget_before(&mut self, position: u64) {
+        let keep = self.segments.partition_point(|m| m.0 <= position);
+        self.segments.drain(..keep.saturating_sub(1));
+    }
+
+    /// Plain bytes start here (in a file that has had gzip).
+    fn plain_from_here(&mut self) {
+        self.mode = Mode::Plain;
+        if self.gzip || self.seen_gzip {
+            self.segments.push((self.decoded, self.raw.offset(), false));
+        }
+    }
+
+    /// Is the stream stopped in plain bytes right before a gzip magic (a
+    /// member may start there if a record does)?
+    pub fn at_magic(&self) -> bool {
+        matches!(self.mode, Mode::Plain)
+            && self.seen_gzip
+            && self.raw.available().starts_with(&MAGIC)
+    }
+
+    /// Append more bytes to `into`. `boundary`: the reader holds no bytes
+    /// it has not used (a record may start here), so plain bytes may give
+    /// way to a gzip member.
+    pub fn fill(&mut self, into: &mut Vec<u8>, boundary: bool) -> io::Result<Fill> {
+        loop {
+            match self.mode {
+                Mode::End => return Ok(Fill::End),
+                Mode::Start => {
+                    self.mode = if self.zstd {
+                        Mode::ZstdBetween
+                    } else if self.gzip {
+                        Mode::Between
+                    } else {
+                        Mode::Plain
+                    };
+                }
+                Mode::ZstdBetween => {
+                    self.raw.ensure(8)?;
+                    let available = self.raw.available();
+                    if available.is_empty() {
+                        self.mode = Mode::End;
+                        continue;
+                    }
+                    if available.starts_with(&ZSTD_MAGIC) {
+                        return self.member(into);
+                    }
+                    let magic = available
+                        .get(..4)
+                        .map(|m| u32::from_le_bytes([m[0], m[1], m[2], m[3]]));
+                    match magic {
+                        Some(magic)
+                            if magic & 0xFFFF_FFF0 == 0x184D_2A50 && available.len() >= 8 =>
+                        {
+                            if let Some(damage) = self.skippable(magic)? {
+                                return Ok(Fill::Damage(damage));
+                            }
+                        }
+                        _ => return self.junk(),
+                    }
+                }
+                Mode::Plain => {
+                    if boundary && self.at_magic() {
+                        self.mode = Mode::Between;
+                        continue;
+                    }
+                    if self.raw.available().is_empty() && !self.raw.more()? {
+                        self.mode = Mode::End;
+                        continue;
+                    }
+                    let available = self.raw.available();
+                    // After gzip members, plain bytes stop before a magic
+                    // (past the first byte): a member may start there.
+                    let n = if self.seen_gzip {
+                        memchr::memmem::find(&available[1..], &MAGIC)
+                            .map_or(available.len(), |i| i + 1)
+                    } else {
+                        available.len()
+                    };
+                    into.extend_from_slice(&available[..n]);
+                    self.raw.consume(n);
+                    self.decoded += n as u64;
+                    return Ok(Fill::Data);
+                }
+                Mode::Between => {
+                    self.raw.ensure(MAGIC.len())?;
+                    let available = self.raw.available();
+                    if available.is_empty() {
+                        self.mode = Mode::End;
+                        continue;
+                    }
+                    if available.starts_with(&MAGIC) {
+                        return self.member(into);
+                    }
+                    if starts_plain(available) {
+                        self.plain_from_here();
+                        continue;
+                    }
+                    return self.junk();
+                }
+                Mode::Streaming => return self.stream_member(into),
+            }
+        }
+    }
+
+    /// Decode the member at the raw position into `into`: whole and checked,
+    /// or (past `whole`) streamed.
+    fn member(&mut self, into: &mut Vec<u8>) -> io::Result<Fill> {
+        self.seen_gzip = true;
+        let start = self.raw.offset();
+        self.member_start = start;
+        self.raw.mark = Some(self.raw.at);
+        let before = into.len();
+        let result = if self.zstd {
+            self.zstd_frame_into(into, Some(before + self.whole))?
+        } else {
+            match self.header()? {
+                Ok(()) => {
+                    self.inflate.reset(false);
+                    self.crc.reset();
+                    self.inflate_into(into, Some(before + self.whole))?
+                }
+                Err(why) => Inflated::Bad(why),
+            }
+        };
+        match result {
+            Inflated::Done => {
+                self.raw.mark = None;
+                self.segments.push((self.decoded, start, true));
+                self.decoded += (into.len() - before) as u64;
+                self.mode = self.between();
+                Ok(Fill::Data)
+            }
+            Inflated::Large => {
+                // Handed out as decoded from now on.
+                self.raw.mark = None;
+                self.segments.push((self.decoded, start, true));
+                self.decoded += (into.len() - before) as u64;
+                self.mode = Mode::Streaming;
+                Ok(Fill::Data)
+            }
+            Inflated::Bad(why) => {
+                into.truncate(before);
+                let reached = self.raw.offset();
+                self.rescan_after(start);
+                let resume = self.resume()?;
+                Ok(Fill::Damage(self.damage(start, resume, why, reached)))
+            }
+        }
+    }
+
+    /// Between members or frames.
+    fn between(&self) -> Mode {
+        if self.zstd {
+            Mode::ZstdBetween
+        } else {
+            Mode::Between
+        }
+    }
+
+    /// Go on decoding a large member.
+    fn stream_member(&mut self, into: &mut Vec<u8>) -> io::Result<Fill> {
+        let before = into.len();
+        let inflated = if self.zstd {
+            self.zstd_frame_into(into, None)?
+        } else {
+            self.inflate_into(into, None)?
+        };
+        match inflated {
+            Inflated::Done => {
+                self.decoded += (into.len() - before) as u64;
+                self.mode = self.between();
+                Ok(Fill::Data)
+            }
+            Inflated::Large => {
+                self.decoded += (into.len() - before) as u64;
+                Ok(Fill::Data)
+            }
+            Inflated::Bad(why) => {
+                // What was decoded before the damage stays handed out.
+                self.decoded += (into.len() - before) as u64;
+                let start = self.member_start;
+                let reached = self.raw.offset();
+                let resume = self.resume()?;
+                Ok(Fill::Damage(self.damage(start, resume, why, reached)))
+            }
+        }
+    }
+
+    /// The damage of the member at `start`, skipped to `resume`.
+    fn damage(&self, start: u64, resume: Option<u64>, why: Why, reached: u64) -> Damage {
+        let end = resume.unwrap_or(self.raw.offset());
+        let (unit, next_unit) = if self.zstd {
+            ("zstd frame", "frame")
+        } else {
+            ("gzip member", "member")
+        };
+        let what = match (&why, resume) {
+            (Why::Ended, _) => format!("{unit} truncated (the input ends inside it)"),
+            (_, Some(next)) if next < reached => format!(
+                "{unit} truncated (its data runs into the next {next_unit}, at byte {next}): {}",
+                why.text()
+            ),
+            _ => format!("bad {unit}: {}", why.text()),
+        };
+        let to = match resume {
+            Some(next) => format!("reading resumes at byte {next}"),
+            None => "to the end of the input".to_string(),
+        };
+        Damage {
+            start,
+            end,
+            message: format!("{what}; bytes {start}..{end} skipped, {to}"),
+        }
+    }
+
+    /// Bytes that are neither a member nor a record: skipped to the next one.
+    fn junk(&mut self) -> io::Result<Fill> {
+        let start = self.raw.offset();
+        self.raw.consume(1);
+        let resume = self.resume()?;
+        let end = resume.unwrap_or(self.raw.offset());
+        let to = match resume {
+            Some(next) => format!("reading resumes at byte {next}"),
+            None => "to the end of the input".to_string(),
+        };
+        Ok(Fill::Damage(Damage {
+            start,
+            end,
+            message: format!(
+                "{} bytes that are neither a {} nor a WARC record; bytes {start}..{end} skipped, {to}",
+                end - start,
+                if self.zstd { "zstd frame" } else { "gzip member" }
+            ),
+        }))
+    }
+
+    /// Put the raw position back at the second byte of the member at
+    /// `start` when its bytes are kept (else stay where decoding stopped).
+    fn rescan_after(&mut self, start: u64) {
+        if let Some(mark) = self.raw.mark.take() {
+            if self.raw.base + mark as u64 == start {
+                self.raw.at = mark + 1;
+            }
+        }
+    }
+
+    /// Scan from the raw position to the next gzip magic or `WARC/1.`;
+    /// its offset, or `None` at the end (all consumed).
+    fn resume(&mut self) -> io::Result<Option<u64>> {
+        loop {
+            let available = self.raw.available();
+            match find_restart(available, self.zstd) {
+                Some(i) if available.len() - i >= 7 || self.raw.eof => {
+                    self.raw.consume(i);
+                    let rest = self.raw.available();
+                    if self.zstd && rest.starts_with(&ZSTD_MAGIC) {
+                        self.mode = Mode::ZstdBetween;
+                        return Ok(Some(self.raw.offset()));
+                    }
+                    if !self.zstd && rest.starts_with(&MAGIC) {
+                        self.mode = Mode::Between;
+                        return Ok(Some(self.raw.offset()));
+                    }
+                    if rest.starts_with(b"WARC/1.") {
+                        self.plain_from_here();
+                        return Ok(Some(self.raw.offset()));
+                    }
+                    // A partial pattern at the very end.
+                    self.raw.consume(rest.len());
+                    self.mode = Mode::End;
+                    return Ok(None);
+                }
+                Some(i) => {
+                    // A possible start near the end: read more and look again.
+                    self.raw.consume(i);
+                    if !self.raw.more()? {
+                        continue;
+                    }
+                }
+                None => {
+                    let n = available.len();
+                    self.raw.consume(n);
+                    if !self.raw.more()? {
+                        self.mode = Mode::End;
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A skippable frame at the raw position (its 8-byte head available):
+    /// the dictionary frame is loaded (decompressed first when it is itself
+    /// a zstd frame), any other is skipped. Damage if it cannot be.
+    fn skippable(&mut self, magic: u32) -> io::Result<Option<Damage>> {
+        let start = self.raw.offset();
+        let head = &self.raw.available()[4..8];
+        let size = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        if magic != ZSTD_DICTIONARY {
+            self.raw.consume(8);
+            let mut left = size;
+            while left > 0 {
+                if self.raw.available().is_empty() && !self.raw.more()? {
+                    break;
+                }
+                let n = left.min(self.raw.available().len());
+                self.raw.consume(n);
+                left -= n;
+            }
+            return Ok(None);
+        }
+        let bad = |why: String, end: u64| Damage {
+            start,
+            end,
+            message: format!("bad zstd dictionary frame: {why}; bytes {start}..{end} skipped"),
+        };
+        if size > self.whole || !self.raw.ensure(8 + size)? {
+            let end = start + 8 + size as u64;
+            let n = self.raw.available().len().min(8 + size);
+            self.raw.consume(n);
+            return Ok(Some(bad(
+                "too large, or cut by the end of the input".into(),
+                end,
+            )));
+        }
+        let content = self.raw.available()[8..8 + size].to_vec();
+        self.raw.consume(8 + size);
+        let end = self.raw.offset();
+        let dictionary = if content.starts_with(&ZSTD_MAGIC) {
+            match zstd::stream::decode_all(&content[..]) {
+                Ok(d) => d,
+                Err(e) => return Ok(Some(bad(e.to_string(), end))),
+            }
+        } else {
+            content
+        };
+        match zstd::stream::raw::Decoder::with_dictionary(&dictionary) {
+            Ok(decoder) => {
+                self.zstd_decoder = Some(decoder);
+                Ok(None)
+            }
+            Err(e) => Ok(Some(bad(e.to_string(), end))),
+        }
+    }
+
+    /// Decode (the rest of) the zstd frame at the raw position into `into`,
+    /// as [`Self::inflate_into`] does a gzip member.
+    fn zstd_frame_into(
+        &mut self,
+        into: &mut Vec<u8>,
+        limit: Option<usize>,
+    ) -> io::Result<Inflated> {
+        use zstd::stream::raw::{InBuffer, Operation, OutBuffer};
+        if self.zstd_decoder.is_none() {
+            self.zstd_decoder = Some(zstd::stream::raw::Decoder::new()?);
+        }
+        let starting = limit.is_some();
+        let Stream {
+            raw, zstd_decoder, ..
+        } = self;
+        let decoder = zstd_decoder.as_mut().expect("made above");
+        if starting {
+            decoder.reinit()?;
+        }
+        loop {
+            if raw.available().is_empty() && !raw.more()? {
+                return Ok(Inflated::Bad(Why::Ended));
+            }
+            if into.capacity() - into.len() < CHUNK {
+                into.reserve(CHUNK.max(into.len() / 4));
+            }
+            let old_len = into.len();
+            let mut input = InBuffer::around(raw.available());
+            let position = into.len();
+            let mut output = OutBuffer::around_pos(into, position);
+            let hint = decoder.run(&mut input, &mut output);
+            let used = input.pos();
+            raw.consume(used);
+            match hint {
+                Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
+                Ok(0) => return Ok(Inflated::Done),
+                Ok(_) => {
+                    let enough = match limit {
+                        Some(limit) => into.len() > limit,
+                        None => into.len() > old_len,
+                    };
+                    if enough {
+                        return Ok(Inflated::Large);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Read a member's header (RFC 1952); the raw position ends after it.
+    fn header(&mut self) -> io::Result<Result<(), Why>> {
+        if !self.raw.ensure(10)? {
+            return Ok(Err(Why::Ended));
+        }
+        let head = &self.raw.available()[..10];
+        let flags = head[3];
+        if flags & 0xE0 != 0 {
+            return Ok(Err(Why::Header("reserved flag bits set")));
+        }
+        let mut at = 10;
+        if flags & 0x04 != 0 {
+            if !self.raw.ensure(at + 2)? {
+                return Ok(Err(Why::Ended));
+            }
+            let a = self.raw.available();
+            let extra = usize::from(a[at]) | usize::from(a[at + 1]) << 8;
+            at += 2 + extra;
+        }
+        for flag in [0x08, 0x10] {
+            if flags & flag != 0 {
+                loop {
+                    if !self.raw.ensure(at + 1)? {
+                        return Ok(Err(Why::Ended));
+                    }
+                    match memchr::memchr(0, &self.raw.available()[at..]) {
+                        Some(i) => {
+                            at += i + 1;
+                            break;
+                        }
+                        None => {
+                            let len = self.raw.available().len();
+                            if len - at > 1 << 20 {
+                                return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
+                            }
+                            if !self.raw.ensure(len + 1)? {
+                                return Ok(Err(Why::Ended));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if flags & 0x02 != 0 {
+            at += 2;
+        }
+        if !self.raw.ensure(at)? {
+            return Ok(Err(Why::Ended));
+        }
+        self.raw.consume(at);
+        Ok(Ok(()))
+    }
+
+    /// Inflate the current member into `into` (appending). Stops at the
+    /// member's end (trailer checked: `Done`), or with `Large` once `into`
+    /// is longer than `limit` (with no limit: once anything was appended).
+    fn inflate_into(&mut self, into: &mut Vec<u8>, limit: Option<usize>) -> io::Result<Inflated> {
+        loop {
+            if self.raw.available().is_empty() && !self.raw.more()? {
+                return Ok(Inflated::Bad(Why::Ended));
+            }
+            if into.capacity() - into.len() < CHUNK {
+                into.reserve(CHUNK.max(into.len() / 4));
+            }
+            let old_in = self.inflate.total_in();
+            let old_len = into.len();
+            let status =
+                self.inflate
+                    .decompress_vec(self.raw.available(), into, FlushDecompress::None);
+            let used = (self.inflate.total_in() - old_in) as usize;
+            self.raw.consume(used);
+            self.crc.update(&into[old_len..]);
+            match status {
+                Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
+                Ok(Status::StreamEnd) => {
+                    if !self.raw.ensure(8)? {
+                        return Ok(Inflated::Bad(Why::Ended));
+                    }
+                    let t = &self.raw.available()[..8];
+                    let crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+                    let size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+                    self.raw.consume(8);
+                    if crc != self.crc.sum() {
+                        return Ok(Inflated::Bad(Why::Check("CRC mismatch")));
+                    }
+                    if size != self.crc.amount() {
+                        return Ok(Inflated::Bad(Why::Check("length mismatch")));
+                    }
+                    return Ok(Inflated::Done);
+                }
+                Ok(_) => {
+                    let enough = match limit {
+                        Some(limit) => into.len() > limit,
+                        None => into.len() > old_len,
+                    };
+                    if enough {
+                        return Ok(Inflated::Large);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Why a member is bad.
+enum Why {
+    Ended,
+    Header(&'static str),
+    Data(String),
+    Check(&'static str),
+}
+
+impl Why {
+    fn text(&self) -> String {
+        match self {
+            Why::Ended => "the input ends inside it".into(),
+            Why::Header(why) => format!("bad header ({why})"),
+            Why::Data(why) => format!("bad compressed data ({why})"),
+            Why::Check(why) => why.to_string(),
+        }
+    }
+}
+
+enum Inflated {
+    Done,
+    Large,
+    Bad(Why),
+}
+
+/// Do these bytes (after a member) start plain WARC text: a record, or the
+/// empty lines between records?
+fn starts_plain(bytes: &[u8]) -> bool {
+    let trimmed = bytes
+        .iter()
+        .position(|&b| b != b'\r' && b != b'\n')
+        .map_or(&[][..], |i| &bytes[i..]);
+    trimmed.is_empty() || b"WARC/1.".starts_with(&trimmed[..trimmed.len().min(7)])
+}
+
+/// The first place in `bytes` where a gzip magic or `WARC/1.` starts, or
+/// may start (a partial pattern at the end counts). In compressed bytes
+/// either is as good as a line start: seven given bytes do not occur there
+/// by chance.
+fn find_restart(bytes: &[u8], zstd: bool) -> Option<usize> {
+    let frame: &[u8] = if zstd { &ZSTD_MAGIC } else { &MAGIC };
+    memchr::memchr2_iter(frame[0], b'W', bytes).find(|&i| {
+        let rest = &bytes[i..];
+        let pattern: &[u8] = if rest[0] == frame[0] {
+            frame
+        } else {
+            b"WARC/1."
+        };
+        pattern.starts_with(&rest[..rest.len().min(pattern.len())])
+    })
+}
