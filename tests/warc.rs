@@ -180,6 +180,7 @@ fn main() {
         a_decompression_bomb_is_an_error_as_an_oversized_record_is,
         an_arc_file_is_read_as_warcs_predecessor_whatever_its_name_and_never_changed,
         the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks,
+        a_warc_run_counts_its_records_in_the_summary,
     ]);
     libtest_mimic::run(&args, trials).exit();
 }
@@ -857,4 +858,44 @@ fn memchr_find(haystack: &[u8], needle: &[u8]) -> usize {
         .windows(needle.len())
         .position(|w| w == needle)
         .expect("present")
+}
+
+/// A run over WARCs says what happened to their records: read, converted,
+/// unchanged, passed over by type, broken — summed over a folder of WARCs,
+/// and for one WARC with `--stats`. (`gzip` holds a warcinfo record and one
+/// response with links; `broken-length` a warcinfo record, two responses
+/// with links and a record whose length lies.)
+fn a_warc_run_counts_its_records_in_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawls = dir.path().join("crawls");
+    std::fs::create_dir(&crawls).unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/warc");
+    std::fs::copy(fixtures.join("gzip/input.warc.gz"), crawls.join("a.warc.gz")).unwrap();
+    std::fs::copy(fixtures.join("broken-length/input.warc"), crawls.join("b.warc")).unwrap();
+
+    let folder = linkbase()
+        .arg("-r")
+        .arg(&crawls)
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&folder.stderr);
+    assert!(
+        stderr.contains("\nlinkbase: WARC records: 6 read, 3 converted, 0 unchanged, 2 passed over (warcinfo 2), 1 broken\nlinkbase: 2 of 2 inputs changed; "),
+        "{stderr}"
+    );
+
+    let one = linkbase()
+        .arg(crawls.join("a.warc.gz"))
+        .arg("-o")
+        .arg(dir.path().join("a.warc.gz"))
+        .arg("--stats")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&one.stderr);
+    assert!(
+        stderr.contains("\nlinkbase: WARC records: 2 read, 1 converted, 0 unchanged, 1 passed over (warcinfo 1), 0 broken\nlinkbase: 1 of 1 input changed; "),
+        "{stderr}"
+    );
 }

@@ -292,6 +292,9 @@ pub fn run(args: RewriteArgs) -> i32 {
         eprint!("{}", totals.stats_table());
     }
     if totals.show_summary(files, &settings) {
+        if let Some(line) = totals.warc_line() {
+            eprintln!("{line}");
+        }
         eprintln!(
             "{}",
             totals.summary_line(started.elapsed(), base_flag, !preview.writes())

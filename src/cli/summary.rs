@@ -58,6 +58,9 @@ pub struct Totals {
     /// And in WARC records (a record without a usable `WARC-Target-URI`:
     /// no flag gives them one).
     pub without_base_in_records: u64,
+    /// The records of every WARC (and ARC) read, added up; `None` when no
+    /// input was one.
+    pub warc: Option<linkbase::warc::Summary>,
     /// Errors: failed links, error problems, failed files, report failures.
     pub errors: u64,
     /// Bytes read.
@@ -99,6 +102,12 @@ impl Totals {
                 false
             }
         };
+        if let Some(warc) = &result.warc {
+            add_warc(
+                self.warc.get_or_insert_with(Default::default),
+                &warc.summary,
+            );
+        }
         let counts = &result.report.counts;
         if written {
             self.rewritten += counts.rewritten;
@@ -138,6 +147,28 @@ impl Totals {
     /// never with `--quiet`.
     pub fn show_summary(&self, inputs: usize, settings: &Settings) -> bool {
         !settings.quiet && (inputs > 1 || settings.walks_folder() || settings.stats)
+    }
+
+    /// `linkbase: WARC records: 1116 read, 530 converted, 20 unchanged, 566
+    /// passed over (request 558, revisit 8), 0 broken`: the records of the
+    /// WARCs read, when there was one.
+    pub fn warc_line(&self) -> Option<String> {
+        let warc = self.warc.as_ref()?;
+        let passed: u64 = warc.passed.values().sum();
+        let mut line = format!(
+            "linkbase: WARC records: {} read, {} converted, {} unchanged, {passed} passed over",
+            warc.records, warc.conversions, warc.unchanged
+        );
+        if passed > 0 {
+            let kinds: Vec<String> = warc
+                .passed
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
+            let _ = write!(line, " ({})", kinds.join(", "));
+        }
+        let _ = write!(line, ", {} broken", warc.broken);
+        Some(line)
     }
 
     /// `linkbase: 3 of 12 inputs changed, 1 skipped; 40 other files passed
@@ -297,4 +328,17 @@ mod tests {
             assert_eq!(amount(bytes), want, "{bytes}");
         }
     }
+}
+
+/// Add one WARC's record counts to the run's.
+fn add_warc(total: &mut linkbase::warc::Summary, one: &linkbase::warc::Summary) {
+    total.records += one.records;
+    total.conversions += one.conversions;
+    total.unchanged += one.unchanged;
+    for (kind, n) in &one.passed {
+        *total.passed.entry(kind.clone()).or_default() += n;
+    }
+    total.broken += one.broken;
+    total.links += one.links;
+    total.problems += one.problems;
 }
