@@ -870,8 +870,16 @@ fn a_warc_run_counts_its_records_in_the_summary() {
     let crawls = dir.path().join("crawls");
     std::fs::create_dir(&crawls).unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/warc");
-    std::fs::copy(fixtures.join("gzip/input.warc.gz"), crawls.join("a.warc.gz")).unwrap();
-    std::fs::copy(fixtures.join("broken-length/input.warc"), crawls.join("b.warc")).unwrap();
+    std::fs::copy(
+        fixtures.join("gzip/input.warc.gz"),
+        crawls.join("a.warc.gz"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fixtures.join("broken-length/input.warc"),
+        crawls.join("b.warc"),
+    )
+    .unwrap();
 
     let folder = linkbase()
         .arg("-r")
