@@ -306,6 +306,19 @@ fn plural(n: u64, noun: &str) -> String {
     }
 }
 
+/// Add one WARC's record counts to the run's.
+fn add_warc(total: &mut linkbase::warc::Summary, one: &linkbase::warc::Summary) {
+    total.records += one.records;
+    total.conversions += one.conversions;
+    total.unchanged += one.unchanged;
+    for (kind, n) in &one.passed {
+        *total.passed.entry(kind.clone()).or_default() += n;
+    }
+    total.broken += one.broken;
+    total.links += one.links;
+    total.problems += one.problems;
+}
+
 #[cfg(test)]
 mod tests {
     use super::amount;
@@ -328,17 +341,4 @@ mod tests {
             assert_eq!(amount(bytes), want, "{bytes}");
         }
     }
-}
-
-/// Add one WARC's record counts to the run's.
-fn add_warc(total: &mut linkbase::warc::Summary, one: &linkbase::warc::Summary) {
-    total.records += one.records;
-    total.conversions += one.conversions;
-    total.unchanged += one.unchanged;
-    for (kind, n) in &one.passed {
-        *total.passed.entry(kind.clone()).or_default() += n;
-    }
-    total.broken += one.broken;
-    total.links += one.links;
-    total.problems += one.problems;
 }
