@@ -587,3 +587,61 @@ fn svg_style_url_with_lt_keeps_its_tree() {
         input
     );
 }
+
+/// mime target, finding 18: a message that starts with a byte order mark and
+/// then a line that begins with white space (it continues no field). Python's
+/// `email` drops that line (`FirstHeaderLineIsContinuationDefect`) and reads
+/// the `Content-Type: text/html` after it; linkbase does the same, with a
+/// warning, and rewrites the body. The check's own part-by-part parse now
+/// drops such lines too (it found no region for the body before). The fuzz
+/// input (its first byte is the target's settings) is the seed
+/// `finding-18-bom-then-continuation-line`.
+#[test]
+fn byte_order_mark_then_a_continuation_line() {
+    let seed = std::fs::read("fuzz/seeds/mime/finding-18-bom-then-continuation-line").unwrap();
+    let input = &seed[1..];
+    assert!(input.starts_with(b"\xEF\xBB\xBF 1 00:00:00 "));
+    let checked = splice_check::check(
+        input,
+        &options(Format::Mime, "http://h.example/a/b/doc.mht"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let body_start = input
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map(|at| at + 2)
+        .unwrap();
+    assert!(!checked.edits.is_empty());
+    for (edit, region) in &checked.edits {
+        assert!(edit.range.start >= body_start, "{:?}", edit.range);
+        assert!(
+            matches!(&region.as_ref().unwrap().kind, splice_check::RegionKind::Body { media_type, .. } if media_type == "text/html"),
+            "{region:?}"
+        );
+    }
+    let warnings = problem_lines(&checked.report);
+    assert!(
+        warnings.iter().any(|w| w
+            .contains("starts with a line that begins with white space and continues no field")),
+        "{warnings:?}"
+    );
+}
+
+/// html target, finding 19: `src('z.png')` in a style attribute is CSS
+/// Values 4's `src()`, the twin of `url()` that takes its URL as a string;
+/// linkbase rewrites it, and the fidelity check now masks its string as it
+/// masks `url()`'s. The fuzz input is the seed `finding-19-css-src-function`
+/// (a Shift_JIS page; its first byte is the target's settings).
+#[test]
+fn css_src_function_is_a_url() {
+    let seed = std::fs::read("fuzz/seeds/html/finding-19-css-src-function").unwrap();
+    html_fuzz_input::check_html_input("finding 19", &seed);
+    let input = b"<p style=\"background:src('z.png')\">";
+    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/a/"), None);
+    assert_eq!(
+        &out.output[..],
+        &b"<p style=\"background:src('http://h.example/a/z.png')\">"[..]
+    );
+    fidelity::assert_same_tree("src()", input, &out.output, None, &[]);
+}

@@ -220,7 +220,8 @@ fn same_css(path: &str, a: &str, b: &str) -> Result<(), String> {
     same(path, "CSS (URL tokens masked)", css_shape(a), css_shape(b))
 }
 
-/// The CSS token stream with the URLs of `url()`, `@import "…"` and
+/// The CSS token stream with the URLs of `url()`, of its CSS Values 4 twin
+/// `src()` (§4.5: `src()` takes its URL as a string), of `@import "…"` and
 /// strings inside `image-set()` masked.
 fn css_shape(css: &str) -> Vec<String> {
     let mut parser = Parser::new(css);
@@ -238,7 +239,8 @@ fn collect(p: &mut Parser<'_>, url_context: bool, out: &mut Vec<String>) {
             Token::QuotedString(_) if url_context || after_import => out.push("<URL>".into()),
             Token::Function(name) => {
                 let lower = name.to_ascii_lowercase();
-                let urls = url_context || lower == "url" || lower.ends_with("image-set");
+                let urls =
+                    url_context || lower == "url" || lower == "src" || lower.ends_with("image-set");
                 let mut inner = Vec::new();
                 let _ = p.parse_nested_block(|p| -> Result<(), ParseError<()>> {
                     collect(p, urls, &mut inner);

@@ -224,7 +224,9 @@ fn offset(input: &[u8], slice: &[u8]) -> Range<usize> {
 /// ends the multipart), each parsed the same way; the message inside a
 /// `message/*` part too. `message`: the entity is a message (lines of white
 /// space before its first header are skipped, as linkbase and Python's
-/// `email` skip them).
+/// `email` skip them). In any entity, lines that begin with white space and
+/// hold something else before the first header are dropped, as Python's
+/// `email` drops them.
 fn collect_regions_part_by_part(
     input: &[u8],
     entity: &[u8],
@@ -239,6 +241,19 @@ fn collect_regions_part_by_part(
             break;
         }
         entity = &entity[nl + 1..];
+    }
+    // Lines that begin with white space before the first field continue no
+    // field: Python's `email` drops them (`FirstHeaderLineIsContinuationDefect`),
+    // in a message and in a body part alike; mailparse refuses such a block.
+    while entity.starts_with(b" ") || entity.starts_with(b"\t") {
+        let end = entity
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(entity.len(), |nl| nl + 1);
+        if entity[..end].iter().all(|b| b" \t\r\n".contains(b)) {
+            break;
+        }
+        entity = &entity[end..];
     }
     let Ok((headers, body_start)) = mailparse::parse_headers(entity) else {
         return;
