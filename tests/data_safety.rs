@@ -72,6 +72,9 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             let name = path.strip_prefix(root).unwrap().display().to_string();
             let meta = fs::symlink_metadata(&path).unwrap();
             if meta.is_dir() {
+                if fs::read_dir(&path).unwrap().next().is_none() {
+                    out.insert(format!("{name}/"), b"(empty folder)".to_vec());
+                }
                 walk(root, &path, out);
             } else if meta.file_type().is_symlink() {
                 let target = fs::read_link(&path).unwrap();
@@ -787,6 +790,11 @@ fn a_mirror_of_a_site_with_images_works_like_the_input() {
     fs::set_permissions(site.join("robots.txt"), fs::Permissions::from_mode(0o444)).unwrap();
     std::os::unix::fs::symlink("index.html", site.join("home.html")).unwrap();
     std::os::unix::fs::symlink("../img", site.join("css/img")).unwrap();
+    // Empty folders (one inside another folder that holds nothing else)
+    // are made again too: the site may write into them.
+    fs::create_dir_all(site.join("uploads")).unwrap();
+    fs::create_dir_all(site.join("cache/tmp")).unwrap();
+    assert_eq!(tree(&site)["cache/tmp/"], b"(empty folder)");
     let out_dir = dir.path().join("out");
     let out = run(linkbase()
         .arg("-r")

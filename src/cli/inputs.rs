@@ -56,8 +56,9 @@ pub struct Skipped {
     /// An error (something the user asked for could not be done; exit status 1),
     /// or a file the walk passes over because linkbase does not handle it.
     pub is_error: bool,
-    /// A file of a walked tree that is not rewritten (a regular file or a
-    /// symbolic link), which a mirror (`-o DIR`) copies as it is.
+    /// A file of a walked tree that is not rewritten (a regular file, a
+    /// symbolic link or an empty folder), which a mirror (`-o DIR`) copies
+    /// as it is.
     pub mirrored: Option<InputFile>,
 }
 
@@ -228,6 +229,17 @@ fn walk(root: &Path, folder: &Path, backup: Option<&Backup>, entries: &mut Vec<E
     };
     let mut children: Vec<_> = listing.filter_map(Result::ok).collect();
     children.sort_by_key(|c| c.file_name());
+    if children.is_empty() && folder != root {
+        // Nothing in it makes it in the mirror: the mirror makes it itself.
+        let relative = folder.strip_prefix(root).unwrap_or(folder).to_path_buf();
+        let file = InputFile {
+            path: folder.to_path_buf(),
+            name: display(folder),
+            relative,
+        };
+        entries.push(copied(file, "empty folder"));
+        return;
+    }
     for child in children {
         let path = child.path();
         let name = display(&path);

@@ -118,7 +118,8 @@ pub const TERMINAL: &str =
 /// Copy `source`, a file of the tree that is not rewritten, to its place
 /// `relative` in the mirror folder: a regular file's bytes (atomically, as
 /// every output file), a symbolic link as a link with the same target (so a
-/// link inside the tree keeps leading where it led).
+/// link inside the tree keeps leading where it led), an empty folder as a
+/// folder.
 pub fn copy_to_mirror(
     settings: &Settings,
     source: &Path,
@@ -143,6 +144,14 @@ pub fn copy_to_mirror(
     if meta.file_type().is_symlink() {
         let link = std::fs::read_link(source).map_err(|e| output("cannot read the link", &e))?;
         return copy_link(&link, &target).map_err(|e| output("cannot make the link", &e));
+    }
+    if meta.is_dir() {
+        // An empty folder: made again (an existing folder is kept as it is).
+        return match std::fs::create_dir(&target) {
+            Ok(()) => keep_mode(&meta, &target).map_err(|e| output("cannot set permissions", &e)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && target.is_dir() => Ok(()),
+            Err(e) => Err(output("cannot create the folder", &e)),
+        };
     }
     let mut file = std::fs::File::open(source).map_err(|e| output("cannot read the input", &e))?;
     settings
