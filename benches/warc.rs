@@ -19,6 +19,8 @@
 
 #[path = "../tests/common/mhtml.rs"]
 mod mhtml;
+#[path = "common/python_docs.rs"]
+mod python_docs;
 #[cfg(target_os = "linux")]
 #[path = "../tests/common/rss.rs"]
 mod rss;
@@ -69,41 +71,11 @@ fn pages() -> (Vec<(PathBuf, Option<PathBuf>)>, String) {
     }
 }
 
-/// The documentation's HTML folder, downloaded and unpacked on first use.
+/// The documentation's HTML folder, downloaded and unpacked on first use
+/// (`benches/common/python_docs.rs`, shared with the other benches).
 fn python_docs() -> Result<PathBuf, String> {
     let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-cache/python3.11-doc");
-    let html = cache.join("usr/share/doc/python3.11/html");
-    if html.is_dir() {
-        return Ok(html);
-    }
-    std::fs::create_dir_all(&cache).map_err(|e| e.to_string())?;
-    let download = Command::new("apt-get")
-        .args(["download", "python3.11-doc"])
-        .current_dir(&cache)
-        .output()
-        .map_err(|e| format!("apt-get: {e}"))?;
-    if !download.status.success() {
-        return Err(format!(
-            "apt-get download: {}",
-            String::from_utf8_lossy(&download.stderr).trim()
-        ));
-    }
-    let deb = std::fs::read_dir(&cache)
-        .map_err(|e| e.to_string())?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "deb"))
-        .ok_or("no .deb downloaded")?;
-    let unpack = Command::new("dpkg")
-        .arg("-x")
-        .arg(&deb)
-        .arg(&cache)
-        .status()
-        .map_err(|e| format!("dpkg: {e}"))?;
-    if !unpack.success() || !html.is_dir() {
-        return Err("dpkg -x did not give the HTML folder".into());
-    }
-    Ok(html)
+    python_docs::html_root(&cache)
 }
 
 fn collect_html(root: &Path, folder: &Path, out: &mut Vec<PathBuf>) {
