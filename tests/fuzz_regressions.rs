@@ -645,3 +645,38 @@ fn css_src_function_is_a_url() {
     );
     fidelity::assert_same_tree("src()", input, &out.output, None, &[]);
 }
+
+/// mime target, finding 20: finding 18's message, with a URL that needs a
+/// new Content-Transfer-Encoding header (inserted at the end of the header
+/// block). mailparse cannot read the message whole (the dropped line), and the
+/// check's part-by-part parse knew the bodies' places but not the header
+/// ends where a transfer encoding is inserted; it now knows both, as the
+/// whole parse does. The fuzz input is the seed
+/// `finding-20-inserted-transfer-encoding-after-dropped-line`.
+#[test]
+fn transfer_encoding_inserted_after_a_dropped_line() {
+    let seed =
+        std::fs::read("fuzz/seeds/mime/finding-20-inserted-transfer-encoding-after-dropped-line")
+            .unwrap();
+    let input = &seed[1..];
+    let checked = splice_check::check(
+        input,
+        &options(Format::Mime, "http://h.example/a/b/doc.mht"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(checked.whole_parse_failed.is_some());
+    let header_end = input.windows(2).position(|w| w == b"\n\n").unwrap() + 1;
+    let places: Vec<_> = checked
+        .edits
+        .iter()
+        .map(|(edit, region)| (edit.range.clone(), region.as_ref().unwrap().kind.clone()))
+        .collect();
+    assert!(
+        places.contains(&(
+            header_end..header_end,
+            splice_check::RegionKind::TransferEncoding
+        )),
+        "{places:?}"
+    );
+}

@@ -318,6 +318,10 @@ fn collect_regions_part_by_part(
     }
     if REWRITTEN_TYPES.contains(&ctype.mimetype.as_str()) {
         out.push(Region {
+            range: transfer_encoding_place(input, &headers, offset(input, body).start),
+            kind: RegionKind::TransferEncoding,
+        });
+        out.push(Region {
             range: offset(input, body),
             kind: RegionKind::Body {
                 media_type: ctype.mimetype.clone(),
@@ -335,6 +339,34 @@ fn collect_regions_part_by_part(
             });
         } else {
             collect_regions_part_by_part(input, body, true, out, depth + 1);
+        }
+    }
+}
+
+/// Where a text/html or text/css part's transfer encoding may change: the
+/// value of its Content-Transfer-Encoding header, or, without one, the end of
+/// its header block (before the empty line that ends it, the body starting
+/// at `body_start`), where one is inserted.
+fn transfer_encoding_place(
+    input: &[u8],
+    headers: &[mailparse::MailHeader<'_>],
+    body_start: usize,
+) -> Range<usize> {
+    let cte_header = headers.iter().find(|h| {
+        h.get_key_ref()
+            .trim()
+            .eq_ignore_ascii_case("content-transfer-encoding")
+    });
+    match cte_header {
+        Some(h) => offset(input, h.get_value_raw()),
+        None => {
+            let blank = if input[..body_start].ends_with(b"\r\n") {
+                2
+            } else {
+                1
+            };
+            let at = body_start.saturating_sub(blank);
+            at..at
         }
     }
 }
@@ -385,16 +417,8 @@ fn collect_regions(input: &[u8], mail: &ParsedMail<'_>, out: &mut Vec<Region>, d
         },
     };
     if REWRITTEN_TYPES.contains(&media_type) {
-        let header_end = match cte_header {
-            Some(h) => offset(input, h.get_value_raw()),
-            None => {
-                let at = body.range.start;
-                let blank = if input[..at].ends_with(b"\r\n") { 2 } else { 1 };
-                at.saturating_sub(blank)..at.saturating_sub(blank)
-            }
-        };
         out.push(Region {
-            range: header_end,
+            range: transfer_encoding_place(input, &mail.headers, body.range.start),
             kind: RegionKind::TransferEncoding,
         });
         out.push(body);
