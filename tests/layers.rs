@@ -24,11 +24,11 @@ const LAYERS: [&str; 15] = [
     "css",
     "html",
     "xhtml",
+    "by_format",
     "mime",
     "planned",
     "warc",
     "document",
-    "explain",
     "fuzzing",
     "doc_example_tests",
 ];

@@ -146,8 +146,7 @@ fn finish(text: &str, mut report: Report) -> i32 {
 /// Is the file a WARC (by name, or by its first bytes), or an ARC (its
 /// first bytes), which is read as one?
 fn is_warc(path: &std::path::Path, name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".warc") || lower.ends_with(".warc.gz") || lower.ends_with(".warc.zst") {
+    if Format::from_name(name) == Some(Format::Warc) {
         return true;
     }
     let mut head = Vec::new();

@@ -266,20 +266,11 @@ fn backup(suffix: Option<String>, mode: Option<&str>) -> Result<Option<Backup>, 
 /// `.warc.gz`…)? Backups are never inputs, so with such a suffix no file of
 /// that kind would be.
 fn is_input_extension(suffix: &str) -> bool {
-    use super::inputs::{CSS_EXTENSIONS, HTML_EXTENSIONS, MIME_EXTENSIONS, WARC_EXTENSIONS};
-    let Some(extension) = suffix.strip_prefix('.') else {
-        return false;
-    };
-    let extension = extension.to_ascii_lowercase();
-    extension == "warc.gz"
-        || [
-            &HTML_EXTENSIONS[..],
-            &MIME_EXTENSIONS,
-            &CSS_EXTENSIONS,
-            &WARC_EXTENSIONS,
-        ]
-        .iter()
-        .any(|list| list.contains(&extension.as_str()))
+    // The whole suffix is the ending: without its first dot it names nothing
+    // (`.html` is one, `.orig.html` is not).
+    suffix.starts_with('.')
+        && super::inputs::walk_takes_name(suffix)
+        && linkbase::Format::from_name(&suffix[1..]).is_none()
 }
 
 fn destination(

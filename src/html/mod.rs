@@ -33,7 +33,7 @@ pub mod stylesheet;
 
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub(crate) use rewrite::{kind_of, reported_name, Bases, Policy, Start};
-pub use stylesheet::{plan_stylesheet, rewrite_stylesheet};
+pub use stylesheet::plan_stylesheet;
 
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
@@ -130,11 +130,4 @@ pub fn plan_html(
     let edits = rewrite::rewrite_document(&text, &start(ctx, &charset, spans), report);
     let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
-}
-
-/// [`plan_html`]'s output assembled: the rewritten document, `None` when
-/// nothing had to change.
-pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
-    let edits = plan_html(input, ctx, report)?;
-    Some(splice::apply(input, &edits))
 }

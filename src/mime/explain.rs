@@ -4,7 +4,7 @@
 use super::walk::{self, Structure};
 use super::{is_rewritable_type, traverse, PartContext, Start};
 use crate::base::{BaseRule, EstablishedBase};
-use crate::options::Options;
+use crate::options::{Format, Options};
 use crate::report::{Location, Report};
 
 /// One line of the explanation: one entity.
@@ -54,12 +54,7 @@ fn explain_tree(
             let encoding = entity.transfer_encoding();
             let mut base = part.base.cloned();
             let decoded = match entity.structure {
-                Structure::Leaf
-                    if matches!(
-                        entity.media_type.as_str(),
-                        "text/html" | "application/xhtml+xml"
-                    ) =>
-                {
+                Structure::Leaf if is_rewritable_type(&entity.media_type) => {
                     super::decoded_body(input, entity, &encoding).ok()
                 }
                 Structure::EncodedMessage => super::decoded_body(input, entity, &encoding).ok(),
@@ -68,11 +63,8 @@ fn explain_tree(
             if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
                 let loc = entity.location(location);
                 let ctx = super::html_context(entity, options, part.base, &loc);
-                base = if entity.media_type == "application/xhtml+xml" {
-                    crate::xhtml::document_base(content, &ctx, report)
-                } else {
-                    crate::html::document_base(content, &ctx, report)
-                };
+                let format = Format::from_media_type(&entity.media_type).unwrap_or(Format::Html);
+                base = crate::by_format::base(format, content, &ctx, report);
             }
             let note = match (&entity.structure, part.protected) {
                 (Structure::Unparsed(reason), _) => Some(reason.clone()),

@@ -20,7 +20,7 @@ pub mod transfer;
 pub mod walk;
 
 use crate::base::EstablishedBase;
-use crate::options::Options;
+use crate::options::{Format, Options};
 use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Setting, Severity};
 use bases::HeadingBase;
@@ -306,12 +306,10 @@ fn html_context<'a>(
     }
 }
 
-/// Is this a media type whose content is rewritten?
+/// Is this a media type whose content is rewritten: a single document
+/// ([`Format::from_media_type`], [`Format::is_document`])?
 pub fn is_rewritable_type(media_type: &str) -> bool {
-    matches!(
-        media_type,
-        "text/html" | "text/css" | "application/xhtml+xml"
-    )
+    Format::from_media_type(media_type).is_some_and(Format::is_document)
 }
 
 struct Planner<'a> {
@@ -494,14 +492,9 @@ impl Planner<'_> {
             return None;
         }
         let ctx = html_context(entity, self.options, base, loc);
-        let mut rewritten = if entity.media_type == "text/css" {
-            let environment = self.style_environments.get(&entity.path).copied();
-            crate::html::rewrite_stylesheet(text, &ctx, environment, report)?
-        } else if entity.media_type == "application/xhtml+xml" {
-            crate::xhtml::rewrite_xhtml(text, &ctx, report)?
-        } else {
-            crate::html::rewrite_html(text, &ctx, report)?
-        };
+        let format = Format::from_media_type(&entity.media_type).unwrap_or(Format::Html);
+        let environment = self.style_environments.get(&entity.path).copied();
+        let mut rewritten = crate::by_format::rewrite(format, text, &ctx, environment, report)?;
         rewritten.extend_from_slice(tail);
         // Base64 text keeps its own line breaks: CRLF (canonical, RFC 2045)
         // when it had them, whatever the layer wrote.

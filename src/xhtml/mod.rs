@@ -27,16 +27,9 @@ use encoding::Work;
 use scan::{Element, StyleText};
 use std::ops::Range;
 
-/// Rewrite the XHTML document `input`; `None` when nothing had to change
-/// (the caller then keeps the input bytes exactly), or when it cannot be
-/// read as XML (reported).
-pub fn rewrite_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
-    let edits = plan_xhtml(input, ctx, report)?;
-    Some(crate::html::splice::apply(input, &edits))
-}
-
-/// [`rewrite_xhtml`]'s edits of the input, sorted, not applied; `None` when
-/// nothing changes.
+/// The edits that rewrite the XHTML document `input`, sorted, not applied;
+/// `None` when nothing had to change (the caller then keeps the input bytes
+/// exactly), or when it cannot be read as XML (reported).
 pub fn plan_xhtml(
     input: &[u8],
     ctx: &HtmlContext<'_>,
