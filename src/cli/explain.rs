@@ -3,36 +3,12 @@
 //! file or several (`-r` walks folders as the rewrite command does), read
 //! as `--format` says or as the rewrite command would guess.
 
-use super::inputs::{display, io_cause};
+use super::args::ExplainArgs;
+use super::io::io_cause;
+use super::paths::display;
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
-use clap::builder::TypedValueParser;
 use linkbase::{Explanation, Format, Options, Report};
 use std::path::PathBuf;
-
-/// Arguments of `linkbase explain`.
-#[derive(clap::Args, Debug)]
-pub struct ExplainArgs {
-    /// The retrieval URL of the input (rule 5.3); one file only.
-    #[arg(long)]
-    url: Option<String>,
-    /// Resolution profile.
-    #[arg(long, default_value = "rfc3986")]
-    profile: linkbase::Profile,
-    /// Rewrite signed parts too (only changes what is reported).
-    #[arg(long)]
-    force: bool,
-    /// How to read the input: decided from content and name (`auto`), or forced.
-    #[arg(long, value_name = "FORMAT", default_value = "auto",
-          value_parser = clap::builder::PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc"])
-              .map(|s| super::rewrite::parse_format(&s)))]
-    format: linkbase::Format,
-    /// Walk folders (the files `linkbase -r` takes).
-    #[arg(short, long)]
-    recursive: bool,
-    /// The files to explain (folders with -r).
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<PathBuf>,
-}
 
 /// Run `linkbase explain`: each file in turn, headed `==> FILE <==` when
 /// there are several (as `head` and `tail` do).

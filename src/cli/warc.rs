@@ -11,10 +11,11 @@
 //! ends in `.gz`, zstd-compressed (one frame per record) when it ends in
 //! `.zst`, and on standard output as the input was.
 
-use super::inputs::{io_cause, InputFile};
-use super::job::{JobResult, RecordSpan, Status, WarcResult};
+use super::inputs::InputFile;
+use super::io::io_cause;
 use super::output::{self, WriteFailure};
 use super::progress::RecordProgress;
+use super::result::{JobResult, RecordSpan, Status, WarcResult};
 use super::settings::{Destination, Settings};
 use linkbase::warc::{self, RecordResult, WarcOptions};
 use std::io::{self, Read};

@@ -1,11 +1,12 @@
 //! Rewrite the links of an [`RcDom`] a caller already holds, in place — the
 //! use of lxml's `make_links_absolute`, for Rust programs that parse with
 //! html5ever themselves. The same link table and policy as the rewrite of a
-//! file ([`super::rewrite`]'s `Policy`: one decision per attribute); nothing
+//! file ([`super::rewrite`]'s `DocumentRewriter`: one decision per attribute); nothing
 //! on the file path goes through here (it splices into the source instead).
 
 use super::dom::{may_hold_saved_from, AttrNs, ElementNs};
-use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
+use super::rewrite::{kind_of, reported_name, Bases, DocumentRewriter};
+use super::DocumentSetup;
 use super::HtmlContext;
 use crate::base::{establish, BaseRule};
 use crate::options::Options;
@@ -47,7 +48,7 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
             }
         }
     });
-    let start = Start {
+    let start = DocumentSetup {
         ctx: HtmlContext::new(options, base.as_ref(), &location),
         saved_from_allowed: true,
         query_encoding: encoding_rs::UTF_8,
@@ -59,7 +60,7 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
     let comments: Vec<&str> = comments.iter().map(|c| &**c).collect();
     let base_href = first_base_href(&dom.document);
     let bases = Bases::new(base_href.as_deref(), &comments, &start, &mut report);
-    let mut policy = Policy::new(&bases, &start, &mut report);
+    let mut policy = DocumentRewriter::new(&bases, &start, &mut report);
     for node in elements(&dom.document, true) {
         rewrite_element(&node, &mut policy);
     }
@@ -67,7 +68,7 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
 }
 
 /// Rewrite one element's attributes and, for `style`, its text.
-fn rewrite_element(node: &Handle, policy: &mut Policy<'_>) {
+fn rewrite_element(node: &Handle, policy: &mut DocumentRewriter<'_>) {
     let NodeData::Element { name, attrs, .. } = &node.data else {
         return;
     };

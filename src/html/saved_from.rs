@@ -3,7 +3,7 @@
 //! length of the URL. Used as the retrieval URL (rule 5.3) only when the
 //! caller knows no base.
 
-use super::rewrite::Start;
+use super::DocumentSetup;
 use crate::base::{establish, BaseRule, EstablishedBase};
 use crate::report::{Report, Severity};
 
@@ -41,7 +41,7 @@ pub fn saved_from_url(comment: &str) -> Option<&str> {
 /// (`comments`: the document's leading comments, in order).
 pub fn saved_from_base(
     comments: &[&str],
-    start: &Start<'_>,
+    start: &DocumentSetup<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     let (profile, query_encoding) = (start.ctx.options.profile, start.query_encoding);

@@ -2,7 +2,7 @@
 //! encoding, base and the rule that set it.
 
 use super::walk::{self, Structure};
-use super::{is_rewritable_type, traverse, PartContext, Start};
+use super::{is_rewritable_type, traverse, OuterBase, PartContext};
 use crate::base::{BaseRule, EstablishedBase};
 use crate::options::{Format, Options};
 use crate::report::{Location, Report};
@@ -27,7 +27,7 @@ pub fn explain_message(
         options,
         location,
         report,
-        Start::Retrieval,
+        OuterBase::Retrieval,
         &mut lines,
     );
     lines
@@ -39,7 +39,7 @@ fn explain_tree(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: Start,
+    start: OuterBase,
     lines: &mut Vec<PartLine>,
 ) {
     traverse(
@@ -84,7 +84,7 @@ fn explain_tree(
             if let (Some(content), Structure::EncodedMessage) = (&decoded, &entity.structure) {
                 // The enclosed message, decoded, under its part.
                 let inner = walk::walk_enclosed(content, entity, location, report);
-                let start = Start::Enclosed(base.as_ref().map(EstablishedBase::inherited));
+                let start = OuterBase::Enclosed(base.as_ref().map(EstablishedBase::inherited));
                 explain_tree(content, &inner, options, location, report, start, lines);
             }
         },

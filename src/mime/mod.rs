@@ -37,7 +37,14 @@ pub fn plan(
     report: &mut Report,
 ) -> Vec<Edit> {
     let tree = walk::walk(input, location, report);
-    plan_tree(input, &tree, options, location, report, Start::Retrieval)
+    plan_tree(
+        input,
+        &tree,
+        options,
+        location,
+        report,
+        OuterBase::Retrieval,
+    )
 }
 
 fn plan_tree(
@@ -46,7 +53,7 @@ fn plan_tree(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: Start,
+    start: OuterBase,
 ) -> Vec<Edit> {
     let mut planner = Planner {
         input,
@@ -71,7 +78,7 @@ fn plan_tree(
 
 /// Where the base of a tree's top entity comes from when its heading sets none.
 #[derive(Clone, Debug)]
-pub enum Start {
+pub enum OuterBase {
     /// The retrieval base (`--url`, `Snapshot-Content-Location`): a whole input.
     Retrieval,
     /// The enclosing part's base: the message inside an encoded `message/rfc822` part.
@@ -101,7 +108,7 @@ pub fn traverse(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: Start,
+    start: OuterBase,
     visit: &mut dyn FnMut(&PartContext<'_>, &mut Report),
 ) {
     let mut t = Traversal {
@@ -114,7 +121,7 @@ pub fn traverse(
     // The retrieval base: `--url`, established once for the whole input,
     // else each message's own `Snapshot-Content-Location`.
     let url = match start {
-        Start::Retrieval if options.url.is_some() => {
+        OuterBase::Retrieval if options.url.is_some() => {
             Some(options.retrieval_base(location, t.report))
         }
         _ => None,
@@ -132,8 +139,8 @@ pub fn traverse(
         }
     } else {
         let base = match start {
-            Start::Retrieval => retrieval(tree, t.report),
-            Start::Enclosed(base) => base,
+            OuterBase::Retrieval => retrieval(tree, t.report),
+            OuterBase::Enclosed(base) => base,
         };
         t.entity(tree, base, None);
     }
@@ -401,7 +408,7 @@ impl Planner<'_> {
         let encoding = entity.transfer_encoding();
         let decoded = self.decode(entity, &encoding, loc, report)?;
         let tree = walk::walk_enclosed(&decoded, entity, self.location, report);
-        let inherited = Start::Enclosed(base.map(EstablishedBase::inherited));
+        let inherited = OuterBase::Enclosed(base.map(EstablishedBase::inherited));
         let edits = plan_tree(
             &decoded,
             &tree,
