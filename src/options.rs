@@ -1,6 +1,6 @@
 //! One options value shared by the library and the command line.
 
-use crate::base::{establish, BaseRule, EstablishedBase};
+use crate::base::{establish, BaseRule, EstablishedBase, Unusable};
 use crate::report::{Location, Report, Setting, Severity};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
@@ -139,7 +139,7 @@ impl Options {
         report: &mut Report,
     ) -> Option<EstablishedBase> {
         let url = self.url.as_deref()?;
-        match establish(url, None, BaseRule::Retrieval, self.profile, None) {
+        match self.retrieval_base_from(url, BaseRule::Retrieval, None) {
             Ok(base) => Some(base),
             Err(e) => {
                 let message = format!("{}: {e}", Setting::Url.term());
@@ -147,5 +147,20 @@ impl Options {
                 None
             }
         }
+    }
+
+    /// A retrieval base (rule 5.3) from `url`, which `rule` says where it
+    /// was found (`--url`, a `Snapshot-Content-Location`, a saved-from
+    /// comment, the URL a caller gives): the one way every retrieval base is
+    /// established, under this profile; queries are written in
+    /// `query_encoding` when given (the `whatwg` profile). The caller reports
+    /// an unusable one in its own words.
+    pub(crate) fn retrieval_base_from(
+        &self,
+        url: &str,
+        rule: BaseRule,
+        query_encoding: Option<&'static Encoding>,
+    ) -> Result<EstablishedBase, Unusable> {
+        establish(url, None, rule, self.profile, query_encoding)
     }
 }
