@@ -1,6 +1,6 @@
 //! The crate's layering, enforced: each top-level module of the library may
 //! use only the modules below it in [`LAYERS`] (the order the crate overview
-//! in `src/lib.rs` and the README's Design section describe). Every
+//! in `src/lib.rs` and docs/architecture.md describe). Every
 //! `crate::…` and `super::…` path in `src/**/*.rs` (comments and string
 //! literals aside) is mapped to the top-level module it names — a root
 //! re-export (`crate::Profile`) to the module `src/lib.rs` re-exports it
