@@ -183,7 +183,7 @@ pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanati
     }
     let parts = crate::planned::explain(input, format, options, &location, &mut report);
     Explanation {
-        text: crate::planned::render(format, &parts, crate::base::BaseRule::label),
+        text: crate::report::render_parts(&parts, &crate::base::BaseRule::label),
         parts,
         report,
     }

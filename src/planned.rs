@@ -4,7 +4,8 @@
 //! what replaces parts of it), [`Rewrite`] (the output assembled).
 //!
 //! Every format but a web archive is mapped to its layer here, for both
-//! jobs: [`plan`] (rewrite) and [`explain`] (the bases, nothing rewritten)
+//! jobs: [`plan`] (rewrite) and [`explain`] (the bases, nothing rewritten,
+//! as data: `report::render_parts` makes the text)
 //! take the same retrieval base and the same layer ([`crate::by_format`]
 //! for a single document, the MIME layer for a message). Below the WARC
 //! layer, which plans and explains each payload here, and the dispatcher
@@ -220,24 +221,4 @@ pub fn explain(
             }]
         }
     }
-}
-
-/// [`explain`]'s entries as text, each rule named by `rule_label`: for a
-/// single document one line (its name, the base, the rule), for a message a
-/// table of its entities (path, media type, transfer encoding, base, rule).
-pub fn render(
-    format: Format,
-    parts: &[ExplainedPart],
-    rule_label: fn(crate::base::BaseRule) -> &'static str,
-) -> String {
-    if !format.is_document() {
-        return crate::mime::explain::render(parts, rule_label);
-    }
-    parts
-        .iter()
-        .map(|part| match (&part.base, part.rule) {
-            (Some(url), Some(rule)) => format!("{}  {url}  ({})\n", part.path, rule_label(rule)),
-            _ => format!("{}  (no base: 5.4 none)\n", part.path),
-        })
-        .collect()
 }

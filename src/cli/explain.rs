@@ -7,7 +7,7 @@ use super::args::ExplainArgs;
 use super::io::io_cause;
 use super::paths::display;
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
-use linkbase::{Explanation, Format, Options, Report};
+use linkbase::{Explanation, Format, Options};
 use std::path::PathBuf;
 
 /// Run `linkbase explain`: each file in turn, headed `==> FILE <==` when
@@ -96,8 +96,7 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
             return EXIT_PARTIAL;
         }
     }
-    let Explanation { text, report, .. } = linkbase::explain(&input, &options, Some(&name));
-    finish(&text, report)
+    finish(linkbase::explain(&input, &options, Some(&name)))
 }
 
 fn print(text: &str) {
@@ -105,10 +104,12 @@ fn print(text: &str) {
     let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
 }
 
-/// Print the explanation and the problems; the exit status.
-fn finish(text: &str, mut report: Report) -> i32 {
+/// Print the explanation and the problems, in the command line's words
+/// ([`super::terms`]); the exit status.
+fn finish(explanation: Explanation) -> i32 {
+    print(&explanation.render(super::terms::rule_label));
+    let mut report = explanation.report;
     super::terms::name_flags(&mut report);
-    print(&super::terms::relabel(text));
     for p in &report.problems {
         eprintln!("{}", p.one_line());
     }
@@ -145,7 +146,7 @@ fn explain_warc(args: &ExplainArgs, path: &std::path::Path, name: &str) -> i32 {
     options.profile = args.profile;
     options.force = args.force;
     match linkbase::warc::explain(file, &options, Some(name)) {
-        Ok(Explanation { text, report, .. }) => finish(&text, report),
+        Ok(explanation) => finish(explanation),
         Err(e) => {
             eprintln!("{name}: {e}");
             EXIT_PARTIAL

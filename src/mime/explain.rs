@@ -3,7 +3,7 @@
 
 use super::walk::{self, Structure};
 use super::{is_rewritable_type, traverse, OuterBase, PartContext};
-use crate::base::{BaseRule, EstablishedBase};
+use crate::base::EstablishedBase;
 use crate::options::{Format, Options};
 use crate::report::{Location, Report};
 
@@ -91,40 +91,10 @@ fn explain_tree(
     );
 }
 
-/// Render the lines as an indented, aligned table for a terminal, naming
-/// each base's rule with `rule_label` ([`BaseRule::label`], or the WARC
-/// layer's words for a record's retrieval URL).
-pub fn render(lines: &[PartLine], rule_label: fn(BaseRule) -> &'static str) -> String {
-    let label = |l: &PartLine| format!("{}{}", "  ".repeat(l.depth), l.path);
-    let w_path = lines.iter().map(|l| label(l).len()).max().unwrap_or(0);
-    let w_type = lines.iter().map(|l| l.media_type.len()).max().unwrap_or(0);
-    let w_enc = lines.iter().map(|l| l.encoding.len()).max().unwrap_or(0);
-    let mut out = String::new();
-    for l in lines {
-        let base = match (&l.base, l.rule) {
-            (Some(url), Some(rule)) => format!("{url}  ({})", rule_label(rule)),
-            _ => "(no base: 5.4 none)".to_string(),
-        };
-        let line = format!(
-            "{:<w_path$}  {:<w_type$}  {:<w_enc$}  {base}",
-            label(l),
-            l.media_type,
-            l.encoding
-        );
-        out.push_str(line.trim_end());
-        if let Some(note) = &l.note {
-            out.push_str("  [");
-            out.push_str(note);
-            out.push(']');
-        }
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::BaseRule;
 
     #[test]
     fn explains_bases_and_rules_per_part() {
@@ -160,7 +130,7 @@ mod tests {
                 ),
             ]
         );
-        let text = render(&lines, BaseRule::label);
+        let text = crate::report::render_parts(&lines, &BaseRule::label);
         assert!(text.contains("\n  2  "), "{text}");
         assert!(text.contains("base64"), "{text}");
     }

@@ -81,7 +81,7 @@ pub fn explain_warc(
             let _ = writeln!(out);
         } else {
             let _ = writeln!(out);
-            let table = crate::planned::render(payload.format, &parts, record_rule_label);
+            let table = crate::report::render_parts(&parts, &record_rule_label);
             for line in table.lines() {
                 let _ = writeln!(out, "    {line}");
             }
