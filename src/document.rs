@@ -151,7 +151,7 @@ pub fn plan_rewrite<'a>(
 /// as [`crate::detect_format`] decides). [`Options::url`] is the retrieval
 /// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
 /// rewritten. The bases are those [`rewrite`] uses: the same dispatch
-/// ([`crate::planned::explain`]) establishes them.
+/// (`planned::explain`) establishes them.
 ///
 /// ```
 /// use linkbase::{explain, Options};
