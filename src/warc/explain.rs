@@ -64,8 +64,12 @@ pub fn explain_warc(
             "  {}",
             crate::warc::record::media_type(&payload.content_type)
         );
-        // The bases `rewrite` gives the payload: the same dispatch.
-        let parts = crate::planned::explain(&payload.body, payload.format, &own, &at, report);
+        // The bases `rewrite` gives the payload: the same dispatch, and its
+        // problems in the same words (an unusable target URI is named so).
+        let mut found = Report::new(false);
+        let parts = crate::planned::explain(&payload.body, payload.format, &own, &at, &mut found);
+        found.problems.iter_mut().for_each(super::name_target_uri);
+        report.merge(found);
         if payload.format.is_document() {
             match parts
                 .first()
