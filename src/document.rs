@@ -1,36 +1,38 @@
-//! One input, whatever its format: detect it ([`detect_format`]); a web
-//! archive goes to the WARC layer, any other format to `planned`,
-//! which hands it to its layer.
+//! One input, whatever its format, for both jobs: detect its format
+//! ([`detect_format`]); a web archive goes to the WARC layer, any other
+//! format to [`crate::planned`], which hands it to its layer — to be
+//! rewritten ([`rewrite`], [`plan_rewrite`]) or explained ([`explain`]) by
+//! the same path.
 
 use crate::options::{Format, Options};
 pub use crate::planned::{PlannedRewrite, Rewrite};
-use crate::report::Report;
+use crate::report::{Explanation, Location, Report, Severity};
 
-/// Decide the format of `input` (named `name`, if it has a name).
+/// Decide the format of `input` (named `name`, if it has a name): a web
+/// archive by its name ([`Format::from_name`]) or its content; else a
+/// message, a style sheet or XHTML by its name; else a message by its
+/// content; else HTML. (Browsers read a file as XHTML by its name, and a
+/// served document by its media type, never by its content: `<?xml …?>` in
+/// an `.html` file is parsed as HTML.)
 pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
-    let lower = name.map(|n| n.to_ascii_lowercase()).unwrap_or_default();
-    if lower.ends_with(".warc")
-        || lower.ends_with(".warc.gz")
-        || crate::warc::looks_like_warc(input)
-    {
+    let named = name.and_then(Format::from_name);
+    if named == Some(Format::Warc) || crate::warc::looks_like_warc(input) {
         return Format::Warc;
     }
-    if lower.ends_with(".mht") || lower.ends_with(".mhtml") || lower.ends_with(".eml") {
-        return Format::Mime;
+    match named {
+        Some(format @ (Format::Mime | Format::Css | Format::Xhtml)) => format,
+        _ if looks_like_message(input) => Format::Mime,
+        _ => Format::Html,
     }
-    if lower.ends_with(".css") {
-        return Format::Css;
+}
+
+/// The format `input` is read as: [`Options::format`], or when that is
+/// [`Format::Auto`] the one [`detect_format`] decides.
+fn format_of(input: &[u8], options: &Options, name: Option<&str>) -> Format {
+    match options.format {
+        Format::Auto => detect_format(input, name),
+        format => format,
     }
-    // Browsers read a file as XHTML by its name (and a served document by
-    // its media type), never by its content: `<?xml …?>` in an `.html` file
-    // is parsed as HTML.
-    if lower.ends_with(".xhtml") || lower.ends_with(".xht") {
-        return Format::Xhtml;
-    }
-    if looks_like_message(input) {
-        return Format::Mime;
-    }
-    Format::Html
 }
 
 /// Does `input` start with an RFC 5322 header block of a message?
@@ -134,10 +136,7 @@ pub fn plan_rewrite<'a>(
     options: &Options,
     name: Option<&str>,
 ) -> PlannedRewrite<'a> {
-    let format = match options.format {
-        Format::Auto => detect_format(input, name),
-        f => f,
-    };
+    let format = format_of(input, options, name);
     if format == Format::Warc {
         let (output, warc_report, _) = crate::warc::convert_to_vec(input, options, name);
         let mut report = Report::new(options.keep_link_records);
@@ -145,6 +144,49 @@ pub fn plan_rewrite<'a>(
         return PlannedRewrite::whole(input, output, report);
     }
     crate::planned::plan(input, format, options, name)
+}
+
+/// Explain the bases of `input` (named `name` in the text and in problems,
+/// if it has a name), read as [`Options::format`] says ([`Format::Auto`]:
+/// as [`crate::detect_format`] decides). [`Options::url`] is the retrieval
+/// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
+/// rewritten. The bases are those [`rewrite`] uses: the same dispatch
+/// (`planned::explain`) establishes them.
+///
+/// ```
+/// use linkbase::{explain, Options};
+/// let mut options = Options::new();
+/// options.url = Some("https://example.org/docs/page.html".into());
+/// let found = explain(b"<base href=\"/other/\"><a href=x>x</a>", &options, Some("page.html"));
+/// assert_eq!(found.text, "page.html  https://example.org/other/  (5.1 embedded <base href>)\n");
+/// // The same as data.
+/// let part = &found.parts[0];
+/// assert_eq!((part.path.as_str(), part.media_type.as_str()), ("page.html", "text/html"));
+/// assert_eq!(part.base.as_deref(), Some("https://example.org/other/"));
+/// assert_eq!(part.rule, Some(linkbase::BaseRule::Embedded));
+/// ```
+pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanation {
+    let format = format_of(input, options, name);
+    let location = Location::file(name);
+    let mut report = Report::new(false);
+    if format == Format::Warc {
+        let text = crate::warc::explain::explain_warc(input, options, name, &mut report)
+            .unwrap_or_else(|e| {
+                report.problem(&location, Severity::Error, e.to_string());
+                String::new()
+            });
+        return Explanation {
+            text,
+            parts: Vec::new(),
+            report,
+        };
+    }
+    let parts = crate::planned::explain(input, format, options, &location, &mut report);
+    Explanation {
+        text: crate::report::render_parts(&parts, &crate::base::BaseRule::label),
+        parts,
+        report,
+    }
 }
 
 #[cfg(test)]
@@ -192,5 +234,88 @@ mod span_tests {
         assert_eq!(spans(page), [("in.html".into(), None)]);
         // A byte order mark: the text's offsets are not the input's.
         assert_eq!(spans("\u{feff}<a href=x>"), [("x".into(), None)]);
+    }
+}
+
+#[cfg(test)]
+mod dispatch_tests {
+    //! `explain` and `rewrite` take one path: the base `explain` names is
+    //! the one `rewrite` resolves against.
+    use crate::{explain, rewrite, Format, Options};
+
+    #[test]
+    fn a_style_sheet_is_explained_with_the_base_its_links_get() {
+        // The sheet's text holds `<base href>` in a comment: no base of a
+        // style sheet (CSS sets none), though an HTML parser would take it.
+        let sheet = b"/* <base href=\"http://other.example/\"> */ a { background: url(x.png) }";
+        let mut options = Options::new();
+        options.url = Some("http://h.example/d/s.css".into());
+        let out = rewrite(sheet, &options, Some("s.css"));
+        assert_eq!(
+            String::from_utf8_lossy(&out.output),
+            "/* <base href=\"http://other.example/\"> */ a { background: url(http://h.example/d/x.png) }"
+        );
+        let found = explain(sheet, &options, Some("s.css"));
+        assert_eq!(
+            found.text,
+            "s.css  http://h.example/d/s.css  (5.3 retrieval URL (Options::url))\n"
+        );
+        assert_eq!(found.parts[0].media_type, "text/css");
+    }
+
+    #[test]
+    fn every_named_format_is_detected_by_its_name() {
+        let cases = [
+            ("a.warc", Format::Warc),
+            ("a.WARC.GZ", Format::Warc),
+            ("a.warc.zst", Format::Warc),
+            ("a.eml", Format::Mime),
+            ("a.mht", Format::Mime),
+            ("a.mhtml", Format::Mime),
+            ("a.css", Format::Css),
+            ("a.xhtml", Format::Xhtml),
+            ("a.xht", Format::Xhtml),
+            ("a.html", Format::Html),
+            ("a.htm", Format::Html),
+            ("a.shtml", Format::Html),
+        ];
+        for (name, format) in cases {
+            assert_eq!(Format::from_name(name), Some(format), "{name}");
+        }
+        for name in ["a.txt", "a.gz", "warc", "a.html.orig", "a.svg"] {
+            assert_eq!(Format::from_name(name), None, "{name}");
+        }
+        // The content decides for an HTML name, never for the others.
+        let message = b"From: a@b.example\nSubject: s\n\n<a href=x>";
+        assert_eq!(super::detect_format(message, Some("m.html")), Format::Mime);
+        assert_eq!(super::detect_format(message, Some("m.css")), Format::Css);
+        assert_eq!(super::detect_format(b"<p>", Some("p.eml")), Format::Mime);
+        assert_eq!(
+            super::detect_format(b"WARC/1.1\r\n", Some("p.html")),
+            Format::Warc
+        );
+    }
+
+    #[test]
+    fn every_media_type_a_part_or_payload_is_read_by() {
+        let cases = [
+            ("text/html", Some(Format::Html)),
+            (" Text/HTML ; charset=EUC-KR", Some(Format::Html)),
+            ("application/xhtml+xml", Some(Format::Xhtml)),
+            ("text/css;charset=utf-8", Some(Format::Css)),
+            ("multipart/related; boundary=b", Some(Format::Mime)),
+            ("message/rfc822", Some(Format::Mime)),
+            ("application/x-mimearchive", Some(Format::Mime)),
+            ("multipart/mixed", None),
+            ("text/plain", None),
+            ("", None),
+        ];
+        for (media_type, format) in cases {
+            assert_eq!(
+                Format::from_media_type(media_type),
+                format,
+                "{media_type:?}"
+            );
+        }
     }
 }

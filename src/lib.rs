@@ -64,28 +64,30 @@
 //! - `css`, `html`, `xhtml`, in that order: the syntax of URLs in CSS;
 //!   an HTML document, or a whole style sheet, in its encoding; an XHTML
 //!   document. Each rewrites given a fallback base.
+//! - `by_format`: the one map from a single document's format (HTML, XHTML,
+//!   CSS) to its layer, for rewriting and for explaining alike.
 //! - `mime`: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
-//! - `planned`: one document of a known format handed to its layer, and the
-//!   [`PlannedRewrite`] it gives.
+//! - `planned`: one document of a known format (anything but a WARC) handed
+//!   to its layer, to be rewritten (the [`PlannedRewrite`] it gives) or
+//!   explained, by the same dispatch.
 //! - `warc`: web archives: read a WARC record by record, write the
 //!   rewritten payloads as `conversion` records of a new WARC.
 //! - `document`: detect an input's format and dispatch: the one-call entry
-//!   point [`rewrite`], and [`plan_rewrite`] for writing the output out in
-//!   pieces without assembling it.
-//! - `explain`: which base each document, part or record gets, for every
-//!   format ([`explain`]).
+//!   point [`rewrite`], [`plan_rewrite`] for writing the output out in
+//!   pieces without assembling it, and [`explain`] (which base each
+//!   document, part or record gets) by the same path.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(unnameable_types)]
 
 mod base;
+mod by_format;
 mod css;
 #[cfg(test)]
 mod doc_example_tests;
 mod document;
-mod explain;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod html;
@@ -100,9 +102,8 @@ mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
 pub use document::{
-    detect_format, looks_like_message, plan_rewrite, rewrite, PlannedRewrite, Rewrite,
+    detect_format, explain, looks_like_message, plan_rewrite, rewrite, PlannedRewrite, Rewrite,
 };
-pub use explain::explain;
 pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;

@@ -1,6 +1,6 @@
 //! One options value shared by the library and the command line.
 
-use crate::base::{establish, BaseRule, EstablishedBase};
+use crate::base::{establish, BaseRule, EstablishedBase, Unusable};
 use crate::report::{Location, Report, Setting, Severity};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
@@ -23,6 +23,78 @@ pub enum Format {
     /// A web archive (`.warc`, `.warc.gz`): the output is a new WARC of
     /// `conversion` records ([`crate::warc`]).
     Warc,
+}
+
+/// File name endings and the format each names: the one file-name rule
+/// ([`Format::from_name`]); no ending is the end of another.
+const NAMES: [(&str, Format); 12] = [
+    (".warc", Format::Warc),
+    (".warc.gz", Format::Warc),
+    (".warc.zst", Format::Warc),
+    (".eml", Format::Mime),
+    (".mht", Format::Mime),
+    (".mhtml", Format::Mime),
+    (".css", Format::Css),
+    (".xhtml", Format::Xhtml),
+    (".xht", Format::Xhtml),
+    (".html", Format::Html),
+    (".htm", Format::Html),
+    (".shtml", Format::Html),
+];
+
+impl Format {
+    /// The format a file name says, by its ending (case-insensitive), if it
+    /// says one: `.warc`, `.warc.gz`, `.warc.zst` (a web archive); `.eml`,
+    /// `.mht`, `.mhtml` (a message); `.css`; `.xhtml`, `.xht` (browsers read
+    /// a file as XHTML by its name only, never by its content); `.html`,
+    /// `.htm`, `.shtml`. The crate's and the command line's only file-name
+    /// rule; [`crate::detect_format`] weighs it against the content.
+    ///
+    /// ```
+    /// use linkbase::Format;
+    /// assert_eq!(Format::from_name("crawl.WARC.gz"), Some(Format::Warc));
+    /// assert_eq!(Format::from_name("page.xht"), Some(Format::Xhtml));
+    /// assert_eq!(Format::from_name("notes.txt"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Format> {
+        let lower = name.to_ascii_lowercase();
+        NAMES
+            .iter()
+            .find(|(ending, _)| lower.ends_with(ending))
+            .map(|&(_, format)| format)
+    }
+
+    /// The format of content of media type `media_type` (a `Content-Type`
+    /// value: parameters and case ignored), if linkbase reads it: `text/html`,
+    /// `application/xhtml+xml`, `text/css`, and as a message
+    /// `multipart/related`, `message/rfc822` and `application/x-mimearchive`
+    /// (MHTML). The crate's only media-type rule: a MIME part and a WARC
+    /// payload are read by it.
+    ///
+    /// ```
+    /// use linkbase::Format;
+    /// assert_eq!(Format::from_media_type("Text/HTML; charset=utf-8"), Some(Format::Html));
+    /// assert_eq!(Format::from_media_type("image/png"), None);
+    /// ```
+    pub fn from_media_type(media_type: &str) -> Option<Format> {
+        let essence = media_type.split(';').next().unwrap_or("").trim();
+        match essence.to_ascii_lowercase().as_str() {
+            "text/html" => Some(Format::Html),
+            "application/xhtml+xml" => Some(Format::Xhtml),
+            "text/css" => Some(Format::Css),
+            "multipart/related" | "message/rfc822" | "application/x-mimearchive" => {
+                Some(Format::Mime)
+            }
+            _ => None,
+        }
+    }
+
+    /// Is this the format of one document whose links its layer rewrites in
+    /// place (HTML, XHTML, CSS), as opposed to a container of documents (a
+    /// message, a web archive)? `Auto` is read as HTML, so it is one.
+    pub fn is_document(self) -> bool {
+        !matches!(self, Format::Mime | Format::Warc)
+    }
 }
 
 /// Everything that steers a rewrite, explanation or WARC conversion:
@@ -67,7 +139,7 @@ impl Options {
         report: &mut Report,
     ) -> Option<EstablishedBase> {
         let url = self.url.as_deref()?;
-        match establish(url, None, BaseRule::Retrieval, self.profile, None) {
+        match self.retrieval_base_from(url, BaseRule::Retrieval, None) {
             Ok(base) => Some(base),
             Err(e) => {
                 let message = format!("{}: {e}", Setting::Url.term());
@@ -75,5 +147,20 @@ impl Options {
                 None
             }
         }
+    }
+
+    /// A retrieval base (rule 5.3) from `url`, which `rule` says where it
+    /// was found (`--url`, a `Snapshot-Content-Location`, a saved-from
+    /// comment, the URL a caller gives): the one way every retrieval base is
+    /// established, under this profile; queries are written in
+    /// `query_encoding` when given (the `whatwg` profile). The caller reports
+    /// an unusable one in its own words.
+    pub(crate) fn retrieval_base_from(
+        &self,
+        url: &str,
+        rule: BaseRule,
+        query_encoding: Option<&'static Encoding>,
+    ) -> Result<EstablishedBase, Unusable> {
+        establish(url, None, rule, self.profile, query_encoding)
     }
 }

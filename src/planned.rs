@@ -3,13 +3,18 @@
 //! ([`plan`]), and the rewrite it gives: [`PlannedRewrite`] (the input and
 //! what replaces parts of it), [`Rewrite`] (the output assembled).
 //!
-//! Below the WARC layer, which plans each payload here, and the dispatcher
-//! ([`crate::document`]), which detects an input's format and plans every
+//! Every format but a web archive is mapped to its layer here, for both
+//! jobs: [`plan`] (rewrite) and [`explain`] (the bases, nothing rewritten,
+//! as data: `report::render_parts` makes the text)
+//! take the same retrieval base and the same layer ([`crate::by_format`]
+//! for a single document, the MIME layer for a message). Below the WARC
+//! layer, which plans and explains each payload here, and the dispatcher
+//! ([`crate::document`]), which detects an input's format and sends every
 //! input but a WARC here.
 
 use crate::html::HtmlContext;
 use crate::options::{Format, Options};
-use crate::report::{Location, Report, Severity};
+use crate::report::{ExplainedPart, Location, Report, Severity};
 use std::borrow::Cow;
 
 /// The result of rewriting one input.
@@ -155,18 +160,20 @@ pub fn plan<'a>(
             );
             PlannedOutput::Unchanged
         }
-        Format::Css | Format::Html | Format::Xhtml | Format::Auto => {
+        document => {
             let base = options.retrieval_base(&location, &mut report);
             let ctx = HtmlContext {
                 whole_input: true,
                 ..HtmlContext::new(options, base.as_ref(), &location)
             };
-            edited(match format {
-                // A stand-alone sheet: no referring document is known.
-                Format::Css => crate::html::plan_stylesheet(input, &ctx, None, &mut report),
-                Format::Xhtml => crate::xhtml::plan_xhtml(input, &ctx, &mut report),
-                _ => crate::html::plan_html(input, &ctx, &mut report),
-            })
+            // A stand-alone sheet: no referring document is known.
+            edited(crate::by_format::plan(
+                document,
+                input,
+                &ctx,
+                None,
+                &mut report,
+            ))
         }
     };
     PlannedRewrite {
@@ -174,5 +181,44 @@ pub fn plan<'a>(
         output,
         format,
         report,
+    }
+}
+
+/// The base of each document or part of `input`, a document of `format`
+/// (at `location`), and the rule that set it, as [`plan`] establishes them:
+/// the retrieval base `options` give, then what the input says. One entry
+/// for a single document (named by `location`), one per entity for a
+/// message. A web archive is the WARC layer's: no entries (reported).
+pub fn explain(
+    input: &[u8],
+    format: Format,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+) -> Vec<ExplainedPart> {
+    match format {
+        Format::Mime => crate::mime::explain::explain_message(input, options, location, report),
+        Format::Warc => {
+            report.problem(
+                location,
+                Severity::Error,
+                "a web archive inside a web archive is not explained".to_string(),
+            );
+            Vec::new()
+        }
+        document => {
+            let base = options.retrieval_base(location, report);
+            let ctx = HtmlContext::new(options, base.as_ref(), location);
+            let base = crate::by_format::base(document, input, &ctx, report);
+            vec![ExplainedPart {
+                depth: 0,
+                path: location.describe(),
+                media_type: crate::by_format::media_type(document).to_string(),
+                encoding: String::new(),
+                base: base.as_ref().map(|b| b.url().to_string()),
+                rule: base.map(|b| b.rule),
+                note: None,
+            }]
+        }
     }
 }

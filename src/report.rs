@@ -219,6 +219,18 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 impl Problem {
+    /// The message in a front end's words: the setting it names (if any)
+    /// called `name(setting)` instead of its [`Setting::term`] — the command
+    /// line's `--url` for "the retrieval URL (Options::url)". The library
+    /// writes the term once into every message that names a setting, so
+    /// that this is the only wording a front end changes.
+    pub fn message_naming(&self, name: impl Fn(Setting) -> &'static str) -> String {
+        match self.setting {
+            Some(setting) => self.message.replacen(setting.term(), name(setting), 1),
+            None => self.message.clone(),
+        }
+    }
+
     /// The one-line message for stderr: `file: part 1.2: message`, with
     /// control and bidirectional characters escaped ([`printable`]).
     pub fn one_line(&self) -> String {
@@ -485,6 +497,75 @@ mod tests {
             [(Some("1"), 2), (Some("2"), 1), (Some("1"), 2), (None, 1)]
         );
     }
+
+    #[test]
+    fn an_explanation_is_rendered_from_its_parts_with_the_callers_labels() {
+        let part = |depth, path: &str, encoding: &str, rule: Option<BaseRule>| ExplainedPart {
+            depth,
+            path: path.into(),
+            media_type: "text/html".into(),
+            encoding: encoding.into(),
+            base: rule.map(|_| "http://h.example/d/".to_string()),
+            rule,
+            note: None,
+        };
+        let page = Explanation {
+            text: String::new(),
+            parts: vec![part(0, "p.html", "", Some(BaseRule::Retrieval))],
+            report: Report::new(false),
+        };
+        let label = |rule: BaseRule| match rule {
+            BaseRule::Retrieval => "given",
+            other => other.label(),
+        };
+        assert_eq!(page.render(label), "p.html  http://h.example/d/  (given)\n");
+        assert_eq!(
+            page.render(BaseRule::label),
+            "p.html  http://h.example/d/  (5.3 retrieval URL (Options::url))\n"
+        );
+        let message = Explanation {
+            text: String::new(),
+            parts: vec![
+                part(0, "message", "7bit", Some(BaseRule::Retrieval)),
+                part(1, "1", "quoted-printable", None),
+            ],
+            report: Report::new(false),
+        };
+        assert_eq!(
+            message.render(label),
+            "message  text/html  7bit              http://h.example/d/  (given)\n  \
+             1      text/html  quoted-printable  (no base: 5.4 none)\n"
+        );
+        // A WARC's explanation is its text.
+        let warc = Explanation {
+            text: "@0  warcinfo  -  (not a response)\n".into(),
+            parts: Vec::new(),
+            report: Report::new(false),
+        };
+        assert_eq!(warc.render(label), warc.text);
+    }
+
+    #[test]
+    fn a_problem_names_its_setting_in_the_callers_words() {
+        let mut report = Report::new(false);
+        let at = Location::file(Some("p.html"));
+        let message = format!("{}: not absolute", Setting::Url.term());
+        report.problem_naming(&at, Severity::Error, Some(Setting::Url), message);
+        report.problem(&at, Severity::Warning, "Options::force is not named here");
+        let flag = |s: Setting| match s {
+            Setting::Url => "--url",
+            _ => "--other",
+        };
+        let named: Vec<String> = report
+            .problems
+            .iter()
+            .map(|p| p.message_naming(flag))
+            .collect();
+        assert_eq!(
+            named,
+            ["--url: not absolute", "Options::force is not named here"]
+        );
+    }
 }
 
 /// What [`explain`](crate::explain) (or [`warc::explain`](crate::warc::explain)) found: a text table, one line per document, MIME entity
@@ -505,6 +586,68 @@ pub struct Explanation {
     /// The problems (and, with [`Options::keep_link_records`](crate::Options::keep_link_records), nothing else:
     /// no link is rewritten).
     pub report: Report,
+}
+
+impl Explanation {
+    /// The explanation as text, each base rule named by `rule_label`:
+    /// [`Explanation::text`] is this with [`BaseRule::label`]. A front end
+    /// names the rules in its own words through it (the command line:
+    /// `--url` for the retrieval URL) instead of editing the text. For a WARC
+    /// (whose records are in the text only) the text as it is.
+    pub fn render(&self, rule_label: impl Fn(BaseRule) -> &'static str) -> String {
+        if self.parts.is_empty() {
+            return self.text.clone();
+        }
+        render_parts(&self.parts, &rule_label)
+    }
+}
+
+/// `parts` as text, each rule named by `rule_label`: for a single document
+/// (one entry, with no transfer encoding) one line — its name, the base,
+/// the rule; for a message a table of its entities (path, media type,
+/// transfer encoding, base, rule).
+pub(crate) fn render_parts(
+    parts: &[ExplainedPart],
+    rule_label: &dyn Fn(BaseRule) -> &'static str,
+) -> String {
+    match parts {
+        [part] if part.encoding.is_empty() && part.depth == 0 => match (&part.base, part.rule) {
+            (Some(url), Some(rule)) => format!("{}  {url}  ({})\n", part.path, rule_label(rule)),
+            _ => format!("{}  (no base: 5.4 none)\n", part.path),
+        },
+        _ => render_table(parts, rule_label),
+    }
+}
+
+/// Render the lines as an indented, aligned table for a terminal, naming
+/// each base's rule with `rule_label` ([`BaseRule::label`], or the WARC
+/// layer's words for a record's retrieval URL).
+fn render_table(lines: &[ExplainedPart], rule_label: &dyn Fn(BaseRule) -> &'static str) -> String {
+    let label = |l: &ExplainedPart| format!("{}{}", "  ".repeat(l.depth), l.path);
+    let w_path = lines.iter().map(|l| label(l).len()).max().unwrap_or(0);
+    let w_type = lines.iter().map(|l| l.media_type.len()).max().unwrap_or(0);
+    let w_enc = lines.iter().map(|l| l.encoding.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for l in lines {
+        let base = match (&l.base, l.rule) {
+            (Some(url), Some(rule)) => format!("{url}  ({})", rule_label(rule)),
+            _ => "(no base: 5.4 none)".to_string(),
+        };
+        let line = format!(
+            "{:<w_path$}  {:<w_type$}  {:<w_enc$}  {base}",
+            label(l),
+            l.media_type,
+            l.encoding
+        );
+        out.push_str(line.trim_end());
+        if let Some(note) = &l.note {
+            out.push_str("  [");
+            out.push_str(note);
+            out.push(']');
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// One document or MIME entity of an [`Explanation`]: the base in force

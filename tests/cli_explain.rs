@@ -237,3 +237,34 @@ fn an_archive_in_a_warc_names_its_target_uri_as_the_retrieval_url() {
     );
     assert!(!stdout.contains("--url"), "{stdout}");
 }
+
+#[test]
+fn a_record_whose_target_uri_is_no_base_is_explained_as_rewrite_reports_it() {
+    // `rewrite` reports an unusable WARC-Target-URI as an error naming it
+    // (tests/warc.rs); `explain` takes the same path, so it says the same,
+    // in the same words (not `--url`, which a WARC's records do not take).
+    let body = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x.html>x</a>";
+    let record = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\n\
+         WARC-Record-ID: <urn:uuid:12345678-1234-1234-1234-1234567890ab>\r\n\
+         WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: relative/p.x\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{body}\r\n\r\n",
+        body.len()
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bad.warc");
+    std::fs::write(&path, record).unwrap();
+    let (stdout, stderr, status) = explain(&[path.to_str().unwrap()]);
+    assert_eq!(
+        stdout,
+        "@0  response  relative/p.x  text/html  (no base: 5.4 none)\n"
+    );
+    let name = path.display();
+    assert_eq!(
+        stderr,
+        format!(
+            "{name}: part record at offset 0: error: WARC-Target-URI: base `relative/p.x` is not an absolute URL (no scheme)\n"
+        )
+    );
+    assert_eq!(status, Some(1));
+}

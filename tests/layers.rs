@@ -1,6 +1,6 @@
 //! The crate's layering, enforced: each top-level module of the library may
 //! use only the modules below it in [`LAYERS`] (the order the crate overview
-//! in `src/lib.rs` and the README's Design section describe). Every
+//! in `src/lib.rs` and docs/architecture.md describe). Every
 //! `crate::…` and `super::…` path in `src/**/*.rs` (comments and string
 //! literals aside) is mapped to the top-level module it names — a root
 //! re-export (`crate::Profile`) to the module `src/lib.rs` re-exports it
@@ -24,11 +24,11 @@ const LAYERS: [&str; 15] = [
     "css",
     "html",
     "xhtml",
+    "by_format",
     "mime",
     "planned",
     "warc",
     "document",
-    "explain",
     "fuzzing",
     "doc_example_tests",
 ];
@@ -185,6 +185,459 @@ fn an_upward_import_is_caught_however_written() {
     }
     let unknown = check("src/x.rs", &["base"], "use crate::Nowhere;");
     assert_eq!(unknown.len(), 1, "an unknown root name is reported");
+}
+
+/// No import circle anywhere: among the top-level modules of `src/` (the
+/// library's and the binary's), and among the modules of every folder
+/// (`src/html/`, `src/cli/`, …), no module uses, through any chain of its
+/// siblings, one that uses it back. A module's parent (`mod.rs`) is not its
+/// sibling: a parent declaring and calling its children, and children using
+/// what the parent defines, is no circle; a name the parent only re-exports
+/// (`pub(crate) use rewrite::Start`) counts as the child that defines it.
+#[test]
+fn no_import_circle() {
+    let src = match std::env::var_os("LINKBASE_LAYERS_SRC") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+    };
+    let mut paths = Vec::new();
+    rust_files(&src, &mut paths);
+    paths.sort();
+    let files: Vec<SourceFile> = paths
+        .iter()
+        .map(|file| {
+            let relative = file.strip_prefix(&src).unwrap();
+            SourceFile {
+                display: format!("src/{}", relative.display()),
+                module: module_path(relative),
+                text: std::fs::read_to_string(file).unwrap(),
+            }
+        })
+        .collect();
+    let circles = circles(&files);
+    assert!(
+        circles.is_empty(),
+        "import circles (each: the modules, and one import per step):\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The checker itself: a circle is found however long, through a
+/// re-export, from a test module; a parent and its child are no circle.
+#[test]
+fn an_import_circle_is_caught() {
+    let file = |path: &str, text: &str| {
+        let relative = Path::new(path);
+        SourceFile {
+            display: format!("src/{path}"),
+            module: module_path(relative),
+            text: text.to_string(),
+        }
+    };
+    let three = [
+        file(
+            "html/mod.rs",
+            "mod a; mod b; mod c;\npub(crate) use a::Start;\nfn f() { a::g(); }",
+        ),
+        file("html/a.rs", "use super::b::X;\npub struct Start;"),
+        file("html/b.rs", "use crate::html::{c::{self, Y}};"),
+        file("html/c.rs", "fn f(s: super::Start) {}"),
+    ];
+    let found = circles(&three);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("html: a → b → c → a"), "{found:?}");
+    let tested = [
+        file(
+            "cli/x.rs",
+            "#[cfg(test)]\nmod tests { use super::super::y::f; }",
+        ),
+        file("cli/y.rs", "use super::x::g;"),
+    ];
+    assert_eq!(circles(&tested).len(), 1);
+    let fine = [
+        file(
+            "html/mod.rs",
+            "mod a; mod b;\npub struct Ctx;\nfn f() { a::g(); b::h(); }",
+        ),
+        file(
+            "html/a.rs",
+            "use super::Ctx; use super::b::h; // crate::html::a",
+        ),
+        file(
+            "html/b.rs",
+            "use super::Ctx; use crate::base::x; fn h() { let s = \"super::a\"; }",
+        ),
+        file("base.rs", "use crate::resolve::Base;"),
+        file("resolve/mod.rs", "pub struct Base;"),
+    ];
+    assert_eq!(circles(&fine), Vec::<String>::new());
+}
+
+/// One file of the tree: where it is shown, its module path, its text.
+struct SourceFile {
+    display: String,
+    module: Vec<String>,
+    text: String,
+}
+
+/// Every import circle among sibling modules of `files`, one line each.
+fn circles(files: &[SourceFile]) -> Vec<String> {
+    use std::collections::BTreeSet;
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| f.module.clone()).collect();
+    // The names each module re-exports, by the child that defines them.
+    let mut reexported: BTreeMap<Vec<String>, BTreeMap<String, String>> = BTreeMap::new();
+    for f in files {
+        let children: BTreeSet<String> = modules
+            .iter()
+            .filter(|m| m.len() == f.module.len() + 1 && m.starts_with(&f.module))
+            .map(|m| m.last().unwrap().clone())
+            .collect();
+        reexported.insert(f.module.clone(), child_reexports(&f.text, &children));
+    }
+    // Edges between siblings: (parent, from, to) → the first import seen.
+    let mut edges: BTreeMap<(Vec<String>, String, String), String> = BTreeMap::new();
+    for f in files {
+        for (target, line) in imports(&f.module, &f.text) {
+            let target = resolve_reexport(target, &modules, &reexported);
+            // The deepest common parent of the two modules.
+            let common = f
+                .module
+                .iter()
+                .zip(&target)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if common >= f.module.len() || common >= target.len() {
+                continue; // itself, its parent, or one of its own children
+            }
+            let parent = f.module[..common].to_vec();
+            let (from, to) = (f.module[common].clone(), target[common].clone());
+            let mut sibling = parent.clone();
+            sibling.push(to.clone());
+            if !modules.contains(&sibling) && !modules.iter().any(|m| m.starts_with(&sibling)) {
+                continue; // an item of the parent, not a sibling module
+            }
+            edges
+                .entry((parent, from, to))
+                .or_insert_with(|| format!("{}:{line}", f.display));
+        }
+    }
+    let parents: BTreeSet<Vec<String>> = edges.keys().map(|(p, _, _)| p.clone()).collect();
+    let mut found = Vec::new();
+    for parent in parents {
+        let graph: BTreeMap<&str, Vec<&str>> = edges.keys().filter(|(p, _, _)| *p == parent).fold(
+            BTreeMap::new(),
+            |mut g, (_, a, b)| {
+                g.entry(a.as_str()).or_default().push(b.as_str());
+                g
+            },
+        );
+        for component in strongly_connected(&graph) {
+            if component.len() < 2 {
+                continue;
+            }
+            let cycle = cycle_through(&graph, &component);
+            let steps: Vec<String> = cycle
+                .windows(2)
+                .map(|w| {
+                    let key = (parent.clone(), w[0].to_string(), w[1].to_string());
+                    format!("{} → {} ({})", w[0], w[1], edges[&key])
+                })
+                .collect();
+            let name = if parent.is_empty() {
+                "src".to_string()
+            } else {
+                parent.join("/")
+            };
+            found.push(format!(
+                "{name}: {} (modules in the circle: {}); {}",
+                cycle.join(" → "),
+                component.join(", "),
+                steps.join("; ")
+            ));
+        }
+    }
+    found
+}
+
+/// The names `text` (a module whose child modules are `children`) re-exports
+/// from a child: `pub use child::…`, `pub(crate) use self::child::{…}`.
+fn child_reexports(
+    text: &str,
+    children: &std::collections::BTreeSet<String>,
+) -> BTreeMap<String, String> {
+    let tokens = tokens(&code_only(text));
+    let mut names = BTreeMap::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let before = tokens
+            .get(i.wrapping_sub(1))
+            .map_or("", |t| t.text.as_str());
+        if t.text != "use" || !(before == "pub" || before == ")") {
+            continue;
+        }
+        let mut at = i + 1;
+        if tokens.get(at).is_some_and(|t| t.text == "self")
+            && tokens.get(at + 1).is_some_and(|t| t.text == "::")
+        {
+            at += 2;
+        }
+        let Some(child) = tokens.get(at).filter(|t| children.contains(&t.text)) else {
+            continue;
+        };
+        for (path, _) in path_at(&tokens, at, Vec::new()) {
+            if let Some(last) = path.last().filter(|l| *l != &child.text) {
+                names.insert(last.clone(), child.text.clone());
+            }
+        }
+    }
+    names
+}
+
+/// `target` with a name its module re-exports from a child replaced by
+/// that child's path.
+fn resolve_reexport(
+    target: Vec<String>,
+    modules: &std::collections::BTreeSet<Vec<String>>,
+    reexported: &BTreeMap<Vec<String>, BTreeMap<String, String>>,
+) -> Vec<String> {
+    let known = (0..=target.len())
+        .rev()
+        .find(|&k| modules.contains(&target[..k]))
+        .unwrap_or(0);
+    match (target.get(known), reexported.get(&target[..known])) {
+        (Some(name), Some(names)) if names.contains_key(name) => {
+            let mut resolved = target[..known].to_vec();
+            resolved.push(names[name].clone());
+            resolved.extend_from_slice(&target[known..]);
+            resolved
+        }
+        _ => target,
+    }
+}
+
+/// Every `crate::…`, `super::…` and `self::…` path in `text` (of the module
+/// `module`), as an absolute path, with its line.
+fn imports(module: &[String], text: &str) -> Vec<(Vec<String>, usize)> {
+    let tokens = tokens(&code_only(text));
+    let mut found = Vec::new();
+    let mut inline: Vec<(usize, String)> = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        match t.text.as_str() {
+            "{" => {
+                depth += 1;
+                if i >= 2 && tokens[i - 2].text == "mod" && is_ident(&tokens[i - 1].text) {
+                    inline.push((depth, tokens[i - 1].text.clone()));
+                }
+            }
+            "}" => {
+                if inline.last().is_some_and(|(d, _)| *d == depth) {
+                    inline.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        let starts_path = matches!(t.text.as_str(), "crate" | "super" | "self")
+            && tokens.get(i + 1).is_some_and(|n| n.text == "::")
+            && (i == 0 || tokens[i - 1].text != "::");
+        if !starts_path {
+            i += 1;
+            continue;
+        }
+        let mut here: Vec<String> = module.to_vec();
+        here.extend(inline.iter().map(|(_, name)| name.clone()));
+        let mut j = i;
+        let base = match t.text.as_str() {
+            "crate" => {
+                j += 2;
+                Vec::new()
+            }
+            "self" => {
+                j += 2;
+                here
+            }
+            _ => {
+                while tokens.get(j).is_some_and(|t| t.text == "super")
+                    && tokens.get(j + 1).is_some_and(|t| t.text == "::")
+                {
+                    here.pop();
+                    j += 2;
+                }
+                here
+            }
+        };
+        found.extend(path_at(&tokens, j, base));
+        i = j.max(i + 1);
+    }
+    // Inline modules are part of their file: a path into one is the file.
+    found
+        .into_iter()
+        .map(|(mut path, line)| {
+            if path.starts_with(module) && path.len() > module.len() {
+                let inner = inline_names(text);
+                if inner.contains(&path[module.len()]) {
+                    path.truncate(module.len());
+                }
+            }
+            (path, line)
+        })
+        .collect()
+}
+
+/// The names of the inline modules (`mod tests { … }`) of `text`.
+fn inline_names(text: &str) -> Vec<String> {
+    let tokens = tokens(&code_only(text));
+    tokens
+        .windows(3)
+        .filter(|w| w[0].text == "mod" && is_ident(&w[1].text) && w[2].text == "{")
+        .map(|w| w[1].text.clone())
+        .collect()
+}
+
+/// The paths starting at `tokens[at]` under `prefix`: one, or one per item
+/// of a `{…}` group (nested groups too), each with its line.
+fn path_at(tokens: &[Token], at: usize, prefix: Vec<String>) -> Vec<(Vec<String>, usize)> {
+    let mut path = prefix;
+    let mut j = at;
+    loop {
+        let Some(t) = tokens.get(j) else {
+            return Vec::new();
+        };
+        if t.text == "{" {
+            let mut out = Vec::new();
+            let mut depth = 0;
+            let mut item_start = true;
+            for k in j..tokens.len() {
+                match tokens[k].text.as_str() {
+                    "{" => {
+                        depth += 1;
+                        if depth == 1 {
+                            continue;
+                        }
+                    }
+                    "}" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    "," if depth == 1 => {
+                        item_start = true;
+                        continue;
+                    }
+                    _ => {}
+                }
+                if depth == 1 && item_start {
+                    item_start = false;
+                    if tokens[k].text == "self" {
+                        out.push((path.clone(), tokens[k].line));
+                    } else {
+                        out.extend(path_at(tokens, k, path.clone()));
+                    }
+                }
+            }
+            return out;
+        }
+        if !is_ident(&t.text) || t.text == "self" {
+            return vec![(path, t.line)];
+        }
+        path.push(t.text.clone());
+        if tokens.get(j + 1).is_some_and(|n| n.text == "::") {
+            j += 2;
+        } else {
+            return vec![(path, t.line)];
+        }
+    }
+}
+
+/// The strongly connected components of `graph` (Tarjan), each sorted.
+fn strongly_connected<'a>(graph: &BTreeMap<&'a str, Vec<&'a str>>) -> Vec<Vec<&'a str>> {
+    struct State<'a> {
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: std::collections::BTreeSet<&'a str>,
+        out: Vec<Vec<&'a str>>,
+    }
+    fn visit<'a>(v: &'a str, graph: &BTreeMap<&'a str, Vec<&'a str>>, s: &mut State<'a>) {
+        let n = s.index.len();
+        s.index.insert(v, n);
+        s.low.insert(v, n);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for &w in graph.get(v).into_iter().flatten() {
+            if !s.index.contains_key(w) {
+                visit(w, graph, s);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v, low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v, low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                component.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            component.sort();
+            s.out.push(component);
+        }
+    }
+    let mut s = State {
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: Default::default(),
+        out: Vec::new(),
+    };
+    for &v in graph.keys() {
+        if !s.index.contains_key(v) {
+            visit(v, graph, &mut s);
+        }
+    }
+    s.out
+}
+
+/// One circle through the first module of `component` (a shortest one,
+/// breadth first within the component), ending where it starts.
+fn cycle_through<'a>(
+    graph: &BTreeMap<&'a str, Vec<&'a str>>,
+    component: &[&'a str],
+) -> Vec<&'a str> {
+    let start = component[0];
+    let mut came_from: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(v) = queue.pop_front() {
+        for &w in graph.get(v).into_iter().flatten() {
+            if !component.contains(&w) {
+                continue;
+            }
+            if w == start {
+                let mut path = vec![v];
+                while let Some(&before) = came_from.get(path.last().unwrap()) {
+                    path.push(before);
+                }
+                if path.last() != Some(&start) {
+                    path.push(start);
+                }
+                path.reverse();
+                path.push(start);
+                return path;
+            }
+            if let std::collections::btree_map::Entry::Vacant(e) = came_from.entry(w) {
+                e.insert(v);
+                queue.push_back(w);
+            }
+        }
+    }
+    component.to_vec()
 }
 
 /// The top-level modules of `src`: its directories and its `.rs` files.

@@ -1,6 +1,6 @@
 //! The cross-profile matrix: every profile over every row of the example
 //! tables (with the base of the row's own table), and a Markdown table of the
-//! references where the profiles disagree. The table lives in README.md
+//! references where the profiles disagree. The table lives in docs/bases.md
 //! between `<!-- profile-matrix:start -->` and `<!-- profile-matrix:end -->`;
 //! this test fails when it is stale, and `LINKBASE_BLESS=1` rewrites it.
 
@@ -97,18 +97,18 @@ fn matrix() -> String {
 }
 
 #[test]
-fn readme_profile_matrix_is_current() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+fn profile_matrix_in_the_docs_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/bases.md");
     let readme =
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let start = readme
         .find(START)
-        .expect("README.md has the profile-matrix:start marker")
+        .expect("docs/bases.md has the profile-matrix:start marker")
         + START.len();
     let end = readme
         .find(END)
-        .expect("README.md has the profile-matrix:end marker");
-    assert!(start <= end, "README.md: markers out of order");
+        .expect("docs/bases.md has the profile-matrix:end marker");
+    assert!(start <= end, "docs/bases.md: markers out of order");
     let expected = format!("\n{}", matrix());
     if std::env::var_os("LINKBASE_BLESS").is_some() {
         let updated = format!("{}{}{}", &readme[..start], expected, &readme[end..]);
@@ -117,7 +117,7 @@ fn readme_profile_matrix_is_current() {
     }
     assert!(
         readme[start..end] == expected,
-        "README.md profile matrix is stale; regenerate with LINKBASE_BLESS=1 cargo test --test profile_matrix\n\
+        "docs/bases.md profile matrix is stale; regenerate with LINKBASE_BLESS=1 cargo test --test profile_matrix\n\
          expected:\n{expected}"
     );
 }

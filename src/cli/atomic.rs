@@ -38,7 +38,7 @@
 //! ([`AtomicWriter::failing_at`]).
 
 use super::interrupt::{self, Pending};
-use super::output::write_pieces;
+use super::io::write_pieces;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs;
@@ -128,7 +128,7 @@ pub struct WriteError {
 
 impl fmt::Display for WriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cause = super::inputs::io_cause(&self.cause);
+        let cause = super::io::io_cause(&self.cause);
         write!(f, "{}: {cause}", self.step.describe())
     }
 }

@@ -3,36 +3,12 @@
 //! file or several (`-r` walks folders as the rewrite command does), read
 //! as `--format` says or as the rewrite command would guess.
 
-use super::inputs::{display, io_cause};
+use super::args::ExplainArgs;
+use super::io::io_cause;
+use super::paths::display;
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
-use clap::builder::TypedValueParser;
-use linkbase::{Explanation, Format, Options, Report};
+use linkbase::{Explanation, Format, Options};
 use std::path::PathBuf;
-
-/// Arguments of `linkbase explain`.
-#[derive(clap::Args, Debug)]
-pub struct ExplainArgs {
-    /// The retrieval URL of the input (rule 5.3); one file only.
-    #[arg(long)]
-    url: Option<String>,
-    /// Resolution profile.
-    #[arg(long, default_value = "rfc3986")]
-    profile: linkbase::Profile,
-    /// Rewrite signed parts too (only changes what is reported).
-    #[arg(long)]
-    force: bool,
-    /// How to read the input: decided from content and name (`auto`), or forced.
-    #[arg(long, value_name = "FORMAT", default_value = "auto",
-          value_parser = clap::builder::PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc"])
-              .map(|s| super::rewrite::parse_format(&s)))]
-    format: linkbase::Format,
-    /// Walk folders (the files `linkbase -r` takes).
-    #[arg(short, long)]
-    recursive: bool,
-    /// The files to explain (folders with -r).
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<PathBuf>,
-}
 
 /// Run `linkbase explain`: each file in turn, headed `==> FILE <==` when
 /// there are several (as `head` and `tail` do).
@@ -120,8 +96,7 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
             return EXIT_PARTIAL;
         }
     }
-    let Explanation { text, report, .. } = linkbase::explain(&input, &options, Some(&name));
-    finish(&text, report)
+    finish(linkbase::explain(&input, &options, Some(&name)))
 }
 
 fn print(text: &str) {
@@ -129,10 +104,12 @@ fn print(text: &str) {
     let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
 }
 
-/// Print the explanation and the problems; the exit status.
-fn finish(text: &str, mut report: Report) -> i32 {
+/// Print the explanation and the problems, in the command line's words
+/// ([`super::terms`]); the exit status.
+fn finish(explanation: Explanation) -> i32 {
+    print(&explanation.render(super::terms::rule_label));
+    let mut report = explanation.report;
     super::terms::name_flags(&mut report);
-    print(&super::terms::relabel(text));
     for p in &report.problems {
         eprintln!("{}", p.one_line());
     }
@@ -146,8 +123,7 @@ fn finish(text: &str, mut report: Report) -> i32 {
 /// Is the file a WARC (by name, or by its first bytes), or an ARC (its
 /// first bytes), which is read as one?
 fn is_warc(path: &std::path::Path, name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".warc") || lower.ends_with(".warc.gz") || lower.ends_with(".warc.zst") {
+    if Format::from_name(name) == Some(Format::Warc) {
         return true;
     }
     let mut head = Vec::new();
@@ -170,7 +146,7 @@ fn explain_warc(args: &ExplainArgs, path: &std::path::Path, name: &str) -> i32 {
     options.profile = args.profile;
     options.force = args.force;
     match linkbase::warc::explain(file, &options, Some(name)) {
-        Ok(Explanation { text, report, .. }) => finish(&text, report),
+        Ok(explanation) => finish(explanation),
         Err(e) => {
             eprintln!("{name}: {e}");
             EXIT_PARTIAL

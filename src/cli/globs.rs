@@ -9,7 +9,7 @@
 //! a folder on the way excludes everything under it (`!drafts`). Files named
 //! on the command line are always taken, as in ripgrep.
 
-use super::settings::UsageError;
+use super::args::UsageError;
 use globset::{GlobBuilder, GlobMatcher};
 use std::path::Path;
 

@@ -3,8 +3,9 @@
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
 use super::atomic::Backup;
+use super::io::io_cause;
+use super::paths::{display, walk_takes_name};
 use super::settings::{Destination, Settings};
-use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,15 +63,6 @@ pub struct Skipped {
     pub mirrored: Option<InputFile>,
 }
 
-/// File name extensions of HTML documents, and of XHTML documents (read
-/// with XML rules: `linkbase::detect_format`).
-pub const HTML_EXTENSIONS: [&str; 5] = ["html", "htm", "xhtml", "xht", "shtml"];
-/// File name extensions of MIME messages and web archives.
-pub const MIME_EXTENSIONS: [&str; 3] = ["eml", "mht", "mhtml"];
-/// File name extensions of style sheets.
-pub const CSS_EXTENSIONS: [&str; 1] = ["css"];
-/// File name extensions of web archives (`.warc.gz` too: see [`handles`]).
-pub const WARC_EXTENSIONS: [&str; 1] = ["warc"];
 /// Extensions (besides none at all) whose files the walk sniffs: mail exports
 /// come as `.txt` and `.raw` too.
 pub const SNIFFED_EXTENSIONS: [&str; 2] = ["txt", "raw"];
@@ -174,38 +166,6 @@ fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
     }
 }
 
-/// An I/O error's cause without Rust's ` (os error N)` suffix.
-pub fn io_cause(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
-
-/// `path` as shown in messages and records: as it is when it is UTF-8; else
-/// its valid parts as they are and each other byte as `\xNN`, so that two
-/// names never look alike and none loses a byte (`caf\xE9.html`, not
-/// `caf\u{FFFD}.html`).
-pub fn display(path: &Path) -> Arc<str> {
-    match path.to_str() {
-        Some(name) => Arc::from(name),
-        None => Arc::from(escaped(&os_bytes(path.as_os_str()))),
-    }
-}
-
-/// `bytes` as text: valid UTF-8 as it is, each other byte as `\xNN`.
-fn escaped(bytes: &[u8]) -> String {
-    let mut text = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        text.push_str(chunk.valid());
-        for byte in chunk.invalid() {
-            text.push_str(&format!("\\x{byte:02X}"));
-        }
-    }
-    text
-}
-
 fn skip_error(name: Arc<str>, reason: String) -> Entry {
     Entry::Skip(Skipped {
         name,
@@ -293,24 +253,20 @@ fn copied(file: InputFile, reason: &str) -> Entry {
     })
 }
 
-/// Does the walk take this file? By extension, or by content for files with
-/// no extension (or `.txt`, `.raw`).
+/// Does the walk take this file? By its name ([`walk_takes_name`](super::paths::walk_takes_name)), or by
+/// content for files with no extension (or `.txt`, `.raw`).
 pub fn handles(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if walk_takes_name(&name) {
+        return true;
+    }
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    if name.ends_with(".warc.gz") {
-        return true;
-    }
     match extension.as_deref() {
-        Some(e) if WARC_EXTENSIONS.contains(&e) => true,
-        Some(e) if HTML_EXTENSIONS.contains(&e) => true,
-        Some(e) if MIME_EXTENSIONS.contains(&e) => true,
-        Some(e) if CSS_EXTENSIONS.contains(&e) => true,
         Some(e) if !SNIFFED_EXTENSIONS.contains(&e) => false,
         _ => sniff_file(path),
     }
@@ -365,101 +321,9 @@ pub fn looks_like_html(head: &[u8]) -> bool {
     })
 }
 
-/// Characters percent-encoded in one path segment of a `--url-prefix` URL:
-/// controls, space, and what would end or change the meaning of a segment
-/// (`" # % < > ? [ \ ] ^ \` { | }`). Non-ASCII is encoded as UTF-8 octets.
-const SEGMENT: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'[')
-    .add(b'\\')
-    .add(b']')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
-
-/// The retrieval URL of the file at `relative` under a folder whose URL is
-/// `prefix` (ending in `/`): each path component percent-encoded, joined by `/`.
-pub fn url_for(prefix: &str, relative: &Path) -> String {
-    let mut url = prefix.to_string();
-    let mut first = true;
-    for component in relative.components() {
-        let std::path::Component::Normal(part) = component else {
-            continue;
-        };
-        if !first {
-            url.push('/');
-        }
-        first = false;
-        url.extend(percent_encode(&os_bytes(part), SEGMENT));
-    }
-    url
-}
-
-#[cfg(unix)]
-fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
-    use std::os::unix::ffi::OsStrExt;
-    part.as_bytes().into()
-}
-
-#[cfg(not(unix))]
-fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
-    part.to_string_lossy().into_owned().into_bytes().into()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn url_for_joins_and_encodes_each_component() {
-        let cases: [(&str, &str, &str); 5] = [
-            ("nested", "guide/a.html", "https://site/docs/guide/a.html"),
-            ("space", "my page.html", "https://site/docs/my%20page.html"),
-            (
-                "reserved",
-                "a?b#c%d.html",
-                "https://site/docs/a%3Fb%23c%25d.html",
-            ),
-            (
-                "non-ascii",
-                "été/ß.html",
-                "https://site/docs/%C3%A9t%C3%A9/%C3%9F.html",
-            ),
-            (
-                "kept",
-                "a;b=c&d@e+f.html",
-                "https://site/docs/a;b=c&d@e+f.html",
-            ),
-        ];
-        for (name, rel, want) in cases {
-            assert_eq!(
-                url_for("https://site/docs/", Path::new(rel)),
-                want,
-                "{name}"
-            );
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn names_that_are_not_utf8_keep_every_byte() {
-        use std::os::unix::ffi::OsStrExt;
-        let name = |bytes: &[u8]| display(Path::new(std::ffi::OsStr::from_bytes(bytes)));
-        assert_eq!(&*name(b"caf\xE9.html"), "caf\\xE9.html");
-        assert_eq!(
-            &*name(b"d\xC3\xA9j\xE0/\xFF\xFE.eml"),
-            "d\u{e9}j\\xE0/\\xFF\\xFE.eml"
-        );
-        assert_eq!(&*name("été/page.html".as_bytes()), "été/page.html");
-    }
 
     #[test]
     fn html_sniffing_follows_the_mime_sniffing_patterns() {

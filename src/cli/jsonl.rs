@@ -15,7 +15,7 @@
 //!
 //! Every line carries `file` (absent only for standard input).
 
-use super::job::{JobResult, Status};
+use super::result::{JobResult, Status};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;

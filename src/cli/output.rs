@@ -10,7 +10,8 @@
 //! link is made again as a link with the same target.
 
 use super::atomic::{InPlace, ReadFile};
-use super::inputs::{io_cause, InputFile};
+use super::inputs::InputFile;
+use super::io::{io_cause, write_pieces};
 use super::output_path::{self, Kind, OutputPath};
 use super::settings::{same_file, Destination, Settings};
 use std::io::{self, IsTerminal, Write};
@@ -318,25 +319,6 @@ fn through_failure(e: &io::Error, named: &Path, kind: Kind) -> WriteFailure {
         kind.describe(),
         io_cause(e)
     ))
-}
-
-/// How much of an output's pieces is gathered before it is handed to the
-/// system (small enough to come from the heap, not fresh pages).
-const WRITE_BUFFER: usize = 64 * 1024;
-
-/// Write `pieces` one after the other to `out` and flush it, gathered into
-/// large writes: a spliced document is as many pieces as it has edits, and a
-/// system call per piece was a quarter of the whole run on a large page
-/// (docs/html.md, "Where the time goes").
-pub fn write_pieces<'a>(
-    out: impl Write,
-    pieces: impl IntoIterator<Item = &'a [u8]>,
-) -> io::Result<()> {
-    let mut out = io::BufWriter::with_capacity(WRITE_BUFFER, out);
-    pieces
-        .into_iter()
-        .try_for_each(|piece| out.write_all(piece))?;
-    out.flush()
 }
 
 fn write_stdout(content: &[&[u8]]) -> Result<(), WriteFailure> {

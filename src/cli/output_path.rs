@@ -158,7 +158,7 @@ pub fn overlap(output: &Path, input: &Path) -> Option<Overlap> {
 /// The longest leading part of `path` that exists, absolute, its symbolic
 /// links resolved.
 fn existing_part(path: &Path) -> PathBuf {
-    let absolute = super::settings::absolute(path);
+    let absolute = super::paths::absolute(path);
     absolute
         .ancestors()
         .find_map(|a| a.canonicalize().ok())
@@ -223,7 +223,7 @@ fn descriptor(path: &Path) -> Option<u32> {
 /// socket is connected to. A descriptor that leads to a regular file is
 /// appended to, so that its earlier content is never lost.
 pub fn write_through(path: &Path, kind: Kind, content: &[&[u8]]) -> io::Result<()> {
-    super::output::write_pieces(open_through(path, kind)?, content.iter().copied())
+    super::io::write_pieces(open_through(path, kind)?, content.iter().copied())
 }
 
 /// `path`, which is not a regular file, opened to be written through as

@@ -3,9 +3,11 @@
 //! and binary output (a WARC) bound for a terminal. (Outputs that overlap
 //! an input are refused earlier, with the flags: [`super::settings`].)
 
-use super::inputs::{display, Entry};
+use super::args::UsageError;
+use super::inputs::Entry;
 use super::output_path::{self, OutputPath};
-use super::settings::{Destination, Settings, UsageError};
+use super::paths::display;
+use super::settings::{Destination, Settings};
 use std::io::{IsTerminal, Read};
 
 /// Check the listed `entries` against `settings`.

@@ -8,32 +8,10 @@
 //! naming it (and its input line) goes to stderr, and the exit status is 1.
 //! A broken pipe on stdout ends the command quietly.
 
+use super::args::ResolveArgs;
 use super::{EXIT_OK, EXIT_PARTIAL};
 use linkbase::{Base, BaseError, Profile};
 use std::io::{self, BufRead, BufWriter, Write};
-
-/// Arguments of `linkbase resolve`.
-#[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:\n  \
-    linkbase resolve http://a/b/c/d ../g '?y' '#s'\n  \
-    linkbase resolve --profile rfc1808 'http://a/b/c/d;p?q' ';x'\n  \
-    linkbase resolve http://a/b/ -- -dash ''\n  \
-    cut -f2 links.tsv | linkbase resolve https://example.org/docs/\n  \
-    linkbase resolve --pairs < base-tab-ref.tsv")]
-pub struct ResolveArgs {
-    /// Resolution profile: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg.
-    #[arg(long, short = 'p', default_value = "rfc3986")]
-    profile: Profile,
-    /// Read `BASE<TAB>REF` lines from standard input instead of taking a BASE.
-    #[arg(long, conflicts_with_all = ["base", "refs"])]
-    pairs: bool,
-    /// The base URL (absolute).
-    #[arg(required_unless_present = "pairs")]
-    base: Option<String>,
-    /// References to resolve; read from standard input, one a line, when none
-    /// are given. After `--` every argument is a reference, even `-x` or ''.
-    refs: Vec<String>,
-}
 
 /// Run `linkbase resolve`.
 pub fn run(args: ResolveArgs) -> i32 {

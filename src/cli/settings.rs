@@ -4,24 +4,14 @@
 //! flags, an output folder inside an input folder, an unusable URL) is a
 //! [`UsageError`] found here, before any file is touched: exit status 2.
 
+use super::args::{RewriteArgs, UsageError};
 use super::atomic::{AtomicWriter, Backup};
 use super::globs::Globs;
 use super::output_path::{self, OutputPath};
 use super::preview::Preview;
-use super::rewrite::RewriteArgs;
 use linkbase::{Base, Options};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-
-/// A problem with the command line as a whole (exit status 2).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-impl UsageError {
-    fn new(message: impl Into<String>) -> Self {
-        UsageError(message.into())
-    }
-}
 
 /// Where rewritten documents go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,7 +208,7 @@ impl Settings {
         let mut options = self.options.clone();
         options.url = match (&self.url, relative) {
             (UrlSource::Fixed(url), _) => Some(url.clone()),
-            (UrlSource::Prefix(prefix), Some(rel)) => Some(super::inputs::url_for(prefix, rel)),
+            (UrlSource::Prefix(prefix), Some(rel)) => Some(super::paths::url_for(prefix, rel)),
             _ => None,
         };
         options
@@ -266,20 +256,11 @@ fn backup(suffix: Option<String>, mode: Option<&str>) -> Result<Option<Backup>, 
 /// `.warc.gz`…)? Backups are never inputs, so with such a suffix no file of
 /// that kind would be.
 fn is_input_extension(suffix: &str) -> bool {
-    use super::inputs::{CSS_EXTENSIONS, HTML_EXTENSIONS, MIME_EXTENSIONS, WARC_EXTENSIONS};
-    let Some(extension) = suffix.strip_prefix('.') else {
-        return false;
-    };
-    let extension = extension.to_ascii_lowercase();
-    extension == "warc.gz"
-        || [
-            &HTML_EXTENSIONS[..],
-            &MIME_EXTENSIONS,
-            &CSS_EXTENSIONS,
-            &WARC_EXTENSIONS,
-        ]
-        .iter()
-        .any(|list| list.contains(&extension.as_str()))
+    // The whole suffix is the ending: without its first dot it names nothing
+    // (`.html` is one, `.orig.html` is not).
+    suffix.starts_with('.')
+        && super::paths::walk_takes_name(suffix)
+        && linkbase::Format::from_name(&suffix[1..]).is_none()
 }
 
 fn destination(
@@ -399,32 +380,6 @@ fn check_report_path(
         }
     }
     Ok(())
-}
-
-/// `path` made absolute with symbolic links resolved, as far as it exists
-/// (the rest, not yet created, appended as written).
-pub fn absolute(path: &Path) -> PathBuf {
-    let mut existing = path.to_path_buf();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(canonical) = existing.canonicalize() {
-            return rest
-                .iter()
-                .rev()
-                .fold(canonical, |acc, part| acc.join(part));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                existing = if parent.as_os_str().is_empty() {
-                    PathBuf::from(".")
-                } else {
-                    parent.to_path_buf()
-                };
-            }
-            _ => return path.to_path_buf(),
-        }
-    }
 }
 
 /// Do `existing` and `maybe` name the same file? (`maybe` is looked at

@@ -26,25 +26,16 @@ pub struct Guess {
     pub note: Option<String>,
 }
 
-/// The extensions whose files are read as their name says, whatever the content
-/// (`.warc`/`.warc.gz`, `.css`, `.xhtml`/`.xht`, `.html` …).
-const NAMED: [&str; 9] = [
-    ".warc", ".warc.gz", ".css", ".xhtml", ".xht", ".html", ".htm", ".shtml", ".svg",
-];
-
-/// The HTML extensions (a message in such a file is read as a message, by
-/// content, and said so).
-const HTML: [&str; 3] = [".html", ".htm", ".shtml"];
-
-/// The message extensions.
-const MESSAGE: [&str; 3] = [".eml", ".mht", ".mhtml"];
+/// Besides the names [`Format::from_name`] knows, a name that keeps a file
+/// from being read as CSS by its content: an SVG image is read as HTML.
+const NOT_CSS: &str = ".svg";
 
 /// Guess how to read `bytes`, named `name` (`None`: standard input), whose
 /// retrieval URL is `url`.
 pub fn guess_format(bytes: &[u8], name: Option<&str>, url: Option<&str>) -> Guess {
     let format = linkbase::detect_format(bytes, name);
-    let lower = name.map(str::to_ascii_lowercase).unwrap_or_default();
-    let named_message = MESSAGE.iter().any(|e| lower.ends_with(e));
+    let named = name.and_then(Format::from_name);
+    let named_message = named == Some(Format::Mime);
     if format == Format::Mime
         && named_message
         && !linkbase::looks_like_message(bytes)
@@ -57,8 +48,7 @@ pub fn guess_format(bytes: &[u8], name: Option<&str>, url: Option<&str>) -> Gues
             ),
         };
     }
-    let named_html = HTML.iter().any(|e| lower.ends_with(e));
-    if format == Format::Mime && named_html {
+    if format == Format::Mime && named == Some(Format::Html) {
         return Guess {
             format,
             note: Some(
@@ -66,8 +56,9 @@ pub fn guess_format(bytes: &[u8], name: Option<&str>, url: Option<&str>) -> Gues
             ),
         };
     }
-    let named = named_message || NAMED.iter().any(|e| lower.ends_with(e));
-    if format == Format::Html && !named && (url_is_css(url) || looks_like_css(bytes)) {
+    let telling =
+        named.is_some() || name.is_some_and(|n| n.to_ascii_lowercase().ends_with(NOT_CSS));
+    if format == Format::Html && !telling && (url_is_css(url) || looks_like_css(bytes)) {
         return Guess {
             format: Format::Css,
             note: None,

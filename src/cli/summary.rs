@@ -1,7 +1,7 @@
 //! Totals over a run: the exit status, the one-line summary, and the
 //! `--stats` tables (counts per outcome and per attribute).
 
-use super::job::{JobResult, Status};
+use super::result::{JobResult, Status};
 use super::settings::Settings;
 use linkbase::Outcome;
 use std::collections::BTreeMap;

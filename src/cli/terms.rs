@@ -1,8 +1,9 @@
-//! The command line's words for what the library names in its own terms:
-//! a library message names a setting by [`Setting::term`] (`Options::force`,
-//! the retrieval URL); the command line prints the flag that sets it
-//! instead (`--force`, `--url`). Likewise the label of the base rule a
-//! `--url` sets.
+//! The command line's words for what the library names in its own terms,
+//! handed to the library as callbacks: a library message names a setting by
+//! [`Setting::term`] (`Options::force`, the retrieval URL), and the command
+//! line has it name the flag that sets it instead (`--force`, `--url`:
+//! [`flag`] through `Problem::message_naming`); likewise the label of the
+//! base rule a `--url` sets ([`rule_label`] through `Explanation::render`).
 
 use linkbase::{BaseRule, Report, Setting};
 
@@ -17,22 +18,22 @@ pub fn flag(setting: Setting) -> &'static str {
 }
 
 /// Every problem of `report` in the command line's words: the setting a
-/// message names, by its flag.
+/// message names, by its flag (`linkbase::Problem::message_naming`).
 pub fn name_flags(report: &mut Report) {
     for problem in &mut report.problems {
-        if let Some(setting) = problem.setting.take() {
-            problem.message = problem.message.replacen(setting.term(), flag(setting), 1);
-        }
+        problem.message = problem.message_naming(flag);
+        problem.setting = None;
     }
 }
 
-/// An explanation (`linkbase::explain`) in the command line's words: the
-/// label of the rule a retrieval URL sets names the flag that gives it.
-pub fn relabel(text: &str) -> String {
-    text.replace(
-        &format!("({})", BaseRule::Retrieval.label()),
-        "(5.3 retrieval URL (--url))",
-    )
+/// The label of `rule` in the command line's words, for
+/// `linkbase::Explanation::render`: the rule a retrieval URL sets names
+/// the flag that gives it.
+pub fn rule_label(rule: BaseRule) -> &'static str {
+    match rule {
+        BaseRule::Retrieval => "5.3 retrieval URL (--url)",
+        other => other.label(),
+    }
 }
 
 #[cfg(test)]
@@ -69,5 +70,11 @@ mod tests {
                 plain.as_str(),
             ]
         );
+    }
+
+    #[test]
+    fn the_rule_a_retrieval_url_sets_names_the_flag() {
+        assert_eq!(rule_label(BaseRule::Retrieval), "5.3 retrieval URL (--url)");
+        assert_eq!(rule_label(BaseRule::Embedded), BaseRule::Embedded.label());
     }
 }

@@ -11,25 +11,24 @@
 //! ends in `.gz`, zstd-compressed (one frame per record) when it ends in
 //! `.zst`, and on standard output as the input was.
 
-use super::inputs::{io_cause, InputFile};
-use super::job::{JobResult, RecordSpan, Status, WarcResult};
+use super::inputs::InputFile;
+use super::io::io_cause;
 use super::output::{self, WriteFailure};
 use super::progress::RecordProgress;
+use super::result::{JobResult, RecordSpan, Status, WarcResult};
 use super::settings::{Destination, Settings};
 use linkbase::warc::{self, RecordResult, WarcOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
-/// Does this input go the WARC way: forced by `--format warc`, named
-/// `.warc`/`.warc.gz`, or starting like one (`head`: its first bytes)?
+/// Does this input go the WARC way: forced by `--format warc`, named as
+/// one (`linkbase::Format::from_name`), or starting like one (`head`: its
+/// first bytes)?
 pub fn is_warc(name: Option<&str>, head: &[u8], settings: &Settings) -> bool {
     match settings.options.format {
         linkbase::Format::Warc => true,
         linkbase::Format::Auto => {
-            let lower = name.unwrap_or("").to_ascii_lowercase();
-            lower.ends_with(".warc")
-                || lower.ends_with(".warc.gz")
-                || lower.ends_with(".warc.zst")
+            name.and_then(linkbase::Format::from_name) == Some(linkbase::Format::Warc)
                 || warc::looks_like_warc(head)
         }
         _ => false,

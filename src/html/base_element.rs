@@ -4,7 +4,7 @@
 //! `javascript:` or `data:` URL, the element is ignored (with a warning) and
 //! the fallback base stays in force. Later `<base>` elements never count.
 
-use super::rewrite::Start;
+use super::DocumentSetup;
 use crate::base::{establish, BaseRule, EstablishedBase};
 use crate::report::{Report, Severity};
 use crate::resolve::scheme_len;
@@ -14,7 +14,7 @@ use crate::resolve::scheme_len;
 pub fn embedded_base(
     href: Option<&str>,
     fallback: Option<&EstablishedBase>,
-    start: &Start<'_>,
+    start: &DocumentSetup<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     let href = href?;

@@ -16,6 +16,7 @@
 use crate::base::EstablishedBase;
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
+use charset::Charset;
 use encoding_rs::Encoding;
 
 mod base_element;
@@ -32,8 +33,8 @@ pub mod srcset;
 pub mod stylesheet;
 
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
-pub(crate) use rewrite::{kind_of, reported_name, Bases, Policy, Start};
-pub use stylesheet::{plan_stylesheet, rewrite_stylesheet};
+pub(crate) use rewrite::{kind_of, reported_name, Bases, DocumentRewriter};
+pub use stylesheet::plan_stylesheet;
 
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +78,38 @@ impl<'a> HtmlContext<'a> {
     }
 }
 
+/// The setup of one document, derived once from its [`HtmlContext`] and
+/// its encoding: what the caller knows of it, and what its encoding and its
+/// place among `srcdoc` documents make of that. Defined here, beside the
+/// context, because the modules that read a document (`rewrite`,
+/// `base_element`, `saved_from`) all take it.
+pub struct DocumentSetup<'a> {
+    /// The options, the fallback base from outside (MIME, `--url`, a parent
+    /// document), the document's own URL (for `manifest`), where it is.
+    pub ctx: HtmlContext<'a>,
+    /// May a `<!-- saved from url=… -->` comment supply the base?
+    pub saved_from_allowed: bool,
+    /// The encoding URL queries are written in (`whatwg` profile).
+    pub query_encoding: &'static Encoding,
+    /// The encoding the document will be written in; `None` when the output
+    /// holds every character as itself (it goes into a `srcdoc` attribute).
+    pub output: Option<&'a Charset>,
+    /// How many `srcdoc` documents enclose this one.
+    pub depth: usize,
+    /// Are the document's text offsets those of the input's bytes (a
+    /// document given whole, in UTF-8 without a byte order mark)? Then each
+    /// link record carries its span ([`crate::LinkRecord::span`]).
+    pub source_spans: bool,
+}
+
+impl DocumentSetup<'_> {
+    /// Is the document parsed as an `iframe srcdoc` document (one inside
+    /// another's attribute)?
+    pub fn iframe_srcdoc(&self) -> bool {
+        self.depth > 0
+    }
+}
+
 /// The base in force in the document `input` (for `linkbase explain`): its
 /// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
 /// saved-from comment; `None` when there is none or the input cannot be decoded.
@@ -94,8 +127,8 @@ fn start<'a>(
     ctx: &HtmlContext<'a>,
     charset: &'a charset::Charset,
     source_spans: bool,
-) -> rewrite::Start<'a> {
-    rewrite::Start {
+) -> DocumentSetup<'a> {
+    DocumentSetup {
         ctx: *ctx,
         saved_from_allowed: true,
         query_encoding: charset::query_encoding(charset),
@@ -130,11 +163,4 @@ pub fn plan_html(
     let edits = rewrite::rewrite_document(&text, &start(ctx, &charset, spans), report);
     let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
-}
-
-/// [`plan_html`]'s output assembled: the rewritten document, `None` when
-/// nothing had to change.
-pub fn rewrite_html(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
-    let edits = plan_html(input, ctx, report)?;
-    Some(splice::apply(input, &edits))
 }

@@ -1,13 +1,14 @@
 //! Rewrite the links of an [`RcDom`] a caller already holds, in place — the
 //! use of lxml's `make_links_absolute`, for Rust programs that parse with
 //! html5ever themselves. The same link table and policy as the rewrite of a
-//! file ([`super::rewrite`]'s `Policy`: one decision per attribute); nothing
+//! file ([`super::rewrite`]'s `DocumentRewriter`: one decision per attribute); nothing
 //! on the file path goes through here (it splices into the source instead).
 
 use super::dom::{may_hold_saved_from, AttrNs, ElementNs};
-use super::rewrite::{kind_of, reported_name, Bases, Policy, Start};
+use super::rewrite::{kind_of, reported_name, Bases, DocumentRewriter};
+use super::DocumentSetup;
 use super::HtmlContext;
-use crate::base::{establish, BaseRule};
+use crate::base::BaseRule;
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
 use html5ever::ns;
@@ -16,8 +17,8 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 /// Rewrite every URL-bearing value of `dom` (attributes of the link table,
 /// `style` attributes and elements, `iframe srcdoc` documents) against
-/// `base_url` (else the document's saved-from comment; its `<base href>`
-/// applies as in a file), as `options` say. Returns the report: every link,
+/// `base_url`, else [`Options::url`], else the document's saved-from
+/// comment (its `<base href>` applies as in a file), as `options` say. Returns the report: every link,
 /// and any problem.
 ///
 /// For a Rust program that parses with html5ever (0.40,
@@ -38,16 +39,17 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) -> Report {
     let location = Location::file(None);
     let mut report = Report::new(options.keep_link_records);
-    let base = base_url.and_then(|url| {
-        match establish(url, None, BaseRule::Retrieval, options.profile, None) {
+    let base = match base_url {
+        Some(url) => match options.retrieval_base_from(url, BaseRule::Retrieval, None) {
             Ok(b) => Some(b),
             Err(e) => {
                 report.problem(&location, Severity::Error, format!("base URL: {e}"));
                 None
             }
-        }
-    });
-    let start = Start {
+        },
+        None => options.retrieval_base(&location, &mut report),
+    };
+    let start = DocumentSetup {
         ctx: HtmlContext::new(options, base.as_ref(), &location),
         saved_from_allowed: true,
         query_encoding: encoding_rs::UTF_8,
@@ -59,7 +61,7 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
     let comments: Vec<&str> = comments.iter().map(|c| &**c).collect();
     let base_href = first_base_href(&dom.document);
     let bases = Bases::new(base_href.as_deref(), &comments, &start, &mut report);
-    let mut policy = Policy::new(&bases, &start, &mut report);
+    let mut policy = DocumentRewriter::new(&bases, &start, &mut report);
     for node in elements(&dom.document, true) {
         rewrite_element(&node, &mut policy);
     }
@@ -67,7 +69,7 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
 }
 
 /// Rewrite one element's attributes and, for `style`, its text.
-fn rewrite_element(node: &Handle, policy: &mut Policy<'_>) {
+fn rewrite_element(node: &Handle, policy: &mut DocumentRewriter<'_>) {
     let NodeData::Element { name, attrs, .. } = &node.data else {
         return;
     };
@@ -281,5 +283,39 @@ mod tests {
         let report = absolutize_rcdom(&dom, None, &Options::new());
         assert!(has(&dom, "a", "href", "x"));
         assert_eq!(report.counts.rewritten, 0);
+    }
+
+    #[test]
+    fn options_url_is_the_retrieval_url_when_no_base_url_is_given() {
+        let mut options = Options::new();
+        options.url = Some("http://h.example/d/page.html".into());
+        // No base_url: Options::url is the retrieval URL, over a saved-from comment.
+        let dom = parse("<!-- saved from url=(0022)http://other.example/ -->\n<a href=x>x</a>");
+        let report = absolutize_rcdom(&dom, None, &options);
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert!(
+            has(&dom, "a", "href", "http://h.example/d/x"),
+            "{:?}",
+            values(&dom)
+        );
+        // base_url, given, is taken over Options::url.
+        let dom = parse("<a href=x>x</a>");
+        absolutize_rcdom(&dom, Some("http://g.example/e/"), &options);
+        assert!(
+            has(&dom, "a", "href", "http://g.example/e/x"),
+            "{:?}",
+            values(&dom)
+        );
+        // An unusable Options::url is reported in the library's words.
+        options.url = Some("no scheme".into());
+        let dom = parse("<a href=x>x</a>");
+        let report = absolutize_rcdom(&dom, None, &options);
+        assert!(has(&dom, "a", "href", "x"));
+        let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0].starts_with("the retrieval URL (Options::url): "),
+            "{messages:?}"
+        );
     }
 }

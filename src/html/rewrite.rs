@@ -3,50 +3,19 @@
 //! to write where ([`TextEdit`]s over the document's text).
 
 use super::base_element::embedded_base;
-use super::charset::Charset;
 use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
 use super::splice::{self, TextEdit};
-use super::{refresh, srcset, HtmlContext};
+use super::{refresh, srcset, DocumentSetup, HtmlContext};
 use crate::base::{self, clean_reference, establish, BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Outcome, Report, Severity};
-use encoding_rs::Encoding;
 use html5ever::QualName;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
 pub const MAX_SRCDOC_DEPTH: usize = 8;
-
-/// What a document starts from: what the caller knows of it, and what its
-/// encoding and its place among `srcdoc` documents make of that.
-pub struct Start<'a> {
-    /// The options, the fallback base from outside (MIME, `--url`, a parent
-    /// document), the document's own URL (for `manifest`), where it is.
-    pub ctx: HtmlContext<'a>,
-    /// May a `<!-- saved from url=… -->` comment supply the base?
-    pub saved_from_allowed: bool,
-    /// The encoding URL queries are written in (`whatwg` profile).
-    pub query_encoding: &'static Encoding,
-    /// The encoding the document will be written in; `None` when the output
-    /// holds every character as itself (it goes into a `srcdoc` attribute).
-    pub output: Option<&'a Charset>,
-    /// How many `srcdoc` documents enclose this one.
-    pub depth: usize,
-    /// Are the document's text offsets those of the input's bytes (a
-    /// document given whole, in UTF-8 without a byte order mark)? Then each
-    /// link record carries its span ([`crate::LinkRecord::span`]).
-    pub source_spans: bool,
-}
-
-impl Start<'_> {
-    /// Is the document parsed as an `iframe srcdoc` document (one inside
-    /// another's attribute)?
-    pub fn iframe_srcdoc(&self) -> bool {
-        self.depth > 0
-    }
-}
 
 /// The attributes the rewrite can look at: those of the link table, the
 /// ones that qualify them (`http-equiv`, `codebase`, `classid`) and the
@@ -63,7 +32,11 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
 
 /// Rewrite the document `text`: the edits to make, sorted (none when
 /// nothing changes).
-pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> Vec<TextEdit> {
+pub fn rewrite_document(
+    text: &str,
+    start: &DocumentSetup<'_>,
+    report: &mut Report,
+) -> Vec<TextEdit> {
     let keep = keep(start.ctx.options);
     let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
     let bases = Bases::new(
@@ -73,7 +46,7 @@ pub fn rewrite_document(text: &str, start: &Start<'_>, report: &mut Report) -> V
         report,
     );
     let mut walk = Walk {
-        policy: Policy::new(&bases, start, report),
+        policy: DocumentRewriter::new(&bases, start, report),
         text,
         edits: Vec::new(),
     };
@@ -105,7 +78,7 @@ impl Bases {
     pub(crate) fn new(
         base_href: Option<&str>,
         comments: &[&str],
-        start: &Start<'_>,
+        start: &DocumentSetup<'_>,
         report: &mut Report,
     ) -> Bases {
         let outside = start.ctx.base.map(|b| with_query_encoding(b, start));
@@ -141,20 +114,20 @@ impl Bases {
 /// The link policy of one document: the decision, for each URL-bearing
 /// value, of its new value. Shared by the rewrite of a source (here) and of
 /// an `RcDom` ([`super::rcdom`]).
-pub(crate) struct Policy<'a> {
+pub(crate) struct DocumentRewriter<'a> {
     pub(crate) rewriter: LinkRewriter<'a>,
     bases: &'a Bases,
-    pub(crate) start: &'a Start<'a>,
+    pub(crate) start: &'a DocumentSetup<'a>,
 }
 
-impl<'a> Policy<'a> {
+impl<'a> DocumentRewriter<'a> {
     /// The policy of a document with `bases`.
     pub(crate) fn new(
         bases: &'a Bases,
-        start: &'a Start<'a>,
+        start: &'a DocumentSetup<'a>,
         report: &'a mut Report,
-    ) -> Policy<'a> {
-        Policy {
+    ) -> DocumentRewriter<'a> {
+        DocumentRewriter {
             rewriter: LinkRewriter::new(
                 bases.in_force.as_ref(),
                 start.ctx.options,
@@ -171,7 +144,7 @@ impl<'a> Policy<'a> {
 /// its fallback (`start.ctx.base`, else a saved-from comment); `None` for 5.4.
 pub fn document_base(
     text: &str,
-    start: &Start<'_>,
+    start: &DocumentSetup<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     let keep = keep(start.ctx.options);
@@ -185,7 +158,7 @@ pub fn document_base(
     .in_force()
 }
 
-fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBase {
+fn with_query_encoding(b: &EstablishedBase, start: &DocumentSetup<'_>) -> EstablishedBase {
     EstablishedBase::new(
         b.base.clone().with_query_encoding(start.query_encoding),
         b.rule,
@@ -193,7 +166,7 @@ fn with_query_encoding(b: &EstablishedBase, start: &Start<'_>) -> EstablishedBas
 }
 
 struct Walk<'a> {
-    policy: Policy<'a>,
+    policy: DocumentRewriter<'a>,
     /// The document's text.
     text: &'a str,
     /// What to write where, in the order found.
@@ -309,7 +282,7 @@ impl Walk<'_> {
     }
 }
 
-impl Policy<'_> {
+impl DocumentRewriter<'_> {
     /// The new value of one URL-bearing attribute, if it changes.
     pub(crate) fn value(
         &mut self,
@@ -422,7 +395,7 @@ impl Policy<'_> {
             return None;
         }
         let inherited = self.rewriter.base().map(EstablishedBase::inherited);
-        let nested = Start {
+        let nested = DocumentSetup {
             ctx: HtmlContext {
                 base: inherited.as_ref(),
                 ..start.ctx

@@ -3,8 +3,8 @@
 //! length of the URL. Used as the retrieval URL (rule 5.3) only when the
 //! caller knows no base.
 
-use super::rewrite::Start;
-use crate::base::{establish, BaseRule, EstablishedBase};
+use super::DocumentSetup;
+use crate::base::{BaseRule, EstablishedBase};
 use crate::report::{Report, Severity};
 
 /// The URL of a `saved from url=(NNNN)…` comment text, if it is one.
@@ -41,13 +41,13 @@ pub fn saved_from_url(comment: &str) -> Option<&str> {
 /// (`comments`: the document's leading comments, in order).
 pub fn saved_from_base(
     comments: &[&str],
-    start: &Start<'_>,
+    start: &DocumentSetup<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    let (profile, query_encoding) = (start.ctx.options.profile, start.query_encoding);
     let url = comments.iter().find_map(|c| saved_from_url(c))?;
     let rule = BaseRule::SavedFromComment;
-    match establish(url, None, rule, profile, Some(query_encoding)) {
+    let options = start.ctx.options;
+    match options.retrieval_base_from(url, rule, Some(start.query_encoding)) {
         Ok(base) => Some(base),
         Err(e) => {
             report.problem(

@@ -63,18 +63,6 @@ pub fn plan_stylesheet(
     (!bytes.is_empty()).then_some(bytes)
 }
 
-/// [`plan_stylesheet`]'s output assembled: the rewritten sheet, `None` when
-/// nothing changed.
-pub fn rewrite_stylesheet(
-    input: &[u8],
-    ctx: &HtmlContext<'_>,
-    environment: Option<&'static Encoding>,
-    report: &mut Report,
-) -> Option<Vec<u8>> {
-    let edits = plan_stylesheet(input, ctx, environment, report)?;
-    Some(splice::apply(input, &edits))
-}
-
 /// The bytes an `@charset` rule starts with, exactly (`@charset "`).
 const AT_CHARSET: &[u8] = b"@charset \"";
 

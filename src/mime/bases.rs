@@ -152,7 +152,7 @@ pub fn snapshot_base(
         return None;
     }
     let rule = BaseRule::SnapshotContentLocation;
-    match establish(&value, None, rule, options.profile, None) {
+    match options.retrieval_base_from(&value, rule, None) {
         Ok(base) => Some(base),
         Err(e) => {
             report.problem(

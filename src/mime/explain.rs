@@ -2,9 +2,9 @@
 //! encoding, base and the rule that set it.
 
 use super::walk::{self, Structure};
-use super::{is_rewritable_type, traverse, PartContext, Start};
-use crate::base::{BaseRule, EstablishedBase};
-use crate::options::Options;
+use super::{is_rewritable_type, traverse, OuterBase, PartContext};
+use crate::base::EstablishedBase;
+use crate::options::{Format, Options};
 use crate::report::{Location, Report};
 
 /// One line of the explanation: one entity.
@@ -27,7 +27,7 @@ pub fn explain_message(
         options,
         location,
         report,
-        Start::Retrieval,
+        OuterBase::Retrieval,
         &mut lines,
     );
     lines
@@ -39,7 +39,7 @@ fn explain_tree(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: Start,
+    start: OuterBase,
     lines: &mut Vec<PartLine>,
 ) {
     traverse(
@@ -54,12 +54,7 @@ fn explain_tree(
             let encoding = entity.transfer_encoding();
             let mut base = part.base.cloned();
             let decoded = match entity.structure {
-                Structure::Leaf
-                    if matches!(
-                        entity.media_type.as_str(),
-                        "text/html" | "application/xhtml+xml"
-                    ) =>
-                {
+                Structure::Leaf if is_rewritable_type(&entity.media_type) => {
                     super::decoded_body(input, entity, &encoding).ok()
                 }
                 Structure::EncodedMessage => super::decoded_body(input, entity, &encoding).ok(),
@@ -68,11 +63,8 @@ fn explain_tree(
             if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
                 let loc = entity.location(location);
                 let ctx = super::html_context(entity, options, part.base, &loc);
-                base = if entity.media_type == "application/xhtml+xml" {
-                    crate::xhtml::document_base(content, &ctx, report)
-                } else {
-                    crate::html::document_base(content, &ctx, report)
-                };
+                let format = Format::from_media_type(&entity.media_type).unwrap_or(Format::Html);
+                base = crate::by_format::base(format, content, &ctx, report);
             }
             let note = match (&entity.structure, part.protected) {
                 (Structure::Unparsed(reason), _) => Some(reason.clone()),
@@ -92,47 +84,17 @@ fn explain_tree(
             if let (Some(content), Structure::EncodedMessage) = (&decoded, &entity.structure) {
                 // The enclosed message, decoded, under its part.
                 let inner = walk::walk_enclosed(content, entity, location, report);
-                let start = Start::Enclosed(base.as_ref().map(EstablishedBase::inherited));
+                let start = OuterBase::Enclosed(base.as_ref().map(EstablishedBase::inherited));
                 explain_tree(content, &inner, options, location, report, start, lines);
             }
         },
     );
 }
 
-/// Render the lines as an indented, aligned table for a terminal, naming
-/// each base's rule with `rule_label` ([`BaseRule::label`], or the WARC
-/// layer's words for a record's retrieval URL).
-pub fn render(lines: &[PartLine], rule_label: fn(BaseRule) -> &'static str) -> String {
-    let label = |l: &PartLine| format!("{}{}", "  ".repeat(l.depth), l.path);
-    let w_path = lines.iter().map(|l| label(l).len()).max().unwrap_or(0);
-    let w_type = lines.iter().map(|l| l.media_type.len()).max().unwrap_or(0);
-    let w_enc = lines.iter().map(|l| l.encoding.len()).max().unwrap_or(0);
-    let mut out = String::new();
-    for l in lines {
-        let base = match (&l.base, l.rule) {
-            (Some(url), Some(rule)) => format!("{url}  ({})", rule_label(rule)),
-            _ => "(no base: 5.4 none)".to_string(),
-        };
-        let line = format!(
-            "{:<w_path$}  {:<w_type$}  {:<w_enc$}  {base}",
-            label(l),
-            l.media_type,
-            l.encoding
-        );
-        out.push_str(line.trim_end());
-        if let Some(note) = &l.note {
-            out.push_str("  [");
-            out.push_str(note);
-            out.push(']');
-        }
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::BaseRule;
 
     #[test]
     fn explains_bases_and_rules_per_part() {
@@ -168,7 +130,7 @@ mod tests {
                 ),
             ]
         );
-        let text = render(&lines, BaseRule::label);
+        let text = crate::report::render_parts(&lines, &BaseRule::label);
         assert!(text.contains("\n  2  "), "{text}");
         assert!(text.contains("base64"), "{text}");
     }

@@ -20,7 +20,7 @@ pub mod transfer;
 pub mod walk;
 
 use crate::base::EstablishedBase;
-use crate::options::Options;
+use crate::options::{Format, Options};
 use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Setting, Severity};
 use bases::HeadingBase;
@@ -37,7 +37,14 @@ pub fn plan(
     report: &mut Report,
 ) -> Vec<Edit> {
     let tree = walk::walk(input, location, report);
-    plan_tree(input, &tree, options, location, report, Start::Retrieval)
+    plan_tree(
+        input,
+        &tree,
+        options,
+        location,
+        report,
+        OuterBase::Retrieval,
+    )
 }
 
 fn plan_tree(
@@ -46,7 +53,7 @@ fn plan_tree(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: Start,
+    start: OuterBase,
 ) -> Vec<Edit> {
     let mut planner = Planner {
         input,
@@ -71,7 +78,7 @@ fn plan_tree(
 
 /// Where the base of a tree's top entity comes from when its heading sets none.
 #[derive(Clone, Debug)]
-pub enum Start {
+pub enum OuterBase {
     /// The retrieval base (`--url`, `Snapshot-Content-Location`): a whole input.
     Retrieval,
     /// The enclosing part's base: the message inside an encoded `message/rfc822` part.
@@ -101,7 +108,7 @@ pub fn traverse(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: Start,
+    start: OuterBase,
     visit: &mut dyn FnMut(&PartContext<'_>, &mut Report),
 ) {
     let mut t = Traversal {
@@ -114,7 +121,7 @@ pub fn traverse(
     // The retrieval base: `--url`, established once for the whole input,
     // else each message's own `Snapshot-Content-Location`.
     let url = match start {
-        Start::Retrieval if options.url.is_some() => {
+        OuterBase::Retrieval if options.url.is_some() => {
             Some(options.retrieval_base(location, t.report))
         }
         _ => None,
@@ -132,8 +139,8 @@ pub fn traverse(
         }
     } else {
         let base = match start {
-            Start::Retrieval => retrieval(tree, t.report),
-            Start::Enclosed(base) => base,
+            OuterBase::Retrieval => retrieval(tree, t.report),
+            OuterBase::Enclosed(base) => base,
         };
         t.entity(tree, base, None);
     }
@@ -306,12 +313,10 @@ fn html_context<'a>(
     }
 }
 
-/// Is this a media type whose content is rewritten?
+/// Is this a media type whose content is rewritten: a single document
+/// ([`Format::from_media_type`], [`Format::is_document`])?
 pub fn is_rewritable_type(media_type: &str) -> bool {
-    matches!(
-        media_type,
-        "text/html" | "text/css" | "application/xhtml+xml"
-    )
+    Format::from_media_type(media_type).is_some_and(Format::is_document)
 }
 
 struct Planner<'a> {
@@ -403,7 +408,7 @@ impl Planner<'_> {
         let encoding = entity.transfer_encoding();
         let decoded = self.decode(entity, &encoding, loc, report)?;
         let tree = walk::walk_enclosed(&decoded, entity, self.location, report);
-        let inherited = Start::Enclosed(base.map(EstablishedBase::inherited));
+        let inherited = OuterBase::Enclosed(base.map(EstablishedBase::inherited));
         let edits = plan_tree(
             &decoded,
             &tree,
@@ -494,14 +499,9 @@ impl Planner<'_> {
             return None;
         }
         let ctx = html_context(entity, self.options, base, loc);
-        let mut rewritten = if entity.media_type == "text/css" {
-            let environment = self.style_environments.get(&entity.path).copied();
-            crate::html::rewrite_stylesheet(text, &ctx, environment, report)?
-        } else if entity.media_type == "application/xhtml+xml" {
-            crate::xhtml::rewrite_xhtml(text, &ctx, report)?
-        } else {
-            crate::html::rewrite_html(text, &ctx, report)?
-        };
+        let format = Format::from_media_type(&entity.media_type).unwrap_or(Format::Html);
+        let environment = self.style_environments.get(&entity.path).copied();
+        let mut rewritten = crate::by_format::rewrite(format, text, &ctx, environment, report)?;
         rewritten.extend_from_slice(tail);
         // Base64 text keeps its own line breaks: CRLF (canonical, RFC 2045)
         // when it had them, whatever the layer wrote.

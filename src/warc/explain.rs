@@ -5,8 +5,8 @@
 
 use super::payload::Payload;
 use super::reader::{Item, Reader};
-use crate::base::{establish, BaseRule};
-use crate::options::{Format, Options};
+use crate::base::BaseRule;
+use crate::options::Options;
 use crate::report::{printable, Location, Report};
 use std::fmt::Write as _;
 use std::io::{self, Read};
@@ -59,41 +59,35 @@ pub fn explain_warc(
         };
         let own = payload.options(&record, options);
         let at = location.with_part(format!("record at offset {}", record.offset));
-        let base = own
-            .url
-            .as_deref()
-            .and_then(|url| establish(url, None, BaseRule::Retrieval, own.profile, None).ok());
         let _ = write!(
             out,
             "  {}",
             crate::warc::record::media_type(&payload.content_type)
         );
-        match payload.format {
-            Format::Mime => {
-                let _ = writeln!(out);
-                let lines = crate::mime::explain::explain_message(&payload.body, &own, &at, report);
-                let table = crate::mime::explain::render(&lines, record_rule_label);
-                for line in table.lines() {
-                    let _ = writeln!(out, "    {line}");
+        // The bases `rewrite` gives the payload: the same dispatch, and its
+        // problems in the same words (an unusable target URI is named so).
+        let mut found = Report::new(false);
+        let parts = crate::planned::explain(&payload.body, payload.format, &own, &at, &mut found);
+        found.problems.iter_mut().for_each(super::name_target_uri);
+        report.merge(found);
+        if payload.format.is_document() {
+            match parts
+                .first()
+                .and_then(|p| Some((p.base.as_ref()?, p.rule?)))
+            {
+                Some((url, rule)) => {
+                    let _ = write!(out, "  {url}  ({})", record_rule_label(rule));
+                }
+                None => {
+                    let _ = write!(out, "  (no base: 5.4 none)");
                 }
             }
-            format => {
-                let ctx = crate::html::HtmlContext::new(&own, base.as_ref(), &at);
-                let established = match format {
-                    Format::Html => crate::html::document_base(&payload.body, &ctx, report),
-                    Format::Xhtml => crate::xhtml::document_base(&payload.body, &ctx, report),
-                    _ => base.clone(),
-                };
-                match established {
-                    Some(b) => {
-                        let rule = record_rule_label(b.rule);
-                        let _ = write!(out, "  {}  ({rule})", b.url());
-                    }
-                    None => {
-                        let _ = write!(out, "  (no base: 5.4 none)");
-                    }
-                }
-                let _ = writeln!(out);
+            let _ = writeln!(out);
+        } else {
+            let _ = writeln!(out);
+            let table = crate::report::render_parts(&parts, &record_rule_label);
+            for line in table.lines() {
+                let _ = writeln!(out, "    {line}");
             }
         }
         for header in ["Content-Location", "Content-Base"] {

@@ -234,11 +234,10 @@ impl<'a> Payload<'a> {
 
 /// The format of a payload of media type `content_type`, or why it is passed over.
 pub fn format_of(content_type: &str) -> Result<Format, Pass> {
+    if let Some(format) = Format::from_media_type(content_type) {
+        return Ok(format);
+    }
     match media_type(content_type).as_str() {
-        "text/html" => Ok(Format::Html),
-        "application/xhtml+xml" => Ok(Format::Xhtml),
-        "text/css" => Ok(Format::Css),
-        "multipart/related" | "message/rfc822" | "application/x-mimearchive" => Ok(Format::Mime),
         "" => Err(Pass::Media("no Content-Type".into())),
         other => Err(Pass::Media(other.to_string())),
     }

@@ -21,22 +21,17 @@ mod value;
 
 use crate::base::EstablishedBase;
 use crate::html::splice::ByteEdit;
-use crate::html::{kind_of, reported_name, AttrNs, Bases, ElementNs, HtmlContext, Policy, Start};
+use crate::html::{
+    kind_of, reported_name, AttrNs, Bases, DocumentRewriter, DocumentSetup, ElementNs, HtmlContext,
+};
 use crate::report::{Location, Report, Severity};
 use encoding::Work;
 use scan::{Element, StyleText};
 use std::ops::Range;
 
-/// Rewrite the XHTML document `input`; `None` when nothing had to change
-/// (the caller then keeps the input bytes exactly), or when it cannot be
-/// read as XML (reported).
-pub fn rewrite_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<u8>> {
-    let edits = plan_xhtml(input, ctx, report)?;
-    Some(crate::html::splice::apply(input, &edits))
-}
-
-/// [`rewrite_xhtml`]'s edits of the input, sorted, not applied; `None` when
-/// nothing changes.
+/// The edits that rewrite the XHTML document `input`, sorted, not applied;
+/// `None` when nothing had to change (the caller then keeps the input bytes
+/// exactly), or when it cannot be read as XML (reported).
 pub fn plan_xhtml(
     input: &[u8],
     ctx: &HtmlContext<'_>,
@@ -48,7 +43,7 @@ pub fn plan_xhtml(
     let bases = bases(&work, &elements, &start, report);
     let mut walk = Walk {
         work: &work,
-        policy: Policy::new(&bases, &start, report),
+        policy: DocumentRewriter::new(&bases, &start, report),
         edits: Vec::new(),
     };
     for element in &elements {
@@ -72,8 +67,8 @@ pub fn document_base(
 /// The HTML layer's start for this document: no saved-from comment (an
 /// Internet Explorer habit of HTML pages), queries in the document's
 /// encoding.
-fn start<'a>(ctx: &HtmlContext<'a>, work: &Work<'_>) -> Start<'a> {
-    Start {
+fn start<'a>(ctx: &HtmlContext<'a>, work: &Work<'_>) -> DocumentSetup<'a> {
+    DocumentSetup {
         ctx: *ctx,
         saved_from_allowed: false,
         query_encoding: work.encoding.output_encoding(),
@@ -121,7 +116,12 @@ fn scan_or_report(
 
 /// The document's bases: rule 5.1 from the first XHTML `base` element with
 /// an `href`, outside `<template>` contents, as in HTML.
-fn bases(work: &Work<'_>, elements: &[Element], start: &Start<'_>, report: &mut Report) -> Bases {
+fn bases(
+    work: &Work<'_>,
+    elements: &[Element],
+    start: &DocumentSetup<'_>,
+    report: &mut Report,
+) -> Bases {
     let href = elements
         .iter()
         .filter(|e| e.ns == ElementNs::Html && e.local == "base" && !e.in_template)
@@ -134,11 +134,11 @@ fn bases(work: &Work<'_>, elements: &[Element], start: &Start<'_>, report: &mut 
     Bases::new(href.as_deref(), &[], start, report)
 }
 
-/// The walk over the elements: the HTML layer's [`Policy`] decides each
+/// The walk over the elements: the HTML layer's [`DocumentRewriter`] decides each
 /// value; this writes it back with XML's rules.
 struct Walk<'a, 'r> {
     work: &'a Work<'a>,
-    policy: Policy<'r>,
+    policy: DocumentRewriter<'r>,
     edits: Vec<(Range<usize>, Vec<u8>)>,
 }
 

@@ -1,0 +1,84 @@
+//! The one map from the format of a single document — HTML, XHTML, a style
+//! sheet — to the layer that reads it: how its links are planned
+//! ([`plan`]) and how its base is found ([`base`]), side by side so that
+//! `rewrite` and `explain` cannot take different paths. Whole inputs, MIME
+//! parts and WARC payloads all come here once their format is known
+//! (a file's by [`Format::from_name`] and its content, a part's or a
+//! payload's by [`Format::from_media_type`]).
+//!
+//! Containers are one layer up: a message is the MIME layer's, which comes
+//! back here for each part, and [`crate::planned`] maps every format but a
+//! web archive to this module or to the MIME layer; [`crate::document`]
+//! sends a web archive to the WARC layer.
+
+use crate::base::EstablishedBase;
+use crate::html::splice::ByteEdit;
+use crate::html::HtmlContext;
+use crate::options::Format;
+use crate::report::Report;
+use encoding_rs::Encoding;
+
+/// The edits that rewrite the document `input` of `format` (`Auto`: HTML),
+/// sorted and not overlapping; `None` when nothing changes. `environment`
+/// is the encoding of the document that refers to a style sheet, when one
+/// is known (CSS Syntax §3.2's fallback); other formats ignore it.
+///
+/// A message or a web archive is no single document: `None`, and nothing
+/// reported (the callers never send one).
+pub fn plan(
+    format: Format,
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    environment: Option<&'static Encoding>,
+    report: &mut Report,
+) -> Option<Vec<ByteEdit>> {
+    match format {
+        Format::Css => crate::html::plan_stylesheet(input, ctx, environment, report),
+        Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report),
+        Format::Html | Format::Auto => crate::html::plan_html(input, ctx, report),
+        Format::Mime | Format::Warc => None,
+    }
+}
+
+/// [`plan`]'s edits applied: the rewritten document, `None` when nothing
+/// had to change.
+pub fn rewrite(
+    format: Format,
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    environment: Option<&'static Encoding>,
+    report: &mut Report,
+) -> Option<Vec<u8>> {
+    let edits = plan(format, input, ctx, environment, report)?;
+    Some(crate::html::splice::apply(input, &edits))
+}
+
+/// The base in force in the document `input` of `format` (for `explain`):
+/// for HTML and XHTML its own `<base href>` (5.1) resolved against
+/// `ctx.base`, else `ctx.base` (else, in HTML, a saved-from comment); for a
+/// style sheet `ctx.base`, which is the base its links are resolved
+/// against (a sheet sets none of its own).
+pub fn base(
+    format: Format,
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Option<EstablishedBase> {
+    match format {
+        Format::Css => ctx.base.cloned(),
+        Format::Xhtml => crate::xhtml::document_base(input, ctx, report),
+        Format::Html | Format::Auto => crate::html::document_base(input, ctx, report),
+        Format::Mime | Format::Warc => ctx.base.cloned(),
+    }
+}
+
+/// The media type `explain` names a whole document of `format` by.
+pub fn media_type(format: Format) -> &'static str {
+    match format {
+        Format::Xhtml => "application/xhtml+xml",
+        Format::Css => "text/css",
+        Format::Html | Format::Auto => "text/html",
+        Format::Mime => "message/rfc822",
+        Format::Warc => "application/warc",
+    }
+}
