@@ -51,7 +51,7 @@
 //! (`tests/layers.rs` checks every `crate::` and `super::` path against this
 //! order; the command line, `src/cli/`, is the binary's and may use all):
 //!
-//! - `splice`: the one output model: the input with [`Edit`](splice::Edit)s
+//! - `splice`: the one output model: the input with `Edit`s
 //!   (a range and what is written instead) spliced in, and the one map from
 //!   offsets in a decoded text back to the input's. Knows nothing else.
 //! - `resolve`: reference resolution, five profiles ([`Profile`]), a
