@@ -12,10 +12,10 @@
 //! sends a web archive to the WARC layer.
 
 use crate::base::EstablishedBase;
-use crate::html::splice::ByteEdit;
 use crate::html::HtmlContext;
 use crate::options::Format;
 use crate::report::Report;
+use crate::splice::Edit;
 use encoding_rs::Encoding;
 
 /// The edits that rewrite the document `input` of `format` (`Auto`: HTML),
@@ -31,7 +31,7 @@ pub fn plan(
     ctx: &HtmlContext<'_>,
     environment: Option<&'static Encoding>,
     report: &mut Report,
-) -> Option<Vec<ByteEdit>> {
+) -> Option<Vec<Edit>> {
     match format {
         Format::Css => crate::html::plan_stylesheet(input, ctx, environment, report),
         Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report),
@@ -50,7 +50,7 @@ pub fn rewrite(
     report: &mut Report,
 ) -> Option<Vec<u8>> {
     let edits = plan(format, input, ctx, environment, report)?;
-    Some(crate::html::splice::apply(input, &edits))
+    Some(crate::splice::apply(input, &edits))
 }
 
 /// The base in force in the document `input` of `format` (for `explain`):

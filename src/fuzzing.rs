@@ -19,7 +19,8 @@ pub mod charset {
 /// that rewrite it, each with its place.
 pub mod mime {
     pub use crate::mime::walk::{walk, Entity, Header, Structure};
-    pub use crate::mime::{plan, Edit, EditPlace};
+    pub use crate::mime::{plan, EditPlace, PartEdit};
+    pub use crate::splice::Edit;
 }
 
 /// Content-Transfer-Encodings of MIME bodies: decoding, and the newline

@@ -51,6 +51,9 @@
 //! (`tests/layers.rs` checks every `crate::` and `super::` path against this
 //! order; the command line, `src/cli/`, is the binary's and may use all):
 //!
+//! - `splice`: the one output model: the input with `Edit`s
+//!   (a range and what is written instead) spliced in, and the one map from
+//!   offsets in a decoded text back to the input's. Knows nothing else.
 //! - `resolve`: reference resolution, five profiles ([`Profile`]), a
 //!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
 //! - `base`: which base applies — the precedence of 5.1–5.4
@@ -97,6 +100,7 @@ mod planned;
 mod policy;
 mod report;
 mod resolve;
+mod splice;
 pub mod warc;
 mod xhtml;
 

@@ -15,6 +15,7 @@
 use crate::html::HtmlContext;
 use crate::options::{Format, Options};
 use crate::report::{ExplainedPart, Location, Report, Severity};
+use crate::splice::{self, Edit};
 use std::borrow::Cow;
 
 /// The result of rewriting one input.
@@ -49,10 +50,9 @@ pub struct PlannedRewrite<'a> {
 enum PlannedOutput {
     /// Nothing changed: the input itself.
     Unchanged,
-    /// The input with these edits (HTML, style sheets), sorted, not overlapping.
-    Edited(Vec<crate::html::splice::ByteEdit>),
-    /// The input with these edits (MIME), sorted, not overlapping.
-    Spliced(Vec<crate::mime::Edit>),
+    /// The input with these edits (HTML, XHTML, style sheets, MIME),
+    /// sorted, not overlapping.
+    Edited(Vec<Edit>),
     /// A new file, not an edit of the input: a WARC of `conversion` records
     /// (the original records are never altered, so none are copied).
     Whole(Vec<u8>),
@@ -69,8 +69,7 @@ impl<'a> PlannedRewrite<'a> {
     pub fn pieces(&self) -> Vec<&[u8]> {
         match &self.output {
             PlannedOutput::Unchanged => vec![self.input],
-            PlannedOutput::Edited(edits) => crate::html::splice::pieces(self.input, edits),
-            PlannedOutput::Spliced(edits) => crate::mime::splice::pieces(self.input, edits),
+            PlannedOutput::Edited(edits) => splice::pieces(self.input, edits),
             PlannedOutput::Whole(output) => vec![&output[..]],
         }
     }
@@ -85,10 +84,6 @@ impl<'a> PlannedRewrite<'a> {
                 .iter()
                 .map(|e| (e.range.clone(), &e.bytes[..]))
                 .collect(),
-            PlannedOutput::Spliced(edits) => edits
-                .iter()
-                .map(|e| (e.range.clone(), &e.replacement[..]))
-                .collect(),
             PlannedOutput::Whole(output) => vec![(0..self.input.len(), &output[..])],
         }
     }
@@ -97,12 +92,7 @@ impl<'a> PlannedRewrite<'a> {
     pub fn assemble(self) -> Rewrite<'a> {
         let output = match self.output {
             PlannedOutput::Unchanged => Cow::Borrowed(self.input),
-            PlannedOutput::Edited(edits) => {
-                Cow::Owned(crate::html::splice::apply(self.input, &edits))
-            }
-            PlannedOutput::Spliced(edits) => {
-                Cow::Owned(crate::mime::splice::apply(self.input, &edits))
-            }
+            PlannedOutput::Edited(edits) => Cow::Owned(splice::apply(self.input, &edits)),
             PlannedOutput::Whole(output) => Cow::Owned(output),
         };
         Rewrite {
@@ -139,7 +129,7 @@ pub fn plan<'a>(
 ) -> PlannedRewrite<'a> {
     let location = Location::file(name);
     let mut report = Report::new(options.keep_link_records);
-    let edited = |edits: Option<Vec<crate::html::splice::ByteEdit>>| match edits {
+    let edited = |edits: Option<Vec<Edit>>| match edits {
         Some(edits) => PlannedOutput::Edited(edits),
         None => PlannedOutput::Unchanged,
     };
@@ -149,7 +139,7 @@ pub fn plan<'a>(
             if edits.is_empty() {
                 PlannedOutput::Unchanged
             } else {
-                PlannedOutput::Spliced(edits)
+                PlannedOutput::Edited(edits.into_iter().map(|e| e.edit).collect())
             }
         }
         Format::Warc => {

@@ -262,8 +262,8 @@ fn check_file(path: &Path, options: &Options, name: String) -> FileOutcome {
                 .iter()
                 .any(|(e, _)| e.place == EditPlace::TransferEncoding && e.part == edit.part);
             let after_cte = if requalified { "quoted-printable" } else { cte };
-            let before = decode(cte, &input[edit.range.clone()]);
-            let after = decode(after_cte, &edit.replacement);
+            let before = decode(cte, &input[edit.edit.range.clone()]);
+            let after = decode(after_cte, &edit.edit.bytes);
             if let (Ok(b), Ok(a)) = (&before, &after) {
                 // The HTML-level invariant: only link places changed.
                 if let Err(e) = html_splice_check::check(b, a, None, None) {

@@ -614,7 +614,7 @@ fn byte_order_mark_then_a_continuation_line() {
         .unwrap();
     assert!(!checked.edits.is_empty());
     for (edit, region) in &checked.edits {
-        assert!(edit.range.start >= body_start, "{:?}", edit.range);
+        assert!(edit.edit.range.start >= body_start, "{:?}", edit.edit.range);
         assert!(
             matches!(&region.as_ref().unwrap().kind, splice_check::RegionKind::Body { media_type, .. } if media_type == "text/html"),
             "{region:?}"
@@ -670,7 +670,12 @@ fn transfer_encoding_inserted_after_a_dropped_line() {
     let places: Vec<_> = checked
         .edits
         .iter()
-        .map(|(edit, region)| (edit.range.clone(), region.as_ref().unwrap().kind.clone()))
+        .map(|(edit, region)| {
+            (
+                edit.edit.range.clone(),
+                region.as_ref().unwrap().kind.clone(),
+            )
+        })
         .collect();
     assert!(
         places.contains(&(

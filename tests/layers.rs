@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 15] = [
+const LAYERS: [&str; 16] = [
+    "splice",
     "resolve",
     "base",
     "report",

@@ -25,6 +25,7 @@
 mod escape;
 pub(crate) mod splice;
 
+use crate::splice::Edit;
 use cssparser::{ParseError, Parser, Token};
 use splice::{changed, Splicer};
 use std::ops::Range;
@@ -45,10 +46,7 @@ pub fn rewrite_css(css: &str, rewrite: &mut dyn FnMut(&str) -> Option<String>) -
 
 /// The replacements [`rewrite_css`] makes, in order: each a byte range of
 /// `css` and the text written there instead.
-pub fn css_edits(
-    css: &str,
-    rewrite: &mut dyn FnMut(&str) -> Option<String>,
-) -> Vec<(Range<usize>, String)> {
+pub fn css_edits(css: &str, rewrite: &mut dyn FnMut(&str) -> Option<String>) -> Vec<Edit<String>> {
     walk(css, rewrite).edits()
 }
 

@@ -1,7 +1,9 @@
 //! Byte-exact splicing of replacements into a text, shared by the CSS,
 //! `srcset` and refresh rewriters: every byte outside a replaced range is
 //! copied unchanged, and nothing is allocated until the first replacement.
+//! The edits are `crate::splice`'s, over the text.
 
+use crate::splice::{apply_text, Edit};
 use std::ops::Range;
 
 /// Ask `rewrite` about `value`; `Some(new)` only when the answer differs from
@@ -16,7 +18,7 @@ pub(crate) fn changed(
 /// Builds the output of a text with some byte ranges replaced, in order.
 pub(crate) struct Splicer<'a> {
     source: &'a str,
-    edits: Vec<(Range<usize>, String)>,
+    edits: Vec<Edit<String>>,
     copied_to: usize,
 }
 
@@ -46,11 +48,14 @@ impl<'a> Splicer<'a> {
             return;
         }
         self.copied_to = range.end;
-        self.edits.push((range, with.to_string()));
+        self.edits.push(Edit {
+            range,
+            bytes: with.to_string(),
+        });
     }
 
     /// The replacements made, in order.
-    pub(crate) fn edits(self) -> Vec<(Range<usize>, String)> {
+    pub(crate) fn edits(self) -> Vec<Edit<String>> {
         self.edits
     }
 
@@ -59,16 +64,7 @@ impl<'a> Splicer<'a> {
         if self.edits.is_empty() {
             return None;
         }
-        let extra: usize = self.edits.iter().map(|(_, w)| w.len()).sum();
-        let mut out = String::with_capacity(self.source.len() + extra);
-        let mut at = 0;
-        for (range, with) in &self.edits {
-            out.push_str(&self.source[at..range.start]);
-            out.push_str(with);
-            at = range.end;
-        }
-        out.push_str(&self.source[at..]);
-        Some(out)
+        Some(apply_text(self.source, &self.edits))
     }
 }
 

@@ -9,7 +9,8 @@
 //! builder into a light arena, with source spans; walking it), [`links`] (the
 //! declarative table of URL-bearing attributes), `base_element` (rule 5.1),
 //! `saved_from` (the saved-page comment), `rewrite` (one document: what to
-//! write where), [`splice`] (writing values, text offsets to input bytes),
+//! write where), [`splice`] (writing values; text edits to input bytes through
+//! `crate::splice`'s offset map),
 //! [`rcdom`] (the same rewrite over an `RcDom` a caller holds), [`srcset`]
 //! and [`refresh`] (attribute syntaxes).
 
@@ -149,7 +150,7 @@ pub fn plan_html(
     input: &[u8],
     ctx: &HtmlContext<'_>,
     report: &mut Report,
-) -> Option<Vec<splice::ByteEdit>> {
+) -> Option<Vec<crate::splice::Edit>> {
     let charset = charset::sniff(input, ctx.transport_charset);
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,

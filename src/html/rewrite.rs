@@ -1,17 +1,18 @@
 //! One parsed document: establish its base, offer every URL-bearing place
 //! (per the [`links`](super::links) table) to the link policy, and say what
-//! to write where ([`TextEdit`]s over the document's text).
+//! to write where ([`Edit`]s over the document's text).
 
 use super::base_element::embedded_base;
 use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::{link_kind, LinkKind};
 use super::saved_from::saved_from_base;
-use super::splice::{self, TextEdit};
+use super::splice;
 use super::{refresh, srcset, DocumentSetup, HtmlContext};
 use crate::base::{self, clean_reference, establish, BaseRule, EstablishedBase};
 use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Outcome, Report, Severity};
+use crate::splice::Edit;
 use html5ever::QualName;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
@@ -36,7 +37,7 @@ pub fn rewrite_document(
     text: &str,
     start: &DocumentSetup<'_>,
     report: &mut Report,
-) -> Vec<TextEdit> {
+) -> Vec<Edit<String>> {
     let keep = keep(start.ctx.options);
     let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
     let bases = Bases::new(
@@ -56,7 +57,7 @@ pub fn rewrite_document(
     let edits = walk.edits;
     // The tree goes before the edits are sorted (the peak of a large page).
     drop(doc);
-    splice::sorted(edits)
+    crate::splice::sorted(edits)
 }
 
 /// The bases of one document.
@@ -170,7 +171,7 @@ struct Walk<'a> {
     /// The document's text.
     text: &'a str,
     /// What to write where, in the order found.
-    edits: Vec<TextEdit>,
+    edits: Vec<Edit<String>>,
 }
 
 impl Walk<'_> {
@@ -268,15 +269,15 @@ impl Walk<'_> {
         let rewriter = &mut self.policy.rewriter;
         let edits =
             crate::css::css_edits(written, &mut |url| rewriter.rewrite("style", "url()", url));
-        for (range, new) in edits {
+        for Edit { range, bytes: new } in edits {
             let new = raw_text_safe(&new, ns == ElementNs::Svg);
             let text = match self.policy.start.output {
                 Some(output) => output.css_text(&new).into_owned(),
                 None => new,
             };
-            self.edits.push(TextEdit {
+            self.edits.push(Edit {
                 range: region.start + range.start..region.start + range.end,
-                text,
+                bytes: text,
             });
         }
     }
@@ -407,7 +408,7 @@ impl DocumentRewriter<'_> {
             ..*start
         };
         let edits = rewrite_document(value, &nested, self.rewriter.report());
-        (!edits.is_empty()).then(|| splice::apply_text(value, &edits))
+        (!edits.is_empty()).then(|| crate::splice::apply_text(value, &edits))
     }
 }
 

@@ -1,9 +1,10 @@
-//! The output of an HTML document (and of a style sheet): its input bytes
-//! with edits spliced in. Edits are found in the decoded text ([`TextEdit`]:
-//! a range of the text and what replaces it, already spelled for its place);
-//! [`to_bytes`] finds their bytes in the input and encodes the replacements,
-//! so that every byte outside an edit is copied, never decoded and encoded
-//! again, whatever the encoding.
+//! The HTML layer's side of the splice (the splice itself, [`Edit`] and the
+//! offset map are `crate::splice`'s): the HTML and CSS rewriters find their
+//! edits in the decoded text (`Edit<String>`: a range of the text and what
+//! replaces it, already spelled for its place); [`to_bytes`] finds their
+//! bytes in the input and encodes the replacements, so that every byte
+//! outside an edit is copied, never decoded and encoded again, whatever the
+//! encoding.
 //!
 //! [`value_edit`] writes a new attribute value over the old one in the
 //! source: only the value's bytes change, the quote character is kept, an
@@ -12,92 +13,9 @@
 use super::charset::Charset;
 use super::dom::ValueSpan;
 use crate::report::{Location, Report, Severity};
-use encoding_rs::{Encoding, ISO_2022_JP, UTF_16BE, UTF_16LE, UTF_8};
+use crate::splice::{Edit, OffsetMap};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use html5ever::tokenizer::AttrQuote;
-use std::ops::Range;
-
-/// One replacement in a document's decoded text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextEdit {
-    /// The bytes of the text replaced.
-    pub range: Range<usize>,
-    /// What is written instead, as it is to be written there (escaped).
-    pub text: String,
-}
-
-/// One replacement of a range of the input's bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ByteEdit {
-    /// The bytes of the input replaced.
-    pub range: Range<usize>,
-    /// What is written instead.
-    pub bytes: Vec<u8>,
-}
-
-/// Sort `edits` by position and drop repeats of the same range (an element
-/// the tree builder cloned — reconstruction, the adoption agency — has the
-/// attributes of the tag it was cloned from, so its edits are those of the
-/// original). An edit overlapping an earlier one is dropped (it cannot
-/// happen: edits lie inside distinct attribute values and style texts).
-pub fn sorted(mut edits: Vec<TextEdit>) -> Vec<TextEdit> {
-    edits.sort_by_key(|e| (e.range.start, e.range.end));
-    // In place: `later` is dropped when it repeats or overlaps `kept`.
-    edits.dedup_by(|later, kept| {
-        debug_assert!(
-            later.range == kept.range || later.range.start >= kept.range.end,
-            "overlapping edits {kept:?} {later:?}"
-        );
-        later.range.start < kept.range.end || later.range == kept.range
-    });
-    edits
-}
-
-/// `text` with `edits` (sorted, not overlapping) applied.
-pub fn apply_text(text: &str, edits: &[TextEdit]) -> String {
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut at = 0;
-    for edit in edits {
-        out.push_str(&text[at..edit.range.start]);
-        out.push_str(&edit.text);
-        at = edit.range.end;
-    }
-    out.push_str(&text[at..]);
-    out
-}
-
-/// `input` with `edits` (sorted, not overlapping) applied.
-pub fn apply(input: &[u8], edits: &[ByteEdit]) -> Vec<u8> {
-    pieces(input, edits).concat()
-}
-
-/// [`apply`]'s output as the pieces it is made of, in order.
-pub fn pieces<'a>(input: &'a [u8], edits: &'a [ByteEdit]) -> Vec<&'a [u8]> {
-    pieces_of(input, edits.iter().map(|e| (e.range.clone(), &e.bytes[..])))
-}
-
-/// The output of `input` with `edits` (ranges of the input and what is
-/// written instead, sorted) as the pieces it is made of, in order: the bytes
-/// of `input` between the edits and the replacements, every byte outside
-/// the edits copied exactly once. An edit that would overlap its
-/// predecessor or lie past the end is skipped rather than corrupting the
-/// output. The one splice of every format (HTML, CSS, XHTML, MIME).
-pub fn pieces_of<'a>(
-    input: &'a [u8],
-    edits: impl ExactSizeIterator<Item = (Range<usize>, &'a [u8])>,
-) -> Vec<&'a [u8]> {
-    let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
-    let mut at = 0;
-    for (range, bytes) in edits {
-        if range.start < at || range.end > input.len() {
-            continue;
-        }
-        pieces.push(&input[at..range.start]);
-        pieces.push(bytes);
-        at = range.end;
-    }
-    pieces.push(&input[at..]);
-    pieces
-}
 
 /// The byte edits of `edits` (sorted text edits of `text`, which is `input`
 /// decoded as `charset` says). The replacements are encoded in the
@@ -109,18 +27,16 @@ pub fn to_bytes(
     input: &[u8],
     text: &str,
     charset: &Charset,
-    edits: Vec<TextEdit>,
+    edits: Vec<Edit<String>>,
     location: &Location,
     report: &mut Report,
-) -> Vec<ByteEdit> {
-    let mut map = OffsetMap::new(input, charset);
+) -> Vec<Edit> {
+    let mut map = OffsetMap::new(input, charset.encoding, charset.bom_len);
     // One pass, in order; the edits' memory is reused for the result.
     edits
         .into_iter()
         .filter_map(|edit| {
-            let range = map
-                .start(edit.range.start)
-                .and_then(|start| Some(start..map.end(edit.range.end)?));
+            let range = map.range(&edit.range);
             let sound = range.as_ref().is_some_and(|r| {
                 map.exact()
                     || decodes_to(
@@ -130,9 +46,9 @@ pub fn to_bytes(
                     )
             });
             match range {
-                Some(range) if sound => Some(ByteEdit {
+                Some(range) if sound => Some(Edit {
                     range,
-                    bytes: encode_piece(edit.text, charset),
+                    bytes: encode_piece(edit.bytes, charset),
                 }),
                 _ => {
                     report.problem(
@@ -180,140 +96,6 @@ pub fn encode_piece(text: String, charset: &Charset) -> Vec<u8> {
     }
 }
 
-/// Maps offsets in the decoded text to offsets in the input, for offsets
-/// asked in increasing order (one pass over the input in all).
-enum OffsetMap<'a> {
-    /// UTF-8: the same offsets, after the byte order mark.
-    Identity(usize),
-    /// A single-byte encoding: the UTF-8 length of each byte's character.
-    SingleByte {
-        input: &'a [u8],
-        lengths: Box<[u8; 256]>,
-        byte: usize,
-        text: usize,
-    },
-    /// Anything else: a streaming decoder, fed up to the offset asked for.
-    Decoder {
-        input: &'a [u8],
-        decoder: encoding_rs::Decoder,
-        stateful: bool,
-        byte: usize,
-        text: usize,
-    },
-}
-
-impl<'a> OffsetMap<'a> {
-    fn new(input: &'a [u8], charset: &Charset) -> OffsetMap<'a> {
-        let encoding = charset.encoding;
-        let body = charset.bom_len;
-        if encoding == UTF_8 {
-            OffsetMap::Identity(body)
-        } else if encoding.is_single_byte() {
-            let mut lengths = Box::new([0u8; 256]);
-            for (b, len) in lengths.iter_mut().enumerate() {
-                let byte = [b as u8];
-                *len = encoding
-                    .decode_without_bom_handling_and_without_replacement(&byte)
-                    .map_or(3, |c| c.len() as u8);
-            }
-            OffsetMap::SingleByte {
-                input,
-                lengths,
-                byte: body,
-                text: 0,
-            }
-        } else {
-            OffsetMap::Decoder {
-                input,
-                decoder: encoding.new_decoder_without_bom_handling(),
-                stateful: encoding == ISO_2022_JP,
-                byte: body,
-                text: 0,
-            }
-        }
-    }
-
-    /// Is every offset's byte exactly known (no check needed)?
-    fn exact(&self) -> bool {
-        !matches!(self, OffsetMap::Decoder { .. })
-    }
-
-    /// The earliest input offset after which the text up to `at` is decoded.
-    fn start(&mut self, at: usize) -> Option<usize> {
-        match self {
-            OffsetMap::Identity(bom) => Some(*bom + at),
-            OffsetMap::SingleByte {
-                input,
-                lengths,
-                byte,
-                text,
-            } => {
-                while *text < at {
-                    *text += usize::from(lengths[usize::from(*input.get(*byte)?)]);
-                    *byte += 1;
-                }
-                (*text == at).then_some(*byte)
-            }
-            OffsetMap::Decoder {
-                input,
-                decoder,
-                byte,
-                text,
-                ..
-            } => {
-                let mut out = [0u8; 4096];
-                while *text < at {
-                    // Feed in bulk while far from `at` (a byte gives at most
-                    // three bytes of text, four with what is pending), then
-                    // one byte at a time, so as to stop right where `at` is
-                    // reached.
-                    let room = (at - *text).saturating_sub(8) / 3;
-                    let take = room.clamp(1, out.len() / 4 - 4).min(input.len() - *byte);
-                    if take == 0 {
-                        return None;
-                    }
-                    let (_, read, written) = decoder.decode_to_utf8_without_replacement(
-                        &input[*byte..*byte + take],
-                        &mut out,
-                        false,
-                    );
-                    *byte += read;
-                    *text += written;
-                }
-                (*text == at).then_some(*byte)
-            }
-        }
-    }
-
-    /// The latest input offset after which the text up to `at` is decoded:
-    /// past the escape sequences that follow it in a stateful encoding
-    /// (ISO-2022-JP), so that an edit takes the mode switches around it.
-    fn end(&mut self, at: usize) -> Option<usize> {
-        let end = self.start(at)?;
-        if let OffsetMap::Decoder {
-            input,
-            decoder,
-            stateful: true,
-            byte,
-            ..
-        } = self
-        {
-            let mut out = [0u8; 16];
-            while input.get(*byte) == Some(&0x1B) && *byte + 3 <= input.len() {
-                let (_, read, written) = decoder.decode_to_utf8_without_replacement(
-                    &input[*byte..*byte + 3],
-                    &mut out,
-                    false,
-                );
-                debug_assert_eq!((read, written), (3, 0));
-                *byte += read;
-            }
-            return Some(*byte);
-        }
-        Some(end)
-    }
-}
-
 /// The edit that writes `new` as the value of the attribute at `span` of
 /// `text`, whose value as parsed is `old`. Only the value's bytes change:
 /// the quote character is kept (`&` and it escaped); an unquoted value stays
@@ -327,7 +109,7 @@ pub fn value_edit(
     old: &str,
     new: &str,
     output: Option<&Charset>,
-) -> TextEdit {
+) -> Edit<String> {
     let raw = &text[span.value.clone()];
     let quote = match span.quote {
         AttrQuote::Double => Some('"'),
@@ -341,22 +123,22 @@ pub fn value_edit(
             } else {
                 ""
             };
-            return TextEdit {
+            return Edit {
                 range: at,
-                text: format!("{eq}\"{}\"", escape(new, Some('"'), output)),
+                bytes: format!("{eq}\"{}\"", escape(new, Some('"'), output)),
             };
         }
     };
     if raw == old && memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
         let (prefix, suffix) = common_ends(old, new);
-        return TextEdit {
+        return Edit {
             range: span.value.start + prefix..span.value.end - suffix,
-            text: escape(&new[prefix..new.len() - suffix], quote, output),
+            bytes: escape(&new[prefix..new.len() - suffix], quote, output),
         };
     }
-    TextEdit {
+    Edit {
         range: span.value.clone(),
-        text: escape(new, quote, output),
+        bytes: escape(new, quote, output),
     }
 }
 
@@ -451,6 +233,7 @@ pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> Str
 mod tests {
     use super::*;
     use crate::html::charset::sniff;
+    use crate::splice::{apply, apply_text};
 
     fn span(text: &str, value: &str, quote: AttrQuote) -> ValueSpan {
         let name = text.find("href").unwrap_or(0);
@@ -548,7 +331,7 @@ mod tests {
             "a.png 1x, http://h/b.png 2x",
             None,
         );
-        assert_eq!(edit.text, "http://h/");
+        assert_eq!(edit.bytes, "http://h/");
         assert_eq!(common_ends("é", "è"), (0, 0));
         assert_eq!(common_ends("aéb", "aèb"), (1, 1));
     }
@@ -567,9 +350,9 @@ mod tests {
             let text = crate::html::charset::decode(input, &charset).expect(name);
             let start = text.find("href=\"").expect(name) + 6;
             let end = text[start..].find('"').expect(name) + start;
-            let edits = [TextEdit {
+            let edits = [Edit {
                 range: start..end,
-                text: "x".into(),
+                bytes: "x".to_string(),
             }];
             let mut report = Report::new(false);
             let bytes = to_bytes(

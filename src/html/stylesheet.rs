@@ -13,11 +13,12 @@
 //! and the MIME layer (a `text/css` part) call [`plan_stylesheet`].
 
 use super::charset::{self, Charset, CharsetSource};
-use super::splice::{self, ByteEdit, TextEdit};
+use super::splice;
 use super::HtmlContext;
 use crate::base::EstablishedBase;
 use crate::policy::LinkRewriter;
 use crate::report::{Report, Severity};
+use crate::splice::Edit;
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
 /// Rewrite the style sheet `input` (`ctx.transport_charset`: the transport's
@@ -30,7 +31,7 @@ pub fn plan_stylesheet(
     ctx: &HtmlContext<'_>,
     environment: Option<&'static Encoding>,
     report: &mut Report,
-) -> Option<Vec<ByteEdit>> {
+) -> Option<Vec<Edit>> {
     let charset = determine(input, ctx.transport_charset, environment);
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
@@ -51,12 +52,12 @@ pub fn plan_stylesheet(
     let mut rewriter = LinkRewriter::new(base.as_ref(), ctx.options, report, ctx.location);
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
     // a rewritten URL) is written as a CSS escape.
-    let edits: Vec<TextEdit> =
+    let edits: Vec<Edit<String>> =
         crate::css::css_edits(&text, &mut |url| rewriter.rewrite("css", "url()", url))
             .into_iter()
-            .map(|(range, new)| TextEdit {
+            .map(|Edit { range, bytes: new }| Edit {
                 range,
-                text: charset.css_text(&new).into_owned(),
+                bytes: charset.css_text(&new).into_owned(),
             })
             .collect();
     let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);

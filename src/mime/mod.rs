@@ -23,19 +23,20 @@ use crate::base::EstablishedBase;
 use crate::options::{Format, Options};
 use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Setting, Severity};
+use crate::splice::Edit;
 use bases::HeadingBase;
-pub use splice::{Edit, EditPlace};
+pub use splice::{EditPlace, PartEdit};
 use transfer::{Frame, Newline, TransferEncoding};
 use walk::{Entity, Structure};
 
 /// The edits that rewrite `input`, sorted, not overlapping: applied with
-/// [`splice::apply`] they give the rewritten message.
+/// `crate::splice::apply` they give the rewritten message.
 pub fn plan(
     input: &[u8],
     options: &Options,
     location: &Location,
     report: &mut Report,
-) -> Vec<Edit> {
+) -> Vec<PartEdit> {
     let tree = walk::walk(input, location, report);
     plan_tree(
         input,
@@ -54,7 +55,7 @@ fn plan_tree(
     location: &Location,
     report: &mut Report,
     start: OuterBase,
-) -> Vec<Edit> {
+) -> Vec<PartEdit> {
     let mut planner = Planner {
         input,
         options,
@@ -72,7 +73,7 @@ fn plan_tree(
         &mut |part, report| planner.part(part, report),
     );
     let mut edits = planner.edits;
-    edits.sort_by_key(|e| e.range.start);
+    edits.sort_by_key(|e| e.edit.range.start);
     edits
 }
 
@@ -323,7 +324,7 @@ struct Planner<'a> {
     input: &'a [u8],
     options: &'a Options,
     location: &'a Location,
-    edits: Vec<Edit>,
+    edits: Vec<PartEdit>,
     /// The referring document's encoding of each `text/css` part, where known.
     style_environments: std::collections::HashMap<String, &'static encoding_rs::Encoding>,
 }
@@ -348,9 +349,11 @@ impl Planner<'_> {
                 } else {
                     absolute.into_bytes()
                 };
-                self.edits.push(Edit {
-                    range: rel.span.clone(),
-                    replacement,
+                self.edits.push(PartEdit {
+                    edit: Edit {
+                        range: rel.span.clone(),
+                        bytes: replacement,
+                    },
                     place: EditPlace::ContentLocation,
                     part: entity.path.clone(),
                 });
@@ -358,9 +361,11 @@ impl Planner<'_> {
         }
         if entity.structure == Structure::EncodedMessage {
             if let Some(body) = self.rewrite_encoded_message(entity, part.base, &loc, report) {
-                self.edits.push(Edit {
-                    range: entity.body.clone(),
-                    replacement: body,
+                self.edits.push(PartEdit {
+                    edit: Edit {
+                        range: entity.body.clone(),
+                        bytes: body,
+                    },
                     place: EditPlace::EnclosedMessage,
                     part: entity.path.clone(),
                 });
@@ -386,9 +391,11 @@ impl Planner<'_> {
             if let Some(header) = header {
                 self.edits.push(header);
             }
-            self.edits.push(Edit {
-                range: entity.body.clone(),
-                replacement: body,
+            self.edits.push(PartEdit {
+                edit: Edit {
+                    range: entity.body.clone(),
+                    bytes: body,
+                },
                 place: EditPlace::Body,
                 part: entity.path.clone(),
             });
@@ -420,7 +427,8 @@ impl Planner<'_> {
         if edits.is_empty() {
             return None;
         }
-        let rewritten = splice::apply(&decoded, &edits);
+        let edits: Vec<Edit> = edits.into_iter().map(|e| e.edit).collect();
+        let rewritten = crate::splice::apply(&decoded, &edits);
         self.encode(entity, &encoding, &rewritten, loc, report)
     }
 
@@ -472,7 +480,7 @@ impl Planner<'_> {
         base: Option<&EstablishedBase>,
         loc: &Location,
         report: &mut Report,
-    ) -> Option<(Vec<u8>, Option<Edit>)> {
+    ) -> Option<(Vec<u8>, Option<PartEdit>)> {
         let encoding = entity.transfer_encoding();
         if let TransferEncoding::Unknown(name) = &encoding {
             report.problem(
@@ -537,10 +545,12 @@ impl Planner<'_> {
     /// The edit that makes `entity` declare `Content-Transfer-Encoding:
     /// quoted-printable`: its header's value replaced, or a header line
     /// inserted before the empty line that ends its header block.
-    fn declare_quoted_printable(&self, entity: &Entity) -> Option<Edit> {
-        let edit = |range, text: &str| Edit {
-            range,
-            replacement: text.as_bytes().to_vec(),
+    fn declare_quoted_printable(&self, entity: &Entity) -> Option<PartEdit> {
+        let edit = |range, text: &str| PartEdit {
+            edit: Edit {
+                range,
+                bytes: text.as_bytes().to_vec(),
+            },
             place: EditPlace::TransferEncoding,
             part: entity.path.clone(),
         };

@@ -7,14 +7,14 @@
 //! "XML parser" and the Encoding Standard): a byte order mark, then the
 //! transport's charset, then the XML declaration's `encoding`, then UTF-8.
 
-use crate::html::splice::ByteEdit;
+use crate::splice::{Edit, OffsetMap};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
-use std::ops::Range;
 
 /// An XHTML document ready for the XML reader.
 pub struct Work<'a> {
     /// The document's encoding.
     pub encoding: &'static Encoding,
+    input: &'a [u8],
     bom_len: usize,
     text: Text<'a>,
 }
@@ -50,6 +50,7 @@ impl<'a> Work<'a> {
         };
         Ok(Work {
             encoding,
+            input,
             bom_len,
             text,
         })
@@ -68,14 +69,23 @@ impl<'a> Work<'a> {
         self.encoding == UTF_8 || matches!(self.text, Text::Utf16(_))
     }
 
-    /// The input offset of the offset `at` of [`bytes`](Self::bytes).
+    /// The input offset of the offset `at` of [`bytes`](Self::bytes) (the
+    /// start of its character).
     pub fn input_offset(&self, at: usize) -> usize {
+        let at = match &self.text {
+            Text::Input(_) => at,
+            Text::Utf16(text) => floor_char_boundary(text, at),
+        };
+        self.offset_map().start(at).unwrap_or(self.input.len())
+    }
+
+    /// The map from offsets of [`bytes`](Self::bytes) to the input's: the
+    /// same offsets after the byte order mark when the reader reads the
+    /// input itself, the decoder's for UTF-16.
+    fn offset_map(&self) -> OffsetMap<'a> {
         match &self.text {
-            Text::Input(_) => self.bom_len + at,
-            Text::Utf16(text) => {
-                let at = floor_char_boundary(text, at);
-                self.bom_len + 2 * text[..at].encode_utf16().count()
-            }
+            Text::Input(_) => OffsetMap::Identity(self.bom_len),
+            Text::Utf16(_) => OffsetMap::new(self.input, self.encoding, self.bom_len),
         }
     }
 
@@ -119,54 +129,20 @@ impl<'a> Work<'a> {
     }
 
     /// The edits of the input that replace each range of
-    /// [`bytes`](Self::bytes) in `edits` (sorted, not overlapping).
-    pub fn byte_edits(&self, edits: Vec<(Range<usize>, Vec<u8>)>) -> Vec<ByteEdit> {
-        let mut map = OffsetMap::new(self);
-        let mut out: Vec<ByteEdit> = Vec::with_capacity(edits.len());
-        for (range, bytes) in edits {
-            let start = map.input_offset(range.start);
-            let end = map.input_offset(range.end);
-            if out.last().is_some_and(|e| start < e.range.end) || end < start {
-                debug_assert!(false, "edits out of order");
-                continue;
+    /// [`bytes`](Self::bytes) in `edits` (sorted, not overlapping; one out
+    /// of order is left out).
+    pub fn byte_edits(&self, edits: Vec<Edit>) -> Vec<Edit> {
+        let mut map = self.offset_map();
+        let mut out: Vec<Edit> = Vec::with_capacity(edits.len());
+        for Edit { range, bytes } in edits {
+            match map.range(&range) {
+                Some(range) if out.last().is_none_or(|e| range.start >= e.range.end) => {
+                    out.push(Edit { range, bytes });
+                }
+                _ => debug_assert!(false, "edits out of order"),
             }
-            out.push(ByteEdit {
-                range: start..end,
-                bytes,
-            });
         }
         out
-    }
-}
-
-/// Input offsets of increasing text offsets, in one walk over the text.
-struct OffsetMap<'w> {
-    work: &'w Work<'w>,
-    text_at: usize,
-    input_at: usize,
-}
-
-impl<'w> OffsetMap<'w> {
-    fn new(work: &'w Work<'w>) -> Self {
-        OffsetMap {
-            work,
-            text_at: 0,
-            input_at: work.bom_len,
-        }
-    }
-
-    fn input_offset(&mut self, at: usize) -> usize {
-        match &self.work.text {
-            Text::Input(_) => self.work.bom_len + at,
-            Text::Utf16(text) => {
-                if at < self.text_at {
-                    return self.work.input_offset(at);
-                }
-                self.input_at += 2 * text[self.text_at..at].encode_utf16().count();
-                self.text_at = at;
-                self.input_at
-            }
-        }
     }
 }
 
@@ -269,8 +245,11 @@ mod tests {
         let x = text.find('x').unwrap();
         // `<a href='` is 9 units, `é` 1, `𝄞` 2: x is unit 12, byte 2 + 24.
         assert_eq!(work.input_offset(x), 26);
-        let edits = work.byte_edits(vec![(x..x + 1, work.encode("y"))]);
-        let out = crate::html::splice::apply(&input, &edits);
+        let edits = work.byte_edits(vec![Edit {
+            range: x..x + 1,
+            bytes: work.encode("y"),
+        }]);
+        let out = crate::splice::apply(&input, &edits);
         let back = UTF_16LE.decode_with_bom_removal(&out).0;
         assert_eq!(back, "<a href='é𝄞y'/>");
     }

@@ -20,23 +20,18 @@ mod scan;
 mod value;
 
 use crate::base::EstablishedBase;
-use crate::html::splice::ByteEdit;
 use crate::html::{
     kind_of, reported_name, AttrNs, Bases, DocumentRewriter, DocumentSetup, ElementNs, HtmlContext,
 };
 use crate::report::{Location, Report, Severity};
+use crate::splice::{apply_text, Edit};
 use encoding::Work;
 use scan::{Element, StyleText};
-use std::ops::Range;
 
 /// The edits that rewrite the XHTML document `input`, sorted, not applied;
 /// `None` when nothing had to change (the caller then keeps the input bytes
 /// exactly), or when it cannot be read as XML (reported).
-pub fn plan_xhtml(
-    input: &[u8],
-    ctx: &HtmlContext<'_>,
-    report: &mut Report,
-) -> Option<Vec<ByteEdit>> {
+pub fn plan_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<Edit>> {
     let work = read(input, ctx, report)?;
     let elements = scan_or_report(&work, ctx.location, report)?;
     let start = start(ctx, &work);
@@ -139,7 +134,8 @@ fn bases(
 struct Walk<'a, 'r> {
     work: &'a Work<'a>,
     policy: DocumentRewriter<'r>,
-    edits: Vec<(Range<usize>, Vec<u8>)>,
+    /// Edits of the bytes the XML reader reads (`Work::bytes`).
+    edits: Vec<Edit>,
 }
 
 impl Walk<'_, '_> {
@@ -174,8 +170,10 @@ impl Walk<'_, '_> {
                 .value(local, name, &old, kind, refresh, codebase.as_ref());
             if let Some(new) = new {
                 let written = value::attribute(&new, attr.quote);
-                self.edits
-                    .push((attr.value.clone(), self.work.encode(&written)));
+                self.edits.push(Edit {
+                    range: attr.value.clone(),
+                    bytes: self.work.encode(&written),
+                });
             }
         }
     }
@@ -210,8 +208,8 @@ impl Walk<'_, '_> {
         }
         // Each run's edits, in its own coordinates.
         let end_of = |i: usize| starts.get(i + 1).copied().unwrap_or(css.len());
-        let mut per_run: Vec<Vec<(Range<usize>, String)>> = vec![Vec::new(); runs.len()];
-        for (range, new) in edits {
+        let mut per_run: Vec<Vec<Edit<String>>> = vec![Vec::new(); runs.len()];
+        for Edit { range, bytes: new } in edits {
             let i = starts.partition_point(|&s| s <= range.start) - 1;
             if range.end > end_of(i) {
                 self.problem(
@@ -219,21 +217,16 @@ impl Walk<'_, '_> {
                 );
                 continue;
             }
-            per_run[i].push((range.start - starts[i]..range.end - starts[i], new));
+            per_run[i].push(Edit {
+                range: range.start - starts[i]..range.end - starts[i],
+                bytes: new,
+            });
         }
         for (i, (run, edits)) in runs.iter().zip(per_run).enumerate() {
             if edits.is_empty() {
                 continue;
             }
-            let old = &css[starts[i]..end_of(i)];
-            let mut new = String::with_capacity(old.len());
-            let mut at = 0;
-            for (range, replacement) in &edits {
-                new.push_str(&old[at..range.start]);
-                new.push_str(replacement);
-                at = range.end;
-            }
-            new.push_str(&old[at..]);
+            let new = apply_text(&css[starts[i]..end_of(i)], &edits);
             let written = if !run.cdata {
                 self.work.encode(&value::text(&new))
             } else if new.contains("]]>") {
@@ -247,7 +240,10 @@ impl Walk<'_, '_> {
                 self.problem("<style> CDATA section: a rewritten URL holds characters the document's encoding cannot; left unchanged".into());
                 continue;
             };
-            self.edits.push((run.range.clone(), written));
+            self.edits.push(Edit {
+                range: run.range.clone(),
+                bytes: written,
+            });
         }
     }
 

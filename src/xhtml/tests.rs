@@ -22,7 +22,7 @@ fn run(
     let location = Location::file(Some("t.xhtml"));
     let ctx = HtmlContext::new(&options, Some(&base), &location);
     let mut report = Report::new(true);
-    let out = plan_xhtml(input, &ctx, &mut report).map(|e| crate::html::splice::apply(input, &e));
+    let out = plan_xhtml(input, &ctx, &mut report).map(|e| crate::splice::apply(input, &e));
     (out, report)
 }
 

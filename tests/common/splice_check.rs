@@ -7,7 +7,7 @@
 // Each test crate that includes this module uses only part of it.
 #![allow(dead_code)]
 
-use linkbase::fuzzing::mime::{self, Edit, EditPlace};
+use linkbase::fuzzing::mime::{self, EditPlace, PartEdit};
 use linkbase::{Location, Options, Report};
 use mailparse::{body::Body, ParsedMail};
 use std::ops::Range;
@@ -42,7 +42,7 @@ pub struct Checked {
     /// The rewrite's output (the input itself when nothing changed).
     pub output: Vec<u8>,
     /// The edits, each with the independent region it lies in.
-    pub edits: Vec<(Edit, Option<Region>)>,
+    pub edits: Vec<(PartEdit, Option<Region>)>,
     /// Why mailparse could not parse the whole input, when it could not: the
     /// regions then come from `collect_regions_part_by_part` (mailparse's
     /// header parser, a line-prefix boundary split written here).
@@ -65,13 +65,16 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
 
     let mut at = 0;
     for e in &edits {
-        if e.range.start < at || e.range.end > input.len() || e.range.start > e.range.end {
+        if e.edit.range.start < at
+            || e.edit.range.end > input.len()
+            || e.edit.range.start > e.edit.range.end
+        {
             return Err(format!(
                 "{name}: edit {:?} overlaps or is out of bounds",
-                e.range
+                e.edit.range
             ));
         }
-        at = e.range.end;
+        at = e.edit.range.end;
     }
     let spliced = splice(input, &edits);
     if spliced != output {
@@ -109,14 +112,14 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
                     }
                     _ => false,
                 };
-                kind_fits && r.range.start <= e.range.start && e.range.end <= r.range.end
+                kind_fits && r.range.start <= e.edit.range.start && e.edit.range.end <= r.range.end
             });
             match found {
                 Some(r) => Some(r.clone()),
                 None => {
                     return Err(format!(
                         "{name}: part {}: edit {:?} ({:?}) lies outside every text/html, text/css or application/xhtml+xml body and Content-Location value",
-                        e.part, e.range, e.place
+                        e.part, e.edit.range, e.place
                     ))
                 }
             }
@@ -193,13 +196,13 @@ fn messages(input: &[u8]) -> Vec<&[u8]> {
 }
 
 /// `input` with `edits` applied: written here again, independently of the library.
-fn splice(input: &[u8], edits: &[Edit]) -> Vec<u8> {
+fn splice(input: &[u8], edits: &[PartEdit]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut at = 0;
     for e in edits {
-        out.extend_from_slice(&input[at..e.range.start]);
-        out.extend_from_slice(&e.replacement);
-        at = e.range.end;
+        out.extend_from_slice(&input[at..e.edit.range.start]);
+        out.extend_from_slice(&e.edit.bytes);
+        at = e.edit.range.end;
     }
     out.extend_from_slice(&input[at..]);
     out

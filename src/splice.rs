@@ -1,0 +1,349 @@
+//! The one output model of every format: the input with [`Edit`]s spliced
+//! in, every byte outside an edit copied exactly once, never decoded and
+//! encoded again. HTML, style sheets, XHTML, MIME messages and the payloads
+//! of WARC records are all written this way ([`crate::planned`]).
+//!
+//! - [`Edit`]: a range and what is written instead. `Edit` (the default,
+//!   `Vec<u8>`) is an edit of bytes; `Edit<String>` an edit of a decoded
+//!   text, whose replacement is text too (the HTML and CSS rewriters work in
+//!   the decoded text; their edits become byte edits through the
+//!   [`OffsetMap`] and an encoder).
+//! - [`pieces`], [`apply`], [`apply_text`]: the splice itself.
+//! - [`OffsetMap`]: offsets in a text decoded from an input, mapped back to
+//!   the input's offsets, in one pass.
+//!
+//! The bottom layer: it knows nothing of the rest of the crate
+//! (`tests/layers.rs`).
+
+use encoding_rs::{Encoding, ISO_2022_JP, UTF_8};
+use std::ops::Range;
+
+/// One replacement: `range` of the input (or of a decoded text) and what is
+/// written there instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit<B = Vec<u8>> {
+    /// The bytes replaced.
+    pub range: Range<usize>,
+    /// What is written instead: bytes (`Vec<u8>`), or text (`String`) for an
+    /// edit of a decoded text.
+    pub bytes: B,
+}
+
+/// Sort `edits` by position and drop repeats of the same range (an HTML
+/// element the tree builder cloned — reconstruction, the adoption agency —
+/// has the attributes of the tag it was cloned from, so its edits are those
+/// of the original). An edit overlapping an earlier one is dropped (it
+/// cannot happen: edits lie inside distinct attribute values and style
+/// texts).
+pub fn sorted<B: std::fmt::Debug>(mut edits: Vec<Edit<B>>) -> Vec<Edit<B>> {
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    // In place: `later` is dropped when it repeats or overlaps `kept`.
+    edits.dedup_by(|later, kept| {
+        debug_assert!(
+            later.range == kept.range || later.range.start >= kept.range.end,
+            "overlapping edits {kept:?} {later:?}"
+        );
+        later.range.start < kept.range.end || later.range == kept.range
+    });
+    edits
+}
+
+/// The output of `input` with `edits` (sorted, not overlapping) as the
+/// pieces it is made of, in order: the bytes of `input` between the edits
+/// and the replacements, every byte outside the edits copied exactly once.
+/// Written one after the other they give the output without assembling it
+/// (no second copy of the input). An edit that would overlap its
+/// predecessor or lie past the end is skipped rather than corrupting the
+/// output.
+pub fn pieces<'a, B: AsRef<[u8]>>(input: &'a [u8], edits: &'a [Edit<B>]) -> Vec<&'a [u8]> {
+    let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
+    let mut at = 0;
+    for edit in edits {
+        let range = &edit.range;
+        if range.start < at || range.end > input.len() || range.end < range.start {
+            continue;
+        }
+        pieces.push(&input[at..range.start]);
+        pieces.push(edit.bytes.as_ref());
+        at = range.end;
+    }
+    pieces.push(&input[at..]);
+    pieces
+}
+
+/// `input` with `edits` (sorted, not overlapping) applied: [`pieces`]
+/// put together.
+pub fn apply<B: AsRef<[u8]>>(input: &[u8], edits: &[Edit<B>]) -> Vec<u8> {
+    pieces(input, edits).concat()
+}
+
+/// `text` with `edits` of it (sorted, not overlapping, on character
+/// boundaries) applied. An edit off a boundary, out of order or past the
+/// end is skipped, as in [`pieces`].
+pub fn apply_text(text: &str, edits: &[Edit<String>]) -> String {
+    let extra: usize = edits.iter().map(|e| e.bytes.len()).sum();
+    let mut out = String::with_capacity(text.len() + extra);
+    let mut at = 0;
+    for edit in edits {
+        let range = &edit.range;
+        let (Some(before), true) = (
+            text.get(at..range.start),
+            range.end >= range.start && text.is_char_boundary(range.end),
+        ) else {
+            continue;
+        };
+        out.push_str(before);
+        out.push_str(&edit.bytes);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Maps offsets in the text an input decodes to (UTF-8) to offsets in the
+/// input, for offsets asked in increasing order: one pass over the input in
+/// all. The one map of every format that edits a decoded text (HTML and
+/// style sheets in any encoding, XHTML read from UTF-16).
+pub enum OffsetMap<'a> {
+    /// UTF-8: the same offsets, after the byte order mark.
+    Identity(usize),
+    /// A single-byte encoding: the UTF-8 length of each byte's character.
+    SingleByte {
+        input: &'a [u8],
+        lengths: Box<[u8; 256]>,
+        byte: usize,
+        text: usize,
+    },
+    /// Anything else: a streaming decoder, fed up to the offset asked for.
+    Decoder {
+        input: &'a [u8],
+        decoder: encoding_rs::Decoder,
+        stateful: bool,
+        byte: usize,
+        text: usize,
+    },
+}
+
+impl<'a> OffsetMap<'a> {
+    /// The map of `input`, in `encoding`, whose text starts after its first
+    /// `bom_len` bytes (a byte order mark).
+    pub fn new(input: &'a [u8], encoding: &'static Encoding, bom_len: usize) -> OffsetMap<'a> {
+        if encoding == UTF_8 {
+            OffsetMap::Identity(bom_len)
+        } else if encoding.is_single_byte() {
+            let mut lengths = Box::new([0u8; 256]);
+            for (b, len) in lengths.iter_mut().enumerate() {
+                let byte = [b as u8];
+                *len = encoding
+                    .decode_without_bom_handling_and_without_replacement(&byte)
+                    .map_or(3, |c| c.len() as u8);
+            }
+            OffsetMap::SingleByte {
+                input,
+                lengths,
+                byte: bom_len,
+                text: 0,
+            }
+        } else {
+            OffsetMap::Decoder {
+                input,
+                decoder: encoding.new_decoder_without_bom_handling(),
+                stateful: encoding == ISO_2022_JP,
+                byte: bom_len,
+                text: 0,
+            }
+        }
+    }
+
+    /// Is every offset's byte exactly known (no check needed)? Not through
+    /// a decoder: a stateful encoding can spell one text in several ways.
+    pub fn exact(&self) -> bool {
+        !matches!(self, OffsetMap::Decoder { .. })
+    }
+
+    /// The earliest input offset after which the text up to `at` is
+    /// decoded; `None` when `at` is inside a character, past the end or
+    /// before an offset asked earlier.
+    pub fn start(&mut self, at: usize) -> Option<usize> {
+        match self {
+            OffsetMap::Identity(bom) => Some(*bom + at),
+            OffsetMap::SingleByte {
+                input,
+                lengths,
+                byte,
+                text,
+            } => {
+                while *text < at {
+                    *text += usize::from(lengths[usize::from(*input.get(*byte)?)]);
+                    *byte += 1;
+                }
+                (*text == at).then_some(*byte)
+            }
+            OffsetMap::Decoder {
+                input,
+                decoder,
+                byte,
+                text,
+                ..
+            } => {
+                let mut out = [0u8; 4096];
+                while *text < at {
+                    // Feed in bulk while far from `at` (a byte gives at most
+                    // three bytes of text, four with what is pending), then
+                    // one byte at a time, so as to stop right where `at` is
+                    // reached.
+                    let room = (at - *text).saturating_sub(8) / 3;
+                    let take = room.clamp(1, out.len() / 4 - 4).min(input.len() - *byte);
+                    if take == 0 {
+                        return None;
+                    }
+                    let (_, read, written) = decoder.decode_to_utf8_without_replacement(
+                        &input[*byte..*byte + take],
+                        &mut out,
+                        false,
+                    );
+                    *byte += read;
+                    *text += written;
+                }
+                (*text == at).then_some(*byte)
+            }
+        }
+    }
+
+    /// The latest input offset after which the text up to `at` is decoded:
+    /// past the escape sequences that follow it in a stateful encoding
+    /// (ISO-2022-JP), so that an edit takes the mode switches around it.
+    pub fn end(&mut self, at: usize) -> Option<usize> {
+        let end = self.start(at)?;
+        if let OffsetMap::Decoder {
+            input,
+            decoder,
+            stateful: true,
+            byte,
+            ..
+        } = self
+        {
+            let mut out = [0u8; 16];
+            while input.get(*byte) == Some(&0x1B) && *byte + 3 <= input.len() {
+                let (_, read, written) = decoder.decode_to_utf8_without_replacement(
+                    &input[*byte..*byte + 3],
+                    &mut out,
+                    false,
+                );
+                debug_assert_eq!((read, written), (3, 0));
+                *byte += read;
+            }
+            return Some(*byte);
+        }
+        Some(end)
+    }
+
+    /// The input range of the text range `range` (asked in increasing
+    /// order, like [`start`](Self::start)).
+    pub fn range(&mut self, range: &Range<usize>) -> Option<Range<usize>> {
+        let start = self.start(range.start)?;
+        Some(start..self.end(range.end)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(range: Range<usize>, with: &str) -> Edit {
+        Edit {
+            range,
+            bytes: with.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn splices_in_order_and_copies_the_rest() {
+        let edits = [edit(1..3, "ab"), edit(5..5, "+"), edit(8..10, "")];
+        assert_eq!(apply(b"0123456789", &edits), b"0ab34+567");
+        assert_eq!(
+            pieces(b"0123456789", &edits),
+            [&b"0"[..], b"ab", b"34", b"+", b"567", b"", b""]
+        );
+    }
+
+    #[test]
+    fn an_overlapping_or_outlying_edit_is_skipped() {
+        let edits = [edit(1..5, "x"), edit(3..6, "y"), edit(9..12, "z")];
+        assert_eq!(apply(b"0123456789", &edits), b"0x56789");
+    }
+
+    #[test]
+    fn text_edits_keep_every_other_character() {
+        let text = "a(é)c(dd)e";
+        let edits = [
+            Edit {
+                range: 2..4,
+                bytes: "X".to_string(),
+            },
+            // Off a character boundary: skipped.
+            Edit {
+                range: 3..5,
+                bytes: "?".to_string(),
+            },
+            Edit {
+                range: 7..9,
+                bytes: "YYY".to_string(),
+            },
+        ];
+        assert_eq!(apply_text(text, &edits), "a(X)c(YYY)e");
+    }
+
+    #[test]
+    fn sorted_drops_repeats() {
+        let edits = vec![edit(5..6, "b"), edit(1..2, "a"), edit(5..6, "b")];
+        assert_eq!(sorted(edits), [edit(1..2, "a"), edit(5..6, "b")]);
+    }
+
+    #[test]
+    fn offsets_map_back_in_every_kind_of_encoding() {
+        /// Name, input, its encoding, BOM length, a text offset, its input offset.
+        type Case = (
+            &'static str,
+            &'static [u8],
+            &'static Encoding,
+            usize,
+            usize,
+            usize,
+        );
+        let cases: &[Case] = &[
+            ("utf-8 bom", b"\xEF\xBB\xBF\xC3\xA9x", UTF_8, 3, 2, 5),
+            ("windows-1252", b"\xE9x", encoding_rs::WINDOWS_1252, 0, 2, 1),
+            ("shift_jis", b"\x82\xa0x", encoding_rs::SHIFT_JIS, 0, 3, 2),
+            (
+                "utf-16le",
+                b"\xFF\xFE\xE9\0x\0",
+                encoding_rs::UTF_16LE,
+                2,
+                2,
+                4,
+            ),
+            (
+                "utf-16be surrogates",
+                b"\xD8\x34\xDD\x1E\0x",
+                encoding_rs::UTF_16BE,
+                0,
+                4,
+                4,
+            ),
+        ];
+        for (name, input, encoding, bom, text_at, input_at) in cases {
+            let mut map = OffsetMap::new(input, encoding, *bom);
+            assert_eq!(map.start(*text_at), Some(*input_at), "{name}");
+            assert_eq!(map.end(text_at + 1), Some(input.len()), "{name}");
+        }
+        // Inside a character: none.
+        let mut map = OffsetMap::new(b"\x82\xa0x", encoding_rs::SHIFT_JIS, 0);
+        assert_eq!(map.start(1), None);
+        // ISO-2022-JP: an edit's end takes the escape back to ASCII.
+        let input = b"\x1B$B\x24\x22\x1B(Bx";
+        let mut map = OffsetMap::new(input, ISO_2022_JP, 0);
+        assert!(!map.exact());
+        assert_eq!(map.range(&(0..3)), Some(0..8));
+    }
+}
