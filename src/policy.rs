@@ -73,6 +73,9 @@ pub struct LinkRewriter<'a> {
     browser_rules: bool,
     /// Where the values now offered are written ([`LinkRecord::span`]).
     span: Option<std::ops::Range<usize>>,
+    /// The URL of the base last recorded, shared by the records resolved
+    /// against it ([`LinkRecord::base`]): one copy per base, not per link.
+    recorded_base: Option<std::sync::Arc<str>>,
 }
 
 impl<'a> LinkRewriter<'a> {
@@ -90,6 +93,7 @@ impl<'a> LinkRewriter<'a> {
             location,
             browser_rules: true,
             span: None,
+            recorded_base: None,
         }
     }
 
@@ -164,6 +168,7 @@ impl<'a> LinkRewriter<'a> {
     ) {
         let loc = self.location;
         let span = &self.span;
+        let recorded_base = &mut self.recorded_base;
         if outcome == Outcome::NoBase {
             self.report.left_without_base(loc);
         }
@@ -174,7 +179,7 @@ impl<'a> LinkRewriter<'a> {
             attribute: attribute.to_string(),
             before: value.to_string(),
             after: after.map(str::to_string),
-            base: base.map(|b| b.url().to_string()),
+            base: base.map(|b| shared(recorded_base, b.url())),
             rule: base.map(|b| b.rule),
             outcome,
             reason,
@@ -218,6 +223,15 @@ impl<'a> LinkRewriter<'a> {
             Ok((url, reason)) => (Outcome::Rewritten, Some(url), reason),
             Err(reason) => (Outcome::Failed, None, Some(reason)),
         }
+    }
+}
+
+/// `text` as an [`Arc`](std::sync::Arc): the one in `last` when it is the
+/// same text, else a new one, kept in `last`.
+fn shared(last: &mut Option<std::sync::Arc<str>>, text: &str) -> std::sync::Arc<str> {
+    match last {
+        Some(arc) if **arc == *text => arc.clone(),
+        _ => last.insert(text.into()).clone(),
     }
 }
 

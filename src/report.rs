@@ -102,9 +102,11 @@ pub struct LinkRecord {
     /// The value written back, when it changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
-    /// The base URL used.
+    /// The base URL used. Shared (an [`Arc`]) by the records of the values
+    /// resolved against the same base, so that a page's thousands of records
+    /// do not each copy it; `base.as_deref()` reads it as a `&str`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub base: Option<String>,
+    pub base: Option<Arc<str>>,
     /// The rule that established that base.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<BaseRule>,

@@ -2,7 +2,7 @@
 //! `linkbase::rewrite` on each page, in process, as the Python package calls
 //! it (the same options: the page's URL, records of every link kept or not).
 //!
-//! `cargo run --release -p linkbase-python --example rust_rewrite -- ROUNDS
+//! `cargo run --profile wheel -p linkbase-python --example rust_rewrite -- ROUNDS
 //! RECORDS URL-PREFIX ROOT PAGE...` prints, per page, one line: the page and
 //! its median seconds over ROUNDS rewrites (RECORDS: `1` keeps link
 //! records, as `linkbase.rewrite` does by default; `0` only counts).

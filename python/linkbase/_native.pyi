@@ -3,7 +3,7 @@
 The public names are re-exported by ``linkbase`` and ``linkbase.warc``.
 """
 
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 
@@ -63,7 +63,10 @@ class Report:
     @property
     def counts(self) -> Counts: ...
     @property
-    def links(self) -> List[Link]: ...
+    def links(self) -> List[Link]:
+        """One ``Link`` per URL-bearing value, in input order: made when first
+        read (with ``rewrite(records="lazy")``, the default, by rewriting the
+        input again with records kept); empty with ``records=False``."""
     @property
     def problems(self) -> List[Problem]: ...
     @property
@@ -165,7 +168,7 @@ def rewrite(
     attributes: Sequence[str] = (),
     force: bool = False,
     name: Optional[str] = None,
-    records: bool = True,
+    records: Union[bool, Literal["lazy"]] = "lazy",
 ) -> Rewritten: ...
 def links(
     data: Data,

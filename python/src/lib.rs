@@ -57,13 +57,13 @@ impl<T: Repr> Repr for Option<T> {
 }
 
 /// An input as given: `bytes` (or `bytearray`) or `str`.
-enum Input {
+pub(crate) enum Input {
     Bytes(PyBackedBytes),
     Text(PyBackedStr),
 }
 
 impl Input {
-    fn from(data: &Bound<'_, PyAny>) -> PyResult<Input> {
+    pub(crate) fn from(data: &Bound<'_, PyAny>) -> PyResult<Input> {
         // The common cases first, without a failed extraction's exception.
         if let Ok(bytes) = data.cast::<PyBytes>() {
             return Ok(Input::Bytes(PyBackedBytes::from(bytes.clone())));
@@ -80,14 +80,14 @@ impl Input {
         }
     }
 
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             Input::Bytes(b) => b,
             Input::Text(t) => t.as_bytes(),
         }
     }
 
-    fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         match self {
             Input::Bytes(_) => None,
             Input::Text(t) => Some(t),
@@ -141,25 +141,53 @@ impl Rewritten {
 }
 
 /// Run linkbase's `rewrite` on `input` without the GIL: the output (`None`
-/// when nothing changed), the report, and its link records as `Link`s
-/// (taken out of the report).
+/// when nothing changed) and the report, its link records as the library
+/// made them.
 fn run_rewrite(
     py: Python<'_>,
     input: &Input,
     options: &linkbase::Options,
     name: Option<&str>,
-) -> (Option<Vec<u8>>, linkbase::Report, Vec<report::Link>) {
+) -> (Option<Vec<u8>>, linkbase::Report) {
     let bytes = input.bytes();
-    let text = input.text();
     py.detach(|| {
-        let mut out = linkbase::rewrite(bytes, options, name);
-        let links = report::links(std::mem::take(&mut out.report.links), text);
+        let out = linkbase::rewrite(bytes, options, name);
         let output = match out.output {
             std::borrow::Cow::Borrowed(_) => None,
             std::borrow::Cow::Owned(v) => Some(v),
         };
-        (output, out.report, links)
+        (output, out.report)
     })
+}
+
+/// What `rewrite`'s `records=` asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RecordsArg {
+    /// `"lazy"` (the default): made when `report.links` is first read.
+    Lazy,
+    /// `True`: kept during the rewrite.
+    Kept,
+    /// `False`: none.
+    Off,
+}
+
+impl RecordsArg {
+    fn from(value: &Bound<'_, PyAny>) -> PyResult<RecordsArg> {
+        if let Ok(b) = value.cast::<pyo3::types::PyBool>() {
+            return Ok(if b.is_true() {
+                RecordsArg::Kept
+            } else {
+                RecordsArg::Off
+            });
+        }
+        match value.extract::<String>().as_deref() {
+            Ok("lazy") => Ok(RecordsArg::Lazy),
+            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "records must be True, False or \"lazy\", not {}",
+                value.repr()?
+            ))),
+        }
+    }
 }
 
 /// Rewrite every link in `data` (an HTML page, an XHTML document, a MIME
@@ -172,9 +200,17 @@ fn run_rewrite(
 /// Raises `BaseError` (a `ValueError`) when `url` cannot be a base and
 /// `ValueError` for an unknown `format`, `profile` or `charset`; a part that
 /// cannot be processed is left as it was and reported in `problems`.
+///
+/// `records`: `"lazy"` (the default) makes `report.links` when it is first
+/// read, by rewriting the input a second time with records kept (the
+/// rewrite itself only counts; the report holds the input until then);
+/// `True` keeps them during the rewrite (one pass, for a caller that reads
+/// them every time); `False` keeps none (`report.links` is empty).
 #[pyfunction]
 #[pyo3(signature = (data, url=None, *, format="auto", profile="rfc3986", charset=None,
-    absolutize_fragments=false, attributes=Vec::new(), force=false, name=None, records=true))]
+    absolutize_fragments=false, attributes=Vec::new(), force=false, name=None, records=None),
+    text_signature = "(data, url=None, *, format='auto', profile='rfc3986', charset=None, \
+    absolutize_fragments=False, attributes=(), force=False, name=None, records='lazy')")]
 #[allow(clippy::too_many_arguments)]
 fn rewrite(
     py: Python<'_>,
@@ -187,8 +223,9 @@ fn rewrite(
     attributes: Vec<String>,
     force: bool,
     name: Option<&str>,
-    records: bool,
+    records: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Rewritten> {
+    let records = records.map_or(Ok(RecordsArg::Lazy), RecordsArg::from)?;
     let input = Input::from(data)?;
     let args = Args {
         url,
@@ -200,8 +237,8 @@ fn rewrite(
         force,
     };
     let mut options = options_for(&input, &args, name)?;
-    options.keep_link_records = records;
-    let (output, report, links) = run_rewrite(py, &input, &options, name);
+    options.keep_link_records = records == RecordsArg::Kept;
+    let (output, report) = run_rewrite(py, &input, &options, name);
     options::check_url(&report)?;
     let changed = output.is_some();
     let output: Py<PyAny> = match (&input, output) {
@@ -221,7 +258,22 @@ fn rewrite(
             }
         },
     };
-    let report = Report::new(py, report, links)?;
+    let records = match records {
+        RecordsArg::Kept => report::Records::Kept(
+            Vec::new(),
+            match &input {
+                Input::Text(t) => Some(t.clone_ref(py)),
+                Input::Bytes(_) => None,
+            },
+        ),
+        RecordsArg::Lazy => report::Records::Later(report::Rerun {
+            input,
+            options,
+            name: name.map(str::to_string),
+        }),
+        RecordsArg::Off => report::Records::Off,
+    };
+    let report = Report::new(py, report, records)?;
     Ok(Rewritten {
         output,
         report: Py::new(py, report)?,
@@ -260,8 +312,10 @@ fn links<'py>(
     };
     let mut options = options_for(&input, &args, name)?;
     options.keep_link_records = true;
-    let (_, report, links) = run_rewrite(py, &input, &options, name);
+    let (_, mut report) = run_rewrite(py, &input, &options, name);
     options::check_url(&report)?;
+    let records = std::mem::take(&mut report.links);
+    let links = py.detach(|| report::links(records, input.text()));
     Ok(pyo3::types::PyList::new(py, links)?.into_any())
 }
 

@@ -4,6 +4,7 @@
 use crate::options::message;
 use linkbase::{BaseRule, LinkRecord, Outcome};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyList;
 use std::ops::Range;
@@ -88,7 +89,7 @@ impl Link {
             before: record.before,
             after: record.after,
             url,
-            base: record.base,
+            base: record.base.as_deref().map(str::to_string),
             rule: record.rule.map(rule_name),
             outcome: record.outcome.name(),
             reason: record.reason,
@@ -98,8 +99,8 @@ impl Link {
     }
 }
 
-/// Turn the byte offsets of `records`' spans in the UTF-8 `text` into
-/// character offsets (for a `str` input), in one pass.
+/// The `Link`s of `records`, their spans' byte offsets in the UTF-8 `text`
+/// turned into character offsets (for a `str` input), in one pass.
 pub fn links(records: Vec<LinkRecord>, text: Option<&str>) -> Vec<Link> {
     let Some(text) = text else {
         return records
@@ -203,16 +204,49 @@ impl Counts {
     }
 }
 
+/// Where a report's `Link`s come from, until `links` is first read.
+pub(crate) enum Records {
+    /// The library's records, kept during the rewrite, with the `str` given
+    /// (for the spans in characters: [`links`]).
+    Kept(Vec<LinkRecord>, Option<PyBackedStr>),
+    /// Not made yet (`records="lazy"`): made by rewriting the input again
+    /// with records kept.
+    Later(Rerun),
+    /// None (`records=False`): `links` is empty.
+    Off,
+}
+
+/// A rewrite to run again, with link records kept, for its records: the
+/// input (borrowed from Python, not copied), the options, the name.
+pub(crate) struct Rerun {
+    pub(crate) input: crate::Input,
+    pub(crate) options: linkbase::Options,
+    pub(crate) name: Option<String>,
+}
+
+impl Rerun {
+    /// The `Link`s of the input: the same rewrite, the records kept (the
+    /// library is deterministic: the same values, outcomes and counts).
+    fn links(&self) -> Vec<Link> {
+        let mut options = self.options.clone();
+        options.keep_link_records = true;
+        let out = linkbase::rewrite(self.input.bytes(), &options, self.name.as_deref());
+        links(out.report.links, self.input.text())
+    }
+}
+
 /// What happened while rewriting one input: `counts`, one `Link` per
 /// URL-bearing value (`links`), every `Problem` (`problems`). The `Link`
-/// objects are made on the first read of `links` (a page's thousands of
-/// records cost nothing to a caller that reads only the counts).
+/// objects are made on the first read of `links`, from the records kept
+/// during the rewrite or, for `records="lazy"`, from a second rewrite.
 #[pyclass(frozen, module = "linkbase")]
 pub struct Report {
     counts: Counts,
-    /// The records, until `links` is first read.
-    records: Mutex<Vec<Link>>,
+    /// The records or how to make them, until `links` is first read.
+    records: Mutex<Records>,
     links: PyOnceLock<Py<PyList>>,
+    /// How many `links` there are (or will be), for the `repr`.
+    links_count: u64,
     problems: Py<PyList>,
     has_errors: bool,
 }
@@ -229,8 +263,17 @@ impl Report {
     #[getter]
     fn links<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let list = self.links.get_or_try_init(py, || {
-            let records = std::mem::take(&mut *self.records.lock().expect("not poisoned"));
-            PyList::new(py, records).map(Bound::unbind)
+            let taken = std::mem::replace(
+                &mut *self.records.lock().expect("not poisoned"),
+                Records::Off,
+            );
+            // Made without the GIL; the input is let go of with it, after.
+            let links = match taken {
+                Records::Kept(records, text) => py.detach(|| links(records, text.as_deref())),
+                Records::Later(rerun) => py.detach(|| rerun.links()),
+                Records::Off => Vec::new(),
+            };
+            PyList::new(py, links).map(Bound::unbind)
         })?;
         Ok(list.bind(py).clone())
     }
@@ -251,18 +294,30 @@ impl Report {
         Ok(format!(
             "Report(counts={}, links=<{} links>, problems={})",
             self.counts.__repr__(),
-            self.links(py)?.len(),
+            self.links_count,
             self.problems.bind(py).len()
         ))
     }
 }
 
 impl Report {
-    /// The Python report of `report`, its records already `Link`s
-    /// ([`links`]).
-    pub fn new(py: Python<'_>, report: linkbase::Report, links: Vec<Link>) -> PyResult<Report> {
-        let has_errors = report.has_errors();
+    /// The Python report of `report`, its `Link`s made when first read
+    /// from `records` (for [`Records::Kept`], the report's own are taken).
+    pub(crate) fn new(
+        py: Python<'_>,
+        mut report: linkbase::Report,
+        mut records: Records,
+    ) -> PyResult<Report> {
+        if let Records::Kept(kept, _) = &mut records {
+            *kept = std::mem::take(&mut report.links);
+        }
         let c = report.counts;
+        // One record per counted value.
+        let links_count = match records {
+            Records::Off => 0,
+            _ => c.rewritten + c.left + c.no_base + c.failed,
+        };
+        let has_errors = report.has_errors();
         let problems: Vec<Problem> = report.problems.iter().map(Problem::new).collect();
         Ok(Report {
             counts: Counts {
@@ -271,7 +326,8 @@ impl Report {
                 no_base: c.no_base,
                 failed: c.failed,
             },
-            records: Mutex::new(links),
+            records: Mutex::new(records),
+            links_count,
             links: PyOnceLock::new(),
             problems: PyList::new(py, problems)?.unbind(),
             has_errors,

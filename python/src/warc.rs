@@ -264,10 +264,16 @@ pub fn convert(
                 return;
             }
             let outcome = outcome_name(&record.outcome);
-            let mut record_report = record.report;
-            let links = crate::report::links(std::mem::take(&mut record_report.links), None);
+            let record_report = record.report;
             let called = Python::attach(|py| -> PyResult<()> {
-                let report = Py::new(py, Report::new(py, record_report, links)?)?;
+                let report = Py::new(
+                    py,
+                    Report::new(
+                        py,
+                        record_report,
+                        crate::report::Records::Kept(Vec::new(), None),
+                    )?,
+                )?;
                 let record = Record {
                     offset: record.offset,
                     id: record.id,

@@ -66,3 +66,63 @@ def test_records_off_keeps_counts():
     result = linkbase.rewrite(b"<a href=x><a href=#f>", "http://h.example/", records=False)
     assert result.report.links == []
     assert (result.report.counts.rewritten, result.report.counts.left) == (1, 1)
+
+
+LINK_FIELDS = ("element", "attribute", "before", "after", "url", "base", "rule", "outcome", "reason", "part", "span")
+
+
+def fields(links):
+    return [tuple(getattr(l, f) for f in LINK_FIELDS) for l in links]
+
+
+@pytest.mark.parametrize("case,ext", CASES)
+def test_lazy_records_are_the_kept_ones(case, ext):
+    # records="lazy" (the default) makes the links by a second rewrite when
+    # they are first read: the same links, in the same order, as records=True
+    # keeps during the rewrite, and the same output and counts.
+    data = (case / f"input.{ext}").read_bytes()
+    kwargs = kwargs_of(read_args(case))
+    lazy = linkbase.rewrite(data, name=f"input.{ext}", **kwargs)
+    kept = linkbase.rewrite(data, name=f"input.{ext}", records=True, **kwargs)
+    assert lazy.output == kept.output
+    assert repr(lazy.report.counts) == repr(kept.report.counts)
+    assert fields(lazy.report.links) == fields(kept.report.links)
+    assert [str(p) for p in lazy.report.problems] == [str(p) for p in kept.report.problems]
+
+
+def test_lazy_records_of_a_str_have_character_spans():
+    page = '<a href="é.html">é</a><img srcset="ü.png 1x, b.png 2x">'
+    lazy = linkbase.rewrite(page, "http://h.example/")
+    kept = linkbase.rewrite(page, "http://h.example/", records=True)
+    assert fields(lazy.report.links) == fields(kept.report.links)
+    start, end = lazy.report.links[1].span
+    assert page[start:end] == "ü.png 1x, b.png 2x"
+
+
+def test_lazy_records_are_those_of_the_input_as_given():
+    # A bytearray is copied when given: changing it afterwards changes
+    # neither the output nor the links made later.
+    data = bytearray(b"<a href=x.html>")
+    result = linkbase.rewrite(data, "http://h.example/d/")
+    data[:] = b"<img src=other.png>"
+    assert result.output == b"<a href=http://h.example/d/x.html>"
+    assert fields(result.report.links) == [
+        ("a", "href", "x.html", "http://h.example/d/x.html", "http://h.example/d/x.html",
+         "http://h.example/d/", "retrieval", "rewritten", None, None, (8, 14)),
+    ]
+
+
+def test_report_repr_says_how_many_links_without_making_them():
+    result = linkbase.rewrite(b"<a href=x><a href=#f><img src=y>", "http://h.example/")
+    assert repr(result.report) == (
+        "Report(counts=Counts(rewritten=2, left=1, no_base=0, failed=0), links=<3 links>, problems=0)"
+    )
+    off = linkbase.rewrite(b"<a href=x>", "http://h.example/", records=False)
+    assert repr(off.report).endswith("links=<0 links>, problems=0)")
+
+
+@pytest.mark.parametrize("value", ["eager", 1, None.__class__])
+def test_records_takes_true_false_or_lazy(value):
+    with pytest.raises(ValueError) as e:
+        linkbase.rewrite(b"<a href=x>", "http://h.example/", records=value)
+    assert str(e.value) == f'records must be True, False or "lazy", not {value!r}'

@@ -58,3 +58,25 @@ def test_resolve_all_releases_the_gil_and_agrees():
     base = linkbase.Base("http://a/b/c/d;p?q")
     refs = ["g", "../g", "?y", "#s", "g;x=1/../y"] * 1000
     assert base.resolve_all(refs) == [base.resolve(r) for r in refs]
+
+
+def test_lazy_links_read_from_4_threads_at_once_are_made_once():
+    # report.links of one lazy report read by 4 threads together: the
+    # second rewrite runs once (the others wait for it), and every thread
+    # gets the same list, equal to the records kept in one pass.
+    page = b'<a href="x.html">x</a><img src=i.png srcset="a.png 1x, b.png 2x">' * 2000
+    result = linkbase.rewrite(page, "https://example.org/docs/page.html")
+    kept = linkbase.rewrite(page, "https://example.org/docs/page.html", records=True).report.links
+    start = threading.Barrier(4)
+
+    def read(_):
+        start.wait()
+        return result.report.links
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        lists = list(pool.map(read, range(4)))
+    assert all(l is lists[0] for l in lists)
+    assert len(lists[0]) == len(kept) == 8000
+    assert [(l.element, l.attribute, l.before, l.url) for l in lists[0]] == [
+        (l.element, l.attribute, l.before, l.url) for l in kept
+    ]
