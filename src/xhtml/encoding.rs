@@ -11,7 +11,7 @@ use crate::splice::{Edit, OffsetMap};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
 /// An XHTML document ready for the XML reader.
-pub struct Work<'a> {
+pub struct XmlInput<'a> {
     /// The document's encoding.
     pub encoding: &'static Encoding,
     input: &'a [u8],
@@ -26,7 +26,7 @@ enum Text<'a> {
     Utf16(String),
 }
 
-impl<'a> Work<'a> {
+impl<'a> XmlInput<'a> {
     /// Decide the encoding of `input` and prepare it; `Err` says why it
     /// cannot be read here.
     pub fn new(input: &'a [u8], transport: Option<&'static Encoding>) -> Result<Self, String> {
@@ -48,7 +48,7 @@ impl<'a> Work<'a> {
                 encoding.name()
             ));
         };
-        Ok(Work {
+        Ok(XmlInput {
             encoding,
             input,
             bom_len,
@@ -227,10 +227,10 @@ mod tests {
             ),
         ];
         for (name, input, transport, want) in cases {
-            let work = Work::new(input, transport).unwrap();
+            let work = XmlInput::new(input, transport).unwrap();
             assert_eq!(work.encoding.name(), want, "{name}");
         }
-        assert!(Work::new(b"<html/>", Some(encoding_rs::ISO_2022_JP)).is_err());
+        assert!(XmlInput::new(b"<html/>", Some(encoding_rs::ISO_2022_JP)).is_err());
     }
 
     #[test]
@@ -240,7 +240,7 @@ mod tests {
         for u in text.encode_utf16() {
             input.extend_from_slice(&u.to_le_bytes());
         }
-        let work = Work::new(&input, None).unwrap();
+        let work = XmlInput::new(&input, None).unwrap();
         assert_eq!(work.bytes(), text.as_bytes());
         let x = text.find('x').unwrap();
         // `<a href='` is 9 units, `é` 1, `𝄞` 2: x is unit 12, byte 2 + 24.

@@ -25,7 +25,7 @@ use crate::html::{
 };
 use crate::report::{Location, Report, Severity};
 use crate::splice::{apply_text, Edit};
-use encoding::Work;
+use encoding::XmlInput;
 use scan::{Element, StyleText};
 
 /// The edits that rewrite the XHTML document `input`, sorted, not applied;
@@ -62,7 +62,7 @@ pub fn document_base(
 /// The HTML layer's start for this document: no saved-from comment (an
 /// Internet Explorer habit of HTML pages), queries in the document's
 /// encoding.
-fn start<'a>(ctx: &HtmlContext<'a>, work: &Work<'_>) -> DocumentSetup<'a> {
+fn start<'a>(ctx: &HtmlContext<'a>, work: &XmlInput<'_>) -> DocumentSetup<'a> {
     DocumentSetup {
         ctx: *ctx,
         saved_from_allowed: false,
@@ -73,8 +73,8 @@ fn start<'a>(ctx: &HtmlContext<'a>, work: &Work<'_>) -> DocumentSetup<'a> {
     }
 }
 
-fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Work<'a>> {
-    match Work::new(input, ctx.transport_charset) {
+fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<XmlInput<'a>> {
+    match XmlInput::new(input, ctx.transport_charset) {
         Ok(work) => Some(work),
         Err(why) => {
             report.problem(
@@ -88,7 +88,7 @@ fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Opti
 }
 
 fn scan_or_report(
-    work: &Work<'_>,
+    work: &XmlInput<'_>,
     location: &Location,
     report: &mut Report,
 ) -> Option<Vec<Element>> {
@@ -112,7 +112,7 @@ fn scan_or_report(
 /// The document's bases: rule 5.1 from the first XHTML `base` element with
 /// an `href`, outside `<template>` contents, as in HTML.
 fn bases(
-    work: &Work<'_>,
+    work: &XmlInput<'_>,
     elements: &[Element],
     start: &DocumentSetup<'_>,
     report: &mut Report,
@@ -132,9 +132,9 @@ fn bases(
 /// The walk over the elements: the HTML layer's [`DocumentRewriter`] decides each
 /// value; this writes it back with XML's rules.
 struct Walk<'a, 'r> {
-    work: &'a Work<'a>,
+    work: &'a XmlInput<'a>,
     policy: DocumentRewriter<'r>,
-    /// Edits of the bytes the XML reader reads (`Work::bytes`).
+    /// Edits of the bytes the XML reader reads (`XmlInput::bytes`).
     edits: Vec<Edit>,
 }
 

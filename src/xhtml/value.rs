@@ -1,6 +1,6 @@
 //! What an XHTML value means, and how a new one is written.
 
-use super::encoding::Work;
+use super::encoding::XmlInput;
 use std::ops::Range;
 
 /// The value of the attribute written at `range`: decoded from the
@@ -8,7 +8,7 @@ use std::ops::Range;
 /// white space normalized as XML 1.0 §3.3.3 says (a literal tab or line
 /// break is a space). `Err` says why it cannot be read (a byte sequence
 /// the encoding does not define, an entity XML does not predefine).
-pub fn decode(work: &Work<'_>, range: &Range<usize>) -> Result<String, String> {
+pub fn decode(work: &XmlInput<'_>, range: &Range<usize>) -> Result<String, String> {
     let raw = decode_text(work, range)?;
     // Literal white space first (a CR LF pair is one line break), then the
     // references: `&#10;` stays a line feed.
@@ -24,7 +24,7 @@ pub fn decode(work: &Work<'_>, range: &Range<usize>) -> Result<String, String> {
 
 /// The characters of `range`, decoded from the document's encoding, as
 /// written (no reference resolved).
-pub fn decode_text(work: &Work<'_>, range: &Range<usize>) -> Result<String, String> {
+pub fn decode_text(work: &XmlInput<'_>, range: &Range<usize>) -> Result<String, String> {
     let raw = &work.bytes()[range.clone()];
     let text = if work.is_utf8() {
         std::str::from_utf8(raw).ok().map(str::to_owned)
@@ -72,10 +72,10 @@ mod tests {
     #[test]
     fn values_are_normalized_as_xml_says() {
         let doc = "a\tb\r\nc&#10;&amp;&lt;&#x41;";
-        let work = Work::new(doc.as_bytes(), None).unwrap();
+        let work = XmlInput::new(doc.as_bytes(), None).unwrap();
         assert_eq!(decode(&work, &(0..doc.len())).unwrap(), "a b c\n&<A");
         let bad = "a&nbsp;b";
-        let work = Work::new(bad.as_bytes(), None).unwrap();
+        let work = XmlInput::new(bad.as_bytes(), None).unwrap();
         assert!(decode(&work, &(0..bad.len())).is_err());
     }
 
