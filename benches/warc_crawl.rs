@@ -24,6 +24,15 @@
 //!   (`benches/warc_peers.py`, in a venv made here: `fastwarc==2.0.0`,
 //!   `warcio==1.8.1` from PyPI).
 //!
+//! - **Tiny records** (issue 21's "1M tiny records to `.warc.gz` within 2×
+//!   of the plain output's time"): a generated WARC of
+//!   `LINKBASE_BENCH_TINY` (default 100,000) `resource` records of one
+//!   short HTML link each, every one converted, to `.warc` and to
+//!   `.warc.gz`, `-j N`.
+//! - `LINKBASE_BENCH_BEFORE=/path/to/an/older/linkbase`: every linkbase
+//!   command is also run with that binary, in the same rounds, so that a
+//!   before/after comparison comes from one run (`before:` in the table).
+//!
 //! N is the number of cores. Printed: a Markdown table of the medians,
 //! records per second and the ratio to `zcat` (of the medians, and paired:
 //! the median over the rounds of the ratio within a round), and the
@@ -276,6 +285,23 @@ fn bench_folder() -> tempfile::TempDir {
     .expect("a scratch folder")
 }
 
+/// A WARC of `count` tiny `resource` records, each an HTML link to make
+/// absolute (so each is converted).
+fn tiny_warc(path: &Path, count: usize) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("the tiny WARC"));
+    for n in 0..count {
+        let block = format!("<a href=\"p{n}.html\">{n}</a>");
+        write!(
+            out,
+            "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{n:012}>\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.com/{n}/\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+        .expect("write the tiny WARC");
+    }
+    out.flush().expect("write the tiny WARC");
+}
+
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -308,9 +334,17 @@ fn main() {
         std::fs::metadata(&plain).map_or(0, |m| m.len()),
     );
 
+    let tiny_count: usize = std::env::var("LINKBASE_BENCH_TINY")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(100_000);
+    let tiny = dir.path().join("tiny.warc");
+    tiny_warc(&tiny, tiny_count);
+
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
     let n = jobs.to_string();
     let linkbase = env!("CARGO_BIN_EXE_linkbase");
+    let before = std::env::var_os("LINKBASE_BENCH_BEFORE");
     let mut commands = vec![
         Timed::new("zcat", "zcat", &[&gz]),
         Timed::new("gzip -1", "gzip", &[&"-1", &"-c", &plain]),
@@ -358,6 +392,43 @@ fn main() {
         ),
     ];
 
+    commands.push(Timed::new(
+        &format!("linkbase tiny → plain, -j {n}"),
+        linkbase,
+        &[&"-q", &"-j", &n, &tiny, &"-o", &"tiny-plain/out.warc"],
+    ));
+    commands.push(Timed::new(
+        &format!("linkbase tiny → gz, -j {n}"),
+        linkbase,
+        &[&"-q", &"-j", &n, &tiny, &"-o", &"tiny-gz/out.warc.gz"],
+    ));
+    // The same linkbase commands with the older binary, into folders of
+    // their own.
+    if let Some(before) = &before {
+        let ours: Vec<Timed> = commands
+            .iter()
+            .filter(|c| c.name.starts_with("linkbase"))
+            .map(|c| Timed {
+                name: format!("before: {}", c.name),
+                program: before.clone(),
+                args: c
+                    .args
+                    .iter()
+                    .map(|a| match a.to_str() {
+                        Some(out)
+                            if out.ends_with("/out.warc") || out.ends_with("/out.warc.gz") =>
+                        {
+                            OsString::from(format!("before-{out}"))
+                        }
+                        _ => a.clone(),
+                    })
+                    .collect(),
+                stdout: PathBuf::from(format!("before-{}", c.stdout.display())),
+                times: Vec::new(),
+            })
+            .collect();
+        commands.extend(ours);
+    }
     // Each linkbase mode writes into a folder of its own, under one file
     // name (the name is in the output's warcinfo record).
     for folder in [
@@ -366,8 +437,12 @@ fn main() {
         "gz-plain-jn",
         "plain-plain-j1",
         "plain-plain-jn",
+        "tiny-plain",
+        "tiny-gz",
     ] {
         std::fs::create_dir_all(dir.path().join(folder)).expect("an output folder");
+        std::fs::create_dir_all(dir.path().join(format!("before-{folder}")))
+            .expect("an output folder");
     }
     // A first run of each (not timed): the checks.
     for command in &commands {
@@ -394,10 +469,17 @@ fn main() {
         .next()
         .and_then(|r| r.parse().ok())
         .expect("a record count");
-    for (one, many) in [
+    let mut pairs = vec![
         ("gz-gz-j1/out.warc.gz", "gz-gz-jn/out.warc.gz"),
         ("plain-plain-j1/out.warc", "plain-plain-jn/out.warc"),
-    ] {
+    ];
+    // The older binary writes the same bytes (same records, same options).
+    if before.is_some() {
+        pairs.push(("gz-gz-j1/out.warc.gz", "before-gz-gz-jn/out.warc.gz"));
+        pairs.push(("plain-plain-j1/out.warc", "before-plain-plain-jn/out.warc"));
+        pairs.push(("tiny-gz/out.warc.gz", "before-tiny-gz/out.warc.gz"));
+    }
+    for (one, many) in pairs {
         assert!(
             read(&dir.path().join(one)) == read(&dir.path().join(many)),
             "{one} and {many} differ: -j 1 and -j {n} must write the same bytes"
@@ -440,21 +522,41 @@ fn main() {
             "| {} | {:.3} s | {:.0} | {:.2} | {:.2} |",
             command.name,
             m,
-            records as f64 / m,
+            if command.name.contains("tiny") {
+                tiny_count as f64
+            } else {
+                records as f64
+            } / m,
             m / zcat,
             paired(command, &commands[0])
         );
     }
     let by_name = |name: &str| commands.iter().find(|c| c.name == name).expect("a command");
-    for mode in ["gz → gz", "plain → plain"] {
-        let one = by_name(&format!("linkbase {mode}, -j 1"));
-        let many = by_name(&format!("linkbase {mode}, -j {n}"));
+    let binaries: &[&str] = if before.is_some() {
+        &["", "before: "]
+    } else {
+        &[""]
+    };
+    for which in binaries {
+        for mode in ["gz → gz", "plain → plain"] {
+            let one = by_name(&format!("{which}linkbase {mode}, -j 1"));
+            let many = by_name(&format!("{which}linkbase {mode}, -j {n}"));
+            println!(
+                "\n{which}{mode}: -j {n} is {:.2}x the speed of -j 1 (medians {:.3} s vs {:.3} s; paired {:.2}x)",
+                one.median() / many.median(),
+                many.median(),
+                one.median(),
+                paired(one, many)
+            );
+        }
+        let plain = by_name(&format!("{which}linkbase tiny → plain, -j {n}"));
+        let gz = by_name(&format!("{which}linkbase tiny → gz, -j {n}"));
         println!(
-            "\n{mode}: -j {n} is {:.2}x the speed of -j 1 (medians {:.3} s vs {:.3} s; paired {:.2}x)",
-            one.median() / many.median(),
-            many.median(),
-            one.median(),
-            paired(one, many)
+            "\n{which}{tiny_count} tiny records: to .warc.gz takes {:.2}x the time of to .warc (medians {:.3} s vs {:.3} s; paired {:.2}x)",
+            gz.median() / plain.median(),
+            gz.median(),
+            plain.median(),
+            paired(gz, plain)
         );
     }
 }

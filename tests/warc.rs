@@ -180,6 +180,7 @@ fn main() {
         a_decompression_bomb_is_an_error_as_an_oversized_record_is,
         an_arc_file_is_read_as_warcs_predecessor_whatever_its_name_and_never_changed,
         the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks,
+        damage_inside_a_task_gives_the_same_output_report_and_messages_for_any_jobs,
         a_warc_run_counts_its_records_in_the_summary,
     ]);
     libtest_mimic::run(&args, trials).exit();
@@ -849,6 +850,110 @@ fn the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks() {
             members[1..].concat() == plain[first_conversion..],
             "--gzip-level {level}: the records differ from the plain output's"
         );
+    }
+}
+
+/// Records run in tasks of up to 64 consecutive records (fewer when their
+/// blocks pass 128 KiB) on the pool's threads (`src/warc/pipeline.rs`):
+/// damage in the middle of a task — a gzip member with a bad CRC, one cut
+/// short, junk between members — is each reported once, with the message
+/// and range docs/warc.md gives, every intact record around it is
+/// converted, and `-j 1`, `-j 2` and `-j 3` write the same bytes, the same
+/// messages and the same `--report`.
+fn damage_inside_a_task_gives_the_same_output_report_and_messages_for_any_jobs() {
+    let uri = |n: usize| format!("http://example.com/{n}/");
+    let big = format!(
+        "<a href=\"big.html\">big</a>{}",
+        "<p>text</p>".repeat(200 << 10 >> 4)
+    );
+    let mut members: Vec<Vec<u8>> = (0..600)
+        .map(|n| {
+            let record = if n == 400 {
+                String::from_utf8(html_record(n, &uri(n)))
+                    .unwrap()
+                    .replace(
+                        "Content-Length: 30\r\n\r\n<a href=\"page400.html\">400</a>",
+                        &format!("Content-Length: {}\r\n\r\n{big}", big.len()),
+                    )
+                    .into_bytes()
+            } else {
+                html_record(n, &uri(n))
+            };
+            // Record 400 closes its task early (its block is over 128 KiB).
+            assert_eq!(n == 400, record.len() > 128 << 10);
+            gzip_member(&record)
+        })
+        .collect();
+    // Record 100: a bad CRC; record 300: cut short; junk before record 450.
+    let crc = members[100].len() - 8;
+    members[100][crc] ^= 0xFF;
+    let half = members[300].len() / 2;
+    members[300].truncate(half);
+    let junk = b"junk between members\n".to_vec();
+    members.insert(450, junk.clone());
+    let at = |i: usize| members[..i].iter().map(Vec::len).sum::<usize>();
+    let (at100, at101, at300, at301) = (at(100), at(101), at(300), at(301));
+    let (at_junk, at450) = (at(450), at(451));
+    let input = members.concat();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("damaged.warc.gz"), &input).unwrap();
+    let runs: Vec<(Vec<u8>, String, String, Option<i32>)> = ["1", "2", "3"]
+        .iter()
+        .map(|jobs| {
+            let sub = dir.path().join(format!("j{jobs}"));
+            std::fs::create_dir_all(&sub).unwrap();
+            let run = linkbase()
+                .current_dir(&sub)
+                .args(["-j", jobs, "../damaged.warc.gz", "-o", "out.warc.gz"])
+                .args(["--report", "report.jsonl"])
+                .output()
+                .unwrap();
+            (
+                std::fs::read(sub.join("out.warc.gz")).unwrap(),
+                String::from_utf8_lossy(&run.stderr).into_owned(),
+                std::fs::read_to_string(sub.join("report.jsonl")).unwrap(),
+                run.status.code(),
+            )
+        })
+        .collect();
+    let (output, stderr, report, status) = &runs[0];
+    assert_eq!(*status, Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("broken record"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    let name = "../damaged.warc.gz: part record at offset";
+    assert_eq!(
+        lines[0],
+        format!("{name} {at100}: error: broken record: bad gzip member: CRC mismatch; bytes {at100}..{at101} skipped, reading resumes at byte {at101}")
+    );
+    assert!(
+        lines[1].starts_with(&format!("{name} {at300}: error: broken record: gzip member truncated (its data runs into the next member, at byte {at301}): ")),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].ends_with(&format!(
+            "; bytes {at300}..{at301} skipped, reading resumes at byte {at301}"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        lines[2],
+        format!("{name} {at_junk}: error: broken record: {} bytes that are neither a gzip member nor a WARC record; bytes {at_junk}..{at450} skipped, reading resumes at byte {at450}", junk.len())
+    );
+    let plain = gzip_members(output).unwrap().concat();
+    let expected: Vec<String> = (0..600).filter(|&n| n != 100 && n != 300).map(id).collect();
+    assert_eq!(refers_to(&plain), expected);
+    assert!(
+        report.contains("\"broken\":3"),
+        "the report counts the damage: {report}"
+    );
+    for (jobs, run) in ["2", "3"].iter().zip(&runs[1..]) {
+        assert!(run.0 == *output, "-j {jobs} wrote other bytes than -j 1");
+        assert_eq!(run.1, *stderr, "-j {jobs}: other messages than -j 1");
+        assert_eq!(run.2, *report, "-j {jobs}: another report than -j 1");
+        assert_eq!(run.3, *status);
     }
 }
 

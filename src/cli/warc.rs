@@ -155,8 +155,10 @@ pub fn process(
 }
 
 /// The records of one WARC on rayon's threads, `-j` of them at once: those
-/// of the pool the inputs run on (a folder of WARCs), or a pool made for a
-/// single WARC. The library reads the next batch of records while one runs.
+/// of the pool the inputs run on (a folder of WARCs: a thread waiting for
+/// its WARC's records runs the pool's other work meanwhile), or a pool made
+/// for a single WARC. The library reads and writes on the calling thread
+/// while the records are converted on these.
 struct Records {
     width: usize,
     pool: Option<rayon::ThreadPool>,
@@ -181,18 +183,16 @@ impl warc::Pool for Records {
         self.width
     }
 
-    fn run(&self, jobs: &mut [warc::RecordJob<'_>], meanwhile: &mut dyn FnMut()) {
-        use rayon::prelude::*;
+    fn spawn(&self, task: warc::Task) {
         match &self.pool {
-            Some(pool) => pool.in_place_scope(|scope| {
-                scope.spawn(move |_| jobs.par_iter_mut().for_each(warc::RecordJob::run));
-                meanwhile();
-            }),
-            None => rayon::in_place_scope(|scope| {
-                scope.spawn(move |_| jobs.par_iter_mut().for_each(warc::RecordJob::run));
-                meanwhile();
-            }),
+            Some(pool) => pool.spawn(move || task.run()),
+            // The pool this thread belongs to (a folder's), or rayon's global one.
+            None => rayon::spawn(move || task.run()),
         }
+    }
+
+    fn help(&self) -> bool {
+        matches!(rayon::yield_now(), Some(rayon::Yield::Executed))
     }
 }
 

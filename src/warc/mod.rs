@@ -24,6 +24,7 @@ mod digest;
 pub(crate) mod explain;
 mod http;
 mod payload;
+mod pipeline;
 mod reader;
 mod record;
 mod stream;
@@ -33,6 +34,7 @@ use crate::options::Options;
 use crate::report::{Explanation, Location, Report, Severity};
 pub use payload::Pass;
 use payload::Payload;
+pub use pipeline::{Pool, Task};
 use reader::{Item, Reader};
 use record::Record;
 use std::collections::BTreeMap;
@@ -294,69 +296,36 @@ pub fn convert<R: Read, W: Write>(
     convert_on(&OneByOne, input, output, options, warc, name, each)
 }
 
-/// Runs the records of a WARC: in parallel (a thread pool) or one by one.
-/// [`convert_on`] hands it a batch at a time.
-pub trait Pool {
-    /// How many records run at once (1: one by one, on the caller's thread).
-    fn width(&self) -> usize;
-    /// Run every job of `jobs` ([`RecordJob::run`], in any order, on any
-    /// threads) while calling `meanwhile` once on this thread (it reads the
-    /// next batch); return when both are done.
-    fn run(&self, jobs: &mut [RecordJob<'_>], meanwhile: &mut dyn FnMut());
-}
-
-/// The [`Pool`] of [`convert`]: one record after the other.
+/// The [`Pool`] of [`convert`]: none (one record after the other, on the
+/// calling thread).
 struct OneByOne;
 
 impl Pool for OneByOne {
     fn width(&self) -> usize {
         1
     }
-    fn run(&self, jobs: &mut [RecordJob<'_>], meanwhile: &mut dyn FnMut()) {
-        jobs.iter_mut().for_each(RecordJob::run);
-        meanwhile();
+    fn spawn(&self, task: Task) {
+        task.run();
     }
 }
 
 /// What every record of one conversion shares.
-struct Context<'a> {
-    options: &'a Options,
-    warc: &'a WarcOptions,
+struct Context {
+    options: Options,
+    warc: WarcOptions,
     described: String,
     warcinfo_id: String,
     location: Location,
     packing: Packing,
 }
 
-/// One record to convert: its parsing, decoding, rewriting and encoding
-/// (compression included), independent of every other record's.
-pub struct RecordJob<'a> {
-    context: &'a Context<'a>,
-    item: Option<Item>,
-    done: Option<(RecordResult, Option<Vec<u8>>)>,
-}
-
-impl RecordJob<'_> {
-    /// Convert the record (once; again does nothing).
-    pub fn run(&mut self) {
-        if let Some(item) = self.item.take() {
-            self.done = Some(convert_item(item, self.context));
-        }
-    }
-}
-
-/// The most records, and about the most bytes of records, in a batch per
-/// thread of the pool: memory stays near `2 × (width × BATCH_BYTES + the
-/// largest record)` (the batch running and the batch being read) plus each
-/// thread's record being converted, and a batch is long enough for its
-/// hand-over to the pool to cost little.
-const BATCH_RECORDS: usize = 64;
-const BATCH_BYTES: u64 = 256 << 10;
-
-/// [`convert`], with the records run on `pool` in batches (bounded in
-/// records and bytes), the next batch read while one runs, and the results
-/// handed to `each` and written in input order: the output is the same
-/// bytes whatever the pool.
+/// [`convert`], with the records run on `pool`: read by this thread into
+/// tasks of consecutive records, converted (and compressed) on the pool's
+/// threads while this thread reads on, and written and handed to `each` in
+/// input order (`src/warc/pipeline.rs`): the output is the same bytes
+/// whatever the pool. Memory is bounded by the records in flight: about
+/// `jobs × 1 MiB` of blocks plus the largest record, their output, and each
+/// thread's record being converted (docs/warc.md, "Speed").
 pub fn convert_on<R: Read, W: Write>(
     pool: &dyn Pool,
     input: R,
@@ -386,80 +355,30 @@ pub fn convert_on<R: Read, W: Write>(
     let warcinfo_id = digest::record_id(&["warcinfo", version(), &described, &seed]);
     write_warcinfo(&mut writer, warc, &warcinfo_id, &described)?;
     let context = Context {
-        options,
-        warc,
+        options: options.clone(),
+        warc: warc.clone(),
         described,
         warcinfo_id,
         location: Location::file(name),
         packing,
     };
-    let width = pool.width().max(1);
-    let (most_records, most_bytes) = if width == 1 {
-        (1, 0)
-    } else {
-        (BATCH_RECORDS * width, BATCH_BYTES * width as u64)
-    };
-    let read_batch = |reader: &mut Reader<R>, first: Option<Item>| -> io::Result<Vec<Item>> {
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        let mut next = first;
-        loop {
-            let item = match next.take() {
-                Some(item) => item,
-                None => match reader.next_item()? {
-                    Some(item) => item,
-                    None => break,
-                },
-            };
-            if let Item::Record(record) = &item {
-                bytes += record.block.as_ref().map_or(0, |b| b.len() as u64);
-            }
-            batch.push(item);
-            if batch.len() >= most_records || bytes >= most_bytes {
-                break;
-            }
-        }
-        Ok(batch)
-    };
-    let mut batch = read_batch(&mut reader, first)?;
-    while !batch.is_empty() {
-        let mut jobs: Vec<RecordJob> = batch
-            .drain(..)
-            .map(|item| RecordJob {
-                context: &context,
-                item: Some(item),
-                done: None,
-            })
-            .collect();
-        let mut next = Ok(Vec::new());
-        let mut read_next = || next = read_batch(&mut reader, None);
-        if width == 1 {
-            // One by one on this thread: no hand-over to wait for.
-            OneByOne.run(&mut jobs, &mut read_next);
-        } else {
-            pool.run(&mut jobs, &mut read_next);
-        }
-        for job in jobs {
-            let mut job = job;
-            job.run(); // a pool that left one out: run here
-            let Some((result, bytes)) = job.done else {
-                continue;
-            };
-            if let Some(bytes) = bytes {
-                writer.write_encoded(&bytes)?;
-            }
-            summary.add(&result);
-            each(result);
-        }
-        batch = next?;
-    }
+    pipeline::run(
+        pool,
+        &mut reader,
+        first,
+        &mut writer,
+        context,
+        &mut summary,
+        &mut each,
+    )?;
     Ok((summary, writer.finish()?))
 }
 
-/// Convert one item: its result, and the record to write, encoded.
-fn convert_item(item: Item, context: &Context) -> (RecordResult, Option<Vec<u8>>) {
+/// Convert one item: its result; the record to write, if any, is encoded
+/// and appended to `out`.
+fn convert_item(item: Item, context: &Context, out: &mut Vec<u8>) -> RecordResult {
     match item {
-        Item::Record(record) => convert_record(&record, context),
+        Item::Record(record) => convert_record(&record, context, out),
         Item::Broken(broken) => {
             let mut report = Report::new(context.options.keep_link_records);
             let at = context
@@ -470,14 +389,13 @@ fn convert_item(item: Item, context: &Context) -> (RecordResult, Option<Vec<u8>>
                 Severity::Error,
                 format!("broken record: {}", broken.message),
             );
-            let result = RecordResult {
+            RecordResult {
                 offset: broken.offset,
                 id: String::new(),
                 target_uri: None,
                 outcome: Outcome::Broken,
                 report,
-            };
-            (result, None)
+            }
         }
     }
 }
@@ -534,7 +452,7 @@ fn write_warcinfo<W: Write>(
     Ok(())
 }
 
-fn convert_record(record: &Record, context: &Context) -> (RecordResult, Option<Vec<u8>>) {
+fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> RecordResult {
     let Context {
         options,
         warc,
@@ -560,7 +478,7 @@ fn convert_record(record: &Record, context: &Context) -> (RecordResult, Option<V
                     .problem_naming(&at, severity, setting, message);
             }
             result.outcome = Outcome::Passed(pass);
-            return (result, None);
+            return result;
         }
     };
     for note in &payload.notes {
@@ -582,7 +500,7 @@ fn convert_record(record: &Record, context: &Context) -> (RecordResult, Option<V
     }
     result.report.merge(report);
     if !plan.changed() {
-        return (result, None);
+        return result;
     }
     let pieces = plan.pieces();
     let mut block_digest = digest::Sha1Digest::default();
@@ -616,9 +534,9 @@ fn convert_record(record: &Record, context: &Context) -> (RecordResult, Option<V
     // The block is the payload itself (no HTTP header): the same digest.
     fields.push(("WARC-Payload-Digest", &block_digest));
     fields.push(("Content-Type", &content_type));
-    let bytes = writer::encode(&fields, &pieces, *packing);
+    writer::encode_into(out, &fields, &pieces, *packing);
     result.outcome = Outcome::Converted;
-    (result, Some(bytes))
+    result
 }
 
 /// A problem with a record's retrieval URL names where that URL came from:

@@ -29,6 +29,14 @@ pub enum Packing {
 /// block pieces one after the other, the CRLF CRLF; compressed as `packing`
 /// says.
 pub fn encode(fields: &[(&str, &str)], block: &[&[u8]], packing: Packing) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_into(&mut out, fields, block, packing);
+    out
+}
+
+/// [`encode`], appending to `out` (a worker encodes the records of its
+/// task one after the other into one buffer, written with one call).
+pub fn encode_into(out: &mut Vec<u8>, fields: &[(&str, &str)], block: &[&[u8]], packing: Packing) {
     let length: usize = block.iter().map(|p| p.len()).sum();
     let mut head = String::from("WARC/1.1\r\n");
     for (name, value) in fields {
@@ -43,15 +51,14 @@ pub fn encode(fields: &[(&str, &str)], block: &[&[u8]], packing: Packing) -> Vec
         .chain(std::iter::once(&b"\r\n\r\n"[..]));
     match packing {
         Packing::Plain => {
-            let mut out = Vec::with_capacity(head.len() + length + 4);
+            out.reserve(head.len() + length + 4);
             parts.for_each(|p| out.extend_from_slice(p));
-            out
         }
-        Packing::Gzip(level) => gzip_member(parts, head.len() + length + 4, level),
+        Packing::Gzip(level) => gzip_member(out, parts, head.len() + length + 4, level),
         Packing::Zstd(level) => {
             let mut plain = Vec::with_capacity(head.len() + length + 4);
             parts.for_each(|p| plain.extend_from_slice(p));
-            zstd_frame(&plain, level)
+            zstd_frame(out, &plain, level)
         }
     }
 }
@@ -62,8 +69,9 @@ thread_local! {
 }
 
 /// One zstd frame of `plain` (its content size in the frame header),
-/// compressed by this thread's compressor (made once per level).
-fn zstd_frame(plain: &[u8], level: i32) -> Vec<u8> {
+/// compressed by this thread's compressor (made once per level), appended
+/// to `out`.
+fn zstd_frame(out: &mut Vec<u8>, plain: &[u8], level: i32) {
     ZSTD.with(|cell| {
         let mut cell = cell.borrow_mut();
         if cell.as_ref().is_none_or(|(l, _)| *l != level) {
@@ -72,9 +80,14 @@ fn zstd_frame(plain: &[u8], level: i32) -> Vec<u8> {
             *cell = Some((level, compressor));
         }
         let (_, compressor) = cell.as_mut().expect("made above");
+        let start = out.len();
+        out.reserve(zstd::zstd_safe::compress_bound(plain.len()));
+        // Written after what `out` holds (the cursor's position).
+        let mut after = io::Cursor::new(&mut *out);
+        after.set_position(start as u64);
         compressor
-            .compress(plain)
-            .expect("compressing into a buffer of the bound's size cannot fail")
+            .compress_to_buffer(plain, &mut after)
+            .expect("compressing into a buffer of the bound's size cannot fail");
     })
 }
 
@@ -87,10 +100,11 @@ thread_local! {
 /// writes (no name, no time stamp, OS 255: the same record gives the same
 /// bytes), raw deflate, CRC-32 and length.
 fn gzip_member<'a>(
+    out: &mut Vec<u8>,
     parts: impl Iterator<Item = &'a [u8]> + Clone,
     size: usize,
     level: u32,
-) -> Vec<u8> {
+) {
     let xfl = if level >= Compression::best().level() {
         2
     } else if level <= Compression::fast().level() {
@@ -98,7 +112,7 @@ fn gzip_member<'a>(
     } else {
         0
     };
-    let mut out = Vec::with_capacity(size / 3 + 64);
+    out.reserve(size / 3 + 64);
     out.extend_from_slice(&[0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, xfl, 255]);
     let mut crc = flate2::Crc::new();
     DEFLATER.with(|cell| {
@@ -129,7 +143,7 @@ fn gzip_member<'a>(
                 }
                 let before = deflater.total_in();
                 let status = deflater
-                    .compress_vec(input, &mut out, flush)
+                    .compress_vec(input, out, flush)
                     .expect("deflate into a buffer with room cannot fail");
                 input = &input[(deflater.total_in() - before) as usize..];
                 let done = match status {
@@ -144,7 +158,6 @@ fn gzip_member<'a>(
     });
     out.extend_from_slice(&crc.sum().to_le_bytes());
     out.extend_from_slice(&crc.amount().to_le_bytes());
-    out
 }
 
 /// Writes encoded records to `W`.
