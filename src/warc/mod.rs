@@ -32,7 +32,7 @@ mod writer;
 
 use crate::options::Options;
 use crate::report::{Explanation, Location, Report, Severity};
-pub use payload::Pass;
+pub use payload::PassedOver;
 use payload::Payload;
 pub use pipeline::{Pool, Task};
 use reader::{Item, Reader};
@@ -206,7 +206,7 @@ pub enum Outcome {
     /// Rewritten, but no link needed to change: nothing written.
     Unchanged,
     /// Not rewritten, by rule (its type, truncated, not HTML…): nothing written.
-    Passed(Pass),
+    Passed(PassedOver),
     /// Not a readable record (bad length, bad gzip member): reported.
     Broken,
 }

@@ -22,7 +22,7 @@ use std::borrow::Cow;
 
 /// Why a record is not rewritten.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pass {
+pub enum PassedOver {
     /// Its type is never rewritten (`warcinfo`, `request`, `metadata`,
     /// `revisit`, `continuation`, unknown types).
     Type(String),
@@ -33,7 +33,7 @@ pub enum Pass {
     /// Larger than the size limit.
     TooLarge(u64),
     /// Its HTTP body, or that body decoded (a decompression bomb), is larger
-    /// than the size limit: as [`Pass::TooLarge`], an error (one line why).
+    /// than the size limit: as [`PassedOver::TooLarge`], an error (one line why).
     BodyTooLarge(String),
     /// A `response` that does not hold an HTTP response (DNS, FTP…).
     NotHttp(String),
@@ -43,19 +43,19 @@ pub enum Pass {
     Media(String),
 }
 
-impl Pass {
+impl PassedOver {
     /// The name it is counted under in [`super::Summary::passed`]
     /// (`request`, `truncated`, `other-media-type`…).
     pub fn key(&self) -> &str {
         match self {
-            Pass::Type(t) if t.is_empty() => "no-type",
-            Pass::Type(t) => t,
-            Pass::Truncated(_) => "truncated",
-            Pass::Segmented => "segmented",
-            Pass::TooLarge(_) | Pass::BodyTooLarge(_) => "too-large",
-            Pass::NotHttp(_) => "not-http",
-            Pass::BadHttp(_) => "bad-http",
-            Pass::Media(_) => "other-media-type",
+            PassedOver::Type(t) if t.is_empty() => "no-type",
+            PassedOver::Type(t) => t,
+            PassedOver::Truncated(_) => "truncated",
+            PassedOver::Segmented => "segmented",
+            PassedOver::TooLarge(_) | PassedOver::BodyTooLarge(_) => "too-large",
+            PassedOver::NotHttp(_) => "not-http",
+            PassedOver::BadHttp(_) => "bad-http",
+            PassedOver::Media(_) => "other-media-type",
         }
     }
 
@@ -63,7 +63,7 @@ impl Pass {
     /// setting its message names.
     pub(crate) fn problem(&self) -> Option<(Severity, String, Option<Setting>)> {
         match self {
-            Pass::TooLarge(limit) => Some((
+            PassedOver::TooLarge(limit) => Some((
                 Severity::Error,
                 format!(
                     "skipped: the record is over {} ({limit} bytes)",
@@ -71,22 +71,22 @@ impl Pass {
                 ),
                 Some(Setting::MaxRecord),
             )),
-            Pass::BodyTooLarge(why) => Some((
+            PassedOver::BodyTooLarge(why) => Some((
                 Severity::Error,
                 format!("skipped: {why} ({})", Setting::MaxRecord.term()),
                 Some(Setting::MaxRecord),
             )),
-            Pass::BadHttp(why) => Some((
+            PassedOver::BadHttp(why) => Some((
                 Severity::Warning,
                 format!("HTTP response not rewritten: {why}"),
                 None,
             )),
-            Pass::Truncated(why) => Some((
+            PassedOver::Truncated(why) => Some((
                 Severity::Warning,
                 format!("truncated record (WARC-Truncated: {why}): not rewritten"),
                 None,
             )),
-            Pass::Segmented => Some((
+            PassedOver::Segmented => Some((
                 Severity::Warning,
                 "segmented record (WARC-Segment-Number): not rewritten".into(),
                 None,
@@ -99,14 +99,16 @@ impl Pass {
     /// shows it).
     pub fn describe(&self) -> String {
         match self {
-            Pass::Type(t) => format!("{t} record: not rewritten"),
-            Pass::Truncated(why) => format!("truncated ({why}): not rewritten"),
-            Pass::Segmented => "segmented: not rewritten".into(),
-            Pass::TooLarge(limit) => format!("over the size limit of {limit} bytes: not rewritten"),
-            Pass::BodyTooLarge(why) => format!("{why}: not rewritten"),
-            Pass::NotHttp(t) => format!("not an HTTP response ({t}): not rewritten"),
-            Pass::BadHttp(why) => format!("bad HTTP response ({why}): not rewritten"),
-            Pass::Media(t) => format!("{t}: not HTML, CSS or MHTML"),
+            PassedOver::Type(t) => format!("{t} record: not rewritten"),
+            PassedOver::Truncated(why) => format!("truncated ({why}): not rewritten"),
+            PassedOver::Segmented => "segmented: not rewritten".into(),
+            PassedOver::TooLarge(limit) => {
+                format!("over the size limit of {limit} bytes: not rewritten")
+            }
+            PassedOver::BodyTooLarge(why) => format!("{why}: not rewritten"),
+            PassedOver::NotHttp(t) => format!("not an HTTP response ({t}): not rewritten"),
+            PassedOver::BadHttp(why) => format!("bad HTTP response ({why}): not rewritten"),
+            PassedOver::Media(t) => format!("{t}: not HTML, CSS or MHTML"),
         }
     }
 }
@@ -128,19 +130,19 @@ pub struct Payload<'a> {
 
 impl<'a> Payload<'a> {
     /// The payload of `record`, or why it is not rewritten.
-    pub fn of(record: &'a Record, max: u64) -> Result<Payload<'a>, Pass> {
+    pub fn of(record: &'a Record, max: u64) -> Result<Payload<'a>, PassedOver> {
         let kind = record.record_type();
         if !matches!(kind.as_str(), "response" | "resource" | "conversion") {
-            return Err(Pass::Type(kind));
+            return Err(PassedOver::Type(kind));
         }
         if let Some(why) = record.field("WARC-Truncated") {
-            return Err(Pass::Truncated(why.to_string()));
+            return Err(PassedOver::Truncated(why.to_string()));
         }
         if record.field("WARC-Segment-Number").is_some() {
-            return Err(Pass::Segmented);
+            return Err(PassedOver::Segmented);
         }
         let Some(block) = record.block.as_deref() else {
-            return Err(Pass::TooLarge(max));
+            return Err(PassedOver::TooLarge(max));
         };
         let block_type = record.content_type().unwrap_or("");
         if kind != "response" {
@@ -155,14 +157,14 @@ impl<'a> Payload<'a> {
         }
         let block_media = media_type(block_type);
         if block_media != "application/http" {
-            return Err(Pass::NotHttp(block_media));
+            return Err(PassedOver::NotHttp(block_media));
         }
         if parameter(block_type, "msgtype").is_some_and(|m| !m.eq_ignore_ascii_case("response")) {
-            return Err(Pass::NotHttp(block_type.to_string()));
+            return Err(PassedOver::NotHttp(block_type.to_string()));
         }
         // The media type is known from the header alone: a payload that is
         // not rewritten is never decoded.
-        let (_, fields, _) = http::parse_head(block).map_err(Pass::BadHttp)?;
+        let (_, fields, _) = http::parse_head(block).map_err(PassedOver::BadHttp)?;
         let content_type = fields
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case("Content-Type"))
@@ -170,8 +172,8 @@ impl<'a> Payload<'a> {
             .to_string();
         let format = format_of(&content_type)?;
         let response = http::parse_response(block, max).map_err(|refusal| match refusal {
-            http::Refusal::Bad(why) => Pass::BadHttp(why),
-            http::Refusal::OverLimit(why) => Pass::BodyTooLarge(why),
+            http::Refusal::Bad(why) => PassedOver::BadHttp(why),
+            http::Refusal::OverLimit(why) => PassedOver::BodyTooLarge(why),
         })?;
         Ok(Payload {
             body: response.body,
@@ -233,12 +235,12 @@ impl<'a> Payload<'a> {
 }
 
 /// The format of a payload of media type `content_type`, or why it is passed over.
-pub fn format_of(content_type: &str) -> Result<Format, Pass> {
+pub fn format_of(content_type: &str) -> Result<Format, PassedOver> {
     if let Some(format) = Format::from_media_type(content_type) {
         return Ok(format);
     }
     match media_type(content_type).as_str() {
-        "" => Err(Pass::Media("no Content-Type".into())),
-        other => Err(Pass::Media(other.to_string())),
+        "" => Err(PassedOver::Media("no Content-Type".into())),
+        other => Err(PassedOver::Media(other.to_string())),
     }
 }
