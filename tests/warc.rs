@@ -256,8 +256,14 @@ fn a_folder_of_warcs_is_mirrored_under_the_same_names() {
     )
     .unwrap();
     std::fs::copy(fixture("chunked", "input.warc"), input.join("b.warc")).unwrap();
+    std::fs::copy(
+        fixture("zstd", "input.warc.zst"),
+        input.join("sub/zcrawl.warc.zst"),
+    )
+    .unwrap();
     std::fs::write(input.join("page.html"), "<a href=x>x</a>").unwrap();
     std::fs::write(input.join("notes.gz"), b"\x1f\x8b not a warc").unwrap();
+    std::fs::write(input.join("notes.zst"), b"\x28\xb5\x2f\xfd not a warc").unwrap();
     let out = dir.path().join("out");
     linkbase()
         .arg("-r")
@@ -271,6 +277,18 @@ fn a_folder_of_warcs_is_mirrored_under_the_same_names() {
     assert_eq!(record_count(&b), 2);
     let crawl = std::fs::read(out.join("sub/crawl.warc.gz")).unwrap();
     assert_eq!(gzip_members(&crawl).unwrap().len(), 2);
+    // A .warc.zst is taken as .warc.gz is: converted, one zstd frame per
+    // record, as many records as the fixture's expected output holds.
+    let zcrawl = zstd_frames(&std::fs::read(out.join("sub/zcrawl.warc.zst")).unwrap()).unwrap();
+    let expected = std::fs::read(fixture("zstd", "expected.warc")).unwrap();
+    assert_eq!(zcrawl.len(), record_count(&expected));
+    assert!(zcrawl.iter().all(|frame| frame.starts_with(b"WARC/1.")));
+    assert_eq!(record_count(&zcrawl.concat()), zcrawl.len());
+    assert_eq!(
+        std::fs::read(out.join("notes.zst")).unwrap(),
+        b"\x28\xb5\x2f\xfd not a warc",
+        "a .zst that is not .warc.zst is not taken"
+    );
     assert!(out.join("page.html").is_file());
     // A .gz that is not .warc.gz is not taken as a WARC: the mirror has
     // it as it is, like every file it does not rewrite (docs/cli.md).

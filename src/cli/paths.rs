@@ -32,10 +32,10 @@ fn escaped(bytes: &[u8]) -> String {
 }
 
 /// Does the walk take a file by its name alone: a name
-/// [`linkbase::Format::from_name`] knows, except `.warc.zst`, which the walk
-/// has never taken (a `.warc.zst` given by name is converted; docs/cli.md)?
+/// [`linkbase::Format::from_name`] knows (`.warc.zst` included, as
+/// `.warc.gz`)?
 pub fn walk_takes_name(name: &str) -> bool {
-    Format::from_name(name).is_some() && !name.to_ascii_lowercase().ends_with(".zst")
+    Format::from_name(name).is_some()
 }
 
 /// Characters percent-encoded in one path segment of a `--url-prefix` URL:
