@@ -415,11 +415,24 @@ fn resolve_reexport(
     }
 }
 
-/// Every `crate::…`, `super::…` and `self::…` path in `text` (of the module
-/// `module`), as an absolute path, with its line.
-fn imports(module: &[String], text: &str) -> Vec<(Vec<String>, usize)> {
-    let tokens = tokens(&code_only(text));
+/// Where a `crate::…`, `super::…` or `self::…` path starts in `tokens`
+/// (of the module `module`, inline modules counted).
+struct PathStart {
+    /// The index of its first token (`crate`, `super` or `self`).
+    at: usize,
+    /// The index of the first token after its `crate::`, `self::` or
+    /// `super::`s.
+    rest: usize,
+    /// The module it starts from: the crate root, this module (with the
+    /// inline modules open around the path), less one level per `super`.
+    base: Vec<String>,
+}
+
+/// Every path start in `tokens`, the file of the module `module`: the one
+/// walk that both the layer check and the circle check read paths with.
+fn path_starts(module: &[String], tokens: &[Token]) -> Vec<PathStart> {
     let mut found = Vec::new();
+    // Inline modules open around the current token: (brace depth inside, name).
     let mut inline: Vec<(usize, String)> = Vec::new();
     let mut depth = 0usize;
     let mut i = 0;
@@ -469,8 +482,23 @@ fn imports(module: &[String], text: &str) -> Vec<(Vec<String>, usize)> {
                 here
             }
         };
-        found.extend(path_at(&tokens, j, base));
+        found.push(PathStart {
+            at: i,
+            rest: j,
+            base,
+        });
         i = j.max(i + 1);
+    }
+    found
+}
+
+/// Every `crate::…`, `super::…` and `self::…` path in `text` (of the module
+/// `module`), as an absolute path, with its line.
+fn imports(module: &[String], text: &str) -> Vec<(Vec<String>, usize)> {
+    let tokens = tokens(&code_only(text));
+    let mut found = Vec::new();
+    for start in path_starts(module, &tokens) {
+        found.extend(path_at(&tokens, start.rest, start.base));
     }
     // Inline modules are part of their file: a path into one is the file.
     found
@@ -726,51 +754,13 @@ fn violations(
     let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
     let tokens = tokens(&code_only(text));
     let mut found = Vec::new();
-    // Inline modules open around the current token: (brace depth inside, name).
-    let mut inline: Vec<(usize, String)> = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < tokens.len() {
-        let t = &tokens[i];
-        match t.text.as_str() {
-            "{" => {
-                depth += 1;
-                if i >= 2 && tokens[i - 2].text == "mod" && is_ident(&tokens[i - 1].text) {
-                    inline.push((depth, tokens[i - 1].text.clone()));
-                }
-            }
-            "}" => {
-                if inline.last().is_some_and(|(d, _)| *d == depth) {
-                    inline.pop();
-                }
-                depth = depth.saturating_sub(1);
-            }
-            _ => {}
-        }
-        let starts_path = (t.text == "crate" || t.text == "super")
-            && tokens.get(i + 1).is_some_and(|n| n.text == "::")
-            && (i == 0 || tokens[i - 1].text != "::");
-        if !starts_path {
-            i += 1;
+    // `self::…` stays inside this module: no layer is crossed.
+    for start in path_starts(module, &tokens) {
+        let t = &tokens[start.at];
+        if t.text == "self" {
             continue;
         }
-        // Where the path starts: the crate root, or this module less one
-        // level per `super`.
-        let mut here: Vec<String> = module.to_vec();
-        here.extend(inline.iter().map(|(_, name)| name.clone()));
-        let mut j = i;
-        let base: Vec<String> = if t.text == "crate" {
-            j += 2;
-            Vec::new()
-        } else {
-            while tokens.get(j).is_some_and(|t| t.text == "super")
-                && tokens.get(j + 1).is_some_and(|t| t.text == "::")
-            {
-                here.pop();
-                j += 2;
-            }
-            here
-        };
+        let (j, base) = (start.rest, start.base);
         let firsts: Vec<&Token> = match tokens.get(j) {
             Some(open) if open.text == "{" => group_heads(&tokens, j),
             Some(name) => vec![name],
@@ -807,7 +797,6 @@ fn violations(
                 ));
             }
         }
-        i = j.max(i + 1);
     }
     found
 }
