@@ -311,7 +311,11 @@ mod tests {
         let dom = parse("<a href=x>x</a>");
         let report = absolutize_rcdom(&dom, None, &options);
         assert!(has(&dom, "a", "href", "x"));
-        let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+        let messages: Vec<String> = report
+            .problems
+            .iter()
+            .map(|p| p.message.to_string())
+            .collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
         assert!(
             messages[0].starts_with("the retrieval URL (Options::url): "),

@@ -22,7 +22,7 @@ pub mod walk;
 use crate::base::EstablishedBase;
 use crate::options::{Format, Options};
 use crate::policy::LinkRewriter;
-use crate::report::{Location, Report, Setting, Severity};
+use crate::report::{Location, Message, Report, Setting, Severity};
 use crate::splice::Edit;
 use bases::HeadingBase;
 pub use splice::{EditPlace, PartEdit};
@@ -220,16 +220,12 @@ impl Traversal<'_, '_> {
         let mut rewritable = false;
         entity.for_each(&mut |e| rewritable |= is_rewritable_type(&e.media_type));
         if rewritable {
-            let force = Setting::Force;
-            self.report.problem_naming(
-                loc,
-                Severity::Warning,
-                Some(force),
-                format!(
-                    "{why}: left unchanged, rewriting would break the signature ({} rewrites it)",
-                    force.term()
-                ),
+            let message = Message::naming(
+                format!("{why}: left unchanged, rewriting would break the signature ("),
+                Setting::Force,
+                " rewrites it)",
             );
+            self.report.problem(loc, Severity::Warning, message);
         }
         Some(format!("{why}; left unchanged"))
     }
