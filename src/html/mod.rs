@@ -8,8 +8,10 @@
 //! holds), [`prescan`] (the `<meta>` prescan), `dom` (html5ever's tree
 //! builder into a light arena, with source spans; walking it), [`links`] (the
 //! declarative table of URL-bearing attributes), `base_element` (rule 5.1),
-//! `saved_from` (the saved-page comment), `rewrite` (one document: what to
-//! write where), [`splice`] (writing values; text edits to input bytes through
+//! `saved_from` (the saved-page comment), `document_facts` (what is known of
+//! one document before its first link: [`HtmlContext`], its encodings, its
+//! bases — derived once), `rewrite` (one document: what to write where; the
+//! decision for one value), [`splice`] (writing values; text edits to input bytes through
 //! `crate::splice`'s offset map),
 //! [`rcdom`] (the same rewrite over an `RcDom` a caller holds), [`srcset`]
 //! and [`refresh`] (attribute syntaxes).

@@ -4,9 +4,10 @@
 //! file (`DocumentFacts::value`: one decision per attribute); nothing
 //! on the file path goes through here (it splices into the source instead).
 
+use super::document_facts::DocumentFacts;
 use super::dom::{may_hold_saved_from, AttrNs, ElementNs};
 use super::rewrite::reported_name;
-use super::{DocumentFacts, HtmlContext};
+use super::HtmlContext;
 use crate::base::BaseRule;
 use crate::options::Options;
 use crate::policy::LinkRewriter;

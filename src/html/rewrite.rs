@@ -5,10 +5,11 @@
 //! of an `RcDom` and of XHTML: here because an `iframe srcdoc` value is a
 //! document rewritten by [`rewrite_document`].
 
+use super::document_facts::{DocumentFacts, ElementRules};
 use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::LinkKind;
 use super::splice;
-use super::{refresh, srcset, DocumentFacts, ElementRules, HtmlContext};
+use super::{refresh, srcset, HtmlContext};
 use crate::base::{clean_reference, EstablishedBase};
 use crate::options::Options;
 use crate::policy::LinkRewriter;
