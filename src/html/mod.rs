@@ -35,7 +35,7 @@ pub mod splice;
 pub mod srcset;
 pub mod stylesheet;
 
-pub(crate) use document_facts::{DocumentFacts, ElementRules};
+pub(crate) use document_facts::DocumentFacts;
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub(crate) use rewrite::reported_name;
 pub use stylesheet::plan_stylesheet;
