@@ -7,8 +7,8 @@
 //! payload's by [`Format::from_media_type`]).
 //!
 //! Containers are one layer up: a message is the MIME layer's, which comes
-//! back here for each part, and [`crate::planned`] maps every format but a
-//! web archive to this module or to the MIME layer; [`crate::document`]
+//! back here for each part, and [`crate::non_archive`] maps every format but a
+//! web archive to this module or to the MIME layer; [`crate::input`]
 //! sends a web archive to the WARC layer.
 
 use crate::base::EstablishedBase;

@@ -71,12 +71,12 @@
 //!   CSS) to its layer, for rewriting and for explaining alike.
 //! - `mime`: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
-//! - `planned`: one document of a known format (anything but a WARC) handed
-//!   to its layer, to be rewritten (the [`PlannedRewrite`] it gives) or
+//! - `non_archive`: an input that is not a web archive (one document, or
+//!   one MIME message) handed to its layer, to be rewritten (the [`PlannedRewrite`] it gives) or
 //!   explained, by the same dispatch.
 //! - `warc`: web archives: read a WARC record by record, write the
 //!   rewritten payloads as `conversion` records of a new WARC.
-//! - `document`: detect an input's format and dispatch: the one-call entry
+//! - `input`: any input: detect its format and dispatch: the one-call entry
 //!   point [`rewrite`], [`plan_rewrite`] for writing the output out in
 //!   pieces without assembling it, and [`explain`] (which base each
 //!   document, part or record gets) by the same path.
@@ -90,13 +90,13 @@ mod by_format;
 mod css;
 #[cfg(test)]
 mod doc_example_tests;
-mod document;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod html;
+mod input;
 mod mime;
+mod non_archive;
 mod options;
-mod planned;
 mod policy;
 mod report;
 mod resolve;
@@ -105,18 +105,18 @@ pub mod warc;
 mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
-pub use document::{
-    detect_format, explain, looks_like_message, plan_rewrite, rewrite, PlannedRewrite, Rewrite,
-};
 pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
+pub use input::{
+    detect_format, explain, looks_like_message, plan_rewrite, rewrite, PlannedRewrite, Rewrite,
+};
 pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
 pub use options::{Format, Options};
 pub use policy::absolute_url;
 pub use report::{is_unprintable, printable};
 pub use report::{
-    Counts, ExplainedPart, Explanation, LeftWithoutBase, LinkRecord, Location, Outcome, Problem,
-    Report, Setting, Severity, Unlisted, MAX_PROBLEMS,
+    Counts, ExplainedPart, Explanation, LeftWithoutBase, LinkRecord, Location, Message, Outcome,
+    Problem, Report, Setting, Severity, Unlisted, MAX_PROBLEMS,
 };
 pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Resolved};
 

@@ -1,7 +1,7 @@
 //! One options value shared by the library and the command line.
 
 use crate::base::{establish, BaseRule, EstablishedBase, Unusable};
-use crate::report::{Location, Report, Setting, Severity};
+use crate::report::{Location, Message, Report, Setting, Severity};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
@@ -142,8 +142,8 @@ impl Options {
         match self.retrieval_base_from(url, BaseRule::Retrieval, None) {
             Ok(base) => Some(base),
             Err(e) => {
-                let message = format!("{}: {e}", Setting::Url.term());
-                report.problem_naming(location, Severity::Error, Some(Setting::Url), message);
+                let message = Message::naming("", Setting::Url, format!(": {e}"));
+                report.problem(location, Severity::Error, message);
                 None
             }
         }

@@ -4,6 +4,7 @@
 //! it records what happened here and carries on.
 
 use crate::base::BaseRule;
+use std::fmt;
 use std::sync::Arc;
 
 /// Where in the input a value sits: the file and, for MIME, the part path (`1.2.1`).
@@ -137,11 +138,12 @@ pub enum Severity {
     Error,
 }
 
-/// A setting that a problem's message names, in the library's own terms
-/// ([`Setting::term`]): a field of [`Options`](crate::Options) or of
-/// [`WarcOptions`](crate::warc::WarcOptions). A front end with its own names
-/// for the settings (the command line's flags) can put them in the term's
-/// place ([`Problem::setting`]).
+/// A setting that a problem's message names: a field of
+/// [`Options`](crate::Options) or of
+/// [`WarcOptions`](crate::warc::WarcOptions). A [`Message`] holds it as this
+/// value and names it only when it is rendered, in the library's own terms
+/// ([`Setting::term`]) or in a front end's (the command line's flags:
+/// [`Message::render`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Setting {
     /// [`Options::url`](crate::Options::url), the retrieval URL.
@@ -177,11 +179,82 @@ pub struct Problem {
     pub part: Option<String>,
     /// How bad.
     pub severity: Severity,
-    /// What was wrong, one line.
-    pub message: String,
-    /// The setting the message names (by its [`Setting::term`]), if any.
-    #[serde(skip)]
-    pub setting: Option<Setting>,
+    /// What was wrong, one line: words, and the setting they name (if any)
+    /// as a value. Shown (`Display`, JSON) in the library's terms.
+    pub message: Message,
+}
+
+/// A problem's message as data: its words, with the setting it names (if
+/// any) held as a [`Setting`], not as words, so that each reader names it
+/// its own way ([`render`](Self::render)); nothing is ever replaced in a
+/// message's text. `Display` (and the JSON of a report) renders it in the
+/// library's terms ([`Setting::term`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The words before the setting's name (all of them when none is named).
+    head: String,
+    /// The setting named after `head`, and the words after its name.
+    named: Option<(Setting, String)>,
+}
+
+impl Message {
+    /// A message naming `setting` between `head` and `tail`.
+    pub fn naming(head: impl Into<String>, setting: Setting, tail: impl Into<String>) -> Message {
+        Message {
+            head: head.into(),
+            named: Some((setting, tail.into())),
+        }
+    }
+
+    /// The setting the message names, if any.
+    pub fn setting(&self) -> Option<Setting> {
+        self.named.as_ref().map(|(setting, _)| *setting)
+    }
+
+    /// The message with its setting (if any) called `name(setting)`: the
+    /// library's [`Setting::term`], the command line's flag (`--url`), a
+    /// binding's argument name.
+    pub fn render<'n>(&self, name: impl Fn(Setting) -> &'n str) -> String {
+        match &self.named {
+            Some((setting, tail)) => [self.head.as_str(), name(*setting), tail].concat(),
+            None => self.head.clone(),
+        }
+    }
+}
+
+impl From<String> for Message {
+    /// A message that names no setting.
+    fn from(words: String) -> Message {
+        Message {
+            head: words,
+            named: None,
+        }
+    }
+}
+
+impl From<&str> for Message {
+    /// A message that names no setting.
+    fn from(words: &str) -> Message {
+        Message::from(words.to_string())
+    }
+}
+
+impl fmt::Display for Message {
+    /// The message in the library's terms.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.head)?;
+        if let Some((setting, tail)) = &self.named {
+            f.write_str(setting.term())?;
+            f.write_str(tail)?;
+        }
+        Ok(())
+    }
+}
+
+impl serde::Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// Is `c` a character a terminal must not be handed raw: a control
@@ -222,15 +295,15 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 
 impl Problem {
     /// The message in a front end's words: the setting it names (if any)
-    /// called `name(setting)` instead of its [`Setting::term`] — the command
-    /// line's `--url` for "the retrieval URL (Options::url)". The library
-    /// writes the term once into every message that names a setting, so
-    /// that this is the only wording a front end changes.
-    pub fn message_naming(&self, name: impl Fn(Setting) -> &'static str) -> String {
-        match self.setting {
-            Some(setting) => self.message.replacen(setting.term(), name(setting), 1),
-            None => self.message.clone(),
-        }
+    /// called `name(setting)` ([`Message::render`]) — the command line's
+    /// `--url` where the library says "the retrieval URL (Options::url)".
+    pub fn message_naming<'n>(&self, name: impl Fn(Setting) -> &'n str) -> String {
+        self.message.render(name)
+    }
+
+    /// The setting the message names, if any ([`Message::setting`]).
+    pub fn setting(&self) -> Option<Setting> {
+        self.message.setting()
     }
 
     /// The one-line message for stderr: `file: part 1.2: message`, with
@@ -351,31 +424,14 @@ impl Report {
     }
 
     /// Record a problem at `loc` (for a caller that gathers several
-    /// inputs' problems in one report, as the command line does per WARC).
-    pub fn problem(&mut self, loc: &Location, severity: Severity, message: impl Into<String>) {
-        self.problem_naming(loc, severity, None, message);
-    }
-
-    /// Record a problem at `loc` whose message names `setting` by its
-    /// [`Setting::term`] (when it is `Some`).
-    pub fn problem_naming(
-        &mut self,
-        loc: &Location,
-        severity: Severity,
-        setting: Option<Setting>,
-        message: impl Into<String>,
-    ) {
-        let message = message.into();
-        debug_assert!(
-            setting.is_none_or(|s| message.contains(s.term())),
-            "{message:?} does not name {setting:?}"
-        );
+    /// inputs' problems in one report, as the command line does per WARC):
+    /// words, or a [`Message`] naming a setting.
+    pub fn problem(&mut self, loc: &Location, severity: Severity, message: impl Into<Message>) {
         self.push_problem(Problem {
             file: loc.file.clone(),
             part: loc.part.clone(),
             severity,
-            message,
-            setting,
+            message: message.into(),
         });
     }
 
@@ -445,7 +501,6 @@ mod tests {
             part: None,
             severity: Severity::Warning,
             message: "x\u{85}y".into(),
-            setting: None,
         };
         assert_eq!(problem.one_line(), "a\\u{2066}.warc: warning: x\\u{85}y");
     }
@@ -463,7 +518,7 @@ mod tests {
         report.merge(other);
         assert_eq!(report.problems.len(), MAX_PROBLEMS);
         assert_eq!(
-            report.problems.last().unwrap().message,
+            report.problems.last().unwrap().message.to_string(),
             format!("w{}", MAX_PROBLEMS - 1)
         );
         assert_eq!(
@@ -551,8 +606,8 @@ mod tests {
     fn a_problem_names_its_setting_in_the_callers_words() {
         let mut report = Report::new(false);
         let at = Location::file(Some("p.html"));
-        let message = format!("{}: not absolute", Setting::Url.term());
-        report.problem_naming(&at, Severity::Error, Some(Setting::Url), message);
+        let message = Message::naming("", Setting::Url, ": not absolute");
+        report.problem(&at, Severity::Error, message);
         report.problem(&at, Severity::Warning, "Options::force is not named here");
         let flag = |s: Setting| match s {
             Setting::Url => "--url",
@@ -567,6 +622,15 @@ mod tests {
             named,
             ["--url: not absolute", "Options::force is not named here"]
         );
+        // In the library's own terms, as shown and as written to JSON.
+        let problem = &report.problems[0];
+        assert_eq!(problem.setting(), Some(Setting::Url));
+        let library = "the retrieval URL (Options::url): not absolute";
+        assert_eq!(problem.message.to_string(), library);
+        assert_eq!(problem.message_naming(Setting::term), library);
+        let json = serde_json::to_value(problem).expect("a problem serializes");
+        assert_eq!(json["message"], library);
+        assert_eq!(report.problems[1].setting(), None);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The one output model of every format: the input with [`Edit`]s spliced
 //! in, every byte outside an edit copied exactly once, never decoded and
 //! encoded again. HTML, style sheets, XHTML, MIME messages and the payloads
-//! of WARC records are all written this way ([`crate::planned`]).
+//! of WARC records are all written this way ([`crate::non_archive`]).
 //!
 //! - [`Edit`]: a range and what is written instead. `Edit` (the default,
 //!   `Vec<u8>`) is an edit of bytes; `Edit<String>` an edit of a decoded

@@ -361,7 +361,7 @@ fn srcdoc_documents_nest_to_a_limit() {
         out.report
             .problems
             .iter()
-            .any(|p| p.message.contains("nested deeper than 8")),
+            .any(|p| p.message.to_string().contains("nested deeper than 8")),
         "{:?}",
         out.report.problems
     );

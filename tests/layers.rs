@@ -27,9 +27,9 @@ const LAYERS: [&str; 16] = [
     "xhtml",
     "by_format",
     "mime",
-    "planned",
+    "non_archive",
     "warc",
-    "document",
+    "input",
     "fuzzing",
     "doc_example_tests",
 ];
@@ -87,7 +87,7 @@ fn no_module_uses_one_above_it() {
 #[test]
 fn an_upward_import_is_caught_however_written() {
     let reexports = root_reexports(
-        "pub use resolve::{Base, Profile};\npub use document::rewrite;\n\
+        "pub use resolve::{Base, Profile};\npub use input::rewrite;\n\
          pub(crate) use crate::options::Options;",
     );
     let module = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -98,11 +98,11 @@ fn an_upward_import_is_caught_however_written() {
             .collect::<Vec<_>>()
     };
     let caught = [
-        ("use", &["mime"][..], "use crate::document::rewrite;"),
+        ("use", &["mime"][..], "use crate::input::rewrite;"),
         (
             "inline path",
             &["mime"],
-            "fn f() { crate::document::rewrite(); }",
+            "fn f() { crate::input::rewrite(); }",
         ),
         (
             "grouped",
@@ -152,7 +152,7 @@ fn an_upward_import_is_caught_however_written() {
         (
             "comment",
             &["base"],
-            "// crate::warc::x\n/* crate::document */ /// [`crate::warc`]",
+            "// crate::warc::x\n/* crate::input */ /// [`crate::warc`]",
         ),
         (
             "string",

@@ -25,14 +25,18 @@ fn names_a_flag(message: &str) -> bool {
 fn the_problem(report: &Report, setting: Setting) -> &Problem {
     assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
     let problem = &report.problems[0];
-    assert_eq!(problem.setting, Some(setting), "{problem:?}");
+    assert_eq!(problem.setting(), Some(setting), "{problem:?}");
     assert!(
-        problem.message.contains(setting.term()),
+        problem.message.to_string().contains(setting.term()),
         "{:?} does not name {}",
         problem.message,
         setting.term()
     );
-    assert!(!names_a_flag(&problem.message), "{:?}", problem.message);
+    assert!(
+        !names_a_flag(&problem.message.to_string()),
+        "{:?}",
+        problem.message
+    );
     problem
 }
 
@@ -53,6 +57,7 @@ fn an_unusable_retrieval_url_is_named_as_the_option() {
     assert!(
         problem
             .message
+            .to_string()
             .starts_with("the retrieval URL (Options::url): "),
         "{}",
         problem.message
@@ -68,6 +73,7 @@ fn a_signed_message_names_the_force_option() {
     assert!(
         problem
             .message
+            .to_string()
             .ends_with("rewriting would break the signature (Options::force rewrites it)"),
         "{}",
         problem.message
@@ -88,7 +94,7 @@ fn input_not_valid_in_the_given_charset_names_the_charset_option() {
         assert_eq!(&out.output[..], input, "{name}");
         let problem = the_problem(&out.report, Setting::Charset);
         assert!(
-            problem.message.contains(
+            problem.message.to_string().contains(
                 "(the encoding chosen by the transport / Options::charset); \
                  left unchanged"
             ),
@@ -119,6 +125,7 @@ fn a_record_over_the_size_limit_names_the_warc_option() {
     assert!(
         problem
             .message
+            .to_string()
             .ends_with("over WarcOptions::max_record (16 bytes)"),
         "{}",
         problem.message

@@ -83,10 +83,7 @@ pub fn python_term(setting: Setting) -> &'static str {
 
 /// A library message, with its setting named as the Python argument.
 pub fn message(problem: &linkbase::Problem) -> String {
-    match problem.setting {
-        Some(s) => problem.message.replace(s.term(), python_term(s)),
-        None => problem.message.clone(),
-    }
+    problem.message_naming(python_term)
 }
 
 /// A `BaseError` (a `ValueError`) when the report says the retrieval URL
@@ -95,7 +92,7 @@ pub fn check_url(report: &linkbase::Report) -> PyResult<()> {
     match report
         .problems
         .iter()
-        .find(|p| p.setting == Some(Setting::Url))
+        .find(|p| p.setting() == Some(Setting::Url))
     {
         Some(p) => Err(BaseError::new_err(message(p))),
         None => Ok(()),

@@ -249,8 +249,7 @@ fn rewrite(
             file: result.name.clone(),
             part: None,
             severity: Severity::Warning,
-            message: note,
-            setting: None,
+            message: note.into(),
         };
         result.report.problems.insert(0, problem);
     }

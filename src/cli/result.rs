@@ -114,8 +114,7 @@ impl JobResult {
                 file: self.name.clone(),
                 part: None,
                 severity: Severity::Error,
-                message: message.to_string(),
-                setting: None,
+                message: message.into(),
             };
             lines.push(problem.one_line());
         }
@@ -144,8 +143,8 @@ impl JobResult {
                 unlisted.errors,
                 unlisted.warnings,
                 linkbase::MAX_PROBLEMS
-            ),
-            setting: None,
+            )
+            .into(),
         };
         Some(problem.one_line())
     }

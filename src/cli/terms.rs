@@ -1,9 +1,10 @@
 //! The command line's words for what the library names in its own terms,
-//! handed to the library as callbacks: a library message names a setting by
-//! [`Setting::term`] (`Options::force`, the retrieval URL), and the command
-//! line has it name the flag that sets it instead (`--force`, `--url`:
-//! [`flag`] through `Problem::message_naming`); likewise the label of the
-//! base rule a `--url` sets ([`rule_label`] through `Explanation::render`).
+//! handed to the library as callbacks: a library message holds the setting
+//! it names as a value (`linkbase::Message`), rendered in the library's terms
+//! (`Options::force`, the retrieval URL) or, here, by the flag that sets it
+//! (`--force`, `--url`: [`flag`] through `Problem::message_naming`); likewise
+//! the label of the base rule a `--url` sets ([`rule_label`] through
+//! `Explanation::render`). No text of the library's is edited.
 
 use linkbase::{BaseRule, Report, Setting};
 
@@ -21,8 +22,7 @@ pub fn flag(setting: Setting) -> &'static str {
 /// message names, by its flag (`linkbase::Problem::message_naming`).
 pub fn name_flags(report: &mut Report) {
     for problem in &mut report.problems {
-        problem.message = problem.message_naming(flag);
-        problem.setting = None;
+        problem.message = problem.message_naming(flag).into();
     }
 }
 
@@ -39,7 +39,7 @@ pub fn rule_label(rule: BaseRule) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use linkbase::{Location, Severity};
+    use linkbase::{Location, Message, Severity};
 
     #[test]
     fn a_problem_naming_a_setting_names_its_flag_instead() {
@@ -51,15 +51,19 @@ mod tests {
             Setting::Force,
             Setting::MaxRecord,
         ] {
-            let message = format!("about {} here", setting.term());
-            report.problem_naming(&at, Severity::Warning, Some(setting), message);
+            let message = Message::naming("about ", setting, " here");
+            report.problem(&at, Severity::Warning, message);
         }
-        // A message that names no setting is left as it is, even when it
-        // happens to contain a term.
+        // A message that names no setting is left as it is, even when its
+        // words happen to hold a term: only a setting held as a value is named.
         let plain = format!("quoting {}", Setting::Force.term());
         report.problem(&at, Severity::Error, plain.clone());
         name_flags(&mut report);
-        let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+        let messages: Vec<String> = report
+            .problems
+            .iter()
+            .map(|p| p.message.to_string())
+            .collect();
         assert_eq!(
             messages,
             [

@@ -4,23 +4,25 @@
 //! `javascript:` or `data:` URL, the element is ignored (with a warning) and
 //! the fallback base stays in force. Later `<base>` elements never count.
 
-use super::DocumentSetup;
+use super::HtmlContext;
 use crate::base::{establish, BaseRule, EstablishedBase};
 use crate::report::{Report, Severity};
 use crate::resolve::scheme_len;
+use encoding_rs::Encoding;
 
 /// The base set by the document's `<base href>` (`href`: the value of the
-/// first one in tree order, if any), if it sets a usable one.
+/// first one in tree order, if any), if it sets a usable one (its queries
+/// written in `query_encoding`; problems reported at `ctx.location`).
 pub fn embedded_base(
     href: Option<&str>,
     fallback: Option<&EstablishedBase>,
-    start: &DocumentSetup<'_>,
+    ctx: &HtmlContext<'_>,
+    query_encoding: &'static Encoding,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     let href = href?;
-    let location = start.ctx.location;
-    let profile = start.ctx.options.profile;
-    let query_encoding = start.query_encoding;
+    let location = ctx.location;
+    let profile = ctx.options.profile;
     let ignore = |report: &mut Report, why: String| {
         report.problem(
             location,

@@ -4,7 +4,7 @@
 //! same encoding: `splice`).
 
 use super::prescan::{prescan, prescan_within};
-use crate::report::Setting;
+use crate::report::{Message, Setting};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use std::borrow::Cow;
 use std::fmt;
@@ -56,34 +56,31 @@ pub struct Undecodable {
 }
 
 impl Undecodable {
-    /// The setting the message names: [`Options::charset`](crate::Options::charset)
+    /// The problem's message: it names [`Options::charset`](crate::Options::charset)
     /// when the transport chose the encoding.
-    pub fn setting(&self) -> Option<Setting> {
-        (self.source == CharsetSource::Transport).then_some(Setting::Charset)
-    }
-}
-
-impl fmt::Display for Undecodable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let transport;
+    pub fn message(&self) -> Message {
         let why = match self.source {
             CharsetSource::Bom => "by its byte order mark",
-            CharsetSource::Transport => {
-                transport = format!("by the transport / {}", Setting::Charset.term());
-                &transport
-            }
+            CharsetSource::Transport => "by the transport / ",
             CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
             CharsetSource::Detected => "by detection",
             CharsetSource::AtCharset => "by its @charset rule",
             CharsetSource::Environment => "as the referring document's",
             CharsetSource::Default => "by default",
         };
-        let encoding = self.encoding;
-        write!(
-            f,
-            "not valid {encoding} (the encoding chosen {why}); \
-             left unchanged to avoid data loss"
-        )
+        let head = format!("not valid {} (the encoding chosen {why}", self.encoding);
+        let tail = "); left unchanged to avoid data loss";
+        match self.source {
+            CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
+            _ => Message::from(head + tail),
+        }
+    }
+}
+
+impl fmt::Display for Undecodable {
+    /// The message in the library's terms.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.message().fmt(f)
     }
 }
 

@@ -8,8 +8,10 @@
 //! holds), [`prescan`] (the `<meta>` prescan), `dom` (html5ever's tree
 //! builder into a light arena, with source spans; walking it), [`links`] (the
 //! declarative table of URL-bearing attributes), `base_element` (rule 5.1),
-//! `saved_from` (the saved-page comment), `rewrite` (one document: what to
-//! write where), [`splice`] (writing values; text edits to input bytes through
+//! `saved_from` (the saved-page comment), `document_facts` (what is known of
+//! one document before its first link: [`HtmlContext`], its encodings, its
+//! bases — derived once), `rewrite` (one document: what to write where; the
+//! decision for one value), [`splice`] (writing values; text edits to input bytes through
 //! `crate::splice`'s offset map),
 //! [`rcdom`] (the same rewrite over an `RcDom` a caller holds), [`srcset`]
 //! and [`refresh`] (attribute syntaxes).
@@ -17,11 +19,11 @@
 use crate::base::EstablishedBase;
 use crate::options::Options;
 use crate::report::{Location, Report, Severity};
-use charset::Charset;
 use encoding_rs::Encoding;
 
 mod base_element;
 pub mod charset;
+mod document_facts;
 mod dom;
 pub mod links;
 pub mod prescan;
@@ -33,8 +35,9 @@ pub mod splice;
 pub mod srcset;
 pub mod stylesheet;
 
+pub(crate) use document_facts::DocumentFacts;
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
-pub(crate) use rewrite::{kind_of, reported_name, Bases, DocumentRewriter};
+pub(crate) use rewrite::reported_name;
 pub use stylesheet::plan_stylesheet;
 
 /// What the caller knows about a document before it is parsed.
@@ -79,38 +82,6 @@ impl<'a> HtmlContext<'a> {
     }
 }
 
-/// The setup of one document, derived once from its [`HtmlContext`] and
-/// its encoding: what the caller knows of it, and what its encoding and its
-/// place among `srcdoc` documents make of that. Defined here, beside the
-/// context, because the modules that read a document (`rewrite`,
-/// `base_element`, `saved_from`) all take it.
-pub struct DocumentSetup<'a> {
-    /// The options, the fallback base from outside (MIME, `--url`, a parent
-    /// document), the document's own URL (for `manifest`), where it is.
-    pub ctx: HtmlContext<'a>,
-    /// May a `<!-- saved from url=… -->` comment supply the base?
-    pub saved_from_allowed: bool,
-    /// The encoding URL queries are written in (`whatwg` profile).
-    pub query_encoding: &'static Encoding,
-    /// The encoding the document will be written in; `None` when the output
-    /// holds every character as itself (it goes into a `srcdoc` attribute).
-    pub output: Option<&'a Charset>,
-    /// How many `srcdoc` documents enclose this one.
-    pub depth: usize,
-    /// Are the document's text offsets those of the input's bytes (a
-    /// document given whole, in UTF-8 without a byte order mark)? Then each
-    /// link record carries its span ([`crate::LinkRecord::span`]).
-    pub source_spans: bool,
-}
-
-impl DocumentSetup<'_> {
-    /// Is the document parsed as an `iframe srcdoc` document (one inside
-    /// another's attribute)?
-    pub fn iframe_srcdoc(&self) -> bool {
-        self.depth > 0
-    }
-}
-
 /// The base in force in the document `input` (for `linkbase explain`): its
 /// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
 /// saved-from comment; `None` when there is none or the input cannot be decoded.
@@ -121,22 +92,8 @@ pub fn document_base(
 ) -> Option<EstablishedBase> {
     let charset = charset::sniff(input, ctx.transport_charset);
     let text = charset::decode(input, &charset).ok()?;
-    rewrite::document_base(&text, &start(ctx, &charset, false), report)
-}
-
-fn start<'a>(
-    ctx: &HtmlContext<'a>,
-    charset: &'a charset::Charset,
-    source_spans: bool,
-) -> DocumentSetup<'a> {
-    DocumentSetup {
-        ctx: *ctx,
-        saved_from_allowed: true,
-        query_encoding: charset::query_encoding(charset),
-        output: Some(charset),
-        depth: 0,
-        source_spans,
-    }
+    let facts = DocumentFacts::new(ctx, charset::query_encoding(&charset));
+    rewrite::document_base(&text, facts, report)
 }
 
 /// Rewrite the document in `input`: the edits to splice into it, sorted
@@ -155,13 +112,15 @@ pub fn plan_html(
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
         Err(e) => {
-            report.problem_naming(ctx.location, Severity::Error, e.setting(), e.to_string());
+            report.problem(ctx.location, Severity::Error, e.message());
             return None;
         }
     };
     // The text's offsets are the input's when it is the input itself.
     let spans = ctx.whole_input && text.as_ptr() == input.as_ptr();
-    let edits = rewrite::rewrite_document(&text, &start(ctx, &charset, spans), report);
+    let facts =
+        DocumentFacts::new(ctx, charset::query_encoding(&charset)).written_in(&charset, spans);
+    let edits = rewrite::rewrite_document(&text, facts, report);
     let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }

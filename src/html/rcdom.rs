@@ -1,15 +1,16 @@
 //! Rewrite the links of an [`RcDom`] a caller already holds, in place — the
 //! use of lxml's `make_links_absolute`, for Rust programs that parse with
 //! html5ever themselves. The same link table and policy as the rewrite of a
-//! file ([`super::rewrite`]'s `DocumentRewriter`: one decision per attribute); nothing
+//! file (`DocumentFacts::value`: one decision per attribute); nothing
 //! on the file path goes through here (it splices into the source instead).
 
+use super::document_facts::DocumentFacts;
 use super::dom::{may_hold_saved_from, AttrNs, ElementNs};
-use super::rewrite::{kind_of, reported_name, Bases, DocumentRewriter};
-use super::DocumentSetup;
+use super::rewrite::reported_name;
 use super::HtmlContext;
 use crate::base::BaseRule;
 use crate::options::Options;
+use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Severity};
 use html5ever::ns;
 use html5ever::tendril::StrTendril;
@@ -49,27 +50,24 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
         },
         None => options.retrieval_base(&location, &mut report),
     };
-    let start = DocumentSetup {
-        ctx: HtmlContext::new(options, base.as_ref(), &location),
-        saved_from_allowed: true,
-        query_encoding: encoding_rs::UTF_8,
-        output: None,
-        depth: 0,
-        source_spans: false,
-    };
+    let ctx = HtmlContext::new(options, base.as_ref(), &location);
     let comments = leading_comments(&dom.document);
     let comments: Vec<&str> = comments.iter().map(|c| &**c).collect();
     let base_href = first_base_href(&dom.document);
-    let bases = Bases::new(base_href.as_deref(), &comments, &start, &mut report);
-    let mut policy = DocumentRewriter::new(&bases, &start, &mut report);
+    let facts = DocumentFacts::new(&ctx, encoding_rs::UTF_8).with_bases(
+        base_href.as_deref(),
+        &comments,
+        &mut report,
+    );
+    let mut links = facts.link_rewriter(&mut report);
     for node in elements(&dom.document, true) {
-        rewrite_element(&node, &mut policy);
+        rewrite_element(&node, &facts, &mut links);
     }
     report
 }
 
 /// Rewrite one element's attributes and, for `style`, its text.
-fn rewrite_element(node: &Handle, policy: &mut DocumentRewriter<'_>) {
+fn rewrite_element(node: &Handle, facts: &DocumentFacts<'_>, links: &mut LinkRewriter<'_>) {
     let NodeData::Element { name, attrs, .. } = &node.data else {
         return;
     };
@@ -78,9 +76,8 @@ fn rewrite_element(node: &Handle, policy: &mut DocumentRewriter<'_>) {
     if local == "style" && matches!(ns, ElementNs::Html | ElementNs::Svg) {
         for child in node.children.borrow().iter() {
             if let NodeData::Text { contents } = &child.data {
-                let rewriter = &mut policy.rewriter;
                 let new = crate::css::rewrite_css(&contents.borrow(), &mut |url| {
-                    rewriter.rewrite("style", "url()", url)
+                    links.rewrite("style", "url()", url)
                 });
                 if let Some(new) = new {
                     *contents.borrow_mut() = StrTendril::from(new);
@@ -95,22 +92,15 @@ fn rewrite_element(node: &Handle, policy: &mut DocumentRewriter<'_>) {
             .find(|a| a.name.ns == ns!() && &*a.name.local == n)
             .map(|a| a.value.to_string())
     };
-    let (refresh, codebase) = policy.element_context(ns, local, value_of);
-    let extra = &policy.start.ctx.options.extra_attributes;
+    let rules = facts.element_rules(ns, local, value_of);
     let mut attrs = attrs.borrow_mut();
     for attr in attrs.iter_mut() {
         let attr_ns = AttrNs::of(&attr.name);
-        let Some(kind) = kind_of(ns, local, attr_ns, &attr.name.local, extra) else {
+        let Some(kind) = facts.kind_of(ns, local, attr_ns, &attr.name.local) else {
             continue;
         };
-        let new = policy.value(
-            local,
-            reported_name(attr_ns, &attr.name.local),
-            &attr.value,
-            kind,
-            refresh,
-            codebase.as_ref(),
-        );
+        let attribute = reported_name(attr_ns, &attr.name.local);
+        let new = facts.value(links, local, attribute, &attr.value, kind, &rules);
         if let Some(new) = new {
             attr.value = StrTendril::from(new);
         }
@@ -311,7 +301,11 @@ mod tests {
         let dom = parse("<a href=x>x</a>");
         let report = absolutize_rcdom(&dom, None, &options);
         assert!(has(&dom, "a", "href", "x"));
-        let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+        let messages: Vec<String> = report
+            .problems
+            .iter()
+            .map(|p| p.message.to_string())
+            .collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
         assert!(
             messages[0].starts_with("the retrieval URL (Options::url): "),

@@ -1,14 +1,16 @@
-//! One parsed document: establish its base, offer every URL-bearing place
-//! (per the [`links`](super::links) table) to the link policy, and say what
-//! to write where ([`Edit`]s over the document's text).
+//! One parsed document: find its bases, offer every URL-bearing place (per
+//! the [`links`](super::links) table) to the link policy, and say what to
+//! write where ([`Edit`]s over the document's text). Also the decision for
+//! one URL-bearing value ([`DocumentFacts::value`]), shared with the rewrite
+//! of an `RcDom` and of XHTML: here because an `iframe srcdoc` value is a
+//! document rewritten by [`rewrite_document`].
 
-use super::base_element::embedded_base;
+use super::document_facts::{DocumentFacts, ElementRules};
 use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
-use super::links::{link_kind, LinkKind};
-use super::saved_from::saved_from_base;
+use super::links::LinkKind;
 use super::splice;
-use super::{refresh, srcset, DocumentSetup, HtmlContext};
-use crate::base::{self, clean_reference, establish, BaseRule, EstablishedBase};
+use super::{refresh, srcset, HtmlContext};
+use crate::base::{clean_reference, EstablishedBase};
 use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Outcome, Report, Severity};
@@ -31,23 +33,19 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
     }
 }
 
-/// Rewrite the document `text`: the edits to make, sorted (none when
-/// nothing changes).
+/// Rewrite the document `text` (`facts`: what is known of it before it is
+/// parsed): the edits to make, sorted (none when nothing changes).
 pub fn rewrite_document(
     text: &str,
-    start: &DocumentSetup<'_>,
+    facts: DocumentFacts<'_>,
     report: &mut Report,
 ) -> Vec<Edit<String>> {
-    let keep = keep(start.ctx.options);
-    let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
-    let bases = Bases::new(
-        doc.first_base_href(),
-        &doc.leading_comments(),
-        start,
-        report,
-    );
+    let keep = keep(facts.ctx.options);
+    let doc = dom::parse(text, facts.iframe_srcdoc(), &keep);
+    let facts = facts.with_bases(doc.first_base_href(), &doc.leading_comments(), report);
     let mut walk = Walk {
-        policy: DocumentRewriter::new(&bases, start, report),
+        facts: &facts,
+        links: facts.link_rewriter(report),
         text,
         edits: Vec::new(),
     };
@@ -60,114 +58,25 @@ pub fn rewrite_document(
     crate::splice::sorted(edits)
 }
 
-/// The bases of one document.
-pub(crate) struct Bases {
-    /// From outside, else the saved-from comment.
-    fallback: Option<EstablishedBase>,
-    /// The one in force: from `<base href>` (5.1), else the fallback.
-    in_force: Option<EstablishedBase>,
-    /// The document's own URL (for `manifest`).
-    document_url: Option<EstablishedBase>,
-}
-
-impl Bases {
-    /// The bases of a document whose first `<base href>` is `base_href` and
-    /// whose leading comments are `comments`: the fallback (from outside,
-    /// else — when `start` allows it — the saved-from comment) and the
-    /// embedded base (5.1, resolved against the fallback), fed to the
-    /// precedence ([`base::in_force`]).
-    pub(crate) fn new(
-        base_href: Option<&str>,
-        comments: &[&str],
-        start: &DocumentSetup<'_>,
-        report: &mut Report,
-    ) -> Bases {
-        let outside = start.ctx.base.map(|b| with_query_encoding(b, start));
-        let saved_from = match outside {
-            None if start.saved_from_allowed => saved_from_base(comments, start, report),
-            _ => None,
-        };
-        let fallback = base::in_force([outside, saved_from]);
-        let embedded = embedded_base(base_href, fallback.as_ref(), start, report);
-        let in_force = base::in_force([embedded, fallback.clone()]);
-        // The document's own URL: given by the caller, else the saved-from
-        // comment's URL (which is where the page was retrieved from).
-        let document_url = match start.ctx.document_url {
-            Some(b) => Some(with_query_encoding(b, start)),
-            None => fallback
-                .as_ref()
-                .filter(|b| b.rule == BaseRule::SavedFromComment)
-                .cloned(),
-        };
-        Bases {
-            fallback,
-            in_force,
-            document_url,
-        }
-    }
-
-    /// The base in force: the embedded one, else the fallback.
-    pub(crate) fn in_force(self) -> Option<EstablishedBase> {
-        self.in_force
-    }
-}
-
-/// The link policy of one document: the decision, for each URL-bearing
-/// value, of its new value. Shared by the rewrite of a source (here) and of
-/// an `RcDom` ([`super::rcdom`]).
-pub(crate) struct DocumentRewriter<'a> {
-    pub(crate) rewriter: LinkRewriter<'a>,
-    bases: &'a Bases,
-    pub(crate) start: &'a DocumentSetup<'a>,
-}
-
-impl<'a> DocumentRewriter<'a> {
-    /// The policy of a document with `bases`.
-    pub(crate) fn new(
-        bases: &'a Bases,
-        start: &'a DocumentSetup<'a>,
-        report: &'a mut Report,
-    ) -> DocumentRewriter<'a> {
-        DocumentRewriter {
-            rewriter: LinkRewriter::new(
-                bases.in_force.as_ref(),
-                start.ctx.options,
-                report,
-                start.ctx.location,
-            ),
-            bases,
-            start,
-        }
-    }
-}
-
 /// The base the document `text` establishes itself (5.1 `<base href>`), else
-/// its fallback (`start.ctx.base`, else a saved-from comment); `None` for 5.4.
+/// its fallback (`facts.ctx.base`, else a saved-from comment); `None` for 5.4.
 pub fn document_base(
     text: &str,
-    start: &DocumentSetup<'_>,
+    facts: DocumentFacts<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    let keep = keep(start.ctx.options);
-    let doc = dom::parse(text, start.iframe_srcdoc(), &keep);
-    Bases::new(
-        doc.first_base_href(),
-        &doc.leading_comments(),
-        start,
-        report,
-    )
-    .in_force()
-}
-
-fn with_query_encoding(b: &EstablishedBase, start: &DocumentSetup<'_>) -> EstablishedBase {
-    EstablishedBase::new(
-        b.base.clone().with_query_encoding(start.query_encoding),
-        b.rule,
-    )
+    let keep = keep(facts.ctx.options);
+    let doc = dom::parse(text, facts.iframe_srcdoc(), &keep);
+    facts
+        .with_bases(doc.first_base_href(), &doc.leading_comments(), report)
+        .into_base()
 }
 
 struct Walk<'a> {
-    policy: DocumentRewriter<'a>,
+    /// The document's facts.
+    facts: &'a DocumentFacts<'a>,
+    /// Its links' rewriter, which holds the report.
+    links: LinkRewriter<'a>,
     /// The document's text.
     text: &'a str,
     /// What to write where, in the order found.
@@ -183,12 +92,12 @@ impl Walk<'_> {
         if let Some((css, tag_end)) = el.style_text() {
             self.style_text(ns, css, tag_end);
         }
-        let (refresh, codebase) = self
-            .policy
-            .element_context(ns, local, |name| el.attribute(name));
+        let rules = self
+            .facts
+            .element_rules(ns, local, |name| el.attribute(name));
         for attr in el.attributes() {
             let old = el.value_of(attr);
-            self.attribute(ns, local, attr, old, refresh, codebase.as_ref());
+            self.attribute(ns, local, attr, old, &rules);
         }
     }
 
@@ -199,34 +108,20 @@ impl Walk<'_> {
         local: &str,
         attr: &SourceAttr,
         old: &str,
-        refresh: bool,
-        codebase: Option<&EstablishedBase>,
+        rules: &ElementRules,
     ) {
         let attr_ns = AttrNs::of_namespace(&attr.ns);
         let name = &*attr.local;
-        let Some(kind) = kind_of(
-            ns,
-            local,
-            attr_ns,
-            name,
-            &self.policy.start.ctx.options.extra_attributes,
-        ) else {
+        let Some(kind) = self.facts.kind_of(ns, local, attr_ns, name) else {
             return;
         };
-        let span = attr
-            .span
-            .as_ref()
-            .filter(|_| self.policy.start.source_spans);
-        self.policy.rewriter.set_span(span.map(|s| s.value.clone()));
-        let new = self.policy.value(
-            local,
-            reported_name(attr_ns, name),
-            old,
-            kind,
-            refresh,
-            codebase,
-        );
-        self.policy.rewriter.set_span(None);
+        let span = attr.span.as_ref().filter(|_| self.facts.source_spans);
+        self.links.set_span(span.map(|s| s.value.clone()));
+        let attribute = reported_name(attr_ns, name);
+        let new = self
+            .facts
+            .value(&mut self.links, local, attribute, old, kind, rules);
+        self.links.set_span(None);
         let Some(new) = new else {
             return;
         };
@@ -235,7 +130,7 @@ impl Walk<'_> {
         }
         match &attr.span {
             Some(span) => {
-                let edit = splice::value_edit(self.text, span, old, &new, self.policy.start.output);
+                let edit = splice::value_edit(self.text, span, old, &new, self.facts.output);
                 self.edits.push(edit);
             }
             // Every attribute the tree builder gives comes from a tag.
@@ -255,8 +150,8 @@ impl Walk<'_> {
                 None
             });
             if urls {
-                self.policy.rewriter.report().problem(
-                    self.policy.start.ctx.location,
+                self.links.report().problem(
+                    self.facts.ctx.location,
                     Severity::Warning,
                     "a <style> whose text is written with markup or character references \
                      inside is left unchanged"
@@ -266,12 +161,11 @@ impl Walk<'_> {
             return;
         };
         let written = &self.text[region.clone()];
-        let rewriter = &mut self.policy.rewriter;
-        let edits =
-            crate::css::css_edits(written, &mut |url| rewriter.rewrite("style", "url()", url));
+        let links = &mut self.links;
+        let edits = crate::css::css_edits(written, &mut |url| links.rewrite("style", "url()", url));
         for Edit { range, bytes: new } in edits {
             let new = raw_text_safe(&new, ns == ElementNs::Svg);
-            let text = match self.policy.start.output {
+            let text = match self.facts.output {
                 Some(output) => output.css_text(&new).into_owned(),
                 None => new,
             };
@@ -283,18 +177,20 @@ impl Walk<'_> {
     }
 }
 
-impl DocumentRewriter<'_> {
-    /// The new value of one URL-bearing attribute, if it changes.
+impl DocumentFacts<'_> {
+    /// The new value of one URL-bearing attribute (`element` and
+    /// `attribute`: as reported; `rules`: its element's), if it changes; its
+    /// outcome goes through `links`.
     pub(crate) fn value(
-        &mut self,
+        &self,
+        links: &mut LinkRewriter<'_>,
         element: &str,
         attribute: &str,
         value: &str,
         kind: LinkKind,
-        refresh: bool,
-        codebase: Option<&EstablishedBase>,
+        rules: &ElementRules,
     ) -> Option<String> {
-        let r = &mut self.rewriter;
+        let r = links;
         match kind {
             LinkKind::Url => r.rewrite(element, attribute, value),
             LinkKind::UrlKeepEmpty if clean_reference(value).is_empty() => {
@@ -302,14 +198,10 @@ impl DocumentRewriter<'_> {
                 None
             }
             LinkKind::UrlKeepEmpty => r.rewrite(element, attribute, value),
-            LinkKind::BaseHref => {
-                r.rewrite_against(self.bases.fallback.as_ref(), element, attribute, value)
-            }
-            LinkKind::Manifest => {
-                r.rewrite_against(self.bases.document_url.as_ref(), element, attribute, value)
-            }
+            LinkKind::BaseHref => r.rewrite_against(self.fallback(), element, attribute, value),
+            LinkKind::Manifest => r.rewrite_against(self.document_url(), element, attribute, value),
             LinkKind::ClassId => {
-                let base = codebase.or(r.base());
+                let base = rules.codebase.as_ref().or(r.base());
                 r.rewrite_against(base, element, attribute, value)
             }
             LinkKind::SpaceList => {
@@ -321,7 +213,7 @@ impl DocumentRewriter<'_> {
             LinkKind::Srcset => {
                 srcset::rewrite_srcset(value, &mut |u| r.rewrite(element, attribute, u))
             }
-            LinkKind::Refresh if refresh => {
+            LinkKind::Refresh if rules.refresh => {
                 refresh::rewrite_refresh(value, &mut |u| r.rewrite(element, attribute, u))
             }
             LinkKind::Refresh => None,
@@ -337,77 +229,27 @@ impl DocumentRewriter<'_> {
                     r.rewrite_against(utf8.as_ref(), element, attribute, u)
                 })
             }
-            LinkKind::Srcdoc => self.srcdoc(value),
+            LinkKind::Srcdoc => self.srcdoc(r, value),
         }
-    }
-
-    /// What the attributes of the element `ns`:`local` are resolved with
-    /// (`attribute`: the value of one of its unprefixed attributes): whether
-    /// its `content` is a refresh URL (a `meta` with `http-equiv=refresh`),
-    /// and the base of its `classid` (an `object`'s `codebase`, when it has
-    /// a `classid`).
-    pub(crate) fn element_context<A: AsRef<str>>(
-        &mut self,
-        ns: ElementNs,
-        local: &str,
-        attribute: impl Fn(&str) -> Option<A>,
-    ) -> (bool, Option<EstablishedBase>) {
-        let html = ns == ElementNs::Html;
-        let refresh = html
-            && local == "meta"
-            && attribute("http-equiv")
-                .is_some_and(|v| v.as_ref().trim().eq_ignore_ascii_case("refresh"));
-        let codebase = if html && local == "object" && attribute("classid").is_some() {
-            self.codebase(attribute("codebase").as_ref().map(AsRef::as_ref))
-        } else {
-            None
-        };
-        (refresh, codebase)
-    }
-
-    /// An `<object>`'s `codebase` (`raw`, when it has a `classid`),
-    /// resolved, as the base of its `classid`.
-    fn codebase(&mut self, raw: Option<&str>) -> Option<EstablishedBase> {
-        // Read as a `<base href>` is (the rewriter's rules, so that it is the
-        // browser's base); one that sets none is passed over silently (the
-        // `classid` then resolves against the document's base).
-        let profile = self.start.ctx.options.profile;
-        let query_encoding = Some(self.start.query_encoding);
-        establish(
-            raw?,
-            self.rewriter.base(),
-            BaseRule::Embedded,
-            profile,
-            query_encoding,
-        )
-        .ok()
     }
 
     /// An `iframe srcdoc` document, rewritten with this document's base:
     /// its new text (the caller writes it escaped into the attribute).
-    pub(super) fn srcdoc(&mut self, value: &str) -> Option<String> {
-        let start = self.start;
-        if start.depth >= MAX_SRCDOC_DEPTH {
-            self.rewriter.report().problem(
-                start.ctx.location,
+    fn srcdoc(&self, links: &mut LinkRewriter<'_>, value: &str) -> Option<String> {
+        if self.depth >= MAX_SRCDOC_DEPTH {
+            links.report().problem(
+                self.ctx.location,
                 Severity::Warning,
                 format!("iframe srcdoc nested deeper than {MAX_SRCDOC_DEPTH}; left unchanged"),
             );
             return None;
         }
-        let inherited = self.rewriter.base().map(EstablishedBase::inherited);
-        let nested = DocumentSetup {
-            ctx: HtmlContext {
-                base: inherited.as_ref(),
-                ..start.ctx
-            },
-            saved_from_allowed: false,
-            output: None,
-            depth: start.depth + 1,
-            source_spans: false,
-            ..*start
+        let inherited = links.base().map(EstablishedBase::inherited);
+        let ctx = HtmlContext {
+            base: inherited.as_ref(),
+            ..self.ctx
         };
-        let edits = rewrite_document(value, &nested, self.rewriter.report());
+        let edits = rewrite_document(value, self.nested(&ctx), links.report());
         (!edits.is_empty()).then(|| crate::splice::apply_text(value, &edits))
     }
 }
@@ -448,20 +290,6 @@ pub(crate) fn reported_name(attr_ns: AttrNs, local: &str) -> &str {
     } else {
         local
     }
-}
-
-/// The link kind of an attribute: the table's, or `Url` for an `--attr` name.
-pub fn kind_of(
-    ns: ElementNs,
-    local: &str,
-    attr_ns: AttrNs,
-    name: &str,
-    extra: &[String],
-) -> Option<LinkKind> {
-    link_kind(ns, local, attr_ns, name).or_else(|| {
-        (attr_ns == AttrNs::None && extra.iter().any(|a| a.eq_ignore_ascii_case(name)))
-            .then_some(LinkKind::Url)
-    })
 }
 
 /// Where the text of a `style` element whose start tag ends at `tag_end` is

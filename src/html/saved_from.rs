@@ -3,9 +3,10 @@
 //! length of the URL. Used as the retrieval URL (rule 5.3) only when the
 //! caller knows no base.
 
-use super::DocumentSetup;
+use super::HtmlContext;
 use crate::base::{BaseRule, EstablishedBase};
 use crate::report::{Report, Severity};
+use encoding_rs::Encoding;
 
 /// The URL of a `saved from url=(NNNN)…` comment text, if it is one.
 pub fn saved_from_url(comment: &str) -> Option<&str> {
@@ -38,20 +39,24 @@ pub fn saved_from_url(comment: &str) -> Option<&str> {
 }
 
 /// The retrieval base a saved page's comment gives, if any and usable
-/// (`comments`: the document's leading comments, in order).
+/// (`comments`: the document's leading comments, in order; its queries
+/// written in `query_encoding`; problems reported at `ctx.location`).
 pub fn saved_from_base(
     comments: &[&str],
-    start: &DocumentSetup<'_>,
+    ctx: &HtmlContext<'_>,
+    query_encoding: &'static Encoding,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     let url = comments.iter().find_map(|c| saved_from_url(c))?;
     let rule = BaseRule::SavedFromComment;
-    let options = start.ctx.options;
-    match options.retrieval_base_from(url, rule, Some(start.query_encoding)) {
+    match ctx
+        .options
+        .retrieval_base_from(url, rule, Some(query_encoding))
+    {
         Ok(base) => Some(base),
         Err(e) => {
             report.problem(
-                start.ctx.location,
+                ctx.location,
                 Severity::Warning,
                 format!("saved-from comment `{url}` ignored: {e}"),
             );

@@ -44,7 +44,7 @@ pub fn heading_base(
     location: &Location,
     report: &mut Report,
 ) -> HeadingBase {
-    let mut ctx = Ctx {
+    let mut headers = BaseHeaders {
         options,
         location,
         report,
@@ -53,7 +53,7 @@ pub fn heading_base(
         .header("content-base")
         .map(|h| clean_url_value(&h.text))
         .filter(|v| !v.is_empty())
-        .and_then(|v| ctx.establish("Content-Base", &v, enclosing, BaseRule::ContentBase));
+        .and_then(|v| headers.establish("Content-Base", &v, enclosing, BaseRule::ContentBase));
 
     let mut relative_location = None;
     let against = content_base.as_ref().or(enclosing);
@@ -69,7 +69,7 @@ pub fn heading_base(
                 against: against.cloned(),
             });
         }
-        ctx.establish(
+        headers.establish(
             "Content-Location",
             &value,
             against,
@@ -92,7 +92,7 @@ pub fn heading_base(
     // needed: an unusable one is reported only then).
     let own = crate::base::in_force([content_base, content_location]).or_else(|| {
         let (name, value) = legacy()?;
-        ctx.establish(&name, &value, enclosing, BaseRule::LegacyBaseHeader)
+        headers.establish(&name, &value, enclosing, BaseRule::LegacyBaseHeader)
     });
     HeadingBase {
         own,
@@ -100,13 +100,15 @@ pub fn heading_base(
     }
 }
 
-struct Ctx<'a> {
+/// The reading of one heading's base headers: what a value establishes, and
+/// the warning for one that establishes none.
+struct BaseHeaders<'a> {
     options: &'a Options,
     location: &'a Location,
     report: &'a mut Report,
 }
 
-impl Ctx<'_> {
+impl BaseHeaders<'_> {
     /// The base `value` of header `name` establishes ([`establish`]):
     /// itself when absolute, else resolved against `against`. A relative
     /// value with nothing to resolve against is passed over silently.

@@ -2,7 +2,7 @@
 //! encoding, base and the rule that set it.
 
 use super::walk::{self, Structure};
-use super::{is_rewritable_type, traverse, OuterBase, PartContext};
+use super::{is_rewritable_type, traverse, OuterBase, TraversedPart};
 use crate::base::EstablishedBase;
 use crate::options::{Format, Options};
 use crate::report::{Location, Report};
@@ -39,7 +39,7 @@ fn explain_tree(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: OuterBase,
+    outer: OuterBase,
     lines: &mut Vec<PartLine>,
 ) {
     traverse(
@@ -48,8 +48,8 @@ fn explain_tree(
         options,
         location,
         report,
-        start,
-        &mut |part: &PartContext<'_>, report| {
+        outer,
+        &mut |part: &TraversedPart<'_>, report| {
             let entity = part.entity;
             let encoding = entity.transfer_encoding();
             let mut base = part.base.cloned();
@@ -84,8 +84,8 @@ fn explain_tree(
             if let (Some(content), Structure::EncodedMessage) = (&decoded, &entity.structure) {
                 // The enclosed message, decoded, under its part.
                 let inner = walk::walk_enclosed(content, entity, location, report);
-                let start = OuterBase::Enclosed(base.as_ref().map(EstablishedBase::inherited));
-                explain_tree(content, &inner, options, location, report, start, lines);
+                let outer = OuterBase::Enclosed(base.as_ref().map(EstablishedBase::inherited));
+                explain_tree(content, &inner, options, location, report, outer, lines);
             }
         },
     );

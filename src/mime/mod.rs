@@ -22,7 +22,7 @@ pub mod walk;
 use crate::base::EstablishedBase;
 use crate::options::{Format, Options};
 use crate::policy::LinkRewriter;
-use crate::report::{Location, Report, Setting, Severity};
+use crate::report::{Location, Message, Report, Setting, Severity};
 use crate::splice::Edit;
 use bases::HeadingBase;
 pub use splice::{EditPlace, PartEdit};
@@ -54,7 +54,7 @@ fn plan_tree(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: OuterBase,
+    outer: OuterBase,
 ) -> Vec<PartEdit> {
     let mut planner = Planner {
         input,
@@ -69,7 +69,7 @@ fn plan_tree(
         options,
         location,
         report,
-        start,
+        outer,
         &mut |part, report| planner.part(part, report),
     );
     let mut edits = planner.edits;
@@ -87,7 +87,7 @@ pub enum OuterBase {
 }
 
 /// What the traversal established for one entity.
-pub struct PartContext<'t> {
+pub struct TraversedPart<'t> {
     /// The entity.
     pub entity: &'t Entity,
     /// Its base (from its heading, else inherited, else the retrieval base).
@@ -109,8 +109,8 @@ pub fn traverse(
     options: &Options,
     location: &Location,
     report: &mut Report,
-    start: OuterBase,
-    visit: &mut dyn FnMut(&PartContext<'_>, &mut Report),
+    outer: OuterBase,
+    visit: &mut dyn FnMut(&TraversedPart<'_>, &mut Report),
 ) {
     let mut t = Traversal {
         input,
@@ -121,7 +121,7 @@ pub fn traverse(
     };
     // The retrieval base: `--url`, established once for the whole input,
     // else each message's own `Snapshot-Content-Location`.
-    let url = match start {
+    let url = match outer {
         OuterBase::Retrieval if options.url.is_some() => {
             Some(options.retrieval_base(location, t.report))
         }
@@ -139,7 +139,7 @@ pub fn traverse(
             t.entity(message, base, None);
         }
     } else {
-        let base = match start {
+        let base = match outer {
             OuterBase::Retrieval => retrieval(tree, t.report),
             OuterBase::Enclosed(base) => base,
         };
@@ -152,7 +152,7 @@ struct Traversal<'a, 'v> {
     options: &'a Options,
     location: &'a Location,
     report: &'a mut Report,
-    visit: &'v mut dyn FnMut(&PartContext<'_>, &mut Report),
+    visit: &'v mut dyn FnMut(&TraversedPart<'_>, &mut Report),
 }
 
 impl Traversal<'_, '_> {
@@ -174,7 +174,7 @@ impl Traversal<'_, '_> {
         let base = crate::base::in_force([heading.own.clone(), enclosing]);
         let protected = protected.or_else(|| self.signature(entity, &loc));
         (self.visit)(
-            &PartContext {
+            &TraversedPart {
                 entity,
                 base: base.as_ref(),
                 heading: &heading,
@@ -196,7 +196,7 @@ impl Traversal<'_, '_> {
         protected: Option<&str>,
     ) {
         (self.visit)(
-            &PartContext {
+            &TraversedPart {
                 entity,
                 base,
                 heading: &HeadingBase::default(),
@@ -220,16 +220,12 @@ impl Traversal<'_, '_> {
         let mut rewritable = false;
         entity.for_each(&mut |e| rewritable |= is_rewritable_type(&e.media_type));
         if rewritable {
-            let force = Setting::Force;
-            self.report.problem_naming(
-                loc,
-                Severity::Warning,
-                Some(force),
-                format!(
-                    "{why}: left unchanged, rewriting would break the signature ({} rewrites it)",
-                    force.term()
-                ),
+            let message = Message::naming(
+                format!("{why}: left unchanged, rewriting would break the signature ("),
+                Setting::Force,
+                " rewrites it)",
             );
+            self.report.problem(loc, Severity::Warning, message);
         }
         Some(format!("{why}; left unchanged"))
     }
@@ -330,7 +326,7 @@ struct Planner<'a> {
 }
 
 impl Planner<'_> {
-    fn part(&mut self, part: &PartContext<'_>, report: &mut Report) {
+    fn part(&mut self, part: &TraversedPart<'_>, report: &mut Report) {
         if part.protected.is_some() {
             return;
         }

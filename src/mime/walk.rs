@@ -764,7 +764,7 @@ mod tests {
             let unparsed = unparsed_paths(&e);
             assert_eq!(unparsed, [path], "{m}");
             assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
-            assert!(report.problems[0].message.starts_with("cannot parse the header block: line 2 is neither a header field"), "{:?}", report.problems);
+            assert!(report.problems[0].message.to_string().starts_with("cannot parse the header block: line 2 is neither a header field"), "{:?}", report.problems);
         }
     }
 
@@ -822,6 +822,7 @@ mod tests {
         assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
         assert!(report.problems[0]
             .message
+            .to_string()
             .contains("nested more than 50 levels"));
     }
 
@@ -895,6 +896,7 @@ mod tests {
             assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
             assert!(report.problems[0]
                 .message
+                .to_string()
                 .starts_with("a body line begins with `From `"));
         }
     }
@@ -922,7 +924,11 @@ mod tests {
             let (e, report) = tree(m);
             let unparsed = unparsed_paths(&e);
             assert_eq!(unparsed, [doubtful], "{m}");
-            let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+            let messages: Vec<String> = report
+                .problems
+                .iter()
+                .map(|p| p.message.to_string())
+                .collect();
             assert_eq!(messages, [Stray::HeaderField.reason()], "{m}");
         }
         // `From` and a colon with no white space is no envelope line at all.
@@ -950,7 +956,11 @@ mod tests {
         for (m, want) in cases {
             let (e, report) = tree(m);
             assert!(matches!(e.structure, Structure::Unparsed(_)), "{m}");
-            let messages: Vec<&str> = report.problems.iter().map(|p| p.message.as_str()).collect();
+            let messages: Vec<String> = report
+                .problems
+                .iter()
+                .map(|p| p.message.to_string())
+                .collect();
             assert_eq!(messages, [want]);
         }
     }

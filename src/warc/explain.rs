@@ -67,7 +67,8 @@ pub fn explain_warc(
         // The bases `rewrite` gives the payload: the same dispatch, and its
         // problems in the same words (an unusable target URI is named so).
         let mut found = Report::new(false);
-        let parts = crate::planned::explain(&payload.body, payload.format, &own, &at, &mut found);
+        let parts =
+            crate::non_archive::explain(&payload.body, payload.format, &own, &at, &mut found);
         found.problems.iter_mut().for_each(super::name_target_uri);
         report.merge(found);
         if payload.format.is_document() {

@@ -472,10 +472,8 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
     let payload = match Payload::of(record, warc.max_record) {
         Ok(payload) => payload,
         Err(pass) => {
-            if let Some((severity, message, setting)) = pass.problem() {
-                result
-                    .report
-                    .problem_naming(&at, severity, setting, message);
+            if let Some((severity, message)) = pass.problem() {
+                result.report.problem(&at, severity, message);
             }
             result.outcome = Outcome::Passed(pass);
             return result;
@@ -486,7 +484,7 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
     }
     let record_options = payload.options(record, options);
     let name = location.file.as_deref();
-    let mut plan = crate::planned::plan(&payload.body, payload.format, &record_options, name);
+    let mut plan = crate::non_archive::plan(&payload.body, payload.format, &record_options, name);
     let mut report = std::mem::take(&mut plan.report);
     for link in &mut report.links {
         link.part = Some(sub_part(&at, link.part.take()));
@@ -543,12 +541,10 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
 /// its `WARC-Target-URI`, not the retrieval URL setting (which records do
 /// not use).
 fn name_target_uri(problem: &mut crate::report::Problem) {
-    if problem.setting == Some(crate::report::Setting::Url) {
-        problem.setting = None;
-        problem.message =
-            problem
-                .message
-                .replacen(crate::report::Setting::Url.term(), "WARC-Target-URI", 1);
+    use crate::report::Setting;
+    if problem.setting() == Some(Setting::Url) {
+        let named = problem.message_naming(|_| "WARC-Target-URI");
+        problem.message = named.into();
     }
 }
 
@@ -608,6 +604,7 @@ mod tests {
         assert!(
             report.problems[0]
                 .message
+                .to_string()
                 .starts_with("broken record: not an ARC record header"),
             "{:?}",
             report.problems

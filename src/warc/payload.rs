@@ -17,7 +17,7 @@
 use super::http;
 use super::record::{media_type, parameter, Record};
 use crate::options::{Format, Options};
-use crate::report::{Setting, Severity};
+use crate::report::{Message, Setting, Severity};
 use std::borrow::Cow;
 
 /// Why a record is not rewritten.
@@ -59,37 +59,33 @@ impl PassedOver {
         }
     }
 
-    /// The problem to report, for the passes worth a message, and the
-    /// setting its message names.
-    pub(crate) fn problem(&self) -> Option<(Severity, String, Option<Setting>)> {
+    /// The problem to report, for the passes worth a message (its message
+    /// naming `WarcOptions::max_record` for a record too large).
+    pub(crate) fn problem(&self) -> Option<(Severity, Message)> {
         match self {
             PassedOver::TooLarge(limit) => Some((
                 Severity::Error,
-                format!(
-                    "skipped: the record is over {} ({limit} bytes)",
-                    Setting::MaxRecord.term()
+                Message::naming(
+                    "skipped: the record is over ",
+                    Setting::MaxRecord,
+                    format!(" ({limit} bytes)"),
                 ),
-                Some(Setting::MaxRecord),
             )),
             PassedOver::BodyTooLarge(why) => Some((
                 Severity::Error,
-                format!("skipped: {why} ({})", Setting::MaxRecord.term()),
-                Some(Setting::MaxRecord),
+                Message::naming(format!("skipped: {why} ("), Setting::MaxRecord, ")"),
             )),
             PassedOver::BadHttp(why) => Some((
                 Severity::Warning,
-                format!("HTTP response not rewritten: {why}"),
-                None,
+                format!("HTTP response not rewritten: {why}").into(),
             )),
             PassedOver::Truncated(why) => Some((
                 Severity::Warning,
-                format!("truncated record (WARC-Truncated: {why}): not rewritten"),
-                None,
+                format!("truncated record (WARC-Truncated: {why}): not rewritten").into(),
             )),
             PassedOver::Segmented => Some((
                 Severity::Warning,
                 "segmented record (WARC-Segment-Number): not rewritten".into(),
-                None,
             )),
             _ => None,
         }
@@ -215,7 +211,7 @@ impl<'a> Payload<'a> {
     /// a `charset` parameter added for HTML and CSS when it had none (the
     /// encoding the payload was read in and written back in). XHTML declares
     /// its own (XML declaration, BOM), MHTML has none.
-    pub fn converted_content_type(&self, plan: &crate::planned::PlannedRewrite<'_>) -> String {
+    pub fn converted_content_type(&self, plan: &crate::non_archive::PlannedRewrite<'_>) -> String {
         let original = self.content_type.trim();
         if matches!(self.format, Format::Mime | Format::Xhtml)
             || parameter(original, "charset").is_some()

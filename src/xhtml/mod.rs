@@ -20,9 +20,8 @@ mod scan;
 mod value;
 
 use crate::base::EstablishedBase;
-use crate::html::{
-    kind_of, reported_name, AttrNs, Bases, DocumentRewriter, DocumentSetup, ElementNs, HtmlContext,
-};
+use crate::html::{reported_name, AttrNs, DocumentFacts, ElementNs, HtmlContext};
+use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Severity};
 use crate::splice::{apply_text, Edit};
 use encoding::XmlInput;
@@ -34,11 +33,11 @@ use scan::{Element, StyleText};
 pub fn plan_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<Edit>> {
     let work = read(input, ctx, report)?;
     let elements = scan_or_report(&work, ctx.location, report)?;
-    let start = start(ctx, &work);
-    let bases = bases(&work, &elements, &start, report);
+    let facts = facts(ctx, &work, &elements, report);
     let mut walk = Walk {
         work: &work,
-        policy: DocumentRewriter::new(&bases, &start, report),
+        facts: &facts,
+        links: facts.link_rewriter(report),
         edits: Vec::new(),
     };
     for element in &elements {
@@ -56,21 +55,7 @@ pub fn document_base(
 ) -> Option<EstablishedBase> {
     let work = read(input, ctx, report)?;
     let elements = scan_or_report(&work, ctx.location, report)?;
-    bases(&work, &elements, &start(ctx, &work), report).in_force()
-}
-
-/// The HTML layer's start for this document: no saved-from comment (an
-/// Internet Explorer habit of HTML pages), queries in the document's
-/// encoding.
-fn start<'a>(ctx: &HtmlContext<'a>, work: &XmlInput<'_>) -> DocumentSetup<'a> {
-    DocumentSetup {
-        ctx: *ctx,
-        saved_from_allowed: false,
-        query_encoding: work.encoding.output_encoding(),
-        output: None,
-        depth: 0,
-        source_spans: false,
-    }
+    facts(ctx, &work, &elements, report).into_base()
 }
 
 fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<XmlInput<'a>> {
@@ -109,14 +94,16 @@ fn scan_or_report(
     }
 }
 
-/// The document's bases: rule 5.1 from the first XHTML `base` element with
-/// an `href`, outside `<template>` contents, as in HTML.
-fn bases(
+/// The HTML layer's facts of this document: queries in the document's
+/// encoding; its bases by rule 5.1 from the first XHTML `base` element with
+/// an `href`, outside `<template>` contents, as in HTML, and no saved-from
+/// comment (an Internet Explorer habit of HTML pages).
+fn facts<'a>(
+    ctx: &HtmlContext<'a>,
     work: &XmlInput<'_>,
     elements: &[Element],
-    start: &DocumentSetup<'_>,
     report: &mut Report,
-) -> Bases {
+) -> DocumentFacts<'a> {
     let href = elements
         .iter()
         .filter(|e| e.ns == ElementNs::Html && e.local == "base" && !e.in_template)
@@ -126,14 +113,21 @@ fn bases(
                 .find(|a| a.ns == AttrNs::None && a.local == "href")
         })
         .and_then(|a| value::decode(work, &a.value).ok());
-    Bases::new(href.as_deref(), &[], start, report)
+    DocumentFacts::new(ctx, work.encoding.output_encoding()).with_bases(
+        href.as_deref(),
+        &[],
+        report,
+    )
 }
 
-/// The walk over the elements: the HTML layer's [`DocumentRewriter`] decides each
-/// value; this writes it back with XML's rules.
+/// The walk over the elements: the HTML layer decides each value
+/// ([`DocumentFacts::value`]); this writes it back with XML's rules.
 struct Walk<'a, 'r> {
     work: &'a XmlInput<'a>,
-    policy: DocumentRewriter<'r>,
+    /// The document's facts.
+    facts: &'r DocumentFacts<'r>,
+    /// Its links' rewriter, which holds the report.
+    links: LinkRewriter<'r>,
     /// Edits of the bytes the XML reader reads (`XmlInput::bytes`).
     edits: Vec<Edit>,
 }
@@ -146,15 +140,14 @@ impl Walk<'_, '_> {
             self.style(text);
         }
         let work = self.work;
-        let (refresh, codebase) = self.policy.element_context(ns, local, |name| {
+        let rules = self.facts.element_rules(ns, local, |name| {
             el.attrs
                 .iter()
                 .find(|a| a.ns == AttrNs::None && a.local == name)
                 .and_then(|a| value::decode(work, &a.value).ok())
         });
-        let extra = &self.policy.start.ctx.options.extra_attributes;
         for attr in &el.attrs {
-            let Some(kind) = kind_of(ns, local, attr.ns, &attr.local, extra) else {
+            let Some(kind) = self.facts.kind_of(ns, local, attr.ns, &attr.local) else {
                 continue;
             };
             let name = reported_name(attr.ns, &attr.local);
@@ -166,8 +159,8 @@ impl Walk<'_, '_> {
                 }
             };
             let new = self
-                .policy
-                .value(local, name, &old, kind, refresh, codebase.as_ref());
+                .facts
+                .value(&mut self.links, local, name, &old, kind, &rules);
             if let Some(new) = new {
                 let written = value::attribute(&new, attr.quote);
                 self.edits.push(Edit {
@@ -201,8 +194,8 @@ impl Walk<'_, '_> {
             starts.push(css.len());
             css.push_str(&text);
         }
-        let r = &mut self.policy.rewriter;
-        let edits = crate::css::css_edits(&css, &mut |u| r.rewrite("style", "url()", u));
+        let links = &mut self.links;
+        let edits = crate::css::css_edits(&css, &mut |u| links.rewrite("style", "url()", u));
         if edits.is_empty() {
             return;
         }
@@ -248,9 +241,8 @@ impl Walk<'_, '_> {
     }
 
     fn problem(&mut self, message: String) {
-        let location = self.policy.start.ctx.location;
-        self.policy
-            .rewriter
+        let location = self.facts.ctx.location;
+        self.links
             .report()
             .problem(location, Severity::Warning, message);
     }

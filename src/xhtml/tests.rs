@@ -73,7 +73,7 @@ fn not_well_formed_is_left_unchanged_and_reported() {
     let input = format!("{HEAD}<body><a href=\"a.html\"><p></a></body></html>");
     let (out, report) = run(input.as_bytes(), "https://e.example/", None);
     assert!(out.is_none());
-    let problem = &report.problems[0].message;
+    let problem = report.problems[0].message.to_string();
     assert!(
         problem.starts_with("not well-formed XML at byte "),
         "{problem}"

@@ -1,11 +1,11 @@
-//! One input, whatever its format, for both jobs: detect its format
-//! ([`detect_format`]); a web archive goes to the WARC layer, any other
-//! format to [`crate::planned`], which hands it to its layer — to be
-//! rewritten ([`rewrite`], [`plan_rewrite`]) or explained ([`explain`]) by
-//! the same path.
+//! Any input, whatever its format, for both jobs — the crate's entry
+//! points: detect its format ([`detect_format`]); a web archive goes to the
+//! WARC layer, any other input to [`crate::non_archive`], which hands it to
+//! its layer — to be rewritten ([`rewrite`], [`plan_rewrite`]) or explained
+//! ([`explain`]) by the same path. (Named `document` before issue 23.)
 
+pub use crate::non_archive::{PlannedRewrite, Rewrite};
 use crate::options::{Format, Options};
-pub use crate::planned::{PlannedRewrite, Rewrite};
 use crate::report::{Explanation, Location, Report, Severity};
 
 /// Decide the format of `input` (named `name`, if it has a name): a web
@@ -143,7 +143,7 @@ pub fn plan_rewrite<'a>(
         report.merge(warc_report);
         return PlannedRewrite::whole(input, output, report);
     }
-    crate::planned::plan(input, format, options, name)
+    crate::non_archive::plan(input, format, options, name)
 }
 
 /// Explain the bases of `input` (named `name` in the text and in problems,
@@ -151,7 +151,7 @@ pub fn plan_rewrite<'a>(
 /// as [`crate::detect_format`] decides). [`Options::url`] is the retrieval
 /// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
 /// rewritten. The bases are those [`rewrite`] uses: the same dispatch
-/// (`planned::explain`) establishes them.
+/// (`non_archive::explain`) establishes them.
 ///
 /// ```
 /// use linkbase::{explain, Options};
@@ -181,7 +181,7 @@ pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanati
             report,
         };
     }
-    let parts = crate::planned::explain(input, format, options, &location, &mut report);
+    let parts = crate::non_archive::explain(input, format, options, &location, &mut report);
     Explanation {
         text: crate::report::render_parts(&parts, &crate::base::BaseRule::label),
         parts,
@@ -192,7 +192,7 @@ pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanati
 #[cfg(test)]
 mod span_tests {
     //! `LinkRecord::span`, set by the HTML layer (`html::rewrite`) for a
-    //! document given whole (`planned`), through the one-call entry point.
+    //! document given whole (`non_archive`), through the one-call entry point.
     use crate::{rewrite, Options};
 
     fn spans(input: &str) -> Vec<(String, Option<String>)> {

@@ -1,16 +1,17 @@
-//! One document of a known format — HTML, XHTML, a style sheet, a MIME
-//! message — handed to its layer with the base the options establish
-//! ([`plan`]), and the rewrite it gives: [`PlannedRewrite`] (the input and
-//! what replaces parts of it), [`Rewrite`] (the output assembled).
+//! An input that is not a web archive — one HTML, XHTML or CSS document, or
+//! one MIME message with its parts — handed to its layer with the base the
+//! options establish ([`plan`]), and the rewrite it gives: [`PlannedRewrite`]
+//! (the input and what replaces parts of it), [`Rewrite`] (the output
+//! assembled).
 //!
 //! Every format but a web archive is mapped to its layer here, for both
 //! jobs: [`plan`] (rewrite) and [`explain`] (the bases, nothing rewritten,
 //! as data: `report::render_parts` makes the text)
 //! take the same retrieval base and the same layer ([`crate::by_format`]
 //! for a single document, the MIME layer for a message). Below the WARC
-//! layer, which plans and explains each payload here, and the dispatcher
-//! ([`crate::document`]), which detects an input's format and sends every
-//! input but a WARC here.
+//! layer, which plans and explains each payload here, and [`crate::input`]
+//! (any input), which detects an input's format and sends every input but a
+//! web archive here. (Named `planned` before issue 23.)
 
 use crate::html::HtmlContext;
 use crate::options::{Format, Options};
