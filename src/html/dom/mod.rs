@@ -12,7 +12,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{AttrQuote, AttrSpan, BufferQueue, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::TokenizerResult;
-use html5ever::{ns, LocalName, Namespace, QualName};
+use html5ever::{local_name, ns, LocalName, Namespace, QualName};
 pub use sink::Keep;
 use std::ops::Range;
 use std::rc::Rc;
@@ -76,7 +76,8 @@ impl AttrNs {
 /// `<!-- saved from url=… -->` mark: HTML `html` or `head` (the document's
 /// own comments can be too)? Where browsers put the mark.
 pub fn may_hold_saved_from(name: &QualName) -> bool {
-    name.ns == ns!(html) && matches!(&*name.local, "html" | "head")
+    // Atoms compared, not their text: one comparison of a word each.
+    name.ns == ns!(html) && (name.local == local_name!("html") || name.local == local_name!("head"))
 }
 
 /// Which parts of the tree a walk visits.

@@ -60,6 +60,17 @@ impl SourceObserver for Observer {
 /// in its map (a page uses a few dozen).
 const NAME_SETS: usize = 64;
 
+/// How many attribute names [`Sink`] remembers [`Keep`]'s answer for (a page
+/// uses a few dozen).
+const KEEP_SLOTS: usize = 64;
+
+/// Where [`Sink`] remembers [`Keep`]'s answer for `name`: a slot chosen by
+/// the local name's hash, its bits mixed as in [`name_set`].
+fn keep_slot(name: &QualName) -> usize {
+    let mixed = name.local.get_hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (u64::BITS - KEEP_SLOTS.trailing_zeros())) as usize
+}
+
 /// Where [`Sink`] keeps `name` at hand: a set chosen by the local name's
 /// hash, its bits mixed (the low bits of the hashes of the most used names
 /// can be alike), with two ways (two names a page uses as often can still
@@ -168,6 +179,10 @@ pub(super) struct Sink<'t, 'k> {
     /// The name given to handles of nodes that are no elements.
     no_name: Rc<QualName>,
     has_base: Cell<bool>,
+    /// `keep`'s answers for the attribute names met last (`keep` is asked
+    /// about every attribute of every element, and answers by name alone:
+    /// comparing a name's atoms with the one remembered is cheaper).
+    kept_names: RefCell<[Option<(QualName, bool)>; KEEP_SLOTS]>,
 }
 
 impl<'t, 'k> Sink<'t, 'k> {
@@ -184,6 +199,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             recent_names: RefCell::new([const { [None, None] }; NAME_SETS]),
             no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             has_base: Cell::new(false),
+            kept_names: RefCell::new([const { None }; KEEP_SLOTS]),
         };
         (sink, Observer(announced))
     }
@@ -257,8 +273,18 @@ impl<'t, 'k> Sink<'t, 'k> {
             attrs.is_empty() || spans.is_some(),
             "attributes without spans"
         );
+        let mut kept_names = self.kept_names.borrow_mut();
         for (i, a) in attrs.into_iter().enumerate() {
-            if !(self.keep)(&a.name) {
+            let slot = &mut kept_names[keep_slot(&a.name)];
+            let wanted = match slot {
+                Some((name, wanted)) if *name == a.name => *wanted,
+                _ => {
+                    let wanted = (self.keep)(&a.name);
+                    *slot = Some((a.name.clone(), wanted));
+                    wanted
+                }
+            };
+            if !wanted {
                 continue;
             }
             let span = spans.map(|s| ValueSpan::from(&s[i]));
@@ -302,10 +328,10 @@ impl<'t, 'k> Sink<'t, 'k> {
                 arena.link(parent, node.id, before);
             }
             NodeOrText::AppendText(text) => {
-                let Some(e) = self.element_of(parent) else {
+                let arena = &mut *self.arena.borrow_mut();
+                let Kind::Element(e) = arena.nodes[parent as usize].kind else {
                     return;
                 };
-                let arena = &mut *self.arena.borrow_mut();
                 if let Some(style) = arena.elements[e as usize].style_text() {
                     arena.style_texts[style as usize].text.push_str(&text);
                 }
@@ -356,7 +382,8 @@ impl TreeSink for Sink<'_, '_> {
         if name.expanded() == html5ever::expanded_name!(html "base") {
             self.has_base.set(true);
         }
-        let is_style = &*name.local == "style" && matches!(name.ns, ns!(html) | ns!(svg));
+        let is_style =
+            name.local == local_name!("style") && matches!(name.ns, ns!(html) | ns!(svg));
         let name = self.shared_name(name);
         let mut arena = self.arena.borrow_mut();
         // Kept straight into the arena: an element's attributes are one

@@ -440,7 +440,8 @@ where
     fn process_to_completion(&self, mut token: Token) -> TokenSinkResult<Handle> {
         // Queue of additional tokens yet to be processed.
         // This stays empty in the common case where we don't split whitespace.
-        let mut more_tokens = VecDeque::new();
+        // linkbase patch: a queue that costs nothing until used.
+        let mut more_tokens = TokenQueue::default();
 
         loop {
             let should_have_acknowledged_self_closing_flag = matches!(
@@ -2181,5 +2182,27 @@ where
             self.pop();
         }
         self.step(self.mode.get(), Token::Tag(tag))
+    }
+}
+
+// linkbase patch: from here to the end, `TokenQueue` (PATCHES.md, "A leaner
+// parse").
+/// `process_to_completion`'s queue of tokens yet to be processed: a
+/// `VecDeque` made only when a token is queued (a whitespace split), so that
+/// the common case, every other token, neither builds nor drops one.
+#[derive(Default)]
+struct TokenQueue(Option<VecDeque<Token>>);
+
+impl TokenQueue {
+    fn pop_front(&mut self) -> Option<Token> {
+        self.0.as_mut()?.pop_front()
+    }
+
+    fn push_back(&mut self, token: Token) {
+        self.0.get_or_insert_with(VecDeque::new).push_back(token);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(VecDeque::is_empty)
     }
 }

@@ -34,7 +34,7 @@
 //!   entry's element open" (reconstructing the active formatting elements)
 //!   is a hash look-up instead of a search of the stack.
 
-use std::collections::hash_map::RandomState;
+use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::ops::Deref;
@@ -99,7 +99,33 @@ pub(crate) struct OpenElems<Handle> {
     /// (identifiers are given in order from 1, so a vector indexed by them
     /// is denser and faster than a hash set).
     open_format_ids: Vec<bool>,
+    // linkbase patch: the two fields below (PATCHES.md, "A leaner parse").
+    /// Which of the five index lists (`P` ... `SPECIAL`) each open element
+    /// is in, index for index with `elems`: popping an element touches only
+    /// those (most elements are in none).
+    lists: Vec<u8>,
+    /// Emptied `by_name` lists, kept for the next name pushed (at most
+    /// `SPARE_LISTS`): a name's list is not allocated and freed again each
+    /// time an element of a name no other open element has is pushed and
+    /// popped.
+    spare_lists: Vec<Vec<usize>>,
 }
+
+// linkbase patch: from here to `SPARE_LISTS`, the bits of `OpenElems::lists`.
+/// `OpenElems::p_indices`.
+const P: u8 = 1;
+/// `OpenElems::button_indices`.
+const BUTTON: u8 = 2;
+/// `OpenElems::default_scope_indices`.
+const DEFAULT_SCOPE: u8 = 4;
+/// `OpenElems::template_indices`.
+const TEMPLATE: u8 = 8;
+/// `OpenElems::special_indices`.
+const SPECIAL: u8 = 16;
+/// Every list bit, lowest first.
+const LIST_BITS: [u8; 5] = [P, BUTTON, DEFAULT_SCOPE, TEMPLATE, SPECIAL];
+/// How many emptied name lists `OpenElems::spare_lists` keeps.
+const SPARE_LISTS: usize = 32;
 
 impl<Handle> Default for OpenElems<Handle> {
     fn default() -> Self {
@@ -115,6 +141,9 @@ impl<Handle> Default for OpenElems<Handle> {
             by_name: HashMap::with_hasher(NameKeys::new()),
             format_ids: Vec::new(),
             open_format_ids: Vec::new(),
+            // linkbase patch: the list bits and the spare name lists.
+            lists: Vec::new(),
+            spare_lists: Vec::new(),
         }
     }
 }
@@ -203,16 +232,36 @@ impl<'a, Handle> IntoIterator for &'a OpenElems<Handle> {
 }
 
 impl<Handle> OpenElems<Handle> {
-    /// The index lists an element named `name` belongs to.
-    fn lists_of(&mut self, name: ExpandedName) -> [Option<&mut Vec<usize>>; 5] {
-        let html_named = |local| *name.ns == ns!(html) && *name.local == local;
-        [
-            html_named(local_name!("p")).then_some(&mut self.p_indices),
-            html_named(local_name!("button")).then_some(&mut self.button_indices),
-            default_scope(name).then_some(&mut self.default_scope_indices),
-            html_named(local_name!("template")).then_some(&mut self.template_indices),
-            special_tag(name).then_some(&mut self.special_indices),
-        ]
+    // linkbase patch: `lists_of` is `list_bits` and `list`.
+    /// The index lists an element named `name` belongs to, as bits.
+    fn list_bits(name: ExpandedName) -> u8 {
+        let mut bits = 0;
+        if *name.ns == ns!(html) {
+            bits = match *name.local {
+                local_name!("p") => P,
+                local_name!("button") => BUTTON,
+                local_name!("template") => TEMPLATE,
+                _ => 0,
+            };
+        }
+        if default_scope(name) {
+            bits |= DEFAULT_SCOPE;
+        }
+        if special_tag(name) {
+            bits |= SPECIAL;
+        }
+        bits
+    }
+
+    /// The index list of bit `bit` (one of `LIST_BITS`).
+    fn list(&mut self, bit: u8) -> &mut Vec<usize> {
+        match bit {
+            P => &mut self.p_indices,
+            BUTTON => &mut self.button_indices,
+            DEFAULT_SCOPE => &mut self.default_scope_indices,
+            TEMPLATE => &mut self.template_indices,
+            _ => &mut self.special_indices,
+        }
     }
 
     fn all_lists(&mut self) -> impl Iterator<Item = &mut Vec<usize>> {
@@ -233,6 +282,8 @@ impl<Handle> OpenElems<Handle> {
         self.elems.push(elem);
         self.html_names.push(None);
         self.format_ids.push(0);
+        // linkbase patch: the list bits.
+        self.lists.push(0);
         self.note_index(index, name);
     }
 
@@ -242,6 +293,8 @@ impl<Handle> OpenElems<Handle> {
         self.forget_index(index);
         self.html_names.pop();
         self.format_ids.pop();
+        // linkbase patch: the list bits.
+        self.lists.pop();
         self.elems.pop()
     }
 
@@ -261,6 +314,8 @@ impl<Handle> OpenElems<Handle> {
         self.html_names.clear();
         self.format_ids.clear();
         self.open_format_ids.clear();
+        // linkbase patch: the list bits.
+        self.lists.clear();
         std::mem::take(&mut self.elems)
     }
 
@@ -270,6 +325,8 @@ impl<Handle> OpenElems<Handle> {
         let elem = self.elems.remove(index);
         self.html_names.remove(index);
         self.format_ids.remove(index);
+        // linkbase patch: the list bits.
+        self.lists.remove(index);
         for list in self.all_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i > index) {
                 *i -= 1;
@@ -283,6 +340,8 @@ impl<Handle> OpenElems<Handle> {
         self.elems.insert(index, elem);
         self.html_names.insert(index, None);
         self.format_ids.insert(index, 0);
+        // linkbase patch: the list bits.
+        self.lists.insert(index, 0);
         for list in self.all_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i >= index) {
                 *i += 1;
@@ -301,20 +360,24 @@ impl<Handle> OpenElems<Handle> {
     /// Drop `index` from the index lists, its name and its identifier in
     /// the list of active formatting elements.
     fn forget_index(&mut self, index: usize) {
-        for list in [
-            &mut self.p_indices,
-            &mut self.button_indices,
-            &mut self.default_scope_indices,
-            &mut self.template_indices,
-            &mut self.special_indices,
-        ] {
-            remove_sorted(list, index);
+        // linkbase patch: only the lists the element is in (its bits), and
+        // its name's list found once, kept for reuse once empty.
+        let bits = std::mem::take(&mut self.lists[index]);
+        if bits != 0 {
+            for bit in LIST_BITS {
+                if bits & bit != 0 {
+                    remove_sorted(self.list(bit), index);
+                }
+            }
         }
         if let Some(name) = self.html_names[index].take() {
-            if let Some(list) = self.by_name.get_mut(&name) {
-                remove_sorted(list, index);
-                if list.is_empty() {
-                    self.by_name.remove(&name);
+            if let Entry::Occupied(mut entry) = self.by_name.entry(name) {
+                remove_sorted(entry.get_mut(), index);
+                if entry.get().is_empty() {
+                    let list = entry.remove();
+                    if self.spare_lists.len() < SPARE_LISTS {
+                        self.spare_lists.push(list);
+                    }
                 }
             }
         }
@@ -324,12 +387,24 @@ impl<Handle> OpenElems<Handle> {
 
     /// Add `index`, where an element named `name` now is, to its lists.
     fn note_index(&mut self, index: usize, name: ExpandedName) {
-        for list in self.lists_of(name).into_iter().flatten() {
-            insert_sorted(list, index);
+        // linkbase patch: the list bits, and a spare list for a new name.
+        let bits = Self::list_bits(name);
+        if bits != 0 {
+            for bit in LIST_BITS {
+                if bits & bit != 0 {
+                    insert_sorted(self.list(bit), index);
+                }
+            }
         }
+        self.lists[index] = bits;
         if *name.ns == ns!(html) {
             let local = name.local.clone();
-            insert_sorted(self.by_name.entry(local.clone()).or_default(), index);
+            let spare_lists = &mut self.spare_lists;
+            let list = self
+                .by_name
+                .entry(local.clone())
+                .or_insert_with(|| spare_lists.pop().unwrap_or_default());
+            insert_sorted(list, index);
             self.html_names[index] = Some(local);
         }
     }
