@@ -147,7 +147,8 @@ fn gzip_member<'a>(
     };
     out.reserve(size / 3 + 64);
     out.extend_from_slice(&[0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, xfl, 255]);
-    let mut crc = flate2::Crc::new();
+    let mut crc = crc32fast::Hasher::new();
+    let mut amount = 0u32;
     DEFLATERS.with(|cell| {
         let mut cell = cell.borrow_mut();
         let deflater = match &mut cell[level.min(9) as usize] {
@@ -160,6 +161,7 @@ fn gzip_member<'a>(
         let mut pieces = parts.peekable();
         while let Some(piece) = pieces.next() {
             crc.update(piece);
+            amount = amount.wrapping_add(piece.len() as u32);
             let last = pieces.peek().is_none();
             let flush = if last {
                 FlushCompress::Finish
@@ -186,8 +188,9 @@ fn gzip_member<'a>(
             }
         }
     });
-    out.extend_from_slice(&crc.sum().to_le_bytes());
-    out.extend_from_slice(&crc.amount().to_le_bytes());
+    out.extend_from_slice(&crc.finalize().to_le_bytes());
+    // ISIZE: the length modulo 2^32 (RFC 1952).
+    out.extend_from_slice(&amount.to_le_bytes());
 }
 
 /// Writes encoded records to `W`.
