@@ -25,13 +25,16 @@
 //!   `warcio==1.8.1` from PyPI).
 //!
 //! - **Tiny records** (issue 21's "1M tiny records to `.warc.gz` within 2×
-//!   of the plain output's time"): a generated WARC of
-//!   `LINKBASE_BENCH_TINY` (default 100,000) `resource` records of one
-//!   short HTML link each, every one converted, to `.warc` and to
-//!   `.warc.gz`, `-j N`.
+//!   of the plain output's time"): generated WARCs of `resource` records of
+//!   one short HTML link each (~550 bytes per conversion record), every one
+//!   converted, to `.warc` and to `.warc.gz`, `-j N`; one WARC per count in
+//!   `LINKBASE_BENCH_TINY` (comma-separated, default `100000,1000000`: the
+//!   issue's size; the 1M WARC is 258 MB, its runs take seconds each).
 //! - `LINKBASE_BENCH_BEFORE=/path/to/an/older/linkbase`: every linkbase
 //!   command is also run with that binary, in the same rounds, so that a
-//!   before/after comparison comes from one run (`before:` in the table).
+//!   before/after comparison comes from one run (`before:` in the table);
+//!   both must write the same records (compared decompressed: the gzip
+//!   level of small records changed).
 //!
 //! N is the number of cores. Printed: a Markdown table of the medians,
 //! records per second and the ratio to `zcat` (of the medians, and paired:
@@ -302,6 +305,19 @@ fn tiny_warc(path: &Path, count: usize) {
     out.flush().expect("write the tiny WARC");
 }
 
+/// The content of a file of gzip members, or of a plain file.
+fn gunzipped(path: &Path) -> Vec<u8> {
+    let bytes = read(path);
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return bytes;
+    }
+    let mut plain = Vec::new();
+    flate2::read::MultiGzDecoder::new(&bytes[..])
+        .read_to_end(&mut plain)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    plain
+}
+
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -334,12 +350,18 @@ fn main() {
         std::fs::metadata(&plain).map_or(0, |m| m.len()),
     );
 
-    let tiny_count: usize = std::env::var("LINKBASE_BENCH_TINY")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(100_000);
-    let tiny = dir.path().join("tiny.warc");
-    tiny_warc(&tiny, tiny_count);
+    let tiny_counts: Vec<usize> = std::env::var("LINKBASE_BENCH_TINY")
+        .unwrap_or_else(|_| "100000,1000000".into())
+        .split(',')
+        .map(|c| {
+            c.trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("LINKBASE_BENCH_TINY: {c:?} is not a count"))
+        })
+        .collect();
+    for count in &tiny_counts {
+        tiny_warc(&dir.path().join(format!("tiny-{count}.warc")), *count);
+    }
 
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
     let n = jobs.to_string();
@@ -392,16 +414,27 @@ fn main() {
         ),
     ];
 
-    commands.push(Timed::new(
-        &format!("linkbase tiny → plain, -j {n}"),
-        linkbase,
-        &[&"-q", &"-j", &n, &tiny, &"-o", &"tiny-plain/out.warc"],
-    ));
-    commands.push(Timed::new(
-        &format!("linkbase tiny → gz, -j {n}"),
-        linkbase,
-        &[&"-q", &"-j", &n, &tiny, &"-o", &"tiny-gz/out.warc.gz"],
-    ));
+    let mut folders: Vec<String> = [
+        "gz-gz-j1",
+        "gz-gz-jn",
+        "gz-plain-jn",
+        "plain-plain-j1",
+        "plain-plain-jn",
+    ]
+    .map(String::from)
+    .into();
+    for count in &tiny_counts {
+        let tiny = format!("tiny-{count}.warc");
+        for (to, out) in [("plain", "out.warc"), ("gz", "out.warc.gz")] {
+            let folder = format!("tiny-{count}-{to}");
+            commands.push(Timed::new(
+                &format!("linkbase {count} tiny → {to}, -j {n}"),
+                linkbase,
+                &[&"-q", &"-j", &n, &tiny, &"-o", &format!("{folder}/{out}")],
+            ));
+            folders.push(folder);
+        }
+    }
     // The same linkbase commands with the older binary, into folders of
     // their own.
     if let Some(before) = &before {
@@ -431,15 +464,7 @@ fn main() {
     }
     // Each linkbase mode writes into a folder of its own, under one file
     // name (the name is in the output's warcinfo record).
-    for folder in [
-        "gz-gz-j1",
-        "gz-gz-jn",
-        "gz-plain-jn",
-        "plain-plain-j1",
-        "plain-plain-jn",
-        "tiny-plain",
-        "tiny-gz",
-    ] {
+    for folder in &folders {
         std::fs::create_dir_all(dir.path().join(folder)).expect("an output folder");
         std::fs::create_dir_all(dir.path().join(format!("before-{folder}")))
             .expect("an output folder");
@@ -469,21 +494,41 @@ fn main() {
         .next()
         .and_then(|r| r.parse().ok())
         .expect("a record count");
-    let mut pairs = vec![
+    for (one, many) in [
         ("gz-gz-j1/out.warc.gz", "gz-gz-jn/out.warc.gz"),
         ("plain-plain-j1/out.warc", "plain-plain-jn/out.warc"),
-    ];
-    // The older binary writes the same bytes (same records, same options).
-    if before.is_some() {
-        pairs.push(("gz-gz-j1/out.warc.gz", "before-gz-gz-jn/out.warc.gz"));
-        pairs.push(("plain-plain-j1/out.warc", "before-plain-plain-jn/out.warc"));
-        pairs.push(("tiny-gz/out.warc.gz", "before-tiny-gz/out.warc.gz"));
-    }
-    for (one, many) in pairs {
+    ] {
         assert!(
             read(&dir.path().join(one)) == read(&dir.path().join(many)),
             "{one} and {many} differ: -j 1 and -j {n} must write the same bytes"
         );
+    }
+    // The older binary writes the same records (same options), compressed
+    // or not; compressed ones are compared decompressed (the gzip level of
+    // small records changed).
+    if before.is_some() {
+        let mut pairs = vec![
+            (
+                "gz-gz-j1/out.warc.gz".to_string(),
+                "before-gz-gz-jn/out.warc.gz".to_string(),
+            ),
+            (
+                "plain-plain-j1/out.warc".into(),
+                "before-plain-plain-jn/out.warc".into(),
+            ),
+        ];
+        for count in &tiny_counts {
+            pairs.push((
+                format!("tiny-{count}-gz/out.warc.gz"),
+                format!("before-tiny-{count}-gz/out.warc.gz"),
+            ));
+        }
+        for (ours, theirs) in pairs {
+            assert!(
+                gunzipped(&dir.path().join(&ours)) == gunzipped(&dir.path().join(&theirs)),
+                "{ours} and {theirs} hold different records"
+            );
+        }
     }
     // HTTP header lines (http.server writes `Content-type`).
     let html = String::from_utf8_lossy(&read(&plain))
@@ -522,8 +567,8 @@ fn main() {
             "| {} | {:.3} s | {:.0} | {:.2} | {:.2} |",
             command.name,
             m,
-            if command.name.contains("tiny") {
-                tiny_count as f64
+            if let Some(count) = tiny_count(&command.name) {
+                count as f64
             } else {
                 records as f64
             } / m,
@@ -549,16 +594,28 @@ fn main() {
                 paired(one, many)
             );
         }
-        let plain = by_name(&format!("{which}linkbase tiny → plain, -j {n}"));
-        let gz = by_name(&format!("{which}linkbase tiny → gz, -j {n}"));
-        println!(
-            "\n{which}{tiny_count} tiny records: to .warc.gz takes {:.2}x the time of to .warc (medians {:.3} s vs {:.3} s; paired {:.2}x)",
-            gz.median() / plain.median(),
-            gz.median(),
-            plain.median(),
-            paired(gz, plain)
-        );
+        for count in &tiny_counts {
+            let plain = by_name(&format!("{which}linkbase {count} tiny → plain, -j {n}"));
+            let gz = by_name(&format!("{which}linkbase {count} tiny → gz, -j {n}"));
+            println!(
+                "\n{which}{count} tiny records: to .warc.gz takes {:.2}x the time of to .warc (medians {:.3} s vs {:.3} s; paired {:.2}x)",
+                gz.median() / plain.median(),
+                gz.median(),
+                plain.median(),
+                paired(gz, plain)
+            );
+        }
     }
+}
+
+/// The records of a tiny-records command (`linkbase N tiny → …`).
+fn tiny_count(name: &str) -> Option<usize> {
+    let rest = name.strip_prefix("before: ").unwrap_or(name);
+    let rest = rest.strip_prefix("linkbase ")?;
+    let (count, what) = rest.split_once(' ')?;
+    what.starts_with("tiny")
+        .then(|| count.parse().ok())
+        .flatten()
 }
 
 /// The median over the rounds of `a`'s time over `b`'s in the same round

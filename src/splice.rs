@@ -17,6 +17,7 @@
 
 use encoding_rs::{Encoding, ISO_2022_JP, UTF_8};
 use std::ops::Range;
+use std::sync::Mutex;
 
 /// One replacement: `range` of the input (or of a decoded text) and what is
 /// written there instead.
@@ -110,7 +111,7 @@ pub enum OffsetMap<'a> {
     /// A single-byte encoding: the UTF-8 length of each byte's character.
     SingleByte {
         input: &'a [u8],
-        lengths: Box<[u8; 256]>,
+        lengths: &'static [u8; 256],
         byte: usize,
         text: usize,
     },
@@ -124,6 +125,31 @@ pub enum OffsetMap<'a> {
     },
 }
 
+/// The UTF-8 length of each byte's character in the single-byte
+/// `encoding` (3 for a byte it does not map: U+FFFD), made once per
+/// encoding and kept for the process: 256 decodes for every document cost
+/// more than a tiny document's whole rewriting. At most one table of 256
+/// bytes per single-byte encoding `encoding_rs` knows.
+fn single_byte_lengths(encoding: &'static Encoding) -> &'static [u8; 256] {
+    type Tables = Vec<(&'static Encoding, &'static [u8; 256])>;
+    static TABLES: Mutex<Tables> = Mutex::new(Vec::new());
+    let mut tables = TABLES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, lengths)) = tables.iter().find(|(known, _)| *known == encoding) {
+        return lengths;
+    }
+    let mut lengths = [0u8; 256];
+    for (b, len) in lengths.iter_mut().enumerate() {
+        *len = encoding
+            .decode_without_bom_handling_and_without_replacement(&[b as u8])
+            .map_or(3, |c| c.len() as u8);
+    }
+    let lengths: &'static [u8; 256] = Box::leak(Box::new(lengths));
+    tables.push((encoding, lengths));
+    lengths
+}
+
 impl<'a> OffsetMap<'a> {
     /// The map of `input`, in `encoding`, whose text starts after its first
     /// `bom_len` bytes (a byte order mark).
@@ -131,16 +157,9 @@ impl<'a> OffsetMap<'a> {
         if encoding == UTF_8 {
             OffsetMap::Identity(bom_len)
         } else if encoding.is_single_byte() {
-            let mut lengths = Box::new([0u8; 256]);
-            for (b, len) in lengths.iter_mut().enumerate() {
-                let byte = [b as u8];
-                *len = encoding
-                    .decode_without_bom_handling_and_without_replacement(&byte)
-                    .map_or(3, |c| c.len() as u8);
-            }
             OffsetMap::SingleByte {
                 input,
-                lengths,
+                lengths: single_byte_lengths(encoding),
                 byte: bom_len,
                 text: 0,
             }
@@ -345,5 +364,20 @@ mod tests {
         let mut map = OffsetMap::new(input, ISO_2022_JP, 0);
         assert!(!map.exact());
         assert_eq!(map.range(&(0..3)), Some(0..8));
+    }
+
+    #[test]
+    fn a_single_byte_encodings_table_is_made_once_and_gives_each_bytes_utf8_length() {
+        let (a, b) = (
+            single_byte_lengths(encoding_rs::WINDOWS_1252),
+            single_byte_lengths(encoding_rs::WINDOWS_1252),
+        );
+        assert!(std::ptr::eq(a, b), "one table per encoding");
+        // WHATWG Encoding: 0x41 is A, 0xE9 é (U+00E9), 0x80 € (U+20AC).
+        assert_eq!((a[0x41], a[0xE9], a[0x80]), (1, 2, 3));
+        // ISO-8859-8 leaves 0xA1 unmapped (U+FFFD, 3 bytes); 0xE0 is א (U+05D0).
+        let hebrew = single_byte_lengths(encoding_rs::ISO_8859_8);
+        assert!(!std::ptr::eq(a, hebrew));
+        assert_eq!((hebrew[0xA1], hebrew[0xE0]), (3, 2));
     }
 }

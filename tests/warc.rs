@@ -47,6 +47,22 @@ fn gzip_members(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     Ok(members)
 }
 
+/// The gzip members of `bytes` as they are (compressed), each with its
+/// decompressed length.
+fn raw_gzip_members(bytes: &[u8]) -> Vec<(Vec<u8>, usize)> {
+    let mut rest = bytes;
+    let mut members = Vec::new();
+    while !rest.is_empty() {
+        let mut decoder = flate2::bufread::GzDecoder::new(rest);
+        let mut member = Vec::new();
+        decoder.read_to_end(&mut member).unwrap();
+        let after = decoder.into_inner();
+        members.push((rest[..rest.len() - after.len()].to_vec(), member.len()));
+        rest = after;
+    }
+    members
+}
+
 /// The zstd frames of `bytes` (no dictionary), each decompressed on its own.
 fn zstd_frames(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     let mut rest = bytes;
@@ -182,6 +198,7 @@ fn main() {
         the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks,
         damage_inside_a_task_gives_the_same_output_report_and_messages_for_any_jobs,
         a_warc_run_counts_its_records_in_the_summary,
+        small_records_are_compressed_at_level_1_unless_a_level_is_given,
     ]);
     libtest_mimic::run(&args, trials).exit();
 }
@@ -1029,4 +1046,60 @@ fn a_warc_run_counts_its_records_in_the_summary() {
         stderr.contains("\nlinkbase: WARC records: 2 read, 1 converted, 0 unchanged, 1 passed over (warcinfo 1), 0 broken\nlinkbase: 1 of 1 input changed; "),
         "{stderr}"
     );
+}
+
+/// Without `--gzip-level`, a record under 1 KiB (plain) is compressed at
+/// level 1 and a larger one at 6 (docs/warc.md, "Speed"): each member of
+/// the default output is byte for byte the member `--gzip-level 1` or
+/// `--gzip-level 6` writes for that record, its header's XFL says so
+/// (RFC 1952: 4 fastest, 0 otherwise), and a level given is used for every
+/// record.
+fn small_records_are_compressed_at_level_1_unless_a_level_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = html_record(1, "http://example.com/1/");
+    let page = format!(
+        "<p>{}<a href=\"big.html\">big</a></p>",
+        "Some text of a larger page, ".repeat(100)
+    );
+    input.extend(
+        format!(
+            "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: {}\r\nWARC-Target-URI: http://example.com/2/\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{page}\r\n\r\n",
+            id(2),
+            page.len()
+        )
+        .into_bytes(),
+    );
+    input.extend(html_record(3, "http://example.com/3/"));
+    std::fs::write(dir.path().join("in.warc"), &input).unwrap();
+    let run = |level: Option<&str>| {
+        let sub = dir.path().join(level.unwrap_or("default"));
+        std::fs::create_dir_all(&sub).unwrap();
+        let mut command = linkbase();
+        command
+            .current_dir(&sub)
+            .arg("../in.warc")
+            .args(["-o", "out.warc.gz"]);
+        if let Some(level) = level {
+            command.args(["--gzip-level", level]);
+        }
+        let run = command.output().unwrap();
+        assert_eq!(run.status.code(), Some(0), "{level:?}: {run:?}");
+        raw_gzip_members(&std::fs::read(sub.join("out.warc.gz")).unwrap())
+    };
+    let (default, one, six) = (run(None), run(Some("1")), run(Some("6")));
+    assert_eq!(default.len(), 4, "warcinfo and three conversion records");
+    let small: Vec<bool> = default.iter().map(|(_, plain)| *plain < 1024).collect();
+    assert_eq!(small, [true, true, false, true]);
+    for (i, (member, _)) in default.iter().enumerate() {
+        let (expected, xfl) = if small[i] {
+            (&one[i].0, 4)
+        } else {
+            (&six[i].0, 0)
+        };
+        assert!(member == expected, "member {i}: not the level's bytes");
+        assert_eq!(member[8], xfl, "member {i}");
+    }
+    assert!(one.iter().all(|(m, _)| m[8] == 4));
+    assert!(six.iter().all(|(m, _)| m[8] == 0));
+    assert!(one[2].0 != six[2].0 && one[1].0 != six[1].0);
 }

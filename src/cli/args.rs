@@ -120,10 +120,10 @@ pub struct RewriteArgs {
     pub check: bool,
 
     /// Gzip level of a compressed WARC output (one member per record): 1
-    /// fastest, 9 smallest.
-    #[arg(long, value_name = "LEVEL", default_value = "6", help_heading = OUTPUT,
+    /// fastest, 9 smallest. Default: 6, and 1 for records under 1 KiB.
+    #[arg(long, value_name = "LEVEL", help_heading = OUTPUT,
           value_parser = clap::value_parser!(u32).range(0..=9))]
-    pub gzip_level: u32,
+    pub gzip_level: Option<u32>,
 
     /// With --in-place, keep each original next to it as NAME+SUFFIX. An
     /// existing backup is never overwritten: the run is refused before any

@@ -68,8 +68,8 @@ pub struct Settings {
     pub report: Option<PathBuf>,
     /// Larger inputs are skipped.
     pub max_size: u64,
-    /// `--gzip-level` of a compressed WARC output.
-    pub gzip_level: u32,
+    /// `--gzip-level` of a compressed WARC output, when given.
+    pub gzip_level: Option<u32>,
     /// How files are written (and the test hook that makes writes fail).
     pub writer: AtomicWriter,
     /// `--rewritten-only`: a mirror gets the rewritten files only.

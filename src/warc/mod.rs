@@ -71,8 +71,11 @@ pub struct WarcOptions {
     pub date: String,
     /// One gzip member per record (`.warc.gz`).
     pub gzip: bool,
-    /// The gzip level, 0 (stored) to 9 (smallest); 6 by default, as gzip's.
-    pub gzip_level: u32,
+    /// The gzip level of every record, 0 (stored) to 9 (smallest). `None`
+    /// (the default): 6, gzip's default, but 1 for records under 1 KiB,
+    /// whose compression at 6 cost more than their conversion
+    /// (docs/warc.md, "Speed").
+    pub gzip_level: Option<u32>,
     /// One zstd frame per record (`.warc.zst`, the IIPC zstd-WARC
     /// proposal, no dictionary), at zstd's default level (3); over `gzip`.
     pub zstd: bool,
@@ -89,7 +92,7 @@ impl WarcOptions {
         WarcOptions {
             date: warc_date(source_date_epoch()),
             gzip: false,
-            gzip_level: 6,
+            gzip_level: None,
             zstd: false,
             file_name: None,
             max_record: 256 << 20,
@@ -339,7 +342,10 @@ pub fn convert_on<R: Read, W: Write>(
     let packing = if warc.zstd {
         Packing::Zstd(zstd::DEFAULT_COMPRESSION_LEVEL)
     } else if warc.gzip {
-        Packing::Gzip(warc.gzip_level.min(9))
+        match warc.gzip_level {
+            Some(level) => Packing::Gzip(level.min(9)),
+            None => Packing::GzipDefault,
+        }
     } else {
         Packing::Plain
     };
