@@ -144,9 +144,12 @@ impl NameSlot {
     };
 }
 
-/// How many slots `OpenElems::slots` has: many more than the names of the
-/// elements a page keeps open at once, so that two rarely share a slot.
-const NAME_SLOTS: usize = 2048;
+/// How many slots `OpenElems::slots` has: several times the names of the
+/// elements a page keeps open at once, so that two rarely share a slot, and
+/// few enough to be made cheaply for each document (on the sample of 20
+/// pages of linkbase's python/bench/pages.py, 256 slots took the fewest
+/// instructions of 64 to 2048).
+const NAME_SLOTS: usize = 256;
 
 /// `OpenElems::below`'s "none".
 const NO_INDEX: usize = usize::MAX;
