@@ -31,13 +31,40 @@ struct Announcement {
     tag_end: usize,
     /// Its attributes' spans, in its attributes' order.
     attrs: Vec<AttrSpan>,
+    /// Attribute vectors the sink is done with, emptied, for the tokenizer's
+    /// next tags ([`SourceObserver::spare_attributes`]): at most
+    /// [`SPARE_VECTORS`], none larger than [`SPARE_CAPACITY`].
+    spare: Vec<Vec<Attribute>>,
 }
+
+/// How many emptied attribute vectors [`Announcement`] keeps (one is
+/// enough but for a formatting element, whose tag the tree builder keeps).
+const SPARE_VECTORS: usize = 4;
+
+/// The room of a new attribute vector made for [`Announcement::spare`].
+const SPARE_VECTOR_ROOM: usize = 8;
+
+/// The largest attribute vector kept for reuse (a tag with more attributes
+/// is rare: its vector is freed, so that memory stays small).
+const SPARE_CAPACITY: usize = 64;
 
 impl Announcement {
     /// The spans announced for the attributes the sink is handed now (taken:
     /// an element created without an announcement finds none).
     fn take(&mut self) -> Option<&Announcement> {
         std::mem::take(&mut self.fresh).then_some(&*self)
+    }
+
+    /// Keep `attrs` (emptied) for a later tag.
+    #[inline]
+    fn give_back(&mut self, attrs: Vec<Attribute>) {
+        debug_assert!(attrs.is_empty());
+        if attrs.capacity() != 0
+            && attrs.capacity() <= SPARE_CAPACITY
+            && self.spare.len() < SPARE_VECTORS
+        {
+            self.spare.push(attrs);
+        }
     }
 }
 
@@ -53,6 +80,15 @@ impl SourceObserver for Observer {
             announced.tag_end = spans.tag.end;
             announced.attrs.extend_from_slice(&spans.attrs);
         }
+    }
+
+    fn spare_attributes(&self) -> Vec<Attribute> {
+        // A new one with room for the attributes of most tags.
+        self.0
+            .borrow_mut()
+            .spare
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(SPARE_VECTOR_ROOM))
     }
 }
 
@@ -261,20 +297,21 @@ impl<'t, 'k> Sink<'t, 'k> {
     /// The attributes worth keeping, with where they are (`spans` belong to
     /// the tag the attributes came from, in the same order), added to
     /// `kept`; a value the source does not spell is added to `values`.
+    /// Returns `attrs` emptied, to be given back for reuse.
     fn keep(
         &self,
-        attrs: Vec<Attribute>,
+        mut attrs: Vec<Attribute>,
         spans: Option<&[AttrSpan]>,
         values: &mut Vec<StrTendril>,
         kept: &mut Vec<SourceAttr>,
-    ) {
+    ) -> Vec<Attribute> {
         let spans = spans.filter(|s| s.len() == attrs.len());
         debug_assert!(
             attrs.is_empty() || spans.is_some(),
             "attributes without spans"
         );
         let mut kept_names = self.kept_names.borrow_mut();
-        for (i, a) in attrs.into_iter().enumerate() {
+        for (i, a) in attrs.drain(..).enumerate() {
             let slot = &mut kept_names[keep_slot(&a.name)];
             let wanted = match slot {
                 Some((name, wanted)) if *name == a.name => *wanted,
@@ -303,6 +340,7 @@ impl<'t, 'k> Sink<'t, 'k> {
                 span,
             });
         }
+        attrs
     }
 
     /// The element index of node `id`, if it is an element.
@@ -389,14 +427,14 @@ impl TreeSink for Sink<'_, '_> {
         // Kept straight into the arena: an element's attributes are one
         // range of it.
         let start = arena.attrs.len() as Id;
-        {
+        let emptied = {
             let Arena {
                 attrs: kept,
                 values,
                 ..
             } = &mut *arena;
-            self.keep(attrs, spans.map(|s| &s.attrs[..]), values, kept);
-        }
+            self.keep(attrs, spans.map(|s| &s.attrs[..]), values, kept)
+        };
         let integration_point = flags.mathml_annotation_xml_integration_point;
         let plain = arena.attrs.len() as Id == start
             && !is_style
@@ -431,6 +469,7 @@ impl TreeSink for Sink<'_, '_> {
         };
         arena.nodes.push(new_node(kind));
         let id = (arena.nodes.len() - 1) as Id;
+        announced.give_back(emptied);
         Handle { id, name }
     }
 
@@ -499,7 +538,8 @@ impl TreeSink for Sink<'_, '_> {
             let mut announced = self.announced.borrow_mut();
             let spans = announced.take();
             let values = &mut self.arena.borrow_mut().values;
-            self.keep(attrs, spans.map(|s| &s.attrs[..]), values, &mut kept);
+            let emptied = self.keep(attrs, spans.map(|s| &s.attrs[..]), values, &mut kept);
+            announced.give_back(emptied);
         }
         if kept.is_empty() {
             return;

@@ -197,4 +197,11 @@ pub trait TokenSink {
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
         false
     }
+
+    // linkbase patch: attribute vectors reused (PATCHES.md, "Attribute vectors reused").
+    /// An empty vector for the attributes of the next tag, perhaps with room
+    /// already (one the sink is done with): by default a new one.
+    fn spare_attributes(&self) -> Vec<Attribute> {
+        Vec::new()
+    }
 }

@@ -966,7 +966,13 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         let text: &str = &front[skip..];
         let mut names = self.names.borrow_mut();
         let name = names.local_name(&text[tag.name.clone()]);
-        let mut attrs = Vec::with_capacity(tag.attrs().len());
+        // linkbase patch: attribute vectors reused; was `Vec::with_capacity`.
+        let mut attrs = Vec::new();
+        if !tag.attrs().is_empty() {
+            attrs = self.sink.spare_attributes();
+            attrs.clear();
+            attrs.reserve(tag.attrs().len());
+        }
         // The attributes' spans go where the state machine puts them (and
         // are taken with `take_tag_spans`, which reuses their allocations).
         let mut spans = self.current_tag_attr_spans.borrow_mut();

@@ -176,6 +176,15 @@ pub trait SourceObserver {
     /// from; attributes added to `<html>` or `<body>` by a later tag those of
     /// that later tag. Elements created with no attributes are not announced.
     fn attributes_from(&self, spans: Option<&TagSpans>);
+
+    // linkbase patch: attribute vectors reused (PATCHES.md, "Attribute vectors reused").
+    /// An empty vector with room, for the attributes of a later tag: one the
+    /// sink is done with (it got it in `TreeSink::create_element` or
+    /// `TreeSink::add_attrs_if_missing`), so that a tag's attributes are not
+    /// put in a new allocation each time. By default a new one.
+    fn spare_attributes(&self) -> Vec<Attribute> {
+        Vec::new()
+    }
 }
 
 // linkbase patch: Chromium's tree depth cap, the next two items.
@@ -247,6 +256,18 @@ where
         if let Some(observer) = &self.source_observer {
             observer.attributes_from(spans);
         }
+    }
+
+    // linkbase patch: attribute vectors reused, the whole function.
+    /// A copy of `attrs`, in a vector the sink is done with when it has one.
+    fn copy_of_attributes(&self, attrs: &[Attribute]) -> Vec<Attribute> {
+        if attrs.is_empty() {
+            return Vec::new();
+        }
+        let mut copy = TokenSink::spare_attributes(self);
+        copy.clear();
+        copy.extend_from_slice(attrs);
+        copy
     }
 
     /// Create a new tree builder which sends tree modifications to a particular `TreeSink`.
@@ -663,6 +684,13 @@ where
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
         !self.open_elems.borrow().is_empty()
             && *self.sink.elem_name(&self.adjusted_current_node()).ns() != ns!(html)
+    }
+
+    // linkbase patch: attribute vectors reused, the whole function.
+    fn spare_attributes(&self) -> Vec<Attribute> {
+        self.source_observer
+            .as_ref()
+            .map_or_else(Vec::new, |observer| observer.spare_attributes())
     }
 }
 
@@ -1786,7 +1814,7 @@ where
             PushFlag::Push,
             ns!(html),
             tag.name.clone(),
-            tag.attrs.clone(),
+            self.copy_of_attributes(&tag.attrs), // linkbase patch: was `tag.attrs.clone()`
             tag.had_duplicate_attributes,
         );
         // linkbase patch: was `.push(FormatEntry::Element(elem.clone(), tag))`

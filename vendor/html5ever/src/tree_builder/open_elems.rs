@@ -109,6 +109,59 @@ pub(crate) struct OpenElems<Handle> {
     /// time an element of a name no other open element has is pushed and
     /// popped.
     spare_lists: Vec<Vec<usize>>,
+    // linkbase patch: the two fields below (PATCHES.md, "The open elements'
+    // names in slots").
+    /// The names of most open HTML elements, each in the slot its atom
+    /// picks (`slot_of`; `NAME_SLOTS` of them, made on the first push):
+    /// the name, its list bits and the index of its topmost open element.
+    /// A name with open elements is here or in `by_name`, never both: it
+    /// goes to `by_name` when its slot holds another name with open
+    /// elements, or when `by_name` has it already.
+    slots: Vec<NameSlot>,
+    /// For an open element whose name is in `slots` (list bit `IN_SLOT`),
+    /// the index of the next open element below it of the same name
+    /// (`NO_INDEX`: none), index for index with `elems`.
+    below: Vec<usize>,
+}
+
+// linkbase patch: from here to `slot_of`'s end, the names in slots.
+/// One of `OpenElems::slots`: an HTML element name, its list bits
+/// (`OpenElems::list_bits`, kept: an element of the name pushed again finds
+/// them here) and the index of the topmost open element of that name
+/// (`NO_INDEX`: none is open, and the slot is free for another name).
+#[derive(Clone)]
+struct NameSlot {
+    name: Option<LocalName>,
+    bits: u8,
+    topmost: usize,
+}
+
+impl NameSlot {
+    const FREE: NameSlot = NameSlot {
+        name: None,
+        bits: 0,
+        topmost: NO_INDEX,
+    };
+}
+
+/// How many slots `OpenElems::slots` has: several times the names of the
+/// elements a page keeps open at once, so that two rarely share a slot, and
+/// few enough to be made cheaply for each document (on the sample of 20
+/// pages of linkbase's python/bench/pages.py, 256 slots took the fewest
+/// instructions of 64 to 2048).
+const NAME_SLOTS: usize = 256;
+
+/// `OpenElems::below`'s "none".
+const NO_INDEX: usize = usize::MAX;
+
+/// The slot of `OpenElems::slots` the name `local` goes to: its atom's data
+/// (the name's bytes for a short name, the index in the static set for a
+/// known one, else an address) mixed by a multiplication, its top bits.
+/// Only which slot depends on the data's layout, never an answer: a slot
+/// holds its name, compared as atoms are.
+fn slot_of(local: &LocalName) -> usize {
+    let mixed = local.unsafe_data().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (u64::BITS - NAME_SLOTS.trailing_zeros())) as usize
 }
 
 // linkbase patch: from here to `SPARE_LISTS`, the bits of `OpenElems::lists`.
@@ -122,6 +175,8 @@ const DEFAULT_SCOPE: u8 = 4;
 const TEMPLATE: u8 = 8;
 /// `OpenElems::special_indices`.
 const SPECIAL: u8 = 16;
+/// `OpenElems::slots` (not an index list: the element's name is in its slot).
+const IN_SLOT: u8 = 32;
 /// Every list bit, lowest first.
 const LIST_BITS: [u8; 5] = [P, BUTTON, DEFAULT_SCOPE, TEMPLATE, SPECIAL];
 /// How many emptied name lists `OpenElems::spare_lists` keeps.
@@ -144,6 +199,9 @@ impl<Handle> Default for OpenElems<Handle> {
             // linkbase patch: the list bits and the spare name lists.
             lists: Vec::new(),
             spare_lists: Vec::new(),
+            // linkbase patch: the names in slots.
+            slots: Vec::new(),
+            below: Vec::new(),
         }
     }
 }
@@ -282,8 +340,9 @@ impl<Handle> OpenElems<Handle> {
         self.elems.push(elem);
         self.html_names.push(None);
         self.format_ids.push(0);
-        // linkbase patch: the list bits.
+        // linkbase patch: the list bits; the next of the same name below.
         self.lists.push(0);
+        self.below.push(NO_INDEX);
         self.note_index(index, name);
     }
 
@@ -293,8 +352,9 @@ impl<Handle> OpenElems<Handle> {
         self.forget_index(index);
         self.html_names.pop();
         self.format_ids.pop();
-        // linkbase patch: the list bits.
+        // linkbase patch: the list bits; the next of the same name below.
         self.lists.pop();
+        self.below.pop();
         self.elems.pop()
     }
 
@@ -307,6 +367,7 @@ impl<Handle> OpenElems<Handle> {
 
     /// Remove every element, the first one first.
     pub(crate) fn take_all(&mut self) -> Vec<Handle> {
+        self.free_slots(); // linkbase patch: the names in slots.
         for list in self.all_lists() {
             list.clear();
         }
@@ -314,8 +375,9 @@ impl<Handle> OpenElems<Handle> {
         self.html_names.clear();
         self.format_ids.clear();
         self.open_format_ids.clear();
-        // linkbase patch: the list bits.
+        // linkbase patch: the list bits; the names in slots.
         self.lists.clear();
+        self.below.clear();
         std::mem::take(&mut self.elems)
     }
 
@@ -325,13 +387,15 @@ impl<Handle> OpenElems<Handle> {
         let elem = self.elems.remove(index);
         self.html_names.remove(index);
         self.format_ids.remove(index);
-        // linkbase patch: the list bits.
+        // linkbase patch: the list bits; the names in slots.
         self.lists.remove(index);
+        self.below.remove(index);
         for list in self.all_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i > index) {
                 *i -= 1;
             }
         }
+        self.relink_slots();
         elem
     }
 
@@ -340,13 +404,15 @@ impl<Handle> OpenElems<Handle> {
         self.elems.insert(index, elem);
         self.html_names.insert(index, None);
         self.format_ids.insert(index, 0);
-        // linkbase patch: the list bits.
+        // linkbase patch: the list bits; the names in slots.
         self.lists.insert(index, 0);
+        self.below.insert(index, NO_INDEX);
         for list in self.all_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i >= index) {
                 *i += 1;
             }
         }
+        self.relink_slots();
         self.note_index(index, name);
     }
 
@@ -363,7 +429,7 @@ impl<Handle> OpenElems<Handle> {
         // linkbase patch: only the lists the element is in (its bits), and
         // its name's list found once, kept for reuse once empty.
         let bits = std::mem::take(&mut self.lists[index]);
-        if bits != 0 {
+        if bits & !IN_SLOT != 0 {
             for bit in LIST_BITS {
                 if bits & bit != 0 {
                     remove_sorted(self.list(bit), index);
@@ -371,7 +437,16 @@ impl<Handle> OpenElems<Handle> {
             }
         }
         if let Some(name) = self.html_names[index].take() {
-            if let Entry::Occupied(mut entry) = self.by_name.entry(name) {
+            // linkbase patch: a name in its slot.
+            if bits & IN_SLOT != 0 {
+                let slot = &mut self.slots[slot_of(&name)];
+                if slot.topmost == index {
+                    slot.topmost = self.below[index];
+                } else {
+                    // Not the topmost of its name (`replace`, `remove`).
+                    self.relink_slots();
+                }
+            } else if let Entry::Occupied(mut entry) = self.by_name.entry(name) {
                 remove_sorted(entry.get_mut(), index);
                 if entry.get().is_empty() {
                     let list = entry.remove();
@@ -387,16 +462,13 @@ impl<Handle> OpenElems<Handle> {
 
     /// Add `index`, where an element named `name` now is, to its lists.
     fn note_index(&mut self, index: usize, name: ExpandedName) {
-        // linkbase patch: the list bits, and a spare list for a new name.
-        let bits = Self::list_bits(name);
-        if bits != 0 {
-            for bit in LIST_BITS {
-                if bits & bit != 0 {
-                    insert_sorted(self.list(bit), index);
-                }
-            }
+        // linkbase patch: the list bits, the name's slot (or a spare list for
+        // a new name in `by_name`).
+        if *name.ns == ns!(html) && self.note_in_slot(index, name) {
+            return;
         }
-        self.lists[index] = bits;
+        let bits = Self::list_bits(name);
+        self.add_to_lists(index, bits);
         if *name.ns == ns!(html) {
             let local = name.local.clone();
             let spare_lists = &mut self.spare_lists;
@@ -409,9 +481,99 @@ impl<Handle> OpenElems<Handle> {
         }
     }
 
+    // linkbase patch: the whole function.
+    /// Add `index`, where an HTML element named `name` now is, to its lists,
+    /// its name to its slot, unless the slot holds another name or the name
+    /// is in `by_name` (`false`: nothing done).
+    fn note_in_slot(&mut self, index: usize, name: ExpandedName) -> bool {
+        let local = name.local;
+        if self.slots.is_empty() {
+            self.slots = vec![NameSlot::FREE; NAME_SLOTS];
+        }
+        if !self.by_name.is_empty() && self.by_name.contains_key(local) {
+            return false;
+        }
+        let slot = &mut self.slots[slot_of(local)];
+        if slot.name.as_ref() != Some(local) {
+            if slot.topmost != NO_INDEX {
+                return false;
+            }
+            slot.name = Some(local.clone());
+            slot.bits = Self::list_bits(name);
+        }
+        let bits = slot.bits;
+        let relink = if slot.topmost == NO_INDEX || slot.topmost < index {
+            self.below[index] = slot.topmost;
+            slot.topmost = index;
+            false
+        } else {
+            // Put below another open element of its name (`insert`,
+            // `replace`): the chains are made again.
+            true
+        };
+        self.add_to_lists(index, bits);
+        self.lists[index] |= IN_SLOT;
+        self.html_names[index] = Some(local.clone());
+        if relink {
+            self.relink_slots();
+        }
+        true
+    }
+
+    // linkbase patch: the whole function (was the start of `note_index`).
+    /// Add `index` to the index lists of `bits`.
+    fn add_to_lists(&mut self, index: usize, bits: u8) {
+        if bits != 0 {
+            for bit in LIST_BITS {
+                if bits & bit != 0 {
+                    insert_sorted(self.list(bit), index);
+                }
+            }
+        }
+        self.lists[index] = bits;
+    }
+
     /// The index of the topmost open HTML element named `name`.
     pub(crate) fn topmost_named(&self, name: &LocalName) -> Option<usize> {
+        // linkbase patch: the name's slot first.
+        if let Some(slot) = self.slots.get(slot_of(name)) {
+            if slot.topmost != NO_INDEX && slot.name.as_ref() == Some(name) {
+                return Some(slot.topmost);
+            }
+        }
+        if self.by_name.is_empty() {
+            return None;
+        }
         self.by_name.get(name).and_then(|list| list.last().copied())
+    }
+
+    // linkbase patch: the whole function.
+    /// Free the slots of the open elements' names.
+    fn free_slots(&mut self) {
+        for (index, name) in self.html_names.iter().enumerate() {
+            if self.lists[index] & IN_SLOT != 0 {
+                if let Some(name) = name {
+                    self.slots[slot_of(name)].topmost = NO_INDEX;
+                }
+            }
+        }
+    }
+
+    // linkbase patch: the whole function.
+    /// Make the slots' chains again from the stack (after an element was
+    /// added or taken out below the top: rare, and the callers are linear in
+    /// the stack's height already).
+    fn relink_slots(&mut self) {
+        self.free_slots();
+        for (index, name) in self.html_names.iter().enumerate() {
+            let Some(name) = name.as_ref().filter(|_| self.lists[index] & IN_SLOT != 0) else {
+                continue;
+            };
+            // The slot holds `name` (an element in a slot is in its name's).
+            let slot = &mut self.slots[slot_of(name)];
+            self.below[index] = slot.topmost;
+            slot.topmost = index;
+        }
     }
 
     /// The index of the topmost open HTML element named one of `names`.
@@ -571,5 +733,99 @@ mod name_keys_tests {
         let name = LocalName::from("div");
         assert_eq!(a.hash_one(&name), a.hash_one(LocalName::from("div")));
         assert_ne!(a.hash_one(&name), b.hash_one(&name));
+    }
+}
+
+// linkbase patch: the tests of the names in slots.
+#[cfg(test)]
+mod name_slots_tests {
+    use super::{slot_of, OpenElems};
+    use crate::{ExpandedName, LocalName, Namespace};
+    use markup5ever::ns;
+    use std::collections::HashMap;
+
+    /// The answers of the index by name against a walk of the stack.
+    fn check(stack: &OpenElems<usize>, names: &[LocalName], open: &[LocalName]) {
+        assert_eq!(stack.len(), open.len());
+        for name in names {
+            let walked = open.iter().rposition(|n| n == name);
+            assert_eq!(stack.topmost_named(name), walked, "topmost {name}");
+        }
+    }
+
+    static HTML: Namespace = ns!(html);
+
+    fn html(local: &LocalName) -> ExpandedName<'_> {
+        ExpandedName { ns: &HTML, local }
+    }
+
+    /// Names that share slots (so that some go to `by_name`), each pushed
+    /// several times, elements taken out and put in below the top and
+    /// replaced: after every change, every answer is the walk's.
+    #[test]
+    fn names_in_slots_answer_as_a_walk() {
+        // Eight groups of three names that share a slot, and common names.
+        let mut by_slot: HashMap<usize, Vec<LocalName>> = HashMap::new();
+        let mut names: Vec<LocalName> = Vec::new();
+        for i in 0.. {
+            let name = LocalName::from(format!("x{i}"));
+            let group = by_slot.entry(slot_of(&name)).or_default();
+            group.push(name);
+            if group.len() == 3 {
+                names.append(group);
+                if names.len() == 24 {
+                    break;
+                }
+            }
+        }
+        names.extend(["p", "div", "a", "li", "table", "template"].map(LocalName::from));
+        let mut stack = OpenElems::default();
+        let mut open: Vec<LocalName> = Vec::new();
+        // Pseudo-random, repeatable.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        let mut in_map = 0;
+        for round in 0..20_000 {
+            let name = names[next(names.len())].clone();
+            // Pushes and pops alike, so that the stack stays short.
+            match next(10) {
+                0..=3 if open.len() < 60 => {
+                    stack.push(round, html(&name));
+                    open.push(name);
+                },
+                0..=5 => {
+                    stack.pop();
+                    open.pop();
+                },
+                6..=7 if !open.is_empty() => {
+                    let index = next(open.len());
+                    stack.replace(index, round, html(&name));
+                    open[index] = name;
+                },
+                8 if !open.is_empty() => {
+                    let index = next(open.len());
+                    stack.remove(index);
+                    open.remove(index);
+                },
+                _ => {
+                    let index = next(open.len() + 1);
+                    stack.insert(index, round, html(&name));
+                    open.insert(index, name);
+                },
+            }
+            check(&stack, &names, &open);
+            in_map += usize::from(!stack.by_name.is_empty());
+        }
+        assert!(in_map > 1000, "names in by_name in only {in_map} rounds");
+        stack.take_all();
+        check(&stack, &names, &[]);
+        // Pushed again after `take_all`.
+        stack.push(0, html(&names[0]));
+        check(&stack, &names, &names[..1]);
     }
 }
