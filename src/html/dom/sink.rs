@@ -100,20 +100,15 @@ const NAME_SETS: usize = 64;
 /// uses a few dozen).
 const KEEP_SLOTS: usize = 64;
 
-/// Where [`Sink`] remembers [`Keep`]'s answer for `name`: a slot chosen by
-/// the local name's hash, its bits mixed as in [`name_set`].
-fn keep_slot(name: &QualName) -> usize {
+/// Which of `SLOTS` slots (a power of two) a table at hand keeps `name` in:
+/// chosen by the local name's hash, its bits mixed (the low bits of the
+/// hashes of the most used names can be alike). [`Sink`] keeps element names
+/// in [`NAME_SETS`] sets of two ways (two names a page uses as often can
+/// still share a set) and [`Keep`]'s answers in [`KEEP_SLOTS`] slots.
+fn slot_of<const SLOTS: usize>(name: &QualName) -> usize {
+    const { assert!(SLOTS.is_power_of_two()) };
     let mixed = name.local.get_hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> (u64::BITS - KEEP_SLOTS.trailing_zeros())) as usize
-}
-
-/// Where [`Sink`] keeps `name` at hand: a set chosen by the local name's
-/// hash, its bits mixed (the low bits of the hashes of the most used names
-/// can be alike), with two ways (two names a page uses as often can still
-/// share a set).
-fn name_set(name: &QualName) -> usize {
-    let mixed = name.local.get_hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> (u64::BITS - NAME_SETS.trailing_zeros())) as usize
+    (mixed >> (u64::BITS - SLOTS.trailing_zeros())) as usize
 }
 
 /// A node of the arena, with the element's name for the tree builder.
@@ -278,7 +273,7 @@ impl<'t, 'k> Sink<'t, 'k> {
     /// The shared name equal to `name`.
     fn shared_name(&self, name: QualName) -> Rc<QualName> {
         let mut recent = self.recent_names.borrow_mut();
-        let set = &mut recent[name_set(&name)];
+        let set = &mut recent[slot_of::<NAME_SETS>(&name)];
         if let Some(way) = set.iter().position(|n| n.as_deref() == Some(&name)) {
             // The name last used first.
             set.swap(0, way);
@@ -312,7 +307,7 @@ impl<'t, 'k> Sink<'t, 'k> {
         );
         let mut kept_names = self.kept_names.borrow_mut();
         for (i, a) in attrs.drain(..).enumerate() {
-            let slot = &mut kept_names[keep_slot(&a.name)];
+            let slot = &mut kept_names[slot_of::<KEEP_SLOTS>(&a.name)];
             let wanted = match slot {
                 Some((name, wanted)) if *name == a.name => *wanted,
                 _ => {
