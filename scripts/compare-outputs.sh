@@ -91,6 +91,15 @@ both() {
     CASES=$((CASES + 1))
 }
 
+# both_with_report NAME CWD ARGS...: the case NAME as it is, and again as
+# NAME+report with `--report` (the report's file compared too).
+both_with_report() {
+    local name=$1
+    shift
+    both "$name" "$@"
+    both "$name+report" "$@" --report @RUN@/report.jsonl
+}
+
 # The `args` file of a fixture: one argument a line, blank lines skipped.
 read_args() {
     ARGS=()
@@ -107,8 +116,7 @@ fixtures() {
         dir=${dir%/}
         case=$(basename "$dir")
         read_args "$dir"
-        both "fixtures/html/$case" "$REPO" "${ARGS[@]}" "$dir/input.html"
-        both "fixtures/html/$case+report" "$REPO" "${ARGS[@]}" --report @RUN@/report.jsonl "$dir/input.html"
+        both_with_report "fixtures/html/$case" "$REPO" "${ARGS[@]}" "$dir/input.html"
         # tests/html.rs: UTF-8 cases without --charset, re-encoded with a BOM.
         if ! grep -qx -- --charset "$dir/args" 2>/dev/null && iconv -f UTF-8 -t UTF-8 "$dir/input.html" >/dev/null 2>&1; then
             for enc in UTF-16LE UTF-16BE; do
@@ -124,16 +132,14 @@ fixtures() {
         dir=${dir%/}
         case=$(basename "$dir")
         read_args "$dir"
-        both "fixtures/css/$case" "$REPO" "${ARGS[@]}" "$dir/input.css"
-        both "fixtures/css/$case+report" "$REPO" "${ARGS[@]}" --report @RUN@/report.jsonl "$dir/input.css"
+        both_with_report "fixtures/css/$case" "$REPO" "${ARGS[@]}" "$dir/input.css"
     done
     for kind in mime:input.eml xhtml:input.xhtml; do
         for dir in "$REPO/fixtures/${kind%%:*}"/*/; do
             dir=${dir%/}
             case=$(basename "$dir")
             read_args "$dir"
-            both "fixtures/${kind%%:*}/$case" "$dir" "${ARGS[@]}" "${kind#*:}"
-            both "fixtures/${kind%%:*}/$case+report" "$dir" "${ARGS[@]}" --report @RUN@/report.jsonl "${kind#*:}"
+            both_with_report "fixtures/${kind%%:*}/$case" "$dir" "${ARGS[@]}" "${kind#*:}"
         done
     done
     for dir in "$REPO"/fixtures/warc/*/; do
@@ -143,8 +149,7 @@ fixtures() {
         for input in input.warc input.warc.gz input.warc.zst; do
             [ -f "$dir/$input" ] || continue
             local output=output${input#input}
-            both "fixtures/warc/$case" "$dir" "${ARGS[@]}" "$input" -o "@RUN@/$output"
-            both "fixtures/warc/$case+report" "$dir" "${ARGS[@]}" "$input" -o "@RUN@/$output" --report @RUN@/report.jsonl
+            both_with_report "fixtures/warc/$case" "$dir" "${ARGS[@]}" "$input" -o "@RUN@/$output"
             both "fixtures/warc/$case+explain" "$dir" explain "$input"
         done
     done
