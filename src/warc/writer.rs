@@ -78,18 +78,17 @@ pub fn encode_into(out: &mut Vec<u8>, fields: &[(&str, &str)], block: &[&[u8]], 
     let parts = std::iter::once(head.as_bytes())
         .chain(block.iter().copied())
         .chain(std::iter::once(&b"\r\n\r\n"[..]));
+    // The whole record's size, uncompressed.
+    let size = head.len() + length + 4;
     match packing {
         Packing::Plain => {
-            out.reserve(head.len() + length + 4);
+            out.reserve(size);
             parts.for_each(|p| out.extend_from_slice(p));
         }
-        Packing::Gzip(level) => gzip_member(out, parts, head.len() + length + 4, level),
-        Packing::GzipDefault => {
-            let size = head.len() + length + 4;
-            gzip_member(out, parts, size, default_level(size))
-        }
+        Packing::Gzip(level) => gzip_member(out, parts, size, level),
+        Packing::GzipDefault => gzip_member(out, parts, size, default_level(size)),
         Packing::Zstd(level) => {
-            let mut plain = Vec::with_capacity(head.len() + length + 4);
+            let mut plain = Vec::with_capacity(size);
             parts.for_each(|p| plain.extend_from_slice(p));
             zstd_frame(out, &plain, level)
         }
