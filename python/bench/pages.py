@@ -17,8 +17,9 @@ ROUNDS rewrites (default 15), in process (no start-up, the page already in memor
 - selectolax (lexbor): parse, set every href/src/action/... and each srcset
   candidate with ``urljoin``, serialize (``.html``);
 - Rust: ``linkbase::rewrite`` with the same options (the example
-  python/bench/rust_rewrite.rs, built with the wheel's profile, ``wheel``:
-  the same compiler settings as the wheel).
+  python/bench/rust_rewrite.rs, built with the wheel's profile, ``wheel``,
+  and with the profile-guided optimization of python/pgo/ when the installed
+  wheel was built with it: the same compiler settings as the wheel).
 
 Each round runs every tool over the whole set in turn (the Rust example
 once per round), so that the load of a shared machine falls on all alike. Printed: a Markdown table per set (sums of the per-page medians) and
@@ -27,13 +28,14 @@ tools' times in the same round, then the median over pages.
 
 Setup (cached in LINKBASE_BENCH_CACHE, else target/tmp/bench-pages, as the
 Rust bench): ``apt-get download python3.11-doc`` and ``dpkg -x``. Needs
-the linkbase wheel, lxml and selectolax in this Python
+the linkbase wheel (as shipped: python/build-wheel.sh), lxml and selectolax in this Python
 (python/bench/requirements.txt) and cargo.
 
     python python/bench/pages.py [--rounds N]
 """
 
 import argparse
+import hashlib
 import os
 import statistics
 import subprocess
@@ -129,14 +131,29 @@ def once(fn, data, url):
     return time.perf_counter() - start
 
 
+def rust_build_env():
+    """The environment that builds the Rust example as the installed wheel was
+    built: with the wheel's profile-guided optimization (python/pgo/) when the
+    wheel has it, in python/build-wheel.sh's target folder; else as is."""
+    profile = linkbase._native._PGO_PROFILE
+    if not profile:
+        return dict(os.environ)
+    pgo = REPO / "python" / "pgo"
+    if hashlib.sha256((pgo / "linkbase.profdata").read_bytes()).hexdigest()[:16] != profile:
+        sys.exit("the installed wheel was built with another python/pgo/linkbase.profdata: build it again")
+    flags = subprocess.run([str(pgo / "rustflags.sh")], check=True, capture_output=True, text=True).stdout.strip()
+    rustflags = " ".join(f for f in (os.environ.get("RUSTFLAGS", ""), flags) if f)
+    return dict(os.environ, RUSTFLAGS=rustflags, CARGO_TARGET_DIR=str(REPO / "target" / "pgo" / "use"))
+
+
 def rust_round(root: Path, pages, records: bool):
     """One round of the Rust library on every page (the example, built with
-    the wheel's profile): seconds per page."""
+    the wheel's compiler settings, rust_build_env): seconds per page."""
     command = [
         "cargo", "run", "-q", "--profile", "wheel", "-p", "linkbase-python", "--example", "rust_rewrite", "--",
         "1", "1" if records else "0", URL_PREFIX, str(root),
     ] + [path for path, _ in pages]
-    out = subprocess.run(command, cwd=REPO, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(command, cwd=REPO, env=rust_build_env(), check=True, capture_output=True, text=True).stdout
     return {line.split("\t")[0]: float(line.split("\t")[1]) for line in out.splitlines()}
 
 
@@ -182,7 +199,8 @@ def main(argv):
     cache = Path(os.environ.get("LINKBASE_BENCH_CACHE", REPO / "target" / "tmp" / "bench-pages"))
     root = python_docs(cache)
     print(f"linkbase {linkbase.__version__}, lxml {lxml.__version__}, Python {sys.version.split()[0]}, "
-          f"{args.rounds} rounds, medians; load average {os.getloadavg()[0]:.1f} at the start")
+          f"{args.rounds} rounds, medians; load average {os.getloadavg()[0]:.1f} at the start; "
+          f"wheel built with PGO profile {linkbase._native._PGO_PROFILE or 'none'}")
     for set_name, pages in page_sets(root):
         times = measure(root, pages, args.rounds)
         med = {path: {k: statistics.median(v) for k, v in t.items()} for path, t in times.items()}

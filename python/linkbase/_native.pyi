@@ -6,6 +6,9 @@ The public names are re-exported by ``linkbase`` and ``linkbase.warc``.
 from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
+# The first 16 hex digits of the SHA-256 of the profile-guided optimization's
+# profile the module was built with (python/build-wheel.sh), or "".
+_PGO_PROFILE: str
 
 Data = Union[bytes, bytearray, str]
 

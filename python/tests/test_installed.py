@@ -19,6 +19,19 @@ def test_the_native_module_is_the_installed_one():
         assert REPO / "python" not in native.parents
 
 
+def test_the_wheel_is_built_with_the_committed_profile():
+    """python/build-wheel.sh records the profile-guided optimization it used;
+    the wheel CI tests is the wheel as shipped (docs/performance.md)."""
+    import hashlib
+
+    profile = hashlib.sha256((REPO / "python" / "pgo" / "linkbase.profdata").read_bytes()).hexdigest()[:16]
+    if os.environ.get("LINKBASE_WHEEL_TEST"):
+        assert linkbase._native._PGO_PROFILE == profile
+    else:
+        # A build by pip or maturin alone has none; python/build-wheel.sh's has this one.
+        assert linkbase._native._PGO_PROFILE in ("", profile)
+
+
 def test_typing_files_are_installed():
     package = Path(linkbase.__file__).resolve().parent
     assert (package / "py.typed").is_file()

@@ -1,0 +1,32 @@
+"""The training run of the wheel's profile-guided optimization
+(python/pgo/profile.sh; docs/performance.md, "The wheel is built with a
+profile"), run by the instrumented wheel: ``linkbase.rewrite`` on every file
+given, as a Python program calls it (the default, then ``records=True`` with
+``report.links`` read), against ``https://example.org/`` + the file's name.
+
+    python train.py ROUNDS FILE...
+
+Only the work done counts (the profile holds how often each branch was
+taken); printed: the number of files and link records seen.
+"""
+
+import sys
+from pathlib import Path
+
+import linkbase
+
+
+def main(argv):
+    rounds, files = int(argv[0]), argv[1:]
+    records = 0
+    for file in files:
+        data = Path(file).read_bytes()
+        url = "https://example.org/" + Path(file).name
+        for _ in range(rounds):
+            linkbase.rewrite(data, url)
+            records += len(linkbase.rewrite(data, url, records=True).report.links)
+    print(f"{len(files)} files, {records} link records")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
