@@ -146,14 +146,14 @@ def rust_build_env():
     return dict(os.environ, RUSTFLAGS=rustflags, CARGO_TARGET_DIR=str(REPO / "target" / "pgo" / "use"))
 
 
-def rust_round(root: Path, pages, records: bool):
-    """One round of the Rust library on every page (the example, built with
-    the wheel's compiler settings, rust_build_env): seconds per page."""
+def rust_round(root: Path, pages, records: bool, env):
+    """One round of the Rust library on every page (the example, built in
+    ``env``, rust_build_env's: the wheel's compiler settings): seconds per page."""
     command = [
         "cargo", "run", "-q", "--profile", "wheel", "-p", "linkbase-python", "--example", "rust_rewrite", "--",
         "1", "1" if records else "0", URL_PREFIX, str(root),
     ] + [path for path, _ in pages]
-    out = subprocess.run(command, cwd=REPO, env=rust_build_env(), check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(command, cwd=REPO, env=env, check=True, capture_output=True, text=True).stdout
     return {line.split("\t")[0]: float(line.split("\t")[1]) for line in out.splitlines()}
 
 
@@ -182,9 +182,10 @@ def measure(root: Path, pages, rounds: int):
     the tools one after the other, so that the load of a shared machine falls
     on all alike and no tool runs with another's data in the caches."""
     times = {path: {key: [] for key, _ in LABELS} for path, _ in pages}
+    env = rust_build_env()
     for _ in range(rounds):
         for key, records in (("rust", True), ("rust-counts", False)):
-            for path, t in rust_round(root, pages, records).items():
+            for path, t in rust_round(root, pages, records, env).items():
                 times[path][key].append(t)
         for key, fn in TOOLS.items():
             for path, data in pages:
