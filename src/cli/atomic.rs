@@ -429,6 +429,20 @@ impl AtomicWriter {
         })
     }
 
+    /// [`write_streamed`](Self::write_streamed) for a copy of `source` as
+    /// it is: the kernel copies file to file (`io::copy` between two files
+    /// is `copy_file_range` on Linux, a reflink where the file system shares
+    /// blocks, else a copy in the kernel; `sendfile` or a read and write loop
+    /// where that is not offered), with no buffer of ours. Never in place.
+    pub fn write_copy(&self, target: &Path, source: &mut fs::File) -> Result<(), WriteError> {
+        self.write_with(target, None, &mut |file| {
+            io::copy(source, file).map_err(at(Step::Write))?;
+            self.check(Step::Write)?;
+            self.kill_point(Step::Write);
+            Ok(())
+        })
+    }
+
     /// The steps around writing the content, which `fill` does.
     fn write_with(
         &self,

@@ -157,7 +157,7 @@ pub fn copy_to_mirror(
     let mut file = std::fs::File::open(source).map_err(|e| output("cannot read the input", &e))?;
     settings
         .writer
-        .write_streamed(&target, &mut |out| io::copy(&mut file, out).map(|_| ()))
+        .write_copy(&target, &mut file)
         .map_err(|e| file_failure(&e, &target, false))?;
     keep_mode(&meta, &target).map_err(|e| output("cannot set permissions", &e))
 }
