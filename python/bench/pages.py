@@ -18,8 +18,8 @@ ROUNDS rewrites (default 15), in process (no start-up, the page already in memor
   candidate with ``urljoin``, serialize (``.html``);
 - Rust: ``linkbase::rewrite`` with the same options (the example
   python/bench/rust_rewrite.rs, built with the wheel's profile, ``wheel``,
-  and with the profile-guided optimization of python/pgo/ when the installed
-  wheel was built with it: the same compiler settings as the wheel).
+  and with the profile-guided optimization of python/build-wheel.sh when the
+  installed wheel was built with it: the same compiler settings as the wheel).
 
 Each round runs every tool over the whole set in turn (the Rust example
 once per round), so that the load of a shared machine falls on all alike. Printed: a Markdown table per set (sums of the per-page medians) and
@@ -133,15 +133,20 @@ def once(fn, data, url):
 
 def rust_build_env():
     """The environment that builds the Rust example as the installed wheel was
-    built: with the wheel's profile-guided optimization (python/pgo/) when the
-    wheel has it, in python/build-wheel.sh's target folder; else as is."""
+    built: with the wheel's profile-guided optimization (target/pgo/wheel.profdata,
+    made by python/build-wheel.sh with LINKBASE_PGO_BENCH=1, so that this
+    example was trained too) when the wheel has it, in python/build-wheel.sh's
+    target folder; else as is."""
     profile = linkbase._native._PGO_PROFILE
     if not profile:
         return dict(os.environ)
-    pgo = REPO / "python" / "pgo"
-    if hashlib.sha256((pgo / "linkbase.profdata").read_bytes()).hexdigest()[:16] != profile:
-        sys.exit("the installed wheel was built with another python/pgo/linkbase.profdata: build it again")
-    flags = subprocess.run([str(pgo / "rustflags.sh")], check=True, capture_output=True, text=True).stdout.strip()
+    pgo = REPO / "target" / "pgo"
+    data = pgo / "wheel.profdata"
+    if not data.is_file() or hashlib.sha256(data.read_bytes()).hexdigest()[:16] != profile:
+        sys.exit(f"the installed wheel was built with another profile than {data}: build it again")
+    if "rust_rewrite trained: 1" not in (pgo / "wheel-made-with.txt").read_text():
+        sys.exit("the wheel's profile was made without the Rust example: LINKBASE_PGO_BENCH=1 python/build-wheel.sh")
+    flags = f"-Cprofile-use={data}"
     rustflags = " ".join(f for f in (os.environ.get("RUSTFLAGS", ""), flags) if f)
     return dict(os.environ, RUSTFLAGS=rustflags, CARGO_TARGET_DIR=str(REPO / "target" / "pgo" / "use"))
 

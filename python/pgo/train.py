@@ -1,6 +1,6 @@
 """The training run of the wheel's profile-guided optimization
-(python/pgo/profile.sh; docs/performance.md, "The wheel is built with a
-profile"), run by the instrumented wheel: ``linkbase.rewrite`` on every file
+(python/build-wheel.sh; docs/performance.md, "Profile-guided builds"), run
+by the instrumented wheel on the files of pgo/files.sh: ``linkbase.rewrite`` on every file
 given, as a Python program calls it (the default, then ``records=True`` with
 ``report.links`` read), against ``https://example.org/`` + the file's name.
 

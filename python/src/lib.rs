@@ -339,8 +339,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<warc::Record>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The profile-guided optimization this build used (python/build-wheel.sh
-    // sets it: the first 16 hex digits of python/pgo/linkbase.profdata's
-    // SHA-256), or "" for a build without one.
+    // sets it: the first 16 hex digits of the SHA-256 of the profile it made,
+    // target/pgo/wheel.profdata), or "" for a build without one.
     m.add(
         "_PGO_PROFILE",
         option_env!("LINKBASE_PGO_PROFILE").unwrap_or(""),
