@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# CI's speed checks (issue 33; docs/performance.md, "The regression guard"
+# and "Profile-guided builds"):
+#
+# 1. The regression guard: the instructions the bench build of `linkbase`
+#    runs on the page, MIME and WARC workloads (benches/instructions.rs,
+#    valgrind's callgrind) against the committed baseline
+#    benches/instructions.txt, 1% either way. Instruction counts do not
+#    depend on the load, so this cannot be fooled by a busy machine; a
+#    deliberate change of speed is recorded with scripts/instructions-baseline.sh
+#    and committed with its reason.
+# 2. The command line's profile-guided build (pgo/build-cli.sh: instrumented
+#    build, training on pgo/files.sh's files, the optimized build) works, and
+#    its binary writes exactly what the plain release binary writes on every
+#    fixture (scripts/compare-outputs.sh, fixtures part).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "== apt-get install valgrind (for benches/instructions.rs)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends valgrind
+fi
+
+echo "== the regression guard: instruction counts against benches/instructions.txt"
+cargo bench --bench instructions
+
+echo "== the binary with profile-guided optimization (pgo/build-cli.sh)"
+pgo=$(pgo/build-cli.sh)
+cargo build --release --quiet --bin linkbase
+echo "== the PGO binary writes what the release binary writes (scripts/compare-outputs.sh, fixtures)"
+COMPARE_PARTS=fixtures scripts/compare-outputs.sh target/release/linkbase "$pgo"
