@@ -103,7 +103,9 @@ fn workloads(root: &Path, work: &Path) -> Vec<Workload> {
     };
     let mut pages = pages_by_size(root);
     let largest = pages.split_off(pages.len() - 5);
-    let sample: Vec<_> = (0..20).map(|k| pages[k * pages.len() / 20].clone()).collect();
+    let sample: Vec<_> = (0..20)
+        .map(|k| pages[k * pages.len() / 20].clone())
+        .collect();
 
     let mime = work.join("archive.mhtml");
     std::fs::write(&mime, mhtml::archive(4)).expect("write the archive");
@@ -164,11 +166,17 @@ fn count(run: &Run, work: &Path) -> Result<u64, String> {
         .map_err(|e| format!("cannot run valgrind (Debian package `valgrind`): {e}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        return Err(format!("linkbase {run:?} under callgrind: {}\n{stderr}", output.status));
+        return Err(format!(
+            "linkbase {run:?} under callgrind: {}\n{stderr}",
+            output.status
+        ));
     }
     stderr
         .lines()
-        .find_map(|l| l.split_once("Collected : ").map(|(_, n)| n.trim().to_string()))
+        .find_map(|l| {
+            l.split_once("Collected : ")
+                .map(|(_, n)| n.trim().to_string())
+        })
         .and_then(|n| n.parse().ok())
         .ok_or_else(|| format!("no instruction count in callgrind's output:\n{stderr}"))
 }
@@ -201,7 +209,10 @@ fn read_baseline() -> Result<Baseline, String> {
         tolerance: TOLERANCE,
         counts: Vec::new(),
     };
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let (key, value) = line
             .split_once(' ')
             .ok_or_else(|| format!("{BASELINE}: bad line {line:?}"))?;

@@ -8,13 +8,19 @@
 //!
 //! 1. **Whole process per page, as a user runs it:** the `linkbase` binary
 //!    (this bench's build of it: `linkbase -q --format html --url URL -o OUT
-//!    PAGE`) against a `python3` process running lxml (`make_links_absolute`
-//!    and `tostring`, `benches/lxml_rewrite.py`) on the same page, start-up,
-//!    reading and writing included; each page in its own process, one after
-//!    the other. Throughput is the set's bytes over the time for all of its
-//!    pages. Printed: the medians, their ratio, and the median of ratios of
-//!    rounds measured back to back (robust on a shared machine). Target: at
-//!    least 8× lxml's throughput (aim 10×).
+//!    PAGE`; and any other builds named in `LINKBASE_BENCH_BINS`, e.g.
+//!    `main=/tmp/linkbase-main,pgo=target/pgo/cli/release/linkbase`, to
+//!    compare builds in one run) against a `python3` process running lxml
+//!    (`make_links_absolute` and `tostring`, `benches/lxml_rewrite.py`) and
+//!    a process running `lol_html` (this bench's own executable, started
+//!    with `--lol-html-process PAGE URL OUT`: read, rewrite as in 2. below,
+//!    write; built with the bench's settings, fat LTO and one codegen unit)
+//!    on the same page, start-up, reading and writing included; each page in
+//!    its own process, one after the other. Throughput is the set's bytes
+//!    over the time for all of its pages. Each round runs every tool over the
+//!    set back to back; printed: each tool's median, and per build the
+//!    medians of the rounds' ratios to lxml and to lol_html (robust on a
+//!    shared machine). Targets (issue 33): ≥ 15× lxml, ≤ 1.0× lol_html's time.
 //! 2. **In-process, no start-up:** `linkbase::rewrite` (what the binary calls
 //!    for a file it has read) against the `lol_html` crate, a streaming
 //!    rewriter that writes the input back byte for byte outside what it
@@ -31,7 +37,7 @@
 //! - lxml: `python3 -m venv` and `pip install lxml==6.1.3` (PyPI).
 //!
 //! `cargo bench --bench pages` (a few minutes). `LINKBASE_BENCH_ROUNDS` sets
-//! the paired rounds (5).
+//! the paired rounds (11).
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use linkbase::{Format, Options};
@@ -148,13 +154,51 @@ fn page_sets(mut pages: Vec<Page>) -> Vec<(&'static str, Vec<Page>)> {
 }
 
 /// The command lines of the two processes for `page`, writing to `out`.
-fn linkbase_command(page: &Path, url: &str, out: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_linkbase"));
+fn linkbase_command(binary: &Path, page: &Path, url: &str, out: &Path) -> Command {
+    let mut command = Command::new(binary);
     command
         .args(["-q", "--format", "html", "--url", url, "-o"])
         .arg(out)
         .arg(page);
     command
+}
+
+/// `lol_html` as a process per page: this executable, run again.
+fn lol_html_command(page: &Path, url: &str, out: &Path) -> Command {
+    let mut command = Command::new(std::env::current_exe().expect("the bench's own path"));
+    command.arg(LOL_HTML_PROCESS).arg(page).arg(url).arg(out);
+    command
+}
+
+/// The argument that makes this executable the `lol_html` process.
+const LOL_HTML_PROCESS: &str = "--lol-html-process";
+
+/// The `lol_html` process: read PAGE, rewrite it against URL, write OUT.
+fn lol_html_process(args: &[std::ffi::OsString]) -> ! {
+    let [page, url, out] = args else {
+        eprintln!("usage: pages {LOL_HTML_PROCESS} PAGE URL OUT");
+        std::process::exit(2);
+    };
+    let input = std::fs::read(page).expect("read the page");
+    let base = url::Url::parse(&url.to_string_lossy()).expect("the page's URL");
+    std::fs::write(out, lol_html_rewrite(&input, &base)).expect("write the output");
+    std::process::exit(0)
+}
+
+/// The `linkbase` builds run per process: this bench's, then those of
+/// `LINKBASE_BENCH_BINS` (`NAME=PATH,…`).
+fn builds() -> Vec<(String, PathBuf)> {
+    let mut builds = vec![(
+        "linkbase (bench build)".to_string(),
+        PathBuf::from(env!("CARGO_BIN_EXE_linkbase")),
+    )];
+    if let Ok(list) = std::env::var("LINKBASE_BENCH_BINS") {
+        for item in list.split(',').filter(|s| !s.is_empty()) {
+            let (name, path) = item.split_once('=').unwrap_or((item, item));
+            builds.push((format!("linkbase ({name})"), PathBuf::from(path)));
+        }
+    }
+    builds
 }
 
 fn lxml_command(python: &Path, page: &Path, url: &str, out: &Path) -> Command {
@@ -226,8 +270,9 @@ fn measure(
     work: &Path,
 ) -> Vec<String> {
     let out = work.join("out.html");
-    let mut linkbase = |page: &Page| linkbase_command(&root.join(&page.path), &page.url(), &out);
+    let builds = builds();
     let mut lxml = |page: &Page| lxml_command(python, &root.join(&page.path), &page.url(), &out);
+    let mut lol = |page: &Page| lol_html_command(&root.join(&page.path), &page.url(), &out);
     let bytes: usize = pages.iter().map(|p| p.bytes.len()).sum();
     let options: Vec<Options> = pages
         .iter()
@@ -243,7 +288,7 @@ fn measure(
         .map(|page| url::Url::parse(&page.url()).expect("page URL"))
         .collect();
 
-    let times: [RefCell<Vec<f64>>; 4] = Default::default();
+    let times: [RefCell<Vec<f64>>; 2] = Default::default();
     let mut group = c.benchmark_group(format!("pages/{label}"));
     group.sample_size(10);
     group.sampling_mode(SamplingMode::Flat);
@@ -262,9 +307,7 @@ fn measure(
             })
         });
     };
-    timed("linkbase process", 0, &mut || run_set(&mut linkbase, pages));
-    timed("lxml process", 1, &mut || run_set(&mut lxml, pages));
-    timed("linkbase in-process", 2, &mut || {
+    timed("linkbase in-process", 0, &mut || {
         let start = Instant::now();
         for (page, options) in pages.iter().zip(&options) {
             black_box(linkbase::rewrite(
@@ -275,7 +318,7 @@ fn measure(
         }
         start.elapsed()
     });
-    timed("lol_html in-process", 3, &mut || {
+    timed("lol_html in-process", 1, &mut || {
         let start = Instant::now();
         for (page, base) in pages.iter().zip(&bases) {
             black_box(lol_html_rewrite(black_box(&page.bytes), base));
@@ -284,17 +327,27 @@ fn measure(
     });
     group.finish();
 
-    // The paired rounds: the two processes back to back.
+    // The processes, in rounds: every tool over the set, back to back.
     let rounds = std::env::var("LINKBASE_BENCH_ROUNDS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(5usize);
-    let mut paired: Vec<f64> = (0..rounds)
-        .map(|_| {
-            let l = run_set(&mut linkbase, pages).as_secs_f64();
-            run_set(&mut lxml, pages).as_secs_f64() / l
-        })
-        .collect();
+        .unwrap_or(11usize);
+    // Per round: lxml's time, lol_html's, then each build's.
+    let mut process_rounds: Vec<(f64, f64, Vec<f64>)> = Vec::new();
+    for _ in 0..rounds {
+        let x = run_set(&mut lxml, pages).as_secs_f64();
+        let o = run_set(&mut lol, pages).as_secs_f64();
+        let b = builds
+            .iter()
+            .map(|(_, binary)| {
+                let mut command = |page: &Page| {
+                    linkbase_command(binary, &root.join(&page.path), &page.url(), &out)
+                };
+                run_set(&mut command, pages).as_secs_f64()
+            })
+            .collect();
+        process_rounds.push((x, o, b));
+    }
     // lxml in its own process, start-up excluded.
     let mut lxml_inside: Vec<f64> = {
         let output = Command::new(python)
@@ -313,38 +366,69 @@ fn measure(
     };
 
     let mb = megabytes(pages);
-    let [lp, xp, li, ol] = times.map(|t| median(&mut t.into_inner()));
+    let [li, ol] = times.map(|t| median(&mut t.into_inner()));
     let xi = median(&mut lxml_inside);
     let line = |what: &str, s: f64| format!("{what} {:.1} ms = {:.1} MB/s", s * 1e3, mb / s);
-    vec![
+    let xp = median(&mut process_rounds.iter().map(|r| r.0).collect::<Vec<_>>());
+    let op = median(&mut process_rounds.iter().map(|r| r.1).collect::<Vec<_>>());
+    let mut lines = vec![
         format!("{label} ({} pages, {mb:.2} MB):", pages.len()),
         format!(
-            "  process per page: {}; {}; lxml / linkbase {:.2}x (medians), paired {:.2}x \
-             (median of {rounds} rounds) (target >= 8x, aim 10x)",
-            line("linkbase", lp),
+            "  process per page, {rounds} rounds: {}; {}",
             line("python3 + lxml", xp),
-            xp / lp,
-            median(&mut paired),
+            line("lol_html", op),
         ),
-        format!(
-            "  in-process: {}; {}; {}; lxml / linkbase {:.2}x; linkbase / lol_html {:.2}x",
-            line("linkbase::rewrite", li),
-            line("lol_html", ol),
-            line("lxml (inside python)", xi),
-            xi / li,
-            li / ol,
-        ),
-    ]
+    ];
+    for (k, (name, _)) in builds.iter().enumerate() {
+        let lp = median(&mut process_rounds.iter().map(|r| r.2[k]).collect::<Vec<_>>());
+        let vs_lxml = median(
+            &mut process_rounds
+                .iter()
+                .map(|r| r.0 / r.2[k])
+                .collect::<Vec<_>>(),
+        );
+        let vs_lol = median(
+            &mut process_rounds
+                .iter()
+                .map(|r| r.2[k] / r.1)
+                .collect::<Vec<_>>(),
+        );
+        lines.push(format!(
+            "    {}: lxml / it {vs_lxml:.2}x (target >= 15x), its time / lol_html's {vs_lol:.2}x \
+             (target <= 1.0x) (medians of the rounds' ratios)",
+            line(name, lp),
+        ));
+    }
+    lines.extend([format!(
+        "  in-process: {}; {}; {}; lxml / linkbase {:.2}x; linkbase / lol_html {:.2}x",
+        line("linkbase::rewrite", li),
+        line("lol_html", ol),
+        line("lxml (inside python)", xi),
+        xi / li,
+        li / ol,
+    )]);
+    lines
 }
 
 /// Check once that both tools really rewrite a page (and exit 0).
 fn check_tools(page: &Page, root: &Path, python: &Path, work: &Path) -> Result<(), String> {
     let out = work.join("check.html");
     let path = root.join(&page.path);
-    for (what, mut command) in [
-        ("linkbase", linkbase_command(&path, &page.url(), &out)),
-        ("lxml", lxml_command(python, &path, &page.url(), &out)),
-    ] {
+    let mut commands = vec![
+        (
+            "lxml".to_string(),
+            lxml_command(python, &path, &page.url(), &out),
+        ),
+        (
+            "lol_html".to_string(),
+            lol_html_command(&path, &page.url(), &out),
+        ),
+    ];
+    for (name, binary) in builds() {
+        commands.push((name, linkbase_command(&binary, &path, &page.url(), &out)));
+    }
+    for (what, mut command) in commands {
+        let what = what.as_str();
         let _ = std::fs::remove_file(&out);
         run(what, &mut command)?;
         let written = std::fs::read(&out).map_err(|e| format!("{what}: {e}"))?;
@@ -360,6 +444,10 @@ fn check_tools(page: &Page, root: &Path, python: &Path, work: &Path) -> Result<(
 }
 
 fn main() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if args.first().is_some_and(|a| a == LOL_HTML_PROCESS) {
+        lol_html_process(&args[1..]);
+    }
     let setup = || -> Result<_, String> {
         let cache = cache_dir();
         std::fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
