@@ -42,7 +42,7 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             result.status = match &skip.mirrored {
                 _ if skip.is_error => Status::Skipped(skip.reason.clone()),
                 Some(file) if settings.copies_to_mirror() => {
-                    match output::copy_to_mirror(settings, &file.path, &file.relative) {
+                    match output::copy_to_mirror(settings, file) {
                         Ok(()) => Status::Copied(format!("{}; copied to the mirror", skip.reason)),
                         Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
                         Err(WriteFailure::BrokenPipe) => Status::NotWritten("broken pipe".into()),
@@ -60,7 +60,9 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             let result = JobResult::new(Some(file.name.clone()), keep_links);
             // Opened once and read once: a FIFO or a device gives its bytes
             // only to the first reader.
-            let handle = match std::fs::File::open(&file.path) {
+            // A walked file beneath its folder, no link followed
+            // (InputFile::open).
+            let handle = match file.open() {
                 Ok(handle) => handle,
                 Err(e) => return result.skipped(format!("cannot read: {}", io_cause(&e))),
             };

@@ -17,6 +17,7 @@
 
 mod args;
 mod atomic;
+mod beneath;
 mod explain;
 mod globs;
 mod inputs;
