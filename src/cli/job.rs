@@ -9,7 +9,7 @@ use super::output::{self, WriteFailure};
 use super::result::{JobResult, Status};
 use super::settings::Settings;
 use super::warc;
-use linkbase::{Format, Problem, Severity};
+use linkbase::Format;
 use std::io::{self, Read};
 
 /// Process one entry; a panic (a bug) becomes an error for this input
@@ -195,21 +195,19 @@ fn rewrite(
 ) -> JobResult {
     result.bytes_read = bytes.len() as u64;
     let name = result.name.as_deref();
-    let mut options = settings.options_for(file.map(|f| f.relative.as_path()));
-    // A format given with --format is taken at its word: only a guessed one
-    // is second-guessed by the binary check. The guess is made once: the
-    // library is told the format.
-    let mut note = None;
+    let options = settings.options_for(file.map(|f| f.relative.as_path()));
+    let mut guessed_html = false;
+    // A format given with --format is taken at its word: only a detected
+    // one is second-guessed by the binary check. The library detects it by
+    // the same rule (`linkbase::detect`) and reports its note, if any.
     let guessing = options.format == Format::Auto;
     if guessing {
-        let guess = super::sniff::guess_format(bytes, name, options.url.as_deref());
-        options.format = guess.format;
-        note = guess.note;
-        if is_binary(bytes, options.format, options.charset) {
+        let format = linkbase::detect(bytes, name, options.url.as_deref()).format;
+        if is_binary(bytes, format, options.charset) {
             return result.skipped(BINARY);
         }
+        guessed_html = format == Format::Html;
     }
-    let guessed_html = guessing && options.format == Format::Html;
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).
     let rewrite = linkbase::plan_rewrite(bytes, &options, name);
@@ -245,15 +243,6 @@ fn rewrite(
             "{}: no links found (read as HTML; --format css, mime or xhtml reads it as something else)",
             result.name.as_deref().unwrap_or("<stdin>"),
         ));
-    }
-    if let Some(note) = note {
-        let problem = Problem {
-            file: result.name.clone(),
-            part: None,
-            severity: Severity::Warning,
-            message: note.into(),
-        };
-        result.report.problems.insert(0, problem);
     }
     super::terms::name_flags(&mut result.report);
     result.status = match written {

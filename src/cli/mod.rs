@@ -35,7 +35,6 @@ mod resolve;
 mod result;
 mod rewrite;
 mod settings;
-mod sniff;
 mod summary;
 mod terms;
 mod warc;
