@@ -61,6 +61,7 @@ fn check(case: &str, input: &[u8], options: &Options, name: &str, bound: usize) 
     });
     let (counts, problems, output_len) = planned;
     let added = usage.added();
+    eprintln!("{case}: peak heap {added} bytes above the start");
     assert!(
         added < bound,
         "{case}: peak heap {added} bytes above the start for a {} byte input (bound {bound})",
@@ -147,6 +148,10 @@ fn a_long_warc_target_uri_times_many_short_links_keeps_the_records_around_it() {
         .expect("the run goes on")
     });
     let added = usage.added();
+    eprintln!(
+        "WARC-Target-URI: peak heap {added} bytes above the start, output {}",
+        out.len()
+    );
     // The output is held here (a Vec), so it counts: bounded as well.
     assert!(
         added < BOUND + out.len(),
