@@ -92,7 +92,8 @@ pub struct LinkRewriter<'a> {
     /// The URL of the base last recorded, shared by the records resolved
     /// against it ([`LinkRecord::base`]): one copy per base, not per link.
     recorded_base: Option<std::sync::Arc<str>>,
-    /// How many more bytes the new values may add ([`GROWTH_FACTOR`]).
+    /// How many more bytes the new values may add ([`GROWTH_FACTOR`];
+    /// `usize::MAX`: no limit).
     growth_left: usize,
     /// The growth limit was reached and reported.
     growth_reported: bool,
@@ -114,7 +115,7 @@ impl<'a> LinkRewriter<'a> {
             browser_rules: true,
             span: None,
             recorded_base: None,
-            growth_left: GROWTH_MIN,
+            growth_left: usize::MAX,
             growth_reported: false,
         }
     }
@@ -145,7 +146,9 @@ impl<'a> LinkRewriter<'a> {
 
     /// The new values may add [`GROWTH_FACTOR`] times `len` (the size of the
     /// document, part or record they are written in), at least
-    /// [`GROWTH_MIN`]; without this, [`GROWTH_MIN`].
+    /// [`GROWTH_MIN`]. Without this, no limit: for the values that are not
+    /// held as edits (an `RcDom` changed in place) or are few (a part's
+    /// `Content-Location`).
     pub fn growing_at_most_for(mut self, len: usize) -> Self {
         self.growth_left = len.saturating_mul(GROWTH_FACTOR).max(GROWTH_MIN);
         self
