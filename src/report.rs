@@ -385,6 +385,11 @@ pub struct Report {
     /// Each document or part where relative values were left for want of a
     /// base, in input order (always kept; their sum is `counts.no_base`).
     pub without_base: Vec<LeftWithoutBase>,
+    /// In a document of an offline copy ([`crate::Options::offline`]):
+    /// the scripts met (`<script>` elements of HTML documents and
+    /// `javascript:` values), whose links — built when they run — cannot be
+    /// made offline. Zero without a copy.
+    pub scripts: u64,
     keep_links: bool,
 }
 
@@ -480,6 +485,7 @@ impl Report {
         self.counts.left += other.counts.left;
         self.counts.no_base += other.counts.no_base;
         self.counts.failed += other.counts.failed;
+        self.scripts += other.scripts;
         for place in other.without_base {
             match self.without_base.last_mut() {
                 Some(last) if last.location == place.location => last.count += place.count,

@@ -163,7 +163,10 @@ fn links(report: &Path) -> Vec<serde_json::Value> {
 /// Check every link of the copy `out` of the crawl `site` (`saved`: wget's
 /// URL → file) against wget's log and the URL Standard.
 fn check_links(site: &Path, out: &Path, report: &Path, saved: &BTreeMap<String, String>) -> usize {
-    let by_file: BTreeMap<&str, &str> = saved.iter().map(|(u, f)| (f.as_str(), u.as_str())).collect();
+    let by_file: BTreeMap<&str, &str> = saved
+        .iter()
+        .map(|(u, f)| (f.as_str(), u.as_str()))
+        .collect();
     let out_url = Url::from_directory_path(out).unwrap();
     let mut local = 0;
     for record in links(report) {
@@ -183,11 +186,15 @@ fn check_links(site: &Path, out: &Path, report: &Path, saved: &BTreeMap<String, 
             assert_eq!(after, before, "{file}: {before:?} must stay");
             continue;
         }
-        let page_file = out_url.join(&linkbase::offline::link_text("", &file)).unwrap();
+        let page_file = out_url
+            .join(&linkbase::offline::link_text("", &file))
+            .unwrap();
         match saved.get(&key(original.as_str())) {
             Some(target) => {
                 let opened = page_file.join(after).unwrap();
-                let want = out_url.join(&linkbase::offline::link_text("", target)).unwrap();
+                let want = out_url
+                    .join(&linkbase::offline::link_text("", target))
+                    .unwrap();
                 let mut opened_file = opened.clone();
                 opened_file.set_fragment(None);
                 assert_eq!(
@@ -241,9 +248,11 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
         assert_eq!(files(&site), before, "{name}: -o changed the input");
         let copy = files(&out);
         for (relative, bytes) in &before {
-            let copied = copy.get(relative).unwrap_or_else(|| panic!("{name}: {relative:?} missing"));
-            let is_document = linkbase::looks_like_html(bytes)
-                || relative.to_string_lossy().contains(".css");
+            let copied = copy
+                .get(relative)
+                .unwrap_or_else(|| panic!("{name}: {relative:?} missing"));
+            let is_document =
+                linkbase::looks_like_html(bytes) || relative.to_string_lossy().contains(".css");
             if !is_document {
                 assert_eq!(copied, bytes, "{name}: {relative:?} not copied as it was");
             }
@@ -252,7 +261,10 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
         assert!(map.starts_with("#url\tfile\n"), "{map}");
         for (url, file) in &saved {
             let line = format!("{url}\t{file}\n");
-            assert!(map.contains(&line), "{name}: the map lacks {line:?}:\n{map}");
+            assert!(
+                map.contains(&line),
+                "{name}: the map lacks {line:?}:\n{map}"
+            );
         }
         let local = check_links(&site, &out, &report, &saved);
         eprintln!("{name}: {} files, {local} links made local", copy.len());
@@ -267,7 +279,10 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             .arg(&again)
             .assert()
             .success();
-        assert!(files(&again) == copy, "{name}: a second run gave other bytes");
+        assert!(
+            files(&again) == copy,
+            "{name}: a second run gave other bytes"
+        );
         let twice = tmp.path().join(format!("{name}-twice"));
         linkbase()
             .args(["offline", "--url-prefix", &prefix, "-q"])
@@ -276,7 +291,10 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             .arg(&twice)
             .assert()
             .success();
-        assert!(files(&twice) == copy, "{name}: a run over the copy changed it");
+        assert!(
+            files(&twice) == copy,
+            "{name}: a run over the copy changed it"
+        );
 
         // In place: the same copy, the originals kept as backups.
         let in_place = tmp.path().join(format!("{name}-in-place"));
@@ -287,7 +305,15 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             std::fs::write(target, bytes).unwrap();
         }
         linkbase()
-            .args(["offline", "--url-prefix", &prefix, "-q", "-i", "--backup", ".orig"])
+            .args([
+                "offline",
+                "--url-prefix",
+                &prefix,
+                "-q",
+                "-i",
+                "--backup",
+                ".orig",
+            ])
             .arg(&in_place)
             .assert()
             .success();
@@ -300,7 +326,10 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             }
         }
         assert_eq!(
-            converted.keys().filter(|k| !k.to_string_lossy().ends_with(".orig")).count(),
+            converted
+                .keys()
+                .filter(|k| !k.to_string_lossy().ends_with(".orig"))
+                .count(),
             copy.len()
         );
     }
@@ -314,9 +343,34 @@ fn usage_errors_are_one_line_and_touch_nothing() {
     std::fs::write(site.join("index.html"), "<a href=x>x</a>").unwrap();
     let cases: [(&[&str], &str); 4] = [
         (&["offline", "SITE", "-o", "OUT"], "needs --url-prefix"),
-        (&["offline", "SITE", "--url-prefix", "http://h/"], "give the copy's folder with -o DIR"),
-        (&["offline", "SITE", "--url-prefix", "http://h/", "-o", "OUT", "--layout", "odd"], "--layout odd"),
-        (&["offline", "SITE", "--url-prefix", "http://h/", "-o", "SITE/inside"], "inside the input"),
+        (
+            &["offline", "SITE", "--url-prefix", "http://h/"],
+            "give the copy's folder with -o DIR",
+        ),
+        (
+            &[
+                "offline",
+                "SITE",
+                "--url-prefix",
+                "http://h/",
+                "-o",
+                "OUT",
+                "--layout",
+                "odd",
+            ],
+            "--layout odd",
+        ),
+        (
+            &[
+                "offline",
+                "SITE",
+                "--url-prefix",
+                "http://h/",
+                "-o",
+                "SITE/inside",
+            ],
+            "inside the input",
+        ),
     ];
     for (args, says) in cases {
         let args: Vec<String> = args
