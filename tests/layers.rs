@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 18] = [
+const LAYERS: [&str; 19] = [
     "splice",
     "resolve",
     "base",
@@ -31,6 +31,7 @@ const LAYERS: [&str; 18] = [
     "mime",
     "non_archive",
     "warc",
+    "detect",
     "input",
     "fuzzing",
     "doc_example_tests",

@@ -89,7 +89,7 @@ impl Walk<'_> {
     fn element(&mut self, el: &Element) {
         let ns = el.ns();
         let local = el.local_name();
-        if ns == ElementNs::Html && local == "script" && self.facts.ctx.options.offline.is_some() {
+        if self.facts.ctx.options.offline.is_some() && ns == ElementNs::Html && local == "script" {
             // Links a script builds are not made offline: counted.
             self.links.report().scripts += 1;
         }

@@ -164,7 +164,8 @@ fn prepare(
             continue;
         };
         let regular = std::fs::symlink_metadata(&file.path).is_ok_and(|m| m.is_file());
-        if !regular {
+        // A name that is not UTF-8 is no URL's: copied as it is, held under none.
+        if !regular || file.relative.to_str().is_none() {
             continue;
         }
         if file.relative == Path::new(MAP) && is_our_map(&file.path) {
