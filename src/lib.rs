@@ -138,3 +138,8 @@ pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Re
 #[cfg(doctest)]
 #[doc = include_str!("../docs/library.md")]
 struct LibraryGuide;
+
+/// The library example of docs/offline.md, run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/offline.md")]
+struct OfflineGuide;
