@@ -21,6 +21,7 @@
 //!   format: style sheets hold `<` in strings and comments.)
 //! - Else HTML.
 
+use crate::format::looks_like_html;
 use crate::options::Format;
 use crate::report::{Message, Setting};
 
@@ -182,44 +183,6 @@ fn field_name(line: &[u8]) -> Option<&[u8]> {
             .iter()
             .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
     name_ok.then_some(name)
-}
-
-/// Tag openers of the WHATWG MIME Sniffing Standard's "text/html" patterns.
-const HTML_OPENERS: [&[u8]; 17] = [
-    b"<!doctype html",
-    b"<html",
-    b"<head",
-    b"<script",
-    b"<iframe",
-    b"<h1",
-    b"<div",
-    b"<font",
-    b"<table",
-    b"<a",
-    b"<style",
-    b"<title",
-    b"<b",
-    b"<body",
-    b"<br",
-    b"<p",
-    b"<!--",
-];
-
-/// Does `head` start (after a UTF-8 BOM and whitespace) like an HTML document,
-/// by the MIME Sniffing Standard's rules: one of its tag openers followed by
-/// a space or `>` (`<!--` needs nothing after it)?
-pub fn looks_like_html(head: &[u8]) -> bool {
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let start = head
-        .iter()
-        .position(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
-        .unwrap_or(head.len());
-    let head = &head[start..];
-    HTML_OPENERS.iter().any(|opener| {
-        head.len() >= opener.len()
-            && head[..opener.len()].eq_ignore_ascii_case(opener)
-            && (*opener == b"<!--" || matches!(head.get(opener.len()), Some(b' ' | b'>')))
-    })
 }
 
 /// The first 1 KiB.

@@ -61,6 +61,9 @@ pub enum Outcome {
     NoBase,
     /// Resolution failed (non-hierarchical base, invalid reference): left as it is.
     Failed,
+    /// Made the relative path to its file in an offline copy
+    /// ([`crate::Options::offline`]); counted with the rewritten ones.
+    Local,
 }
 
 impl Outcome {
@@ -79,6 +82,7 @@ impl Outcome {
             Outcome::Empty => "empty",
             Outcome::NoBase => "no-base",
             Outcome::Failed => "failed",
+            Outcome::Local => "local",
         }
     }
 }
@@ -384,6 +388,11 @@ pub struct Report {
     /// Each document or part where relative values were left for want of a
     /// base, in input order (always kept; their sum is `counts.no_base`).
     pub without_base: Vec<LeftWithoutBase>,
+    /// In a document of an offline copy ([`crate::Options::offline`]):
+    /// the scripts met (`<script>` elements of HTML documents and
+    /// `javascript:` values), whose links — built when they run — cannot be
+    /// made offline. Zero without a copy.
+    pub scripts: u64,
     keep_links: bool,
 }
 
@@ -404,7 +413,7 @@ impl Report {
     /// Count one outcome, and keep its record (built lazily) when records are kept.
     pub(crate) fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
         match outcome {
-            Outcome::Rewritten => self.counts.rewritten += 1,
+            Outcome::Rewritten | Outcome::Local => self.counts.rewritten += 1,
             Outcome::NoBase => self.counts.no_base += 1,
             Outcome::Failed => self.counts.failed += 1,
             _ => self.counts.left += 1,
@@ -479,6 +488,7 @@ impl Report {
         self.counts.left += other.counts.left;
         self.counts.no_base += other.counts.no_base;
         self.counts.failed += other.counts.failed;
+        self.scripts += other.scripts;
         for place in other.without_base {
             match self.without_base.last_mut() {
                 Some(last) if last.location == place.location => last.count += place.count,

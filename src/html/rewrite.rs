@@ -89,6 +89,10 @@ impl Walk<'_> {
     fn element(&mut self, el: &Element) {
         let ns = el.ns();
         let local = el.local_name();
+        if self.facts.ctx.options.offline.is_some() && ns == ElementNs::Html && local == "script" {
+            // Links a script builds are not made offline: counted.
+            self.links.report().scripts += 1;
+        }
         if let Some((css, tag_end)) = el.style_text() {
             self.style_text(ns, css, tag_end);
         }
@@ -198,7 +202,7 @@ impl DocumentFacts<'_> {
                 None
             }
             LinkKind::UrlKeepEmpty => r.rewrite(element, attribute, value),
-            LinkKind::BaseHref => r.rewrite_against(self.fallback(), element, attribute, value),
+            LinkKind::BaseHref => r.rewrite_base_href(self.fallback(), element, attribute, value),
             LinkKind::Manifest => r.rewrite_against(self.document_url(), element, attribute, value),
             LinkKind::ClassId => {
                 let base = rules.codebase.as_ref().or(r.base());
