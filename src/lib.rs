@@ -19,6 +19,9 @@
 //!   already holds, in place.
 //! - [`explain`] (and [`warc::explain`]): which base each document, part or
 //!   record gets and the rule (5.1–5.4) that set it, rewriting nothing.
+//! - [`offline`]: an offline copy ([`offline::Copy`]): set
+//!   [`Options::offline`] and every link to a URL the copy holds becomes a
+//!   relative path to its file (`linkbase offline`, docs/offline.md).
 //! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
 //!   five [`Profile`]s, against a base parsed once; [`absolute_url`]: the URL
 //!   the rewriter would write for one value.
@@ -59,8 +62,13 @@
 //! - `base`: which base applies — the precedence of 5.1–5.4
 //!   (`base::in_force`) — and the one function that establishes a base
 //!   from a value under its rule (`base::establish`), for every format.
-//! - `report`, `options`: what happened (links, problems) and what was
-//!   asked (the options, the retrieval base they give).
+//! - `report`: what happened (links, problems).
+//! - `format`: what kind of document an input is ([`Format`]: the one
+//!   file-name rule, the one media-type rule, [`looks_like_html`]).
+//! - [`offline`]: offline copies: the map from the URLs a copy holds to its
+//!   files (the naming rule, a wget mirror's layout read backwards), and
+//!   the link text from one file to another.
+//! - `options`: what was asked (the options, the retrieval base they give).
 //! - `policy`: what happens to one URL-bearing value (left alone, resolved,
 //!   reported) — one place for every layer; under the default profile and
 //!   `whatwg` a rewritten value leads where a browser went from the original.
@@ -90,12 +98,14 @@ mod by_format;
 mod css;
 #[cfg(test)]
 mod doc_example_tests;
+mod format;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod html;
 mod input;
 mod mime;
 mod non_archive;
+pub mod offline;
 mod options;
 mod policy;
 mod report;
@@ -105,6 +115,7 @@ pub mod warc;
 mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
+pub use format::looks_like_html;
 pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub use input::{

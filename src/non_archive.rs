@@ -136,6 +136,19 @@ pub fn plan<'a>(
     };
     let output = match format {
         Format::Mime => {
+            // An MHTML archive finds its parts by their URLs: inside a
+            // message links stay absolute, offline copy or not.
+            let without_copy;
+            let options = match options.offline {
+                Some(_) => {
+                    without_copy = Options {
+                        offline: None,
+                        ..options.clone()
+                    };
+                    &without_copy
+                }
+                None => options,
+            };
             let edits = crate::mime::plan(input, options, &location, &mut report);
             if edits.is_empty() {
                 PlannedOutput::Unchanged

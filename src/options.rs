@@ -5,97 +5,7 @@ use crate::report::{Location, Message, Report, Setting, Severity};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
-/// What kind of document an input is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// Decide from the content (and the file name).
-    #[default]
-    Auto,
-    /// An HTML document.
-    Html,
-    /// An XHTML document, read with XML rules (`.xhtml`, `.xht`).
-    Xhtml,
-    /// A MIME message or web archive (`.eml`, `.mht`, `.mhtml`).
-    Mime,
-    /// A CSS style sheet.
-    Css,
-    /// A web archive (`.warc`, `.warc.gz`): the output is a new WARC of
-    /// `conversion` records ([`crate::warc`]).
-    Warc,
-}
-
-/// File name endings and the format each names: the one file-name rule
-/// ([`Format::from_name`]); no ending is the end of another.
-const NAMES: [(&str, Format); 12] = [
-    (".warc", Format::Warc),
-    (".warc.gz", Format::Warc),
-    (".warc.zst", Format::Warc),
-    (".eml", Format::Mime),
-    (".mht", Format::Mime),
-    (".mhtml", Format::Mime),
-    (".css", Format::Css),
-    (".xhtml", Format::Xhtml),
-    (".xht", Format::Xhtml),
-    (".html", Format::Html),
-    (".htm", Format::Html),
-    (".shtml", Format::Html),
-];
-
-impl Format {
-    /// The format a file name says, by its ending (case-insensitive), if it
-    /// says one: `.warc`, `.warc.gz`, `.warc.zst` (a web archive); `.eml`,
-    /// `.mht`, `.mhtml` (a message); `.css`; `.xhtml`, `.xht` (browsers read
-    /// a file as XHTML by its name only, never by its content); `.html`,
-    /// `.htm`, `.shtml`. The crate's and the command line's only file-name
-    /// rule; [`crate::detect_format`] weighs it against the content.
-    ///
-    /// ```
-    /// use linkbase::Format;
-    /// assert_eq!(Format::from_name("crawl.WARC.gz"), Some(Format::Warc));
-    /// assert_eq!(Format::from_name("page.xht"), Some(Format::Xhtml));
-    /// assert_eq!(Format::from_name("notes.txt"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Format> {
-        let lower = name.to_ascii_lowercase();
-        NAMES
-            .iter()
-            .find(|(ending, _)| lower.ends_with(ending))
-            .map(|&(_, format)| format)
-    }
-
-    /// The format of content of media type `media_type` (a `Content-Type`
-    /// value: parameters and case ignored), if linkbase reads it: `text/html`,
-    /// `application/xhtml+xml`, `text/css`, and as a message
-    /// `multipart/related`, `message/rfc822` and `application/x-mimearchive`
-    /// (MHTML). The crate's only media-type rule: a MIME part and a WARC
-    /// payload are read by it.
-    ///
-    /// ```
-    /// use linkbase::Format;
-    /// assert_eq!(Format::from_media_type("Text/HTML; charset=utf-8"), Some(Format::Html));
-    /// assert_eq!(Format::from_media_type("image/png"), None);
-    /// ```
-    pub fn from_media_type(media_type: &str) -> Option<Format> {
-        let essence = media_type.split(';').next().unwrap_or("").trim();
-        match essence.to_ascii_lowercase().as_str() {
-            "text/html" => Some(Format::Html),
-            "application/xhtml+xml" => Some(Format::Xhtml),
-            "text/css" => Some(Format::Css),
-            "multipart/related" | "message/rfc822" | "application/x-mimearchive" => {
-                Some(Format::Mime)
-            }
-            _ => None,
-        }
-    }
-
-    /// Is this the format of one document whose links its layer rewrites in
-    /// place (HTML, XHTML, CSS), as opposed to a container of documents (a
-    /// message, a web archive)? `Auto` is read as HTML, so it is one.
-    pub fn is_document(self) -> bool {
-        !matches!(self, Format::Mime | Format::Warc)
-    }
-}
+pub use crate::format::Format;
 
 /// Everything that steers a rewrite, explanation or WARC conversion:
 /// start from [`Options::new`] and set the fields that matter. The command
@@ -123,6 +33,13 @@ pub struct Options {
     /// Keep one [`crate::LinkRecord`] per URL-bearing value (for `--report`).
     /// When false only the counts are kept.
     pub keep_link_records: bool,
+    /// The document is a file of an offline copy (`linkbase offline`,
+    /// docs/offline.md): each link to a URL the copy holds becomes the
+    /// relative path to its file, a `<base href>` the document's own file
+    /// name; every other link is made absolute as without it. `None` (the
+    /// default): no copy. Not applied inside MIME messages (an MHTML
+    /// archive finds its parts by their URLs) nor to MIME headers.
+    pub offline: Option<crate::offline::Document>,
 }
 
 impl Options {

@@ -187,7 +187,53 @@ impl<'a> LinkRewriter<'a> {
         });
     }
 
+    /// As [`rewrite_against`](Self::rewrite_against) for a `<base href>`:
+    /// in an offline copy it becomes the link text of the document's own
+    /// file, so that the relative paths written for the other links (from
+    /// the document's file) resolve against it as they would without it.
+    pub fn rewrite_base_href(
+        &mut self,
+        fallback: Option<&EstablishedBase>,
+        element: &str,
+        attribute: &str,
+        value: &str,
+    ) -> Option<String> {
+        let Some(document) = self.offline() else {
+            return self.rewrite_against(fallback, element, attribute, value);
+        };
+        let own = document.own();
+        let reason = Some(OWN_FILE.to_string());
+        self.record(
+            fallback,
+            element,
+            attribute,
+            value,
+            Outcome::Local,
+            Some(&own),
+            reason,
+        );
+        Some(own)
+    }
+
+    /// The offline copy's document, when one is in force for these values
+    /// (not for values no browser reads: MIME headers).
+    fn offline(&self) -> Option<&'a crate::offline::Document> {
+        self.options.offline.as_ref().filter(|_| self.browser_rules)
+    }
+
     fn decide(
+        &self,
+        base: Option<&EstablishedBase>,
+        value: &str,
+    ) -> (Outcome, Option<String>, Option<String>) {
+        let decided = self.decide_absolute(base, value);
+        match self.offline() {
+            Some(document) => offline(document, self.options.url.as_deref(), base, value, decided),
+            None => decided,
+        }
+    }
+
+    fn decide_absolute(
         &self,
         base: Option<&EstablishedBase>,
         value: &str,
@@ -225,6 +271,45 @@ impl<'a> LinkRewriter<'a> {
         }
     }
 }
+
+/// The decision about `value` (`decided`: without a copy) when `document`
+/// of an offline copy is rewritten: a value whose absolute URL the copy
+/// holds becomes the link text of its file (its fragment kept); so does a
+/// relative value that is already a path on disk to one of the copy's
+/// files (a link text met again: a second run changes nothing), when the
+/// base it is read against is the document's own (its URL `document_url`,
+/// or the `<base href>` an offline copy writes). Anything else as decided.
+fn offline(
+    document: &crate::offline::Document,
+    document_url: Option<&str>,
+    base: Option<&EstablishedBase>,
+    value: &str,
+    decided: (Outcome, Option<String>, Option<String>),
+) -> (Outcome, Option<String>, Option<String>) {
+    let absolute = match (&decided.0, &decided.1) {
+        (Outcome::Rewritten, Some(url)) => Some(std::borrow::Cow::Borrowed(url.as_str())),
+        (Outcome::Absolute, _) => Some(clean_reference(value)),
+        _ => None,
+    };
+    let Some(absolute) = absolute else {
+        return decided;
+    };
+    if let Some(text) = document.link(&absolute) {
+        let reason = format!("{HELD}{absolute}");
+        return (Outcome::Local, Some(text), Some(reason));
+    }
+    let relative = decided.0 == Outcome::Rewritten && !has_scheme(&clean_reference(value));
+    if relative && base.is_some_and(|b| document.is_own(b.url(), document_url)) {
+        if let Some(text) = document.local(&clean_reference(value)) {
+            return (Outcome::Local, Some(text), Some(ON_DISK.into()));
+        }
+    }
+    decided
+}
+
+const HELD: &str = "the offline copy holds ";
+const ON_DISK: &str = "a path to a file of the offline copy";
+const OWN_FILE: &str = "the document's own file in the offline copy";
 
 /// `text` as an [`Arc`](std::sync::Arc): the one in `last` when it is the
 /// same text, else a new one, kept in `last`.

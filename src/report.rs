@@ -61,6 +61,9 @@ pub enum Outcome {
     NoBase,
     /// Resolution failed (non-hierarchical base, invalid reference): left as it is.
     Failed,
+    /// Made the relative path to its file in an offline copy
+    /// ([`crate::Options::offline`]); counted with the rewritten ones.
+    Local,
 }
 
 impl Outcome {
@@ -79,6 +82,7 @@ impl Outcome {
             Outcome::Empty => "empty",
             Outcome::NoBase => "no-base",
             Outcome::Failed => "failed",
+            Outcome::Local => "local",
         }
     }
 }
@@ -401,7 +405,7 @@ impl Report {
     /// Count one outcome, and keep its record (built lazily) when records are kept.
     pub(crate) fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
         match outcome {
-            Outcome::Rewritten => self.counts.rewritten += 1,
+            Outcome::Rewritten | Outcome::Local => self.counts.rewritten += 1,
             Outcome::NoBase => self.counts.no_base += 1,
             Outcome::Failed => self.counts.failed += 1,
             _ => self.counts.left += 1,

@@ -15,11 +15,13 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 16] = [
+const LAYERS: [&str; 18] = [
     "splice",
     "resolve",
     "base",
     "report",
+    "format",
+    "offline",
     "options",
     "policy",
     "css",

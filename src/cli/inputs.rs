@@ -279,66 +279,6 @@ fn sniff_file(path: &Path) -> bool {
     // A file that cannot be read is taken, so that its error is reported.
     read.is_err()
         || linkbase::looks_like_message(&head)
-        || looks_like_html(&head)
+        || linkbase::looks_like_html(&head)
         || linkbase::warc::looks_like_warc(&head)
-}
-
-/// Tag openers of the WHATWG MIME Sniffing Standard's "text/html" patterns.
-const HTML_OPENERS: [&[u8]; 17] = [
-    b"<!doctype html",
-    b"<html",
-    b"<head",
-    b"<script",
-    b"<iframe",
-    b"<h1",
-    b"<div",
-    b"<font",
-    b"<table",
-    b"<a",
-    b"<style",
-    b"<title",
-    b"<b",
-    b"<body",
-    b"<br",
-    b"<p",
-    b"<!--",
-];
-
-/// Does `head` start (after a UTF-8 BOM and whitespace) like an HTML document,
-/// by the MIME Sniffing Standard's rules: one of its tag openers followed by
-/// a space or `>` (`<!--` needs nothing after it)?
-pub fn looks_like_html(head: &[u8]) -> bool {
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let start = head
-        .iter()
-        .position(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
-        .unwrap_or(head.len());
-    let head = &head[start..];
-    HTML_OPENERS.iter().any(|opener| {
-        head.len() >= opener.len()
-            && head[..opener.len()].eq_ignore_ascii_case(opener)
-            && (*opener == b"<!--" || matches!(head.get(opener.len()), Some(b' ' | b'>')))
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn html_sniffing_follows_the_mime_sniffing_patterns() {
-        let cases: [(&str, &[u8], bool); 8] = [
-            ("doctype", b"<!DOCTYPE html><p>", true),
-            ("bom and space", b"\xEF\xBB\xBF \n<html>", true),
-            ("comment", b"<!--x-->", true),
-            ("p tag", b"<P class=x>", true),
-            ("tag prefix only", b"<pre>", false),
-            ("xml", b"<?xml version='1.0'?>", false),
-            ("text", b"hello <html>", false),
-            ("binary", b"\x89PNG\r\n", false),
-        ];
-        for (name, head, want) in cases {
-            assert_eq!(looks_like_html(head), want, "{name}");
-        }
-    }
 }

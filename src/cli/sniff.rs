@@ -39,7 +39,7 @@ pub fn guess_format(bytes: &[u8], name: Option<&str>, url: Option<&str>) -> Gues
     if format == Format::Mime
         && named_message
         && !linkbase::looks_like_message(bytes)
-        && super::inputs::looks_like_html(head(bytes))
+        && linkbase::looks_like_html(head(bytes))
     {
         return Guess {
             format: Format::Html,

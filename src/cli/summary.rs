@@ -23,7 +23,8 @@ const OUTCOMES: [Outcome; 7] = [
 /// does not compile until it has a column).
 fn column(outcome: Outcome) -> usize {
     match outcome {
-        Outcome::Rewritten => 0,
+        // A link made local in an offline copy is a rewritten one.
+        Outcome::Rewritten | Outcome::Local => 0,
         Outcome::Absolute => 1,
         Outcome::SameDocument => 2,
         Outcome::Placeholder => 3,

@@ -198,7 +198,7 @@ impl DocumentFacts<'_> {
                 None
             }
             LinkKind::UrlKeepEmpty => r.rewrite(element, attribute, value),
-            LinkKind::BaseHref => r.rewrite_against(self.fallback(), element, attribute, value),
+            LinkKind::BaseHref => r.rewrite_base_href(self.fallback(), element, attribute, value),
             LinkKind::Manifest => r.rewrite_against(self.document_url(), element, attribute, value),
             LinkKind::ClassId => {
                 let base = rules.codebase.as_ref().or(r.base());

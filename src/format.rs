@@ -1,0 +1,154 @@
+//! What kind of document an input is ([`Format`]): the one file-name rule
+//! and the one media-type rule.
+
+/// What kind of document an input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Decide from the content (and the file name).
+    #[default]
+    Auto,
+    /// An HTML document.
+    Html,
+    /// An XHTML document, read with XML rules (`.xhtml`, `.xht`).
+    Xhtml,
+    /// A MIME message or web archive (`.eml`, `.mht`, `.mhtml`).
+    Mime,
+    /// A CSS style sheet.
+    Css,
+    /// A web archive (`.warc`, `.warc.gz`): the output is a new WARC of
+    /// `conversion` records ([`crate::warc`]).
+    Warc,
+}
+
+/// File name endings and the format each names: the one file-name rule
+/// ([`Format::from_name`]); no ending is the end of another.
+const NAMES: [(&str, Format); 12] = [
+    (".warc", Format::Warc),
+    (".warc.gz", Format::Warc),
+    (".warc.zst", Format::Warc),
+    (".eml", Format::Mime),
+    (".mht", Format::Mime),
+    (".mhtml", Format::Mime),
+    (".css", Format::Css),
+    (".xhtml", Format::Xhtml),
+    (".xht", Format::Xhtml),
+    (".html", Format::Html),
+    (".htm", Format::Html),
+    (".shtml", Format::Html),
+];
+
+impl Format {
+    /// The format a file name says, by its ending (case-insensitive), if it
+    /// says one: `.warc`, `.warc.gz`, `.warc.zst` (a web archive); `.eml`,
+    /// `.mht`, `.mhtml` (a message); `.css`; `.xhtml`, `.xht` (browsers read
+    /// a file as XHTML by its name only, never by its content); `.html`,
+    /// `.htm`, `.shtml`. The crate's and the command line's only file-name
+    /// rule; [`crate::detect_format`] weighs it against the content.
+    ///
+    /// ```
+    /// use linkbase::Format;
+    /// assert_eq!(Format::from_name("crawl.WARC.gz"), Some(Format::Warc));
+    /// assert_eq!(Format::from_name("page.xht"), Some(Format::Xhtml));
+    /// assert_eq!(Format::from_name("notes.txt"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Format> {
+        let lower = name.to_ascii_lowercase();
+        NAMES
+            .iter()
+            .find(|(ending, _)| lower.ends_with(ending))
+            .map(|&(_, format)| format)
+    }
+
+    /// The format of content of media type `media_type` (a `Content-Type`
+    /// value: parameters and case ignored), if linkbase reads it: `text/html`,
+    /// `application/xhtml+xml`, `text/css`, and as a message
+    /// `multipart/related`, `message/rfc822` and `application/x-mimearchive`
+    /// (MHTML). The crate's only media-type rule: a MIME part and a WARC
+    /// payload are read by it.
+    ///
+    /// ```
+    /// use linkbase::Format;
+    /// assert_eq!(Format::from_media_type("Text/HTML; charset=utf-8"), Some(Format::Html));
+    /// assert_eq!(Format::from_media_type("image/png"), None);
+    /// ```
+    pub fn from_media_type(media_type: &str) -> Option<Format> {
+        let essence = media_type.split(';').next().unwrap_or("").trim();
+        match essence.to_ascii_lowercase().as_str() {
+            "text/html" => Some(Format::Html),
+            "application/xhtml+xml" => Some(Format::Xhtml),
+            "text/css" => Some(Format::Css),
+            "multipart/related" | "message/rfc822" | "application/x-mimearchive" => {
+                Some(Format::Mime)
+            }
+            _ => None,
+        }
+    }
+
+    /// Is this the format of one document whose links its layer rewrites in
+    /// place (HTML, XHTML, CSS), as opposed to a container of documents (a
+    /// message, a web archive)? `Auto` is read as HTML, so it is one.
+    pub fn is_document(self) -> bool {
+        !matches!(self, Format::Mime | Format::Warc)
+    }
+}
+
+/// Tag openers of the WHATWG MIME Sniffing Standard's "text/html" patterns.
+const HTML_OPENERS: [&[u8]; 17] = [
+    b"<!doctype html",
+    b"<html",
+    b"<head",
+    b"<script",
+    b"<iframe",
+    b"<h1",
+    b"<div",
+    b"<font",
+    b"<table",
+    b"<a",
+    b"<style",
+    b"<title",
+    b"<b",
+    b"<body",
+    b"<br",
+    b"<p",
+    b"<!--",
+];
+
+/// Does `head` start (after a UTF-8 BOM and whitespace) like an HTML document,
+/// by the MIME Sniffing Standard's rules: one of its tag openers followed by
+/// a space or `>` (`<!--` needs nothing after it)?
+pub fn looks_like_html(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
+        .unwrap_or(head.len());
+    let head = &head[start..];
+    HTML_OPENERS.iter().any(|opener| {
+        head.len() >= opener.len()
+            && head[..opener.len()].eq_ignore_ascii_case(opener)
+            && (*opener == b"<!--" || matches!(head.get(opener.len()), Some(b' ' | b'>')))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_html;
+
+    #[test]
+    fn html_sniffing_follows_the_mime_sniffing_patterns() {
+        let cases: [(&str, &[u8], bool); 8] = [
+            ("doctype", b"<!DOCTYPE html><p>", true),
+            ("bom and space", b"\xEF\xBB\xBF \n<html>", true),
+            ("comment", b"<!--x-->", true),
+            ("p tag", b"<P class=x>", true),
+            ("tag prefix only", b"<pre>", false),
+            ("xml", b"<?xml version='1.0'?>", false),
+            ("text", b"hello <html>", false),
+            ("binary", b"\x89PNG\r\n", false),
+        ];
+        for (name, head, want) in cases {
+            assert_eq!(looks_like_html(head), want, "{name}");
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! The layout of a folder GNU wget wrote with `wget -r -p` (a mirror), read
+//! backwards: the URLs each file was fetched from ([`urls_of`]), so that the
+//! copy knows which URLs the folder holds without a list from the crawl.
+//!
+//! wget names a file after its URL: `HOST[:PORT]/PATH` (no host folder with
+//! `-nH`; fewer folders with `--cut-dirs`, which the URL given for the
+//! folder accounts for), a directory URL as `index.html`, the query kept
+//! after a `?` (`--restrict-file-names=windows`: after an `@`, and `+` for
+//! the `:` of a port), escapes decoded where the name allows, and with
+//! `-E` an `.html` (`.css`) added to a page (style sheet) whose name did
+//! not end so. A name can therefore have come from several URLs; each is
+//! listed, the likeliest first.
+
+use super::Kind;
+use url::Url;
+
+/// How a mirror folder is laid out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// The folder holds one folder per host (`HOST[:PORT]/…`, wget's
+    /// default); false: its files are paths under the folder's URL (`-nH`,
+    /// or the folder given is a host's).
+    pub hosts: bool,
+    /// Names written with `--restrict-file-names=windows` (`@` for the `?`
+    /// of a query, `+` for the `:` of a port): `Some(true)`; `Some(false)`:
+    /// not; `None`: either (both readings are listed).
+    pub windows: Option<bool>,
+}
+
+/// Characters percent-encoded when a name on disk becomes a path segment
+/// of a URL: what would end or change the segment. `%` is not: wget wrote
+/// a `%XX` for a character it could not put in a name.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// Characters percent-encoded when a name's query part becomes a URL's.
+const QUERY: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'<')
+    .add(b'>');
+
+/// Does a folder whose entries at the top are `names` hold host folders
+/// for a mirror of `prefix` (the folder's URL)? Yes when `prefix` has no
+/// path and one of the names is its host (`HOST`, `HOST:PORT` or
+/// `HOST+PORT`).
+pub fn has_host_folders<'a>(prefix: &str, mut names: impl Iterator<Item = &'a str>) -> bool {
+    let Ok(url) = Url::parse(prefix) else {
+        return false;
+    };
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    if url.path() != "/" {
+        return false;
+    }
+    let (colon, plus) = match url.port() {
+        Some(port) => (format!("{host}:{port}"), format!("{host}+{port}")),
+        None => (host.to_string(), host.to_string()),
+    };
+    names.any(|n| n.eq_ignore_ascii_case(&colon) || n.eq_ignore_ascii_case(&plus))
+}
+
+/// The URLs the file at `relative` (`/`-separated) of a mirror folder
+/// whose URL is `prefix` (ending in `/`; under [`Layout::hosts`] only its
+/// scheme counts) may have been fetched from, its content being of `kind`,
+/// the likeliest first: a query-carrying `-E` name without the `.html` it
+/// got, `index.html` as its directory, else the name as it is. Empty when
+/// the file is outside any host folder (`hosts`) or no URL can be made.
+///
+/// ```
+/// use linkbase::offline::{wget::{urls_of, Layout}, Kind};
+/// let layout = Layout { hosts: true, windows: None };
+/// assert_eq!(
+///     urls_of("http://h/", "h:8000/page.php?id=1.html", Kind::Html, layout),
+///     ["http://h:8000/page.php?id=1", "http://h:8000/page.php?id=1.html"]
+/// );
+/// assert_eq!(
+///     urls_of("https://h/docs/", "a/index.html", Kind::Html, Layout::default()),
+///     ["https://h/docs/a/", "https://h/docs/a/index.html", "https://h/docs/a/index"]
+/// );
+/// ```
+pub fn urls_of(prefix: &str, relative: &str, kind: Kind, layout: Layout) -> Vec<String> {
+    let mut parts: Vec<&str> = relative.split('/').collect();
+    let root = if layout.hosts {
+        if parts.len() < 2 {
+            return Vec::new();
+        }
+        let Some(root) = host_root(prefix, parts.remove(0), layout.windows) else {
+            return Vec::new();
+        };
+        root
+    } else {
+        prefix.to_string()
+    };
+    let last = parts.pop().unwrap_or_default();
+    let mut dirs = String::new();
+    for dir in parts {
+        dirs.extend(percent_encoding::utf8_percent_encode(dir, SEGMENT));
+        dirs.push('/');
+    }
+    // (path, query) readings of the last name.
+    let literal = match last.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (last, None),
+    };
+    let windows = (!last.contains('?'))
+        .then(|| last.split_once('@'))
+        .flatten()
+        .filter(|_| layout.windows != Some(false))
+        .map(|(path, query)| (path, Some(query)));
+    let mut readings: Vec<(&str, Option<&str>)> = Vec::new();
+    match windows {
+        Some(w) if layout.windows == Some(true) => readings.extend([w, literal]),
+        Some(w) => readings.extend([literal, w]),
+        None => readings.push(literal),
+    }
+    let mut more = Vec::new();
+    for &reading in &readings {
+        if let Some(stripped) = without_added_extension(reading, kind) {
+            more.push(stripped);
+        }
+    }
+    // A query that got `.html`: the URL surely had none (wget -E).
+    let primary = more.iter().position(|r| r.1.is_some());
+    if let Some(at) = primary {
+        let first = more.remove(at);
+        readings.insert(0, first);
+    }
+    readings.extend(more);
+    let mut all: Vec<(&str, Option<&str>)> = Vec::new();
+    for reading in readings {
+        if reading.0 == "index.html" {
+            all.push(("", reading.1));
+        }
+        all.push(reading);
+    }
+    let mut urls: Vec<String> = Vec::new();
+    for (path, query) in all {
+        let mut url = format!("{root}{dirs}");
+        url.extend(percent_encoding::utf8_percent_encode(path, SEGMENT));
+        if let Some(query) = query {
+            url.push('?');
+            url.extend(percent_encoding::utf8_percent_encode(query, QUERY));
+        }
+        if super::key(&url).is_some() && !urls.contains(&url) {
+            urls.push(url);
+        }
+    }
+    urls
+}
+
+/// `scheme://HOST[:PORT]/` for the host folder `name` of a mirror of
+/// `prefix` (`HOST+PORT` too unless `windows` is `Some(false)`).
+fn host_root(prefix: &str, name: &str, windows: Option<bool>) -> Option<String> {
+    let scheme = prefix.split_once(':')?.0;
+    let host = match name.rsplit_once('+') {
+        Some((host, port))
+            if windows != Some(false)
+                && !port.is_empty()
+                && port.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            format!("{host}:{port}")
+        }
+        _ => name.to_string(),
+    };
+    let root = format!("{scheme}://{host}/");
+    Url::parse(&root).ok().filter(|u| u.host_str().is_some())?;
+    Some(root)
+}
+
+/// A reading without the extension `wget -E` adds to a `kind` file whose
+/// name did not end so (`.html` for a page, `.css` for a style sheet).
+fn without_added_extension<'a>(
+    (path, query): (&'a str, Option<&'a str>),
+    kind: Kind,
+) -> Option<(&'a str, Option<&'a str>)> {
+    let added = match kind {
+        Kind::Html => ".html",
+        Kind::Css => ".css",
+        _ => return None,
+    };
+    let strip = |text: &str| -> Option<usize> {
+        let lower = text.to_ascii_lowercase();
+        let rest = lower.strip_suffix(added)?;
+        let has_it = kind.missing_extension(rest).is_none();
+        (!has_it).then_some(rest.len())
+    };
+    match query {
+        Some(query) => strip(query).map(|at| (path, Some(&query[..at]))),
+        None => strip(path).map(|at| (&path[..at], None)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOSTS: Layout = Layout {
+        hosts: true,
+        windows: None,
+    };
+
+    #[test]
+    fn each_wget_shape_reads_back_as_its_urls() {
+        let cases: [(&str, Kind, Layout, &[&str]); 9] = [
+            (
+                "h/index.html",
+                Kind::Html,
+                HOSTS,
+                &["http://h/", "http://h/index.html", "http://h/index"],
+            ),
+            (
+                "h/a b/é.png",
+                Kind::Other,
+                HOSTS,
+                &["http://h/a%20b/%C3%A9.png"],
+            ),
+            ("h/p.php?id=1", Kind::Html, HOSTS, &["http://h/p.php?id=1"]),
+            (
+                "h/s.css?v=2.css",
+                Kind::Css,
+                HOSTS,
+                &["http://h/s.css?v=2", "http://h/s.css?v=2.css"],
+            ),
+            (
+                "h/docs.html",
+                Kind::Html,
+                HOSTS,
+                &["http://h/docs.html", "http://h/docs"],
+            ),
+            ("h/x.htm", Kind::Html, HOSTS, &["http://h/x.htm"]),
+            (
+                "h+8000/p.php@id=1.html",
+                Kind::Html,
+                HOSTS,
+                &[
+                    "http://h:8000/p.php?id=1",
+                    "http://h:8000/p.php@id=1.html",
+                    "http://h:8000/p.php?id=1.html",
+                    "http://h:8000/p.php@id=1",
+                ],
+            ),
+            (
+                "h/index.html?q=1.html",
+                Kind::Html,
+                HOSTS,
+                &[
+                    "http://h/?q=1",
+                    "http://h/index.html?q=1",
+                    "http://h/?q=1.html",
+                    "http://h/index.html?q=1.html",
+                ],
+            ),
+            (
+                "a%2Fb#c",
+                Kind::Other,
+                Layout::default(),
+                &["http://h/d/a%2Fb%23c"],
+            ),
+        ];
+        for (file, kind, layout, want) in cases {
+            assert_eq!(urls_of("http://h/d/", file, kind, layout), want, "{file}");
+        }
+        assert!(urls_of("http://h/", "wget-log", Kind::Other, HOSTS).is_empty());
+    }
+
+    #[test]
+    fn host_folders_are_found_by_the_prefix_host() {
+        let names = ["127.0.0.1:8000", "robots.txt"];
+        assert!(has_host_folders(
+            "http://127.0.0.1:8000/",
+            names.into_iter()
+        ));
+        assert!(has_host_folders(
+            "http://127.0.0.1:8000/",
+            ["127.0.0.1+8000"].into_iter()
+        ));
+        assert!(!has_host_folders(
+            "http://127.0.0.1:8000/x/",
+            names.into_iter()
+        ));
+        assert!(!has_host_folders("http://example.org/", names.into_iter()));
+    }
+}
