@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 18] = [
+const LAYERS: [&str; 19] = [
     "splice",
     "resolve",
     "base",
@@ -32,6 +32,7 @@ const LAYERS: [&str; 18] = [
     "non_archive",
     "warc",
     "input",
+    "archive_copy",
     "fuzzing",
     "doc_example_tests",
 ];

@@ -427,6 +427,12 @@ fn join(base: &str, reference: &str) -> Option<String> {
     Some(base.join(reference.trim()).ok()?.to_string())
 }
 
+/// The encoding named by the `charset` parameter of a `Content-Type`.
+pub fn charset_of(content_type: &str) -> Option<&'static encoding_rs::Encoding> {
+    let label = super::record::parameter(content_type, "charset")?;
+    encoding_rs::Encoding::for_label(label.as_bytes())
+}
+
 /// `url` without its fragment.
 pub fn strip_fragment(url: &str) -> &str {
     url.split('#').next().unwrap_or(url)
