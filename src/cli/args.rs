@@ -48,6 +48,9 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// Print each part's media type, base URL and the rule that set it.
     Explain(ExplainArgs),
+    /// Make an offline copy: every link to a file the copy holds becomes a
+    /// relative path to it, every other link absolute (docs/offline.md).
+    Offline(OfflineArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -250,6 +253,83 @@ pub struct ExplainArgs {
     /// The files to explain (folders with -r).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+/// Arguments of `linkbase offline`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    wget -r -p -E http://127.0.0.1:8000/\n  \
+    linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ -o copy/\n  \
+    linkbase offline site/ --url-prefix https://example.org/ -i --backup .orig\n\n\
+    The map of the copy (URL<TAB>FILE) is written to OUT/urls.tsv (-i: SITE/urls.tsv).")]
+pub struct OfflineArgs {
+    /// The folder to make offline: a mirror as `wget -r -p` writes it.
+    #[arg(required = true, value_name = "SITE")]
+    pub paths: Vec<PathBuf>,
+
+    /// The URL of SITE (with wget's host folders in it, the URL of one of
+    /// them: `http://127.0.0.1:8000/`, which gives the scheme of all).
+    #[arg(long, value_name = "URL", help_heading = BASE)]
+    pub url_prefix: Option<String>,
+
+    /// How SITE is laid out, comma-separated: `hosts` (one folder per
+    /// HOST[:PORT], wget's default) or `plain` (-nH, --cut-dirs, or SITE is
+    /// a host's folder); `unix` or `windows` (--restrict-file-names=windows:
+    /// `@` for `?`). Default: detected (`hosts` when SITE holds the URL's
+    /// host folder; both name readings).
+    #[arg(long, value_name = "LAYOUT", default_value = "auto", help_heading = INPUT)]
+    pub layout: String,
+
+    /// Write the copy to folder DIR (every file of SITE, the pages and style
+    /// sheets rewritten).
+    #[arg(short, long, value_name = "DIR", help_heading = OUTPUT, conflicts_with = "in_place")]
+    pub output: Option<PathBuf>,
+
+    /// Rewrite SITE in place (each file replaced atomically; see linkbase --help).
+    #[arg(short, long, help_heading = OUTPUT)]
+    pub in_place: bool,
+
+    /// With --in-place, keep each original next to it as NAME+SUFFIX.
+    #[arg(long, value_name = "SUFFIX", help_heading = OUTPUT, requires = "in_place")]
+    pub backup: Option<String>,
+
+    /// How --in-place keeps originals: `simple` or `numbered`.
+    #[arg(long, value_name = "MODE", help_heading = OUTPUT, requires = "in_place",
+          value_parser = ["simple", "numbered"])]
+    pub backup_mode: Option<String>,
+
+    /// Skip files larger than this (bytes, or with a K, M or G suffix).
+    #[arg(long, value_name = "SIZE", default_value = "256M", help_heading = INPUT,
+          value_parser = parse_size)]
+    pub max_size: u64,
+
+    /// Resolution algorithm.
+    #[arg(long, value_name = "PROFILE", default_value = "rfc3986", help_heading = BASE,
+          value_parser = PossibleValuesParser::new(Profile::ALL.map(Profile::name))
+              .try_map(|s| s.parse::<Profile>()))]
+    pub profile: Profile,
+
+    /// Also treat attribute NAME as a URL on every element (repeatable).
+    #[arg(long = "attr", value_name = "NAME", help_heading = LINKS)]
+    pub attributes: Vec<String>,
+
+    /// Files processed at once [default: the number of cores].
+    #[arg(short, long, value_name = "N", help_heading = RUN,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+
+    /// Write one JSON record per link (outcome `local` for a link made a
+    /// path into the copy) and per problem to FILE.
+    #[arg(long, value_name = "FILE", help_heading = REPORTING)]
+    pub report: Option<PathBuf>,
+
+    /// Print counts per outcome and per attribute on standard error at the end.
+    #[arg(long, help_heading = REPORTING)]
+    pub stats: bool,
+
+    /// No progress bar, no summary line.
+    #[arg(short, long, help_heading = REPORTING)]
+    pub quiet: bool,
 }
 
 /// Arguments of `linkbase resolve`.

@@ -5,7 +5,8 @@
 //! Every flag, subcommand and usage error is declared in [`args`] (clap's
 //! types in one place, as ripgrep's `flags/defs.rs`). One module per
 //! subcommand: [`rewrite`] (the default: rewrite files),
-//! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`). The
+//! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`),
+//! [`offline`] (`linkbase offline`: a mirror folder made offline). The
 //! rewrite command's parts: [`settings`] (flags → typed settings, usage
 //! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`],
 //! [`output_path`] and [`atomic`] (writing), [`preflight`] (what is refused
@@ -24,6 +25,7 @@ mod interrupt;
 mod io;
 mod job;
 mod jsonl;
+mod offline;
 mod output;
 mod output_path;
 mod paths;
@@ -71,6 +73,7 @@ pub fn run() -> i32 {
     match cli.command {
         Some(Command::Resolve(args)) => resolve::run(args),
         Some(Command::Explain(args)) => explain::run(args),
+        Some(Command::Offline(args)) => offline::run(args),
         Some(Command::Completions { shell }) => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "linkbase", &mut std::io::stdout());

@@ -76,6 +76,19 @@ pub fn url_for(prefix: &str, relative: &Path) -> String {
     url
 }
 
+/// `relative` (a path under a folder) as `/`-separated text, if every
+/// component is UTF-8 (lossily otherwise).
+pub fn slashed(relative: &Path) -> String {
+    let parts: Vec<String> = relative
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
 #[cfg(unix)]
 fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
     use std::os::unix::ffi::OsStrExt;

@@ -24,6 +24,18 @@ pub fn run(args: RewriteArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
+    run_settings(settings, no_paths, |_, _| Ok(()))
+}
+
+/// Run the rewrite command with `settings` (`no_paths`: none were given);
+/// `prepare` may change the settings and the listed inputs before anything
+/// is checked or written (`linkbase offline` decides there which files of a
+/// mirror are its pages).
+pub fn run_settings(
+    mut settings: Settings,
+    no_paths: bool,
+    prepare: impl FnOnce(&mut Settings, &mut Vec<inputs::Entry>) -> Result<(), UsageError>,
+) -> i32 {
     super::interrupt::install();
     if settings.paths.is_empty() && std::io::stdin().is_terminal() {
         // Bare `linkbase` typed at a terminal: not a document coming in.
@@ -36,7 +48,10 @@ pub fn run(args: RewriteArgs) -> i32 {
             eprintln!("linkbase: reading the document from the terminal; end it with Ctrl-D");
         }
     }
-    let entries = inputs::collect(&settings);
+    let mut entries = inputs::collect(&settings);
+    if let Err(e) = prepare(&mut settings, &mut entries) {
+        return usage_error(&e);
+    }
     if let Err(e) = super::preflight::check(&settings, &entries) {
         return usage_error(&e);
     }
@@ -135,7 +150,7 @@ pub fn run(args: RewriteArgs) -> i32 {
     }
 }
 
-fn usage_error(e: &UsageError) -> i32 {
+pub fn usage_error(e: &UsageError) -> i32 {
     eprintln!("linkbase: error: {}", e.0);
     EXIT_USAGE
 }

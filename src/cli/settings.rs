@@ -74,6 +74,20 @@ pub struct Settings {
     pub writer: AtomicWriter,
     /// `--rewritten-only`: a mirror gets the rewritten files only.
     pub rewritten_only: bool,
+    /// `linkbase offline` over a mirror folder: the copy, and the URL and
+    /// format of each of its pages and style sheets.
+    pub offline: Option<OfflineSite>,
+}
+
+/// A mirror folder made offline (`linkbase offline SITE`): the copy it
+/// holds, and for each file rewritten (by its path under SITE) the URL it
+/// was fetched from and its format.
+#[derive(Debug)]
+pub struct OfflineSite {
+    /// The URLs the folder holds and their files.
+    pub copy: std::sync::Arc<linkbase::offline::Copy>,
+    /// Each page's and style sheet's URL and format.
+    pub documents: std::collections::HashMap<PathBuf, (String, linkbase::Format)>,
 }
 
 impl Settings {
@@ -163,6 +177,7 @@ impl Settings {
             gzip_level: args.gzip_level,
             writer: AtomicWriter::from_env(),
             rewritten_only: args.rewritten_only,
+            offline: None,
         })
     }
 
@@ -211,6 +226,18 @@ impl Settings {
             (UrlSource::Prefix(prefix), Some(rel)) => Some(super::paths::url_for(prefix, rel)),
             _ => None,
         };
+        let site = self.offline.as_ref();
+        if let Some((site, rel)) = site.zip(relative) {
+            if let Some((url, format)) = site.documents.get(rel) {
+                options.url = Some(url.clone());
+                if options.format == linkbase::Format::Auto {
+                    options.format = *format;
+                }
+                let file = super::paths::slashed(rel);
+                let document = linkbase::offline::Document::new(site.copy.clone(), file);
+                options.offline = Some(document);
+            }
+        }
         options
     }
 }

@@ -1,0 +1,326 @@
+//! `linkbase offline SITE --url-prefix URL -o OUT` (or `-i`): a folder as
+//! `wget -r -p` writes it, made offline. The files are listed, checked and
+//! written by the rewrite command's own code ([`super::super::rewrite`]:
+//! `-r`'s walk, jobs, atomic writes, backups); here is only what makes it
+//! a copy: which URLs each file was fetched from (wget's layout read
+//! backwards, [`linkbase::offline::wget`]), which files are pages and
+//! style sheets (by name, else by content), and the map `urls.tsv`.
+
+use super::super::args::{OfflineArgs, RewriteArgs, UsageError};
+use super::super::inputs::{Entry, InputFile, Skipped};
+use super::super::paths::slashed;
+use super::super::rewrite::{run_settings, usage_error};
+use super::super::settings::{Destination, OfflineSite, Settings};
+use super::super::EXIT_PARTIAL;
+use linkbase::offline::wget::{has_host_folders, urls_of, Layout};
+use linkbase::offline::{Copy, CopyBuilder, Kind};
+use linkbase::Format;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The name of the map written beside the copy, and its first line.
+const MAP: &str = "urls.tsv";
+const MAP_HEADER: &[u8] = b"#url\tfile\n";
+
+/// Run the mirror mode; returns the exit status.
+pub fn run(args: OfflineArgs) -> i32 {
+    let (settings, layout, site) = match settings(args) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e),
+    };
+    let map_at = match &settings.destination {
+        Destination::Mirror(out) => out.join(MAP),
+        _ => site.join(MAP),
+    };
+    let mut made: Option<Arc<Copy>> = None;
+    let status = run_settings(settings, false, |settings, entries| {
+        let copy = prepare(settings, entries, layout, &map_at)?;
+        made = Some(copy);
+        Ok(())
+    });
+    let Some(copy) = made else {
+        return status;
+    };
+    match write_map(&copy, &map_at) {
+        Ok(()) => status,
+        Err(e) => {
+            eprintln!("linkbase: error: {}: {e}", map_at.display());
+            status.max(EXIT_PARTIAL)
+        }
+    }
+}
+
+/// The rewrite command's settings for `args`, the layout asked for, and SITE.
+fn settings(args: OfflineArgs) -> Result<(Settings, LayoutAsked, PathBuf), UsageError> {
+    if args.paths.len() != 1 {
+        return Err(UsageError::new(
+            "linkbase offline takes one mirror folder (SITE)",
+        ));
+    }
+    let Some(prefix) = args.url_prefix else {
+        return Err(UsageError::new(
+            "linkbase offline SITE needs --url-prefix URL, the URL of SITE (e.g. http://127.0.0.1:8000/)",
+        ));
+    };
+    if args.output.is_none() && !args.in_place {
+        return Err(UsageError::new(
+            "linkbase offline: give the copy's folder with -o DIR, or convert SITE in place with -i",
+        ));
+    }
+    let layout = LayoutAsked::parse(&args.layout)?;
+    let site = args.paths[0].clone();
+    let rewrite = RewriteArgs {
+        paths: args.paths,
+        recursive: true,
+        url_prefix: Some(prefix),
+        output: args.output.map(|mut out| {
+            // A folder, whether it exists or not.
+            out.as_mut_os_string().push("/");
+            out
+        }),
+        in_place: args.in_place,
+        backup: args.backup,
+        backup_mode: args.backup_mode,
+        max_size: args.max_size,
+        profile: args.profile,
+        attributes: args.attributes,
+        jobs: args.jobs,
+        report: args.report,
+        stats: args.stats,
+        quiet: args.quiet,
+        ..RewriteArgs::default()
+    };
+    let settings = Settings::from_args(rewrite)?;
+    Ok((settings, layout, site))
+}
+
+/// `--layout`: what was named; `None`: detect.
+#[derive(Clone, Copy, Debug, Default)]
+struct LayoutAsked {
+    hosts: Option<bool>,
+    windows: Option<bool>,
+}
+
+impl LayoutAsked {
+    fn parse(text: &str) -> Result<Self, UsageError> {
+        let mut asked = LayoutAsked::default();
+        for word in text.split(',').map(str::trim) {
+            match word {
+                "auto" => {}
+                "hosts" => asked.hosts = Some(true),
+                "plain" => asked.hosts = Some(false),
+                "unix" => asked.windows = Some(false),
+                "windows" => asked.windows = Some(true),
+                _ => {
+                    return Err(UsageError::new(format!(
+                        "--layout {text}: `{word}` is none of auto, hosts, plain, unix, windows"
+                    )))
+                }
+            }
+        }
+        Ok(asked)
+    }
+}
+
+/// One regular file of SITE: where it is, what it is.
+struct SiteFile {
+    relative: PathBuf,
+    /// `/`-separated.
+    slashed: String,
+    /// Its format when it is rewritten (a page, a style sheet, a message).
+    format: Option<Format>,
+}
+
+/// Make the copy from the walk's `entries`: every regular file of SITE is
+/// held under the URLs it may have come from; the pages and style sheets
+/// (and messages) are the files rewritten, everything else is copied.
+fn prepare(
+    settings: &mut Settings,
+    entries: &mut [Entry],
+    asked: LayoutAsked,
+    map_at: &Path,
+) -> Result<Arc<Copy>, UsageError> {
+    let prefix = match &settings.url {
+        super::super::settings::UrlSource::Prefix(prefix) => prefix.clone(),
+        _ => unreachable!("linkbase offline always has --url-prefix"),
+    };
+    let site_root = settings.paths[0].clone();
+    let tops: Vec<String> = entries
+        .iter()
+        .filter_map(file_of)
+        .filter_map(|f| f.relative.components().next())
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let layout = Layout {
+        hosts: asked
+            .hosts
+            .unwrap_or_else(|| has_host_folders(&prefix, tops.iter().map(String::as_str))),
+        windows: asked.windows,
+    };
+    let mut files: Vec<SiteFile> = Vec::new();
+    for entry in entries.iter_mut() {
+        let Some(file) = file_of(entry) else {
+            continue;
+        };
+        let regular = std::fs::symlink_metadata(&file.path).is_ok_and(|m| m.is_file());
+        if !regular {
+            continue;
+        }
+        if file.relative == Path::new(MAP) && is_our_map(&file.path) {
+            let name = file.name.clone();
+            *entry = Entry::Skip(Skipped {
+                name,
+                reason: "the map of an earlier linkbase offline run: written anew".into(),
+                is_error: false,
+                mirrored: None,
+            });
+            continue;
+        }
+        let slashed = slashed(&file.relative);
+        let format = document_format(&file.path, &slashed, layout.windows);
+        files.push(SiteFile {
+            relative: file.relative.clone(),
+            slashed,
+            format,
+        });
+    }
+    // A map of the site's own would be overwritten: refused.
+    let foreign_map = map_at.exists() && !is_our_map(map_at);
+    let site_map = site_root.join(MAP);
+    if foreign_map || (site_map.exists() && !is_our_map(&site_map)) {
+        return Err(UsageError::new(format!(
+            "{}: a file of this name that linkbase did not write is in the way of the copy's map",
+            if foreign_map { map_at } else { &site_map }.display()
+        )));
+    }
+    let mut builder = CopyBuilder::new();
+    let mut readings: Vec<Vec<String>> = Vec::with_capacity(files.len());
+    for file in &files {
+        let kind = match file.format {
+            Some(Format::Html | Format::Auto) => Kind::Html,
+            Some(Format::Xhtml) => Kind::Xhtml,
+            Some(Format::Css) => Kind::Css,
+            _ => Kind::Other,
+        };
+        readings.push(urls_of(&prefix, &file.slashed, kind, layout));
+    }
+    // The likeliest URL of every file first, then the others: a file named
+    // as its URL wins over one that may have had `.html` added.
+    for (file, urls) in files.iter().zip(&readings) {
+        if let Some(url) = urls.first() {
+            builder.add_file(url, &file.slashed);
+        }
+    }
+    for (file, urls) in files.iter().zip(&readings) {
+        for url in urls.iter().skip(1) {
+            builder.add_file(url, &file.slashed);
+        }
+    }
+    let copy = Arc::new(builder.build());
+    let mut documents = HashMap::new();
+    for (file, urls) in files.iter().zip(&readings) {
+        if let (Some(format), Some(url)) = (file.format, urls.first()) {
+            documents.insert(file.relative.clone(), (url.clone(), format));
+        }
+    }
+    for entry in entries.iter_mut() {
+        let Some(file) = file_of(entry) else {
+            continue;
+        };
+        let rewritten = documents.contains_key(&file.relative);
+        match entry {
+            Entry::File(_) if !rewritten => {
+                let Entry::File(file) = std::mem::replace(entry, Entry::Stdin) else {
+                    unreachable!()
+                };
+                *entry = copied(file, "not a page or style sheet of the copy");
+            }
+            Entry::Skip(skip) if rewritten => {
+                let file = skip.mirrored.take().expect("a file");
+                *entry = Entry::File(file);
+            }
+            _ => {}
+        }
+    }
+    settings.offline = Some(OfflineSite {
+        copy: copy.clone(),
+        documents,
+    });
+    Ok(copy)
+}
+
+/// The file of an entry of the walk, rewritten or copied.
+fn file_of(entry: &Entry) -> Option<&InputFile> {
+    match entry {
+        Entry::File(file) => Some(file),
+        Entry::Skip(Skipped {
+            mirrored: Some(file),
+            is_error: false,
+            ..
+        }) => Some(file),
+        _ => None,
+    }
+}
+
+fn copied(file: InputFile, reason: &str) -> Entry {
+    Entry::Skip(Skipped {
+        name: file.name.clone(),
+        reason: reason.to_string(),
+        is_error: false,
+        mirrored: Some(file),
+    })
+}
+
+/// The format a file of the site is rewritten as, if it is: by its name
+/// (`.html`, `.css`…, also before a query: `s.css?v=2`), else by its first
+/// bytes (a page saved as `page.php?id=1`); `None` for anything else (and a
+/// web archive, copied as it is).
+fn document_format(path: &Path, slashed: &str, windows: Option<bool>) -> Option<Format> {
+    let name = slashed.rsplit('/').next().unwrap_or(slashed);
+    let mut names = vec![name];
+    if let Some((before, _)) = name.split_once('?') {
+        names.push(before);
+    }
+    if windows != Some(false) {
+        if let Some((before, _)) = name.split_once('@') {
+            names.push(before);
+        }
+    }
+    let by_name = names.iter().find_map(|n| Format::from_name(n));
+    match by_name {
+        Some(Format::Warc) => None,
+        Some(format) => Some(format),
+        None => looks_like_html(path).then_some(Format::Html),
+    }
+}
+
+/// Do the first bytes of the file at `path` look like HTML?
+fn looks_like_html(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(1024);
+    let read = std::fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
+    read.is_ok() && linkbase::looks_like_html(&head)
+}
+
+/// Is the file at `path` a map written by linkbase offline (it starts with
+/// the map's header line)?
+fn is_our_map(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path)
+        .and_then(|f| f.take(MAP_HEADER.len() as u64).read_to_end(&mut head));
+    read.is_ok() && head == MAP_HEADER
+}
+
+/// Write the map of `copy` to `at`, atomically.
+fn write_map(copy: &Copy, at: &Path) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    copy.write_map(&mut bytes).map_err(|e| e.to_string())?;
+    if let Some(folder) = at.parent() {
+        std::fs::create_dir_all(folder).map_err(|e| super::super::io::io_cause(&e))?;
+    }
+    super::super::atomic::AtomicWriter::from_env()
+        .write(at, &[&bytes], None)
+        .map_err(|e| e.to_string())
+}
