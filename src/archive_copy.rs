@@ -63,8 +63,12 @@ pub struct CopySummary {
     /// Captures left out because their URL is not `http:` or `https:`
     /// (wget's `metadata://` resource records, `dns:` records …).
     pub not_web: u64,
-    /// One line each: what was left out and why, or a document's problem.
+    /// One line each, what the archives lack or break (a broken record, a
+    /// revisit without its original) and a document's errors: exit status 1.
     pub problems: Vec<String>,
+    /// One line each, worth saying: a redirect leading outside the archives,
+    /// a body stored other than its headers say, a document's warnings.
+    pub notes: Vec<String>,
 }
 
 /// The start page and the URL map, beside the host folders.
@@ -136,7 +140,7 @@ pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Re
             write_file(out, file, &bytes)?;
             summary.files += 1;
             for note in &payload.notes {
-                summary.problems.push(format!("{url}: {note}"));
+                summary.notes.push(format!("{url}: {note}"));
             }
         }
         Ok(())
@@ -187,6 +191,7 @@ pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Re
     copy.write_map(&mut map)?;
     write_file(out, URL_MAP, &map)?;
     summary.problems.splice(0..0, index.problems.drain(..));
+    summary.notes.splice(0..0, index.notes.drain(..));
     Ok(summary)
 }
 
@@ -226,7 +231,11 @@ fn rewritten(
     summary.documents += 1;
     summary.links += result.report.counts.rewritten;
     for problem in &result.report.problems {
-        summary.problems.push(format!("{url}: {}", problem.message));
+        let line = format!("{url}: {}", problem.message);
+        match problem.severity {
+            crate::report::Severity::Error => summary.problems.push(line),
+            crate::report::Severity::Warning => summary.notes.push(line),
+        }
     }
     result.output.into_owned()
 }

@@ -136,9 +136,12 @@ pub struct Index {
     pub streams: Vec<String>,
     /// Records read, per `WARC-Type`.
     pub records: BTreeMap<String, u64>,
-    /// One line each: a broken record, a revisit without its original, a
-    /// redirect leading outside the archive, a record over the size limit.
+    /// One line each, what the archives lack or break: a broken record, a
+    /// record over the size limit, a revisit without its original.
     pub problems: Vec<String>,
+    /// One line each, what is not in the copy by rule: a redirect leading
+    /// outside the archives, or in a loop (links to it stay absolute).
+    pub notes: Vec<String>,
 }
 
 impl Index {
@@ -307,7 +310,7 @@ impl Index {
                 Some(to) => {
                     chosen.insert(url.clone(), Chosen::Redirect { to, status: *status });
                 }
-                None => problems.push(format!(
+                None => self.notes.push(format!(
                     "{url}: {status} to {first}, which the archives do not hold (or a loop): links to it stay absolute"
                 )),
             }
