@@ -349,10 +349,22 @@ def main():
     ap.add_argument("--max-pages", type=int, default=0)
     ap.add_argument("--json")
     ap.add_argument("--label", default="copy")
+    ap.add_argument(
+        "--held-map",
+        help="a mirror's copy: the URLs held are those of the WARC that this map "
+        "(URL<TAB>FILE, the copy's urls.tsv) lists; each one left out is printed "
+        "(`not held: URL`) and its links must be absolute",
+    )
     args = ap.parse_args()
 
     records = crawl_held(args.warc)
     held = {u for u in records if final_of(records, u)}
+    if args.held_map:
+        with open(args.held_map, encoding="utf-8") as f:
+            mapped = {line.split("\t")[0] for line in f if not line.startswith("#")}
+        for url in sorted(held - mapped):
+            print(f"{args.label}: not held: {url}")
+        held &= mapped
     root = os.path.realpath(args.copy_root)
     start_file = "file://" + urllib.parse.quote(os.path.realpath(args.copy_start))
     live, offline = Browser(False), Browser(True)

@@ -6,6 +6,8 @@
 #   OUT/crawl.cdx       its CDX (--warc-cdx), for
 #   OUT/recrawl.warc.gz a second crawl of the WARC alone with --warc-dedup=crawl.cdx:
 #                    every unchanged payload a revisit record of the first crawl's
+#   OUT/mirror-E/    wget -r -p -E (a mirror whose pages are named .html, as
+#                    `linkbase offline SITE --url-prefix` is meant to read)
 #   OUT/wget-k/      wget -r -p -k -E (wget's own link conversion: the reference)
 # With OFFLINE_RECRAWL=0 the second crawl is left out.
 # wget's logs are OUT/mirror.log and OUT/wget-k.log. wget exits 8 when a link
@@ -24,7 +26,7 @@ run() {
     exit "$status"
   fi
 }
-rm -rf "$out/mirror" "$out/wget-k" "$out/recrawl-files" "$out"/crawl.* "$out"/recrawl.*
+rm -rf "$out/mirror" "$out/mirror-E" "$out/wget-k" "$out/recrawl-files" "$out"/crawl.* "$out"/recrawl.*
 run "${common[@]}" -P "$out/mirror" --warc-file="$out/crawl" --warc-cdx --no-warc-keep-log \
   -o "$out/mirror.log" "$url"
 if [ "${OFFLINE_RECRAWL:-1}" != 0 ]; then
@@ -32,4 +34,5 @@ if [ "${OFFLINE_RECRAWL:-1}" != 0 ]; then
     --warc-dedup="$out/crawl.cdx" --no-warc-keep-log -o "$out/recrawl.log" "$url"
   rm -rf "$out/recrawl-files"
 fi
+run "${common[@]}" -E -P "$out/mirror-E" -o "$out/mirror-E.log" "$url"
 run "${common[@]}" -k -E -P "$out/wget-k" -o "$out/wget-k.log" "$url"
