@@ -137,6 +137,9 @@ impl<'a> LinkRewriter<'a> {
         value: &str,
     ) -> Option<String> {
         let (outcome, after, reason) = self.decide(base, value);
+        if outcome == Outcome::Absolute && self.offline().is_some() && is_script(value) {
+            self.report.scripts += 1;
+        }
         self.record(
             base,
             element,
@@ -305,6 +308,14 @@ fn offline(
         }
     }
     decided
+}
+
+/// Is `value` a `javascript:` URL?
+fn is_script(value: &str) -> bool {
+    let cleaned = clean_reference(value);
+    cleaned
+        .get(..11)
+        .is_some_and(|s| s.eq_ignore_ascii_case("javascript:"))
 }
 
 const HELD: &str = "the offline copy holds ";

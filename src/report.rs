@@ -158,6 +158,8 @@ pub enum Setting {
     Force,
     /// [`WarcOptions::max_record`](crate::warc::WarcOptions::max_record).
     MaxRecord,
+    /// [`Options::format`](crate::Options::format).
+    Format,
 }
 
 impl Setting {
@@ -168,6 +170,7 @@ impl Setting {
             Setting::Charset => "Options::charset",
             Setting::Force => "Options::force",
             Setting::MaxRecord => "WarcOptions::max_record",
+            Setting::Format => "Options::format",
         }
     }
 }
@@ -385,6 +388,11 @@ pub struct Report {
     /// Each document or part where relative values were left for want of a
     /// base, in input order (always kept; their sum is `counts.no_base`).
     pub without_base: Vec<LeftWithoutBase>,
+    /// In a document of an offline copy ([`crate::Options::offline`]):
+    /// the scripts met (`<script>` elements of HTML documents and
+    /// `javascript:` values), whose links — built when they run — cannot be
+    /// made offline. Zero without a copy.
+    pub scripts: u64,
     keep_links: bool,
 }
 
@@ -480,6 +488,7 @@ impl Report {
         self.counts.left += other.counts.left;
         self.counts.no_base += other.counts.no_base;
         self.counts.failed += other.counts.failed;
+        self.scripts += other.scripts;
         for place in other.without_base {
             match self.without_base.last_mut() {
                 Some(last) if last.location == place.location => last.count += place.count,

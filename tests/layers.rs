@@ -31,6 +31,7 @@ const LAYERS: [&str; 19] = [
     "mime",
     "non_archive",
     "warc",
+    "detect",
     "input",
     "archive_copy",
     "fuzzing",

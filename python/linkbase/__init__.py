@@ -24,10 +24,12 @@ from ._native import (
     ExplainedPart,
     Explanation,
     Link,
+    OfflineCopy,
     Problem,
     Report,
     Rewritten,
     explain,
+    offline_mirror,
     resolve,
     rewrite,
 )
@@ -51,7 +53,16 @@ RULES = {
 }
 
 #: What can become of a value (``Link.outcome``).
-OUTCOMES = ("rewritten", "absolute", "same-document", "placeholder", "empty", "no-base", "failed")
+OUTCOMES = (
+    "rewritten",
+    "absolute",
+    "same-document",
+    "placeholder",
+    "empty",
+    "no-base",
+    "failed",
+    "local",
+)
 
 
 def links(
@@ -105,6 +116,7 @@ __all__ = [
     "Explanation",
     "Link",
     "OUTCOMES",
+    "OfflineCopy",
     "PROFILES",
     "Problem",
     "RULES",
@@ -114,6 +126,7 @@ __all__ = [
     "WarcError",
     "explain",
     "links",
+    "offline_mirror",
     "resolve",
     "rewrite",
     "warc",

@@ -3,6 +3,7 @@
 The public names are re-exported by ``linkbase`` and ``linkbase.warc``.
 """
 
+import os
 from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
@@ -185,6 +186,42 @@ def links(
     force: bool = False,
     name: Optional[str] = None,
 ) -> List[Link]: ...
+class OfflineCopy:
+    def __init__(self) -> None: ...
+    def add(
+        self,
+        url: str,
+        kind: Optional[str] = None,
+        *,
+        media_type: Optional[str] = None,
+        head: Optional[bytes] = None,
+    ) -> bool: ...
+    def add_file(self, url: str, file: str) -> bool: ...
+    def add_redirect(self, source: str, target: str) -> bool: ...
+    def file(self, url: str) -> Optional[str]: ...
+    def target(self, url: str) -> Optional[str]: ...
+    def link(self, source: str, url: str) -> Optional[str]: ...
+    def map(self) -> str: ...
+    def rewrite(
+        self,
+        data: Data,
+        file: str,
+        url: str,
+        *,
+        format: str = "auto",
+        profile: str = "rfc3986",
+        charset: Optional[str] = None,
+        attributes: Sequence[str] = (),
+        name: Optional[str] = None,
+    ) -> Rewritten: ...
+
+def offline_mirror(
+    site: Union[str, "os.PathLike[str]"],
+    url_prefix: str,
+    out: Union[str, "os.PathLike[str]"],
+    *,
+    layout: str = "auto",
+) -> Tuple[int, int]: ...
 def resolve(base: str, reference: str, profile: str = "rfc3986") -> str: ...
 def explain(
     data: Data,

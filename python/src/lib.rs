@@ -13,6 +13,7 @@ use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyString};
 
 mod explain;
+mod offline;
 mod options;
 mod report;
 mod resolve;
@@ -102,7 +103,9 @@ fn options_for(input: &Input, args: &Args<'_>, name: Option<&str>) -> PyResult<l
     let mut options = args.options()?;
     if input.text().is_some() && options.charset.is_none() {
         let format = match options.format {
-            linkbase::Format::Auto => linkbase::detect_format(input.bytes(), name),
+            linkbase::Format::Auto => {
+                linkbase::detect(input.bytes(), name, options.url.as_deref()).format
+            }
             format => format,
         };
         if matches!(format, linkbase::Format::Html | linkbase::Format::Css) {
@@ -236,7 +239,20 @@ fn rewrite(
         attributes,
         force,
     };
-    let mut options = options_for(&input, &args, name)?;
+    let options = options_for(&input, &args, name)?;
+    rewrite_with(py, data, input, options, name, records)
+}
+
+/// `rewrite` once its options are made: run the library on `input` (from
+/// `data`) and make the Python result.
+fn rewrite_with(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    input: Input,
+    mut options: linkbase::Options,
+    name: Option<&str>,
+    records: RecordsArg,
+) -> PyResult<Rewritten> {
     options.keep_link_records = records == RecordsArg::Kept;
     let (output, report) = run_rewrite(py, &input, &options, name);
     options::check_url(&report)?;
@@ -327,6 +343,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
     m.add_function(wrap_pyfunction!(warc::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(offline::offline_mirror, m)?)?;
+    m.add_class::<offline::OfflineCopy>()?;
     m.add_class::<Rewritten>()?;
     m.add_class::<Report>()?;
     m.add_class::<report::Link>()?;

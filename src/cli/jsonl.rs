@@ -70,6 +70,16 @@ pub fn write_problems(out: &mut impl Write, problems: &[linkbase::Problem]) -> i
     Ok(())
 }
 
+/// The scripts of one document of an offline copy (`linkbase offline`).
+#[derive(serde::Serialize)]
+struct ScriptsRecord<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a Arc<str>>,
+    outcome: &'static str,
+    scripts: u64,
+    reason: &'static str,
+}
+
 /// The counts of one WARC.
 #[derive(serde::Serialize)]
 struct WarcCounts<'a> {
@@ -126,6 +136,14 @@ impl ReportWriter {
                     }
                 }
             }
+        }
+        if result.report.scripts > 0 {
+            self.line(&ScriptsRecord {
+                file: result.name.as_ref(),
+                outcome: "scripts",
+                scripts: result.report.scripts,
+                reason: "links a script builds when it runs are not made offline",
+            })?;
         }
         // A WARC's problems are in its spill, each after its record's links;
         // its report keeps only the first ones (for standard error).

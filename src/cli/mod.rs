@@ -18,6 +18,7 @@
 
 mod args;
 mod atomic;
+mod beneath;
 mod explain;
 mod globs;
 mod inputs;
@@ -36,7 +37,6 @@ mod resolve;
 mod result;
 mod rewrite;
 mod settings;
-mod sniff;
 mod summary;
 mod terms;
 mod warc;

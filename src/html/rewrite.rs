@@ -89,6 +89,10 @@ impl Walk<'_> {
     fn element(&mut self, el: &Element) {
         let ns = el.ns();
         let local = el.local_name();
+        if self.facts.ctx.options.offline.is_some() && ns == ElementNs::Html && local == "script" {
+            // Links a script builds are not made offline: counted.
+            self.links.report().scripts += 1;
+        }
         if let Some((css, tag_end)) = el.style_text() {
             self.style_text(ns, css, tag_end);
         }

@@ -11,7 +11,8 @@
 //! not end so. A name can therefore have come from several URLs; each is
 //! listed, the likeliest first.
 
-use super::Kind;
+use super::{Copy, CopyBuilder, Kind};
+use crate::format::Format;
 use url::Url;
 
 /// How a mirror folder is laid out.
@@ -160,6 +161,82 @@ pub fn urls_of(prefix: &str, relative: &str, kind: Kind, layout: Layout) -> Vec<
         }
     }
     urls
+}
+
+/// The format a file of a mirror is rewritten as, if it is one: by its name
+/// `file` ([`Format::from_name`]: `.html`, `.css`…, also before a query
+/// `?` — and `@` unless `windows` is `Some(false)` — so that
+/// `style.css?v=2` is a style sheet), else by its first bytes (`head`,
+/// read only then: [`crate::looks_like_html`], so that `page.php?id=1` is
+/// a page); `None` for anything else and for a web archive (copied as it
+/// is).
+pub fn document_format(
+    file: &str,
+    windows: Option<bool>,
+    head: impl FnOnce() -> Option<Vec<u8>>,
+) -> Option<Format> {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let mut names = vec![name];
+    if let Some((before, _)) = name.split_once('?') {
+        names.push(before);
+    }
+    if windows != Some(false) {
+        if let Some((before, _)) = name.split_once('@') {
+            names.push(before);
+        }
+    }
+    match names.iter().find_map(|n| Format::from_name(n)) {
+        Some(Format::Warc) => None,
+        Some(format) => Some(format),
+        None => head()
+            .is_some_and(|head| crate::format::looks_like_html(&head))
+            .then_some(Format::Html),
+    }
+}
+
+/// What a mirror folder holds ([`mirror`]).
+#[derive(Debug)]
+pub struct Mirror {
+    /// The URLs it holds and their files.
+    pub copy: Copy,
+    /// The likeliest URL of each file given, in their order (`None`: held
+    /// under none, a file outside every host folder).
+    pub urls: Vec<Option<String>>,
+}
+
+/// Hold every file of a mirror folder whose URL is `prefix` under the URLs
+/// it may have come from ([`urls_of`]): `files` are their paths
+/// (`/`-separated) and formats ([`document_format`]). The likeliest URL of
+/// every file is registered first, then the others, so that a file named
+/// as its URL wins over one that may have had `.html` added.
+pub fn mirror(prefix: &str, files: &[(&str, Option<Format>)], layout: Layout) -> Mirror {
+    let readings: Vec<Vec<String>> = files
+        .iter()
+        .map(|&(file, format)| {
+            let kind = match format {
+                Some(Format::Html | Format::Auto) => Kind::Html,
+                Some(Format::Xhtml) => Kind::Xhtml,
+                Some(Format::Css) => Kind::Css,
+                _ => Kind::Other,
+            };
+            urls_of(prefix, file, kind, layout)
+        })
+        .collect();
+    let mut builder = CopyBuilder::new();
+    for (&(file, _), urls) in files.iter().zip(&readings) {
+        if let Some(url) = urls.first() {
+            builder.add_file(url, file);
+        }
+    }
+    for (&(file, _), urls) in files.iter().zip(&readings) {
+        for url in urls.iter().skip(1) {
+            builder.add_file(url, file);
+        }
+    }
+    Mirror {
+        copy: builder.build(),
+        urls: readings.into_iter().map(|r| r.into_iter().next()).collect(),
+    }
 }
 
 /// `scheme://HOST[:PORT]/` for the host folder `name` of a mirror of

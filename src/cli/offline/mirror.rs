@@ -12,8 +12,8 @@ use super::super::paths::slashed;
 use super::super::rewrite::{run_settings, usage_error};
 use super::super::settings::{Destination, OfflineSite, Settings};
 use super::super::EXIT_PARTIAL;
-use linkbase::offline::wget::{has_host_folders, urls_of, Layout};
-use linkbase::offline::{Copy, CopyBuilder, Kind};
+use linkbase::offline::wget::{document_format, has_host_folders, mirror, Layout};
+use linkbase::offline::Copy;
 use linkbase::Format;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -164,7 +164,8 @@ fn prepare(
             continue;
         };
         let regular = std::fs::symlink_metadata(&file.path).is_ok_and(|m| m.is_file());
-        if !regular {
+        // A name that is not UTF-8 is no URL's: copied as it is, held under none.
+        if !regular || file.relative.to_str().is_none() {
             continue;
         }
         if file.relative == Path::new(MAP) && is_our_map(&file.path) {
@@ -178,7 +179,7 @@ fn prepare(
             continue;
         }
         let slashed = slashed(&file.relative);
-        let format = document_format(&file.path, &slashed, layout.windows);
+        let format = document_format(&slashed, layout.windows, || head(&file.path));
         files.push(SiteFile {
             relative: file.relative.clone(),
             slashed,
@@ -194,34 +195,16 @@ fn prepare(
             if foreign_map { map_at } else { &site_map }.display()
         )));
     }
-    let mut builder = CopyBuilder::new();
-    let mut readings: Vec<Vec<String>> = Vec::with_capacity(files.len());
-    for file in &files {
-        let kind = match file.format {
-            Some(Format::Html | Format::Auto) => Kind::Html,
-            Some(Format::Xhtml) => Kind::Xhtml,
-            Some(Format::Css) => Kind::Css,
-            _ => Kind::Other,
-        };
-        readings.push(urls_of(&prefix, &file.slashed, kind, layout));
-    }
-    // The likeliest URL of every file first, then the others: a file named
-    // as its URL wins over one that may have had `.html` added.
-    for (file, urls) in files.iter().zip(&readings) {
-        if let Some(url) = urls.first() {
-            builder.add_file(url, &file.slashed);
-        }
-    }
-    for (file, urls) in files.iter().zip(&readings) {
-        for url in urls.iter().skip(1) {
-            builder.add_file(url, &file.slashed);
-        }
-    }
-    let copy = Arc::new(builder.build());
+    let listed: Vec<(&str, Option<Format>)> = files
+        .iter()
+        .map(|f| (f.slashed.as_str(), f.format))
+        .collect();
+    let held = mirror(&prefix, &listed, layout);
+    let copy = Arc::new(held.copy);
     let mut documents = HashMap::new();
-    for (file, urls) in files.iter().zip(&readings) {
-        if let (Some(format), Some(url)) = (file.format, urls.first()) {
-            documents.insert(file.relative.clone(), (url.clone(), format));
+    for (file, url) in files.iter().zip(held.urls) {
+        if let (Some(format), Some(url)) = (file.format, url) {
+            documents.insert(file.relative.clone(), (url, format));
         }
     }
     for entry in entries.iter_mut() {
@@ -272,35 +255,12 @@ fn copied(file: InputFile, reason: &str) -> Entry {
     })
 }
 
-/// The format a file of the site is rewritten as, if it is: by its name
-/// (`.html`, `.css`…, also before a query: `s.css?v=2`), else by its first
-/// bytes (a page saved as `page.php?id=1`); `None` for anything else (and a
-/// web archive, copied as it is).
-fn document_format(path: &Path, slashed: &str, windows: Option<bool>) -> Option<Format> {
-    let name = slashed.rsplit('/').next().unwrap_or(slashed);
-    let mut names = vec![name];
-    if let Some((before, _)) = name.split_once('?') {
-        names.push(before);
-    }
-    if windows != Some(false) {
-        if let Some((before, _)) = name.split_once('@') {
-            names.push(before);
-        }
-    }
-    let by_name = names.iter().find_map(|n| Format::from_name(n));
-    match by_name {
-        Some(Format::Warc) => None,
-        Some(format) => Some(format),
-        None => looks_like_html(path).then_some(Format::Html),
-    }
-}
-
-/// Do the first bytes of the file at `path` look like HTML?
-fn looks_like_html(path: &Path) -> bool {
+/// The first 1 KiB of the file at `path`, if it can be read.
+fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut head = Vec::with_capacity(1024);
     let read = std::fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
-    read.is_ok() && linkbase::looks_like_html(&head)
+    read.ok().map(|_| head)
 }
 
 /// Is the file at `path` a map written by linkbase offline (it starts with
