@@ -22,6 +22,9 @@
 //! - [`offline`]: an offline copy ([`offline::Copy`]): set
 //!   [`Options::offline`] and every link to a URL the copy holds becomes a
 //!   relative path to its file (`linkbase offline`, docs/offline.md).
+//! - [`archive_copy::write_copy`]: an offline copy of web archives (WARC,
+//!   `.warc.gz`, `.warc.zst`, WACZ) written to a folder, one file per
+//!   captured URL (`linkbase offline ARCHIVE... -o OUT`).
 //! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
 //!   five [`Profile`]s, against a base parsed once; [`absolute_url`]: the URL
 //!   the rewriter would write for one value.
@@ -91,11 +94,15 @@
 //!   point [`rewrite`], [`plan_rewrite`] for writing the output out in
 //!   pieces without assembling it, and [`explain`] (which base each
 //!   document, part or record gets) by the same path.
+//! - `archive_copy`: an offline copy of web archives: the captures the
+//!   `warc` layer indexes, named by `offline`, each payload rewritten by
+//!   `input` with the copy set, written to a folder.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(unnameable_types)]
 
+pub mod archive_copy;
 mod base;
 mod by_format;
 mod css;

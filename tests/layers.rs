@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 19] = [
+const LAYERS: [&str; 20] = [
     "splice",
     "resolve",
     "base",
@@ -33,6 +33,7 @@ const LAYERS: [&str; 19] = [
     "warc",
     "detect",
     "input",
+    "archive_copy",
     "fuzzing",
     "doc_example_tests",
 ];

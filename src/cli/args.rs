@@ -260,11 +260,16 @@ pub struct ExplainArgs {
 #[command(after_help = "Examples:\n  \
     wget -r -p -E http://127.0.0.1:8000/\n  \
     linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ -o copy/\n  \
-    linkbase offline site/ --url-prefix https://example.org/ -i --backup .orig\n\n\
-    The map of the copy (URL<TAB>FILE) is written to OUT/urls.tsv (-i: SITE/urls.tsv).")]
+    linkbase offline site/ --url-prefix https://example.org/ -i --backup .orig\n  \
+    linkbase offline crawl.warc.gz -o copy/          # web archives: .warc[.gz|.zst], .wacz\n  \
+    linkbase offline a.wacz b.warc.gz --at 20240101 -o copy/\n\n\
+    The map of the copy (URL<TAB>FILE) is written to OUT/urls.tsv (-i: SITE/urls.tsv);\n\
+    from archives, OUT/index.html lists the archives' pages.")]
 pub struct OfflineArgs {
-    /// The folder to make offline: a mirror as `wget -r -p` writes it.
-    #[arg(required = true, value_name = "SITE")]
+    /// The folder to make offline: a mirror as `wget -r -p` writes it; or
+    /// web archives (`.warc`, `.warc.gz`, `.warc.zst`, `.wacz`), each
+    /// captured URL one file of OUT.
+    #[arg(required = true, value_name = "SITE|ARCHIVE")]
     pub paths: Vec<PathBuf>,
 
     /// The URL of SITE (with wget's host folders in it, the URL of one of
@@ -330,6 +335,12 @@ pub struct OfflineArgs {
     /// No progress bar, no summary line.
     #[arg(short, long, help_heading = REPORTING)]
     pub quiet: bool,
+
+    /// Archives: where a URL has several captures, take the one closest to
+    /// TIMESTAMP (`20240102030405`, any prefix of it, or
+    /// `2024-01-02T03:04:05Z`) instead of the latest.
+    #[arg(long, value_name = "TIMESTAMP", help_heading = INPUT)]
+    pub at: Option<String>,
 }
 
 /// Arguments of `linkbase resolve`.

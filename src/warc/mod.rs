@@ -20,6 +20,7 @@
 //! digests and deterministic record IDs.
 
 mod arc;
+pub mod captures;
 mod digest;
 pub(crate) mod explain;
 mod http;
@@ -28,6 +29,7 @@ mod pipeline;
 mod reader;
 mod record;
 mod stream;
+pub mod wacz;
 mod writer;
 
 use crate::options::Options;

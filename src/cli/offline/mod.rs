@@ -1,6 +1,8 @@
 //! `linkbase offline`: make an offline copy (docs/offline.md). A folder is
-//! a mirror as `wget -r -p` writes it ([`mirror`]).
+//! a mirror as `wget -r -p` writes it ([`mirror`]); files are web archives
+//! ([`archive`]).
 
+mod archive;
 mod mirror;
 
 use super::args::{OfflineArgs, UsageError};
@@ -9,16 +11,17 @@ use super::rewrite::usage_error;
 /// Run `linkbase offline`; returns the exit status.
 pub fn run(args: OfflineArgs) -> i32 {
     if args.paths.iter().all(|p| p.is_dir()) {
+        if args.at.is_some() {
+            return usage_error(&UsageError::new(
+                "--at chooses among an archive's captures; a mirror folder has one of each URL",
+            ));
+        }
         return mirror::run(args);
     }
-    let names: Vec<String> = args
-        .paths
-        .iter()
-        .filter(|p| !p.is_dir())
-        .map(|p| p.display().to_string())
-        .collect();
-    usage_error(&UsageError::new(format!(
-        "{}: not a folder; linkbase offline takes a mirror folder (as wget -r -p writes it)",
-        names.join(", ")
-    )))
+    if args.paths.iter().all(|p| !p.is_dir()) {
+        return archive::run(args);
+    }
+    usage_error(&UsageError::new(
+        "linkbase offline takes one mirror folder, or web archives (files), not both",
+    ))
 }

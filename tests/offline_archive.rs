@@ -1,0 +1,337 @@
+//! Reading web archives for `linkbase offline` (issue 28): the captures of
+//! `fixtures/offline/archives/captures.warc.gz` (written by warcio) and of
+//! `captures.wacz` (the same WARC packed by py-wacz), and of the same WARC
+//! uncompressed and as `.warc.zst`, are what `expected.tsv` says: the
+//! latest capture or the closest to `--at`, revisits resolved three ways, a
+//! resource record, a 3xx chain followed, a 404, a loop and an orphan
+//! revisit left out.
+
+use linkbase::warc::captures::{read_payloads, seconds_of, Chosen, Index, Place};
+use linkbase::warc::wacz::Archive;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/offline/archives")
+        .join(name)
+}
+
+struct Row {
+    url: String,
+    at: Option<String>,
+    what: String,
+    value: String,
+}
+
+fn expected() -> Vec<Row> {
+    std::fs::read_to_string(fixture("expected.tsv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Row {
+                url: f[0].into(),
+                at: (f[1] != "-").then(|| f[1].to_string()),
+                what: f[2].into(),
+                value: f[3].into(),
+            }
+        })
+        .collect()
+}
+
+/// Every row of expected.tsv checked against `archives`.
+fn check(archives: &[Archive]) -> Vec<String> {
+    let mut failures = Vec::new();
+    let rows = expected();
+    let ats: BTreeSet<Option<String>> = rows.iter().map(|r| r.at.clone()).collect();
+    for at in ats {
+        let mut index = Index::build(archives, 1 << 20).unwrap();
+        let chosen = index.choose(at.as_deref().map(|a| seconds_of(a).unwrap()));
+        let wanted: BTreeSet<Place> = chosen
+            .values()
+            .filter_map(|c| match c {
+                Chosen::File { payload, .. } => Some(*payload),
+                Chosen::Redirect { .. } => None,
+            })
+            .collect();
+        let mut bodies: BTreeMap<Place, Vec<u8>> = BTreeMap::new();
+        read_payloads(archives, &wanted, 1 << 20, &mut |p| {
+            bodies.insert(p.place, p.body.into_owned());
+            Ok(())
+        })
+        .unwrap();
+        for row in rows.iter().filter(|r| r.at == at) {
+            let name = format!("{} (at {:?}) in {:?}", row.url, row.at, archives[0]);
+            match (row.what.as_str(), chosen.get(&row.url)) {
+                ("file", Some(Chosen::File { payload, .. })) => {
+                    let body = String::from_utf8_lossy(&bodies[payload]).into_owned();
+                    if !body.contains(&row.value) {
+                        failures.push(format!("{name}: holds {body:?}, not {:?}", row.value));
+                    }
+                }
+                ("redirect", Some(Chosen::Redirect { to, .. })) if *to == row.value => {}
+                ("absent", None) => {}
+                (_, got) => failures.push(format!(
+                    "{name}: {got:?}, expected {} {}",
+                    row.what, row.value
+                )),
+            }
+        }
+        if at.is_none() {
+            if !index
+                .problems
+                .iter()
+                .any(|p| p.contains("its original is not in the archives"))
+            {
+                failures.push(format!(
+                    "no problem names the orphan revisit: {:?}",
+                    index.problems
+                ));
+            }
+            if !index
+                .notes
+                .iter()
+                .any(|p| p.contains("/loop1: 301 to http://example.test/loop2"))
+            {
+                failures.push(format!("no note names the loop: {:?}", index.notes));
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn a_warc_gz_written_by_warcio_gives_the_expected_captures() {
+    let failures = check(&[Archive::at(&fixture("captures.warc.gz"))]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_wacz_made_by_py_wacz_gives_the_same_captures_and_its_pages() {
+    let wacz = Archive::at(&fixture("captures.wacz"));
+    assert!(matches!(wacz, Archive::Wacz(_)));
+    let failures = check(std::slice::from_ref(&wacz));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let pages = wacz.pages().unwrap().expect("a WACZ has a page list");
+    let urls: Vec<&str> = pages.iter().map(|p| p.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "http://example.test/",
+            "http://example.test/mirror/page.html",
+            "http://example.test/c.html"
+        ]
+    );
+    assert_eq!(pages[0].title.as_deref(), Some("Home"));
+}
+
+#[test]
+fn the_same_warc_plain_and_as_zstd_gives_the_same_captures() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut plain = Vec::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(fixture("captures.warc.gz")).unwrap())
+        .read_to_end(&mut plain)
+        .unwrap();
+    let warc = dir.path().join("captures.warc");
+    std::fs::write(&warc, &plain).unwrap();
+    let zst = dir.path().join("captures.warc.zst");
+    std::fs::write(&zst, zstd::encode_all(&plain[..], 3).unwrap()).unwrap();
+    for path in [warc, zst] {
+        let failures = check(&[Archive::at(&path)]);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_zip_is_one_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.wacz");
+    std::fs::write(&path, b"not a zip at all").unwrap();
+    let err = Index::build(&[Archive::at(&path)], 1 << 20).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("broken.wacz: not a readable WACZ (zip)"),
+        "{message}"
+    );
+}
+
+// ---- the command line: linkbase offline ARCHIVE... -o OUT ----------------
+
+fn linkbase(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_linkbase"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// OUT/urls.tsv as a map (URL → file).
+fn url_map(out: &Path) -> BTreeMap<String, String> {
+    std::fs::read_to_string(out.join("urls.tsv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (u, f) = l.split_once('\t').unwrap();
+            (u.to_string(), f.to_string())
+        })
+        .collect()
+}
+
+/// Every file under `dir`, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                files.insert(
+                    path.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn the_command_writes_each_capture_as_expected_tsv_says() {
+    for archive in ["captures.warc.gz", "captures.wacz"] {
+        let rows = expected();
+        let ats: BTreeSet<Option<String>> = rows.iter().map(|r| r.at.clone()).collect();
+        for at in ats {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join("copy");
+            let input = fixture(archive);
+            let mut args = vec![
+                std::ffi::OsStr::new("offline"),
+                input.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ];
+            if let Some(at) = &at {
+                args.extend(["--at".as_ref(), std::ffi::OsStr::new(at)]);
+            }
+            let run = linkbase(&args);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            // The orphan revisit is an error (exit 1), nothing else is.
+            assert_eq!(run.status.code(), Some(1), "{archive} {at:?}: {stderr}");
+            assert_eq!(stderr.matches("linkbase: error:").count(), 1, "{stderr}");
+            let map = url_map(&out);
+            for row in rows.iter().filter(|r| r.at == at) {
+                let name = format!("{archive} {at:?} {}", row.url);
+                match row.what.as_str() {
+                    "file" => {
+                        let file = &map[&row.url];
+                        let body = std::fs::read(out.join(file)).unwrap();
+                        assert!(
+                            String::from_utf8_lossy(&body).contains(&row.value),
+                            "{name}: {file} lacks {:?}",
+                            row.value
+                        );
+                    }
+                    "redirect" => {
+                        // A link to it opens the target's file; its own
+                        // page (named as a page) sends the reader there.
+                        assert_eq!(map.get(&row.url), map.get(&row.value), "{name}");
+                        let own = row.url.trim_start_matches("http://").to_string() + ".html";
+                        let page = std::fs::read_to_string(out.join(&own)).unwrap();
+                        assert!(
+                            page.contains("http-equiv=\"refresh\" content=\"0; url=c.html\""),
+                            "{name}: {page}"
+                        );
+                    }
+                    _ => assert!(
+                        !map.contains_key(&row.url),
+                        "{name}: in the copy as {:?}",
+                        map.get(&row.url)
+                    ),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn links_lead_to_files_or_stay_absolute_and_a_revisit_resolves_against_its_own_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("copy");
+    let input = fixture("captures.warc.gz");
+    linkbase(&[
+        "offline".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let home = std::fs::read_to_string(out.join("example.test/index.html")).unwrap();
+    // style.css and notes.txt are held; `a` (302 → 301 → c.html) leads to
+    // c.html's file; `gone` (a 404) stays absolute.
+    for link in [
+        r#"href="style.css""#,
+        r#"href="c.html""#,
+        r#"href="notes.txt""#,
+        r#"href="mirror/page.html""#,
+        r#"href="http://example.test/gone""#,
+    ] {
+        assert!(home.contains(link), "{link} not in {home}");
+    }
+    // mirror/page.html is a revisit of page.html: its `img.png` is
+    // mirror/img.png (its own URL's), which the archive does not hold.
+    let page = std::fs::read_to_string(out.join("example.test/mirror/page.html")).unwrap();
+    assert!(
+        page.contains(r#"href="http://example.test/mirror/img.png""#),
+        "{page}"
+    );
+    // The start page lists the HTML captures (a WARC has no page list).
+    let start = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for link in [
+        "example.test/index.html",
+        "example.test/c.html",
+        "example.test/mirror/page.html",
+    ] {
+        assert!(
+            start.contains(&format!("href=\"{link}\"")),
+            "{link} not in {start}"
+        );
+    }
+}
+
+#[test]
+fn two_runs_give_the_same_bytes_and_the_input_is_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("captures.wacz");
+    std::fs::copy(fixture("captures.wacz"), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for out in [&a, &b] {
+        linkbase(&[
+            "offline".as_ref(),
+            input.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+    }
+    let (ta, tb) = (tree(&a), tree(&b));
+    assert!(ta.len() >= 12, "{:?}", ta.keys());
+    assert_eq!(ta, tb);
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    // A folder that is not empty is refused, and left as it was (exit 2).
+    let again = linkbase(&[
+        "offline".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        a.as_os_str(),
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists and is not an empty folder"));
+    assert_eq!(tree(&a), ta);
+    // -i is for a mirror folder.
+    let in_place = linkbase(&["offline".as_ref(), input.as_os_str(), "-i".as_ref()]);
+    assert_eq!(in_place.status.code(), Some(2));
+}
