@@ -10,18 +10,31 @@ use crate::report::{Explanation, Location, Report, Severity};
 
 /// Decide the format of `input` (named `name`, if it has a name): a web
 /// archive by its name ([`Format::from_name`]) or its content; else a
-/// message, a style sheet or XHTML by its name; else a message by its
-/// content; else HTML. (Browsers read a file as XHTML by its name, and a
-/// served document by its media type, never by its content: `<?xml …?>` in
-/// an `.html` file is parsed as HTML.)
+/// message, a style sheet, XHTML or a feed (`.atom`, `.rss`) by its name;
+/// else a message by its content; else a feed by its root element
+/// ([`crate::looks_like_feed`]: whatever the name, `.xml`, `.html` or none);
+/// else HTML. (Browsers read a file as XHTML by its name, and a served
+/// document by its media type, never by its content: `<?xml …?>` in an
+/// `.html` file is parsed as HTML. No HTML document has a feed's root
+/// element, so a feed is known by it.)
+///
+/// ```
+/// use linkbase::{detect_format, Format};
+/// let atom = b"<?xml version='1.0'?><feed xmlns='http://www.w3.org/2005/Atom'/>";
+/// assert_eq!(detect_format(atom, Some("feed.xml")), Format::Feed);
+/// assert_eq!(detect_format(atom, None), Format::Feed);
+/// assert_eq!(detect_format(b"<p>x", Some("news.rss")), Format::Feed);
+/// assert_eq!(detect_format(b"<?xml version='1.0'?><svg/>", Some("a.xml")), Format::Html);
+/// ```
 pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
     let named = name.and_then(Format::from_name);
     if named == Some(Format::Warc) || crate::warc::looks_like_warc(input) {
         return Format::Warc;
     }
     match named {
-        Some(format @ (Format::Mime | Format::Css | Format::Xhtml)) => format,
+        Some(format @ (Format::Mime | Format::Css | Format::Xhtml | Format::Feed)) => format,
         _ if looks_like_message(input) => Format::Mime,
+        _ if crate::feed::looks_like_feed(input) => Format::Feed,
         _ => Format::Html,
     }
 }

@@ -1,7 +1,7 @@
 //! # linkbase
 //!
 //! Rewrite every link in HTML documents, MIME messages (e-mail, MHTML web
-//! archives), style sheets and WARC web archives to absolute form, by the
+//! archives), style sheets, feeds (Atom, RSS) and WARC web archives to absolute form, by the
 //! base-URL precedence of the URL specifications, changing nothing else.
 //!
 //! ## Entry points
@@ -24,8 +24,8 @@
 //!   the rewriter would write for one value.
 //! - [`link_kind`] and [`is_url_attribute`]: which attributes of which
 //!   elements hold URLs, and what kind of value.
-//! - [`detect_format`], [`looks_like_message`], [`warc::looks_like_warc`]:
-//!   what an input is.
+//! - [`detect_format`], [`looks_like_message`], [`looks_like_feed`],
+//!   [`warc::looks_like_warc`]: what an input is.
 //!
 //! [`Options`] say how (base URL, profile, format, charset…); the
 //! [`Report`] says what became of every link ([`LinkRecord`], [`Outcome`],
@@ -67,8 +67,11 @@
 //! - `css`, `html`, `xhtml`, in that order: the syntax of URLs in CSS;
 //!   an HTML document, or a whole style sheet, in its encoding; an XHTML
 //!   document. Each rewrites given a fallback base.
+//! - `feed`: a web feed (Atom, RSS, RDF) with XML rules: the bases its
+//!   nested `xml:base` attributes set, its URL places, and its escaped,
+//!   CDATA, base64 and XHTML content through the HTML and XHTML layers.
 //! - `by_format`: the one map from a single document's format (HTML, XHTML,
-//!   CSS) to its layer, for rewriting and for explaining alike.
+//!   CSS, feed) to its layer, for rewriting and for explaining alike.
 //! - `mime`: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
 //! - `non_archive`: an input that is not a web archive (one document, or
@@ -90,6 +93,7 @@ mod by_format;
 mod css;
 #[cfg(test)]
 mod doc_example_tests;
+mod feed;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod html;
@@ -105,6 +109,7 @@ pub mod warc;
 mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
+pub use feed::looks_like_feed;
 pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub use input::{
