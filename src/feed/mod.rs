@@ -23,6 +23,7 @@ mod walk;
 
 use crate::base::EstablishedBase;
 use crate::html::HtmlContext;
+use crate::options::Options;
 use crate::report::{ExplainedPart, Report, Severity};
 use crate::splice::Edit;
 use crate::xhtml::encoding::XmlInput;
@@ -37,7 +38,9 @@ use vocab::Root;
 /// rewritten up to where it stops being so, the rest reported and left.
 pub fn plan_feed(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<Edit>> {
     let work = read(input, ctx, report)?;
-    let pass = walk::pass(&work, ctx, report, false);
+    let options = feed_options(ctx.options);
+    let ctx = HtmlContext { options: &options, ..*ctx };
+    let pass = walk::pass(&work, &ctx, report, false);
     let edits = crate::splice::sorted(pass.edits);
     (!edits.is_empty()).then(|| work.byte_edits(edits))
 }
@@ -78,7 +81,9 @@ pub fn explain_feed(
         return vec![root_part("application/xml", ctx.base)];
     };
     let mut ignored = Report::new(false);
-    let pass = walk::pass(&work, ctx, &mut ignored, true);
+    let options = feed_options(ctx.options);
+    let ctx = HtmlContext { options: &options, ..*ctx };
+    let pass = walk::pass(&work, &ctx, &mut ignored, true);
     report.problems.extend(ignored.problems);
     let media_type = pass.root.map_or("application/xml", Root::media_type);
     let mut parts = vec![root_part(
@@ -107,6 +112,18 @@ pub fn explain_feed(
         });
     }
     parts
+}
+
+/// The options a feed is read with: `options`, with same-document
+/// references (`#frag`, empty) resolved too. A feed has no "same
+/// document": an entry is shown away from the page its base names, and RFC
+/// 4287 §3.2 (and every reader that honours `xml:base`, feedparser among
+/// them) reads `#frag` against that base (docs/feeds.md).
+fn feed_options(options: &Options) -> Options {
+    Options {
+        absolutize_fragments: true,
+        ..options.clone()
+    }
 }
 
 /// The chain of bases from node `at` to the base from outside:

@@ -137,7 +137,8 @@ pub fn place(vocab: Vocab, local: &str) -> Option<Place> {
         (Vocab::Rss, "enclosure" | "source") => Attribute("url"),
         (Vocab::Media, "content" | "thumbnail" | "player") => Attribute("url"),
         (Vocab::Itunes, "image") => Attribute("href"),
-        (Vocab::Wfw, "comment" | "commentRss") => Text,
+        // `commentRSS`: as some feeds write it (feedparser reads both).
+        (Vocab::Wfw, "comment" | "commentRss" | "commentRSS") => Text,
         (Vocab::Feedburner, "origLink" | "origEnclosureLink") => Text,
         _ => return None,
     })
@@ -150,6 +151,8 @@ pub enum Content {
     Html,
     /// XHTML elements inline: rewritten by the XHTML layer.
     Xhtml,
+    /// Elements inline in no namespace, read as XHTML's (RSS `body`).
+    InlineHtml,
     /// HTML encoded in base64 (Atom 0.3 `mode="base64"`).
     Base64Html,
     /// Anything else (text, other media types): left alone.
@@ -184,7 +187,11 @@ pub fn content(vocab: Vocab, local: &str, attr: &dyn Fn(&str) -> Option<String>)
                 _ => Content::Other,
             }
         }
-        (Vocab::Rss, "description") | (Vocab::Content, "encoded") => Content::Html,
+        (Vocab::Rss, "description" | "fullitem") | (Vocab::Content, "encoded") => Content::Html,
+        // An item's body inline: XHTML's `body`, or (an old RSS habit) one
+        // in no namespace whose elements are HTML's.
+        (Vocab::Xhtml, "body") => Content::Xhtml,
+        (Vocab::Rss, "body") => Content::InlineHtml,
         _ => Content::Other,
     }
 }

@@ -8,7 +8,7 @@ use super::content;
 use super::text::{Decoded, Run};
 use super::vocab::{self, Content, Place, Root, Vocab};
 use crate::base::{establish, BaseRule, EstablishedBase};
-use crate::html::{AttrNs, HtmlContext};
+use crate::html::{AttrNs, ElementNs, HtmlContext};
 use crate::policy::LinkRewriter;
 use crate::report::{Report, Severity};
 use crate::splice::Edit;
@@ -91,6 +91,8 @@ enum Collect {
 /// the node of its base.
 struct XhtmlContent {
     depth: usize,
+    /// Elements in no namespace are XHTML's (RSS `body`).
+    unbound_is_html: bool,
     elements: Vec<(Element, usize)>,
 }
 
@@ -158,7 +160,7 @@ struct Names {
     root: Option<Root>,
     vocab_ns: Option<&'static [u8]>,
     unbound: bool,
-    element_ns: crate::html::ElementNs,
+    element_ns: ElementNs,
 }
 
 impl Walk<'_, '_> {
@@ -279,8 +281,12 @@ impl Walk<'_, '_> {
             return true;
         }
         if let Some(x) = self.xhtml.as_mut() {
+            let ns = match names.element_ns {
+                ElementNs::Other if names.unbound && x.unbound_is_html => ElementNs::Html,
+                ns => ns,
+            };
             let element = Element {
-                ns: names.element_ns,
+                ns,
                 local,
                 attrs,
                 in_template: false,
@@ -331,9 +337,10 @@ impl Walk<'_, '_> {
             _ if empty => {}
             Content::Html => self.collect(depth, Collect::Html, qname, base),
             Content::Base64Html => self.collect(depth, Collect::Base64Html, qname, base),
-            Content::Xhtml => {
+            Content::Xhtml | Content::InlineHtml => {
                 self.xhtml = Some(XhtmlContent {
                     depth,
+                    unbound_is_html: kind == Content::InlineHtml,
                     elements: Vec::new(),
                 })
             }
