@@ -28,9 +28,11 @@ pub fn format(name: &str) -> PyResult<Format> {
         "css" => Format::Css,
         "warc" => Format::Warc,
         "feed" => Format::Feed,
-        _ => return Err(PyValueError::new_err(format!(
+        _ => {
+            return Err(PyValueError::new_err(format!(
             "unknown format `{name}` (expected one of: auto, html, xhtml, mime, css, warc, feed)"
-        ))),
+        )))
+        }
     })
 }
 

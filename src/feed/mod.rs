@@ -39,7 +39,10 @@ use vocab::Root;
 pub fn plan_feed(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<Edit>> {
     let work = read(input, ctx, report)?;
     let options = feed_options(ctx.options);
-    let ctx = HtmlContext { options: &options, ..*ctx };
+    let ctx = HtmlContext {
+        options: &options,
+        ..*ctx
+    };
     let pass = walk::pass(&work, &ctx, report, false);
     let edits = crate::splice::sorted(pass.edits);
     (!edits.is_empty()).then(|| work.byte_edits(edits))
@@ -82,7 +85,10 @@ pub fn explain_feed(
     };
     let mut ignored = Report::new(false);
     let options = feed_options(ctx.options);
-    let ctx = HtmlContext { options: &options, ..*ctx };
+    let ctx = HtmlContext {
+        options: &options,
+        ..*ctx
+    };
     let pass = walk::pass(&work, &ctx, &mut ignored, true);
     report.problems.extend(ignored.problems);
     let media_type = pass.root.map_or("application/xml", Root::media_type);
