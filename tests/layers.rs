@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 16] = [
+const LAYERS: [&str; 17] = [
     "splice",
     "resolve",
     "base",
@@ -25,6 +25,7 @@ const LAYERS: [&str; 16] = [
     "css",
     "html",
     "xhtml",
+    "feed",
     "by_format",
     "mime",
     "non_archive",

@@ -133,7 +133,8 @@ fn feed_options(options: &Options) -> Options {
 }
 
 /// The chain of bases from node `at` to the base from outside:
-/// `xml:base of <entry> (line 3) ← xml:base of <feed> (line 1) ← 5.3 …`.
+/// `xml:base of <entry> line 3 = … <- xml:base of <feed> line 1 = … <- from
+/// outside: … (rule)`.
 fn chain(bases: &[walk::BaseNode], mut at: usize) -> String {
     let mut steps = Vec::new();
     loop {
@@ -149,7 +150,7 @@ fn chain(bases: &[walk::BaseNode], mut at: usize) -> String {
             }
             None => {
                 steps.push(match &node.base {
-                    Some(b) => format!("{} = {}", b.rule.label(), b.url()),
+                    Some(b) => format!("from outside: {} ({})", b.url(), b.rule.label()),
                     None => "no base from outside (5.4)".to_string(),
                 });
                 break;
