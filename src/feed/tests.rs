@@ -19,8 +19,14 @@ fn run(input: &str, url: &str) -> (String, crate::Report) {
 #[test]
 fn identifiers_are_left_alone() {
     let input = "<rss version='2.0'><channel><item><guid>a/1</guid><guid isPermaLink='true'>a/1</guid><link>a/1</link></item></channel></rss>";
-    let (out, _) = run(input, "http://h.example/f/");
+    let (out, report) = run(input, "http://h.example/f/");
     assert_eq!(out, "<rss version='2.0'><channel><item><guid>a/1</guid><guid isPermaLink='true'>a/1</guid><link>http://h.example/f/a/1</link></item></channel></rss>");
+    // A relative permalink is reported (a warning: the result is complete).
+    let warnings: Vec<String> = report.problems.iter().map(|p| p.message.to_string()).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].starts_with("<guid> `a/1` is a relative permalink: left as it is"));
+    let input = "<rss><channel><item><guid isPermaLink='false'>a/1</guid><guid>http://h.example/1</guid></item></channel></rss>";
+    assert!(run(input, "http://h.example/f/").1.problems.is_empty());
     let atom =
         "<feed xmlns='http://www.w3.org/2005/Atom'><id>x/1</id><entry><id>/e/1</id></entry></feed>";
     assert_eq!(run(atom, "http://h.example/f/").0, atom);

@@ -41,21 +41,24 @@ enum Kind {
 }
 
 /// An element's character data decoded, with the map back to the source.
-#[derive(Debug)]
-pub struct Decoded {
+pub struct Decoded<'w> {
     /// The text.
     pub text: String,
     pieces: Vec<Piece>,
+    /// The map of the text piece last asked about in a legacy encoding: its
+    /// index and the map, which goes forward only (offsets are asked in
+    /// increasing order: one pass over each piece in all).
+    map: std::cell::RefCell<Option<(usize, usize, OffsetMap<'w>)>>,
 }
 
 /// Why character data cannot be read.
 pub type Unreadable = String;
 
-impl Decoded {
+impl<'w> Decoded<'w> {
     /// Decode `runs` of `work`'s bytes: text and CDATA from the document's
     /// encoding, references resolved (XML's five entities and character
     /// references; any other entity makes the data unreadable).
-    pub fn new(work: &XmlInput<'_>, runs: &[Run]) -> Result<Decoded, Unreadable> {
+    pub fn new(work: &'w XmlInput<'_>, runs: &[Run]) -> Result<Decoded<'w>, Unreadable> {
         let mut text = String::new();
         let mut pieces = Vec::with_capacity(runs.len());
         for run in runs {
@@ -80,7 +83,11 @@ impl Decoded {
                 _ => text.push_str(&value::decode_text(work, &source)?),
             }
         }
-        Ok(Decoded { text, pieces })
+        Ok(Decoded {
+            text,
+            pieces,
+            map: std::cell::RefCell::new(None),
+        })
     }
 
     /// The piece the decoded offset `at` is in (the last one starting at
@@ -96,16 +103,26 @@ impl Decoded {
 
     /// Where the decoded offset `at` is in the source, as the start (or,
     /// `end`, the end) of a range.
-    fn source_offset(&self, work: &XmlInput<'_>, at: usize, end: bool) -> Option<usize> {
-        let piece = &self.pieces[self.piece(at, end)?];
+    fn source_offset(&self, work: &'w XmlInput<'_>, at: usize, end: bool) -> Option<usize> {
+        let index = self.piece(at, end)?;
+        let piece = &self.pieces[index];
         let inside = at - piece.at;
         match piece.kind {
             Kind::Ref if end => Some(piece.source.end),
             Kind::Ref => Some(piece.source.start),
             _ if work.is_utf8() => Some(piece.source.start + inside),
             _ => {
-                let bytes = &work.bytes()[piece.source.clone()];
-                let mut map = OffsetMap::new(bytes, work.encoding, 0);
+                let mut cache = self.map.borrow_mut();
+                let fresh = match &*cache {
+                    Some((i, last, _)) => *i != index || *last > inside,
+                    None => true,
+                };
+                if fresh {
+                    let bytes = &work.bytes()[piece.source.clone()];
+                    *cache = Some((index, 0, OffsetMap::new(bytes, work.encoding, 0)));
+                }
+                let (_, last, map) = cache.as_mut()?;
+                *last = inside;
                 let offset = if end {
                     map.end(inside)
                 } else {
@@ -123,7 +140,7 @@ impl Decoded {
     /// new text cannot be in a CDATA section).
     pub fn edit(
         &self,
-        work: &XmlInput<'_>,
+        work: &'w XmlInput<'_>,
         range: Range<usize>,
         new: &str,
     ) -> Result<Edit, &'static str> {

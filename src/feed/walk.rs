@@ -85,6 +85,9 @@ enum Collect {
     Url,
     Html,
     Base64Html,
+    /// An RSS `guid` that is a permalink: an identifier, left alone, but
+    /// reported when relative (docs/feeds.md).
+    PermalinkGuid,
 }
 
 /// XHTML content being collected: its depth and its elements, each with
@@ -321,6 +324,12 @@ impl Walk<'_, '_> {
                 .find(|a| a.ns == AttrNs::None && a.local == name)
                 .and_then(|a| value::decode(work, &a.value).ok())
         };
+        if vocab == Vocab::Rss && local == "guid" && !empty {
+            let permalink = attr("isPermaLink").is_none_or(|v| v.trim() != "false");
+            if permalink {
+                self.collect(depth, Collect::PermalinkGuid, qname, base);
+            }
+        }
         let kind = vocab::content(vocab, &local, &attr);
         if kind != Content::Other && self.explain {
             let line = self.line(at);
@@ -508,6 +517,14 @@ impl Walk<'_, '_> {
         };
         let base = self.bases[c.base].base.clone();
         let edits = match c.what {
+            Collect::PermalinkGuid => {
+                let value = decoded.text.trim();
+                if !value.is_empty() && !crate::resolve::has_scheme(value) {
+                    let message = format!("<{name}> `{}` is a relative permalink: left as it is (an identifier, docs/feeds.md); a reader that opens it resolves it against the feed's base", crate::report::printable(value));
+                    self.problem(Severity::Warning, message);
+                }
+                return;
+            }
             Collect::Url => self.url_text(&c, &decoded, base.as_ref()),
             Collect::Html => {
                 let ctx = content_ctx(self.ctx, base.as_ref(), Some(encoding_rs::UTF_8));
@@ -541,7 +558,7 @@ impl Walk<'_, '_> {
     fn url_text(
         &mut self,
         c: &Collecting,
-        decoded: &Decoded,
+        decoded: &Decoded<'_>,
         base: Option<&EstablishedBase>,
     ) -> Vec<Edit> {
         let text = &decoded.text;
