@@ -207,6 +207,3 @@ pub fn looks_like_feed(input: &[u8]) -> bool {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,10 +1,10 @@
-//! The feed layer through the crate's entry points: each expected output is
-//! written by hand from the rules (RFC 4287 §2 and XML Base for bases,
-//! RFC 3986 §5 for resolution).
+//! The feed layer (src/feed/, docs/feeds.md) through the library's entry
+//! points: each expected output is written by hand from the rules (RFC 4287
+//! §2 and XML Base for bases, RFC 3986 §5 for resolution).
 
-use crate::{detect_format, explain, rewrite, Format, Options};
+use linkbase::{detect_format, explain, rewrite, Format, Options};
 
-fn run(input: &str, url: &str) -> (String, crate::Report) {
+fn run(input: &str, url: &str) -> (String, linkbase::Report) {
     let mut options = Options::new();
     options.url = Some(url.into());
     options.keep_link_records = true;
@@ -22,7 +22,11 @@ fn identifiers_are_left_alone() {
     let (out, report) = run(input, "http://h.example/f/");
     assert_eq!(out, "<rss version='2.0'><channel><item><guid>a/1</guid><guid isPermaLink='true'>a/1</guid><link>http://h.example/f/a/1</link></item></channel></rss>");
     // A relative permalink is reported (a warning: the result is complete).
-    let warnings: Vec<String> = report.problems.iter().map(|p| p.message.to_string()).collect();
+    let warnings: Vec<String> = report
+        .problems
+        .iter()
+        .map(|p| p.message.to_string())
+        .collect();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert!(warnings[0].starts_with("<guid> `a/1` is a relative permalink: left as it is"));
     let input = "<rss><channel><item><guid isPermaLink='false'>a/1</guid><guid>http://h.example/1</guid></item></channel></rss>";
