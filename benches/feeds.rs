@@ -134,7 +134,7 @@ fn inputs() -> (Vec<u8>, Vec<u8>) {
     (feed.into_bytes(), page.into_bytes())
 }
 
-fn rewrite(input: &[u8], format: Format) -> usize {
+fn rewrite(input: &[u8], format: Format) -> u64 {
     let mut options = Options::new();
     options.url = Some(URL.into());
     options.format = format;
