@@ -123,12 +123,9 @@ impl<'w> Decoded<'w> {
                 }
                 let (_, last, map) = cache.as_mut()?;
                 *last = inside;
-                let offset = if end {
-                    map.end(inside)
-                } else {
-                    map.start(inside)
-                };
-                offset.map(|o| piece.source.start + o)
+                // An ASCII-compatible encoding (XmlInput takes no other):
+                // no shift state, so a range ends where its text ends.
+                map.start(inside).map(|o| piece.source.start + o)
             }
         }
     }
