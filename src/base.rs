@@ -19,6 +19,9 @@ use std::fmt;
 pub enum BaseRule {
     /// 5.1: an HTML `<base href>` element in the document.
     Embedded,
+    /// 5.1: an `xml:base` attribute (XML Base) in force at the element: a
+    /// feed's, each resolved against its parent element's base.
+    XmlBase,
     /// The entity's own `Content-Base` header.
     ContentBase,
     /// The entity's own `Content-Location` header.
@@ -45,7 +48,7 @@ impl BaseRule {
     /// base, has no rule.)
     pub fn precedence(self) -> u8 {
         match self {
-            BaseRule::Embedded => 0,
+            BaseRule::Embedded | BaseRule::XmlBase => 0,
             BaseRule::ContentBase => 1,
             BaseRule::ContentLocation => 2,
             BaseRule::LegacyBaseHeader => 3,
@@ -61,6 +64,7 @@ impl BaseRule {
     pub fn label(self) -> &'static str {
         match self {
             BaseRule::Embedded => "5.1 embedded <base href>",
+            BaseRule::XmlBase => "5.1 embedded xml:base",
             BaseRule::ContentBase => "header Content-Base",
             BaseRule::ContentLocation => "header Content-Location",
             BaseRule::LegacyBaseHeader => "header Base/Base-URL",
@@ -185,7 +189,7 @@ pub fn establish(
     query_encoding: Option<&'static Encoding>,
 ) -> Result<EstablishedBase, Unusable> {
     let url: std::borrow::Cow<'_, str> = match rule {
-        BaseRule::Embedded => absolute_url(against, value)
+        BaseRule::Embedded | BaseRule::XmlBase => absolute_url(against, value)
             .map_err(Unusable::Unresolvable)?
             .into(),
         BaseRule::ContentBase | BaseRule::ContentLocation | BaseRule::LegacyBaseHeader => {

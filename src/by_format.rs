@@ -1,5 +1,5 @@
 //! The one map from the format of a single document — HTML, XHTML, a style
-//! sheet — to the layer that reads it: how its links are planned
+//! sheet, a feed — to the layer that reads it: how its links are planned
 //! ([`plan`]) and how its base is found ([`base`]), side by side so that
 //! `rewrite` and `explain` cannot take different paths. Whole inputs, MIME
 //! parts and WARC payloads all come here once their format is known
@@ -35,6 +35,7 @@ pub fn plan(
     match format {
         Format::Css => crate::html::plan_stylesheet(input, ctx, environment, report),
         Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report),
+        Format::Feed => crate::feed::plan_feed(input, ctx, report),
         Format::Html | Format::Auto => crate::html::plan_html(input, ctx, report),
         Format::Mime | Format::Warc => None,
     }
@@ -67,9 +68,21 @@ pub fn base(
     match format {
         Format::Css => ctx.base.cloned(),
         Format::Xhtml => crate::xhtml::document_base(input, ctx, report),
+        Format::Feed => crate::feed::feed_base(input, ctx, report),
         Format::Html | Format::Auto => crate::html::document_base(input, ctx, report),
         Format::Mime | Format::Warc => ctx.base.cloned(),
     }
+}
+
+/// The format of content of media type `media_type`: the type's
+/// ([`Format::from_media_type`]), else a feed when it is an XML type
+/// ([`Format::is_xml_media_type`]) and `content`'s root element is a feed's
+/// ([`crate::feed::looks_like_feed`]); `None`: not read.
+pub fn of_content(media_type: &str, content: &[u8]) -> Option<Format> {
+    Format::from_media_type(media_type).or_else(|| {
+        (Format::is_xml_media_type(media_type) && crate::feed::looks_like_feed(content))
+            .then_some(Format::Feed)
+    })
 }
 
 /// The media type `explain` names a whole document of `format` by.
@@ -77,6 +90,7 @@ pub fn media_type(format: Format) -> &'static str {
     match format {
         Format::Xhtml => "application/xhtml+xml",
         Format::Css => "text/css",
+        Format::Feed => "application/atom+xml",
         Format::Html | Format::Auto => "text/html",
         Format::Mime => "message/rfc822",
         Format::Warc => "application/warc",

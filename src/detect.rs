@@ -3,7 +3,8 @@
 //! Python package alike ([`detect`]).
 //!
 //! - A web archive by its name ([`Format::from_name`]) or its content.
-//! - Else a message, a style sheet or XHTML by its name — except a file
+//! - Else a message, a style sheet, XHTML or a feed (`.atom`, `.rss`) by
+//!   its name — except a file
 //!   named as a message (`.eml`, `.mht`, `.mhtml`) whose content is not a
 //!   message but starts like an HTML document (the MIME Sniffing Standard's
 //!   patterns): read as HTML, with a note saying so (no header block starts
@@ -12,6 +13,10 @@
 //!   `<?xml …?>` in an `.html` file is HTML.
 //! - Else a message by its content (a file named `.html` holding a message
 //!   is read as a message, with a note).
+//! - Else a feed by its root element ([`crate::looks_like_feed`]: Atom's
+//!   `feed` or `entry`, RSS's `rss`, RDF's `rdf:RDF`), whatever the name
+//!   (`.xml`, `.html`, none): no HTML document has such a root
+//!   (docs/feeds.md).
 //! - Else, when nothing in the name tells (no name, or an ending linkbase
 //!   does not know), CSS when the retrieval URL's path ends in `.css`, or
 //!   when the content is plainly a style sheet: it does not start like HTML
@@ -51,6 +56,10 @@ const NOT_CSS: &str = ".svg";
 /// assert_eq!(found.format, Format::Html);
 /// assert!(found.note.unwrap().to_string().starts_with("named like a message, but"));
 /// assert_eq!(detect(b"a:hover{color:red}", None, None).format, Format::Css);
+/// let atom = b"<?xml version='1.0'?><feed xmlns='http://www.w3.org/2005/Atom'/>";
+/// assert_eq!(detect(atom, Some("feed.xml"), None).format, Format::Feed);
+/// assert_eq!(detect(b"<p>x", Some("news.rss"), None).format, Format::Feed);
+/// assert_eq!(detect(b"<?xml version='1.0'?><svg/>", Some("a.xml"), None).format, Format::Html);
 /// ```
 pub fn detect(input: &[u8], name: Option<&str>, url: Option<&str>) -> Detection {
     let named = name.and_then(Format::from_name);
@@ -70,7 +79,9 @@ pub fn detect(input: &[u8], name: Option<&str>, url: Option<&str>) -> Detection 
                 )),
             )
         }
-        Some(format @ (Format::Mime | Format::Css | Format::Xhtml)) => return found(format, None),
+        Some(format @ (Format::Mime | Format::Css | Format::Xhtml | Format::Feed)) => {
+            return found(format, None)
+        }
         _ => {}
     }
     if message {
@@ -82,6 +93,9 @@ pub fn detect(input: &[u8], name: Option<&str>, url: Option<&str>) -> Detection 
             )
         });
         return found(Format::Mime, note);
+    }
+    if crate::feed::looks_like_feed(input) {
+        return found(Format::Feed, None);
     }
     let telling =
         named.is_some() || name.is_some_and(|n| n.to_ascii_lowercase().ends_with(NOT_CSS));

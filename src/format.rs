@@ -19,11 +19,14 @@ pub enum Format {
     /// A web archive (`.warc`, `.warc.gz`): the output is a new WARC of
     /// `conversion` records ([`crate::warc`]).
     Warc,
+    /// A web feed: Atom 1.0 or 0.3, RSS 0.9x or 2.0, RSS 1.0 (RDF)
+    /// (`.atom`, `.rss`, or a feed root element); docs/feeds.md.
+    Feed,
 }
 
 /// File name endings and the format each names: the one file-name rule
 /// ([`Format::from_name`]); no ending is the end of another.
-const NAMES: [(&str, Format); 12] = [
+const NAMES: [(&str, Format); 14] = [
     (".warc", Format::Warc),
     (".warc.gz", Format::Warc),
     (".warc.zst", Format::Warc),
@@ -36,6 +39,8 @@ const NAMES: [(&str, Format); 12] = [
     (".html", Format::Html),
     (".htm", Format::Html),
     (".shtml", Format::Html),
+    (".atom", Format::Feed),
+    (".rss", Format::Feed),
 ];
 
 impl Format {
@@ -43,7 +48,8 @@ impl Format {
     /// says one: `.warc`, `.warc.gz`, `.warc.zst` (a web archive); `.eml`,
     /// `.mht`, `.mhtml` (a message); `.css`; `.xhtml`, `.xht` (browsers read
     /// a file as XHTML by its name only, never by its content); `.html`,
-    /// `.htm`, `.shtml`. The crate's and the command line's only file-name
+    /// `.htm`, `.shtml`; `.atom`, `.rss` (a feed; `.xml` says nothing: a
+    /// feed in one is known by its root element, [`crate::detect_format`]). The crate's and the command line's only file-name
     /// rule; [`crate::detect_format`] weighs it against the content.
     ///
     /// ```
@@ -62,10 +68,12 @@ impl Format {
 
     /// The format of content of media type `media_type` (a `Content-Type`
     /// value: parameters and case ignored), if linkbase reads it: `text/html`,
-    /// `application/xhtml+xml`, `text/css`, and as a message
+    /// `application/xhtml+xml`, `text/css`, `application/atom+xml` and
+    /// `application/rss+xml` (a feed), and as a message
     /// `multipart/related`, `message/rfc822` and `application/x-mimearchive`
     /// (MHTML). The crate's only media-type rule: a MIME part and a WARC
-    /// payload are read by it.
+    /// payload are read by it (content of another XML type,
+    /// [`Format::is_xml_media_type`], is a feed when its root element is one).
     ///
     /// ```
     /// use linkbase::Format;
@@ -78,6 +86,7 @@ impl Format {
             "text/html" => Some(Format::Html),
             "application/xhtml+xml" => Some(Format::Xhtml),
             "text/css" => Some(Format::Css),
+            "application/atom+xml" | "application/rss+xml" => Some(Format::Feed),
             "multipart/related" | "message/rfc822" | "application/x-mimearchive" => {
                 Some(Format::Mime)
             }
@@ -85,8 +94,20 @@ impl Format {
         }
     }
 
+    /// Is `media_type` an XML type whose content may be a feed though the
+    /// type does not say so: `text/xml`, `application/xml`,
+    /// `application/rdf+xml`, and any other `…+xml` type
+    /// [`Format::from_media_type`] does not know. Such content is read as a
+    /// feed when its root element is one, and otherwise left alone.
+    pub fn is_xml_media_type(media_type: &str) -> bool {
+        let essence = media_type.split(';').next().unwrap_or("").trim();
+        let essence = essence.to_ascii_lowercase();
+        Format::from_media_type(&essence).is_none()
+            && (essence == "text/xml" || essence == "application/xml" || essence.ends_with("+xml"))
+    }
+
     /// Is this the format of one document whose links its layer rewrites in
-    /// place (HTML, XHTML, CSS), as opposed to a container of documents (a
+    /// place (HTML, XHTML, CSS, a feed), as opposed to a container of documents (a
     /// message, a web archive)? `Auto` is read as HTML, so it is one.
     pub fn is_document(self) -> bool {
         !matches!(self, Format::Mime | Format::Warc)

@@ -186,6 +186,8 @@ mod dispatch_tests {
             ("a.html", Format::Html),
             ("a.htm", Format::Html),
             ("a.shtml", Format::Html),
+            ("a.atom", Format::Feed),
+            ("a.RSS", Format::Feed),
         ];
         for (name, format) in cases {
             assert_eq!(Format::from_name(name), Some(format), "{name}");
@@ -212,6 +214,9 @@ mod dispatch_tests {
             ("text/html", Some(Format::Html)),
             (" Text/HTML ; charset=EUC-KR", Some(Format::Html)),
             ("application/xhtml+xml", Some(Format::Xhtml)),
+            ("application/atom+xml", Some(Format::Feed)),
+            ("application/rss+xml; charset=utf-8", Some(Format::Feed)),
+            ("text/xml", None),
             ("text/css;charset=utf-8", Some(Format::Css)),
             ("multipart/related; boundary=b", Some(Format::Mime)),
             ("message/rfc822", Some(Format::Mime)),

@@ -1,7 +1,7 @@
 //! # linkbase
 //!
 //! Rewrite every link in HTML documents, MIME messages (e-mail, MHTML web
-//! archives), style sheets and WARC web archives to absolute form, by the
+//! archives), style sheets, feeds (Atom, RSS) and WARC web archives to absolute form, by the
 //! base-URL precedence of the URL specifications, changing nothing else.
 //!
 //! ## Entry points
@@ -31,8 +31,8 @@
 //! - [`link_kind`] and [`is_url_attribute`]: which attributes of which
 //!   elements hold URLs, and what kind of value.
 //! - [`detect`] (and [`detect_format`], [`looks_like_message`],
-//!   [`looks_like_html`], [`warc::looks_like_warc`]): what an input is, by
-//!   the one rule the command line and Python use too.
+//!   [`looks_like_html`], [`looks_like_feed`], [`warc::looks_like_warc`]):
+//!   what an input is, by the one rule the command line and Python use too.
 //!
 //! [`Options`] say how (base URL, profile, format, charset…); the
 //! [`Report`] says what became of every link ([`LinkRecord`], [`Outcome`],
@@ -79,8 +79,11 @@
 //! - `css`, `html`, `xhtml`, in that order: the syntax of URLs in CSS;
 //!   an HTML document, or a whole style sheet, in its encoding; an XHTML
 //!   document. Each rewrites given a fallback base.
+//! - `feed`: a web feed (Atom, RSS, RDF) with XML rules: the bases its
+//!   nested `xml:base` attributes set, its URL places, and its escaped,
+//!   CDATA, base64 and XHTML content through the HTML and XHTML layers.
 //! - `by_format`: the one map from a single document's format (HTML, XHTML,
-//!   CSS) to its layer, for rewriting and for explaining alike.
+//!   CSS, feed) to its layer, for rewriting and for explaining alike.
 //! - `mime`: walk a message, establish each part's base, splice rewritten
 //!   parts back byte-exactly.
 //! - `non_archive`: an input that is not a web archive (one document, or
@@ -109,6 +112,7 @@ mod css;
 mod detect;
 #[cfg(test)]
 mod doc_example_tests;
+mod feed;
 mod format;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
@@ -127,6 +131,7 @@ mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
 pub use detect::{detect, detect_format, looks_like_message, Detection};
+pub use feed::looks_like_feed;
 pub use format::looks_like_html;
 pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};

@@ -165,7 +165,7 @@ pub fn plan<'a>(
             PlannedOutput::Unchanged
         }
         document => {
-            let base = options.retrieval_base(&location, &mut report);
+            let base = outside_base(document, options, &location, &mut report);
             let ctx = HtmlContext {
                 whole_input: true,
                 ..HtmlContext::new(options, base.as_ref(), &location)
@@ -185,6 +185,37 @@ pub fn plan<'a>(
         output,
         format,
         report,
+    }
+}
+
+/// The base a single document of `format` gets from outside: the retrieval
+/// base `options` give (rule 5.3), and for a feed the transport's
+/// `Content-Location` ([`Options::content_location`]) over it, resolved
+/// against it (RFC 4287 §3.2 and feed readers; browsers ignore it in an HTTP
+/// response, RFC 7231 Appendix B, so HTML does). An unusable one is
+/// reported, and the retrieval base is kept.
+fn outside_base(
+    format: Format,
+    options: &Options,
+    location: &Location,
+    report: &mut Report,
+) -> Option<crate::base::EstablishedBase> {
+    let retrieval = options.retrieval_base(location, report);
+    let Some(value) = options
+        .content_location
+        .as_deref()
+        .filter(|_| format == Format::Feed)
+    else {
+        return retrieval;
+    };
+    let rule = crate::base::BaseRule::ContentLocation;
+    match crate::base::establish(value, retrieval.as_ref(), rule, options.profile, None) {
+        Ok(base) => Some(base),
+        Err(e) => {
+            let message = format!("Content-Location `{value}`: {e}; the retrieval URL is the base");
+            report.problem(location, Severity::Warning, message);
+            retrieval
+        }
     }
 }
 
@@ -210,8 +241,13 @@ pub fn explain(
             );
             Vec::new()
         }
+        Format::Feed => {
+            let base = outside_base(Format::Feed, options, location, report);
+            let ctx = HtmlContext::new(options, base.as_ref(), location);
+            crate::feed::explain_feed(input, &location.describe(), &ctx, report)
+        }
         document => {
-            let base = options.retrieval_base(location, report);
+            let base = outside_base(document, options, location, report);
             let ctx = HtmlContext::new(options, base.as_ref(), location);
             let base = crate::by_format::base(document, input, &ctx, report);
             vec![ExplainedPart {

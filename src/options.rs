@@ -30,6 +30,12 @@ pub struct Options {
     pub extra_attributes: Vec<String>,
     /// Rewrite signed/encrypted MIME parts and DKIM-signed messages anyway.
     pub force: bool,
+    /// The `Content-Location` the transport gave the input (an HTTP
+    /// response's header), resolved against [`Options::url`]: a base over
+    /// the retrieval URL for a feed (RFC 4287 §3.2, as feed readers do);
+    /// other formats ignore it, as browsers do (RFC 7231 Appendix B). The
+    /// WARC layer sets it from each response; `None`: none known.
+    pub content_location: Option<String>,
     /// Keep one [`crate::LinkRecord`] per URL-bearing value (for `--report`).
     /// When false only the counts are kept.
     pub keep_link_records: bool,

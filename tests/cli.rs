@@ -387,7 +387,7 @@ fn format_forces_how_the_input_is_read() {
     run_stdin(&["--format", "pdf"], css)
         .code(2)
         .stdout("")
-        .stderr("linkbase: error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc]\n\nFor more information, try '--help'.\n");
+        .stderr("linkbase: error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc, feed]\n\nFor more information, try '--help'.\n");
 }
 
 #[test]

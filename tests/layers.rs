@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 20] = [
+const LAYERS: [&str; 21] = [
     "splice",
     "resolve",
     "base",
@@ -27,6 +27,7 @@ const LAYERS: [&str; 20] = [
     "css",
     "html",
     "xhtml",
+    "feed",
     "by_format",
     "mime",
     "non_archive",

@@ -137,6 +137,7 @@ fn no_base_rule_label_names_a_flag() {
     // Every rule (the match fails to compile when one is added).
     let rules = [
         BaseRule::Embedded,
+        BaseRule::XmlBase,
         BaseRule::ContentBase,
         BaseRule::ContentLocation,
         BaseRule::LegacyBaseHeader,
@@ -148,6 +149,7 @@ fn no_base_rule_label_names_a_flag() {
     for rule in rules {
         match rule {
             BaseRule::Embedded
+            | BaseRule::XmlBase
             | BaseRule::ContentBase
             | BaseRule::ContentLocation
             | BaseRule::LegacyBaseHeader

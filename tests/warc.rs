@@ -839,8 +839,8 @@ fn the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks() {
     inputs.push(dir.path().join("many.warc"));
     assert_eq!(
         inputs.len(),
-        15,
-        "the 14 fixtures and the generated WARC: {inputs:?}"
+        16,
+        "the 15 fixtures and the generated WARC: {inputs:?}"
     );
     for input in &inputs {
         for out in ["out.warc", "out.warc.gz", "out.warc.zst"] {

@@ -43,6 +43,7 @@ PROFILES = ("rfc3986", "url-syntax-01", "rfc1808", "relative-url-01", "whatwg")
 #: the section of the specifications each stands for (5.1-5.3; no rule: 5.4).
 RULES = {
     "embedded": "5.1 the document's own <base href>",
+    "xml-base": "5.1 a feed's xml:base in force at the element (nested, each against its parent's)",
     "content-base": "MIME: the entity's own Content-Base header",
     "content-location": "MIME: the entity's own Content-Location header",
     "legacy-base-header": "MIME: the entity's own Base / Base-URL header",

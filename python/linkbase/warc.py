@@ -14,11 +14,15 @@ from ._native import convert as _convert
 from ._native import rewrite as _rewrite
 
 #: The payload media types that are rewritten, and the format each is read as
-#: (those ``convert`` rewrites; docs/warc.md).
+#: (those ``convert`` rewrites; docs/warc.md). ``convert`` also reads an XML
+#: type (``text/xml``, ``application/xml``…) as a feed when its root element is
+#: one (docs/feeds.md); ``rewrite_payload`` reads only the feed types here.
 FORMATS = {
     "text/html": "html",
     "application/xhtml+xml": "xhtml",
     "text/css": "css",
+    "application/atom+xml": "feed",
+    "application/rss+xml": "feed",
     "multipart/related": "mime",
     "message/rfc822": "mime",
     "application/x-mimearchive": "mime",

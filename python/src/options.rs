@@ -18,7 +18,7 @@ pub fn profile(name: &str) -> PyResult<Profile> {
     name.parse::<Profile>().map_err(PyValueError::new_err)
 }
 
-/// A format by its name (`auto`, `html`, `xhtml`, `mime`, `css`, `warc`).
+/// A format by its name (`auto`, `html`, `xhtml`, `mime`, `css`, `warc`, `feed`).
 pub fn format(name: &str) -> PyResult<Format> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "auto" => Format::Auto,
@@ -27,10 +27,11 @@ pub fn format(name: &str) -> PyResult<Format> {
         "mime" => Format::Mime,
         "css" => Format::Css,
         "warc" => Format::Warc,
+        "feed" => Format::Feed,
         _ => {
             return Err(PyValueError::new_err(format!(
-                "unknown format `{name}` (expected one of: auto, html, xhtml, mime, css, warc)"
-            )))
+            "unknown format `{name}` (expected one of: auto, html, xhtml, mime, css, warc, feed)"
+        )))
         }
     })
 }

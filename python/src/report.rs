@@ -11,12 +11,13 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 /// The name of the rule that set a base, as Python sees it: the JSON
-/// report's (`embedded`, `content-base`, `content-location`,
+/// report's (`embedded`, `xml-base`, `content-base`, `content-location`,
 /// `legacy-base-header`, `enclosing`, `retrieval`,
 /// `snapshot-content-location`, `saved-from-comment`).
 pub fn rule_name(rule: BaseRule) -> &'static str {
     match rule {
         BaseRule::Embedded => "embedded",
+        BaseRule::XmlBase => "xml-base",
         BaseRule::ContentBase => "content-base",
         BaseRule::ContentLocation => "content-location",
         BaseRule::LegacyBaseHeader => "legacy-base-header",

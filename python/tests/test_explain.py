@@ -41,6 +41,6 @@ def test_a_message():
 
 def test_every_rule_has_a_description():
     assert set(linkbase.RULES) == {
-        "embedded", "content-base", "content-location", "legacy-base-header",
+        "embedded", "xml-base", "content-base", "content-location", "legacy-base-header",
         "enclosing", "retrieval", "snapshot-content-location", "saved-from-comment",
     }

@@ -86,7 +86,7 @@ pub struct RewriteArgs {
 
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto", help_heading = INPUT,
-          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc"])
+          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc", "feed"])
               .map(|s| parse_format(&s)))]
     pub format: linkbase::Format,
 
@@ -202,6 +202,7 @@ pub fn parse_format(s: &str) -> linkbase::Format {
         "mime" => linkbase::Format::Mime,
         "css" => linkbase::Format::Css,
         "warc" => linkbase::Format::Warc,
+        "feed" => linkbase::Format::Feed,
         _ => linkbase::Format::Auto,
     }
 }
@@ -244,7 +245,7 @@ pub struct ExplainArgs {
     pub force: bool,
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto",
-          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc"])
+          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc", "feed"])
               .map(|s| parse_format(&s)))]
     pub format: linkbase::Format,
     /// Walk folders (the files `linkbase -r` takes).

@@ -290,7 +290,8 @@ fn copied(file: InputFile, reason: &str) -> Entry {
 }
 
 /// Does the walk take this file? By its name ([`walk_takes_name`](super::paths::walk_takes_name)), or by
-/// content for files with no extension (or `.txt`, `.raw`).
+/// content for files with no extension (or `.txt`, `.raw`), and an `.xml`
+/// file when its root element is a feed's ([`linkbase::looks_like_feed`]).
 pub fn handles(path: &Path) -> bool {
     let name = path
         .file_name()
@@ -303,18 +304,33 @@ pub fn handles(path: &Path) -> bool {
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match extension.as_deref() {
+        Some("xml") => read_head(path, FEED_HEAD).is_none_or(|h| linkbase::looks_like_feed(&h)),
         Some(e) if !SNIFFED_EXTENSIONS.contains(&e) => false,
         _ => sniff_file(path),
     }
 }
 
-fn sniff_file(path: &Path) -> bool {
+/// How much of an `.xml` file is read to find its root element (after the
+/// XML declaration, comments, style sheet instructions, a DOCTYPE).
+const FEED_HEAD: u64 = 16 * 1024;
+
+/// The first `len` bytes of the file at `path`; `None` when it cannot be read.
+fn read_head(path: &Path, len: u64) -> Option<Vec<u8>> {
     use std::io::Read;
-    let mut head = Vec::with_capacity(1024);
-    let read = fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
+    let mut head = Vec::with_capacity(len as usize);
+    fs::File::open(path)
+        .and_then(|f| f.take(len).read_to_end(&mut head))
+        .ok()?;
+    Some(head)
+}
+
+fn sniff_file(path: &Path) -> bool {
     // A file that cannot be read is taken, so that its error is reported.
-    read.is_err()
-        || linkbase::looks_like_message(&head)
+    let Some(head) = read_head(path, 1024) else {
+        return true;
+    };
+    linkbase::looks_like_message(&head)
         || linkbase::looks_like_html(&head)
         || linkbase::warc::looks_like_warc(&head)
+        || linkbase::looks_like_feed(&head)
 }

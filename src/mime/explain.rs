@@ -4,7 +4,7 @@
 use super::walk::{self, Structure};
 use super::{is_rewritable_type, traverse, OuterBase, TraversedPart};
 use crate::base::EstablishedBase;
-use crate::options::{Format, Options};
+use crate::options::Options;
 use crate::report::{Location, Report};
 
 /// One line of the explanation: one entity.
@@ -63,8 +63,9 @@ fn explain_tree(
             if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
                 let loc = entity.location(location);
                 let ctx = super::html_context(entity, options, part.base, &loc);
-                let format = Format::from_media_type(&entity.media_type).unwrap_or(Format::Html);
-                base = crate::by_format::base(format, content, &ctx, report);
+                if let Some(format) = crate::by_format::of_content(&entity.media_type, content) {
+                    base = crate::by_format::base(format, content, &ctx, report);
+                }
             }
             let note = match (&entity.structure, part.protected) {
                 (Structure::Unparsed(reason), _) => Some(reason.clone()),

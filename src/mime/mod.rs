@@ -310,10 +310,13 @@ fn html_context<'a>(
     }
 }
 
-/// Is this a media type whose content is rewritten: a single document
-/// ([`Format::from_media_type`], [`Format::is_document`])?
+/// Is this a media type whose content may be rewritten: a single document
+/// ([`Format::from_media_type`], [`Format::is_document`]), or an XML type
+/// whose content is rewritten when its root element is a feed's
+/// ([`Format::is_xml_media_type`], `by_format::of_content`)?
 pub fn is_rewritable_type(media_type: &str) -> bool {
     Format::from_media_type(media_type).is_some_and(Format::is_document)
+        || Format::is_xml_media_type(media_type)
 }
 
 struct Planner<'a> {
@@ -503,7 +506,8 @@ impl Planner<'_> {
             return None;
         }
         let ctx = html_context(entity, self.options, base, loc);
-        let format = Format::from_media_type(&entity.media_type).unwrap_or(Format::Html);
+        // An XML part that is no feed is not read.
+        let format = crate::by_format::of_content(&entity.media_type, text)?;
         let environment = self.style_environments.get(&entity.path).copied();
         let mut rewritten = crate::by_format::rewrite(format, text, &ctx, environment, report)?;
         rewritten.extend_from_slice(tail);

@@ -6,7 +6,7 @@
 use super::payload::Payload;
 use super::reader::{Item, Reader};
 use crate::base::BaseRule;
-use crate::options::Options;
+use crate::options::{Format, Options};
 use crate::report::{printable, Location, Report};
 use std::fmt::Write as _;
 use std::io::{self, Read};
@@ -92,6 +92,9 @@ pub fn explain_warc(
             }
         }
         for header in ["Content-Location", "Content-Base"] {
+            if header == "Content-Location" && payload.format == Format::Feed {
+                continue; // a feed's base (docs/feeds.md), shown above
+            }
             if let Some(value) = payload.http_field(header).map(printable) {
                 let _ = writeln!(
                     out,

@@ -104,7 +104,7 @@ impl PassedOver {
             PassedOver::BodyTooLarge(why) => format!("{why}: not rewritten"),
             PassedOver::NotHttp(t) => format!("not an HTTP response ({t}): not rewritten"),
             PassedOver::BadHttp(why) => format!("bad HTTP response ({why}): not rewritten"),
-            PassedOver::Media(t) => format!("{t}: not HTML, CSS or MHTML"),
+            PassedOver::Media(t) => format!("{t}: not HTML, CSS, MHTML or a feed"),
         }
     }
 }
@@ -144,7 +144,7 @@ impl<'a> Payload<'a> {
         if kind != "response" {
             let content_type = block_type.to_string();
             return Ok(Payload {
-                format: format_of(&content_type)?,
+                format: format_of(&content_type, Some(block))?,
                 body: Cow::Borrowed(block),
                 content_type,
                 http_fields: Vec::new(),
@@ -166,11 +166,16 @@ impl<'a> Payload<'a> {
             .find(|(n, _)| n.eq_ignore_ascii_case("Content-Type"))
             .map_or("", |(_, v)| v.as_str())
             .to_string();
-        let format = format_of(&content_type)?;
+        // An XML type is read when its body is a feed: known once decoded.
+        let format = format_of(&content_type, None)?;
         let response = http::parse_response(block, max).map_err(|refusal| match refusal {
             http::Refusal::Bad(why) => PassedOver::BadHttp(why),
             http::Refusal::OverLimit(why) => PassedOver::BodyTooLarge(why),
         })?;
+        let format = match format {
+            Format::Auto => format_of(&content_type, Some(&response.body))?,
+            known => known,
+        };
         Ok(Payload {
             body: response.body,
             format,
@@ -187,6 +192,11 @@ impl<'a> Payload<'a> {
         let mut own = options.clone();
         own.url = record.target_uri().map(str::to_string);
         own.format = self.format;
+        // A feed's base over the retrieval URL (docs/feeds.md); HTML's not.
+        own.content_location = match self.format {
+            Format::Feed => self.http_field("Content-Location").map(str::to_string),
+            _ => None,
+        };
         if let Some(encoding) = self.transport_charset() {
             own.charset = Some(encoding);
         }
@@ -209,11 +219,11 @@ impl<'a> Payload<'a> {
 
     /// The `Content-Type` of the converted payload: the original one, with
     /// a `charset` parameter added for HTML and CSS when it had none (the
-    /// encoding the payload was read in and written back in). XHTML declares
-    /// its own (XML declaration, BOM), MHTML has none.
+    /// encoding the payload was read in and written back in). XHTML and
+    /// feeds declare their own (XML declaration, BOM), MHTML has none.
     pub fn converted_content_type(&self, plan: &crate::non_archive::PlannedRewrite<'_>) -> String {
         let original = self.content_type.trim();
-        if matches!(self.format, Format::Mime | Format::Xhtml)
+        if matches!(self.format, Format::Mime | Format::Xhtml | Format::Feed)
             || parameter(original, "charset").is_some()
         {
             return original.to_string();
@@ -230,10 +240,22 @@ impl<'a> Payload<'a> {
     }
 }
 
-/// The format of a payload of media type `content_type`, or why it is passed over.
-pub fn format_of(content_type: &str) -> Result<Format, PassedOver> {
+/// The format of a payload of media type `content_type` whose body is
+/// `body`, or why it is passed over: its type's, or for an XML type a feed
+/// when the body's root element is one (`by_format::of_content`). With no
+/// body yet, an XML type is `Format::Auto`: to be decided by its body.
+pub fn format_of(content_type: &str, body: Option<&[u8]>) -> Result<Format, PassedOver> {
     if let Some(format) = Format::from_media_type(content_type) {
         return Ok(format);
+    }
+    match body {
+        None if Format::is_xml_media_type(content_type) => return Ok(Format::Auto),
+        Some(body) => {
+            if let Some(format) = crate::by_format::of_content(content_type, body) {
+                return Ok(format);
+            }
+        }
+        None => {}
     }
     match media_type(content_type).as_str() {
         "" => Err(PassedOver::Media("no Content-Type".into())),

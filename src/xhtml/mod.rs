@@ -15,9 +15,9 @@
 //! A document that is not well-formed is left unchanged and reported: a
 //! browser shows an error page for it, not links.
 
-mod encoding;
-mod scan;
-mod value;
+pub mod encoding;
+pub mod scan;
+pub mod value;
 
 use crate::base::EstablishedBase;
 use crate::html::{reported_name, AttrNs, DocumentFacts, ElementNs, HtmlContext};
@@ -45,6 +45,31 @@ pub fn plan_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> O
     }
     let edits = walk.edits;
     (!edits.is_empty()).then(|| work.byte_edits(edits))
+}
+
+/// The edits that rewrite `elements`, XHTML elements inside a larger XML
+/// document read as `work` (the XHTML content of a feed), all under the base
+/// `ctx.base`: each value decided as in a whole XHTML document, but no
+/// `<base href>` is looked for (the content's base is the `xml:base` in
+/// scope, which the caller found). The edits are of `work.bytes()`, in order.
+pub fn plan_elements(
+    work: &XmlInput<'_>,
+    elements: &[Element],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Vec<Edit> {
+    let facts =
+        DocumentFacts::new(ctx, work.encoding.output_encoding()).with_bases(None, &[], report);
+    let mut walk = Walk {
+        work,
+        facts: &facts,
+        links: facts.link_rewriter(report),
+        edits: Vec::new(),
+    };
+    for element in elements {
+        walk.element(element);
+    }
+    walk.edits
 }
 
 /// The base in force in the XHTML document `input` (for `linkbase explain`).

@@ -8,7 +8,7 @@
 //! which is why it is not used here (docs/html.md, "XHTML").
 
 use super::super::html::{AttrNs, ElementNs};
-use quick_xml::events::Event;
+use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::{Namespace, ResolveResult};
 use quick_xml::NsReader;
 use std::ops::Range;
@@ -126,27 +126,7 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
                     *text = Some(StyleText::Mixed);
                 }
                 let local = String::from_utf8_lossy(start.local_name().into_inner()).into_owned();
-                let mut attrs = Vec::new();
-                for attr in start.attributes() {
-                    let attr = attr.map_err(|e| NotWellFormed {
-                        offset: reader.buffer_position(),
-                        message: e.to_string(),
-                    })?;
-                    let key = attr.key;
-                    if key.as_namespace_binding().is_some() {
-                        continue;
-                    }
-                    let (attr_ns, attr_local) = reader.resolver().resolve_attribute(key);
-                    let value: &[u8] = &attr.value;
-                    let at = offset_of(value);
-                    let quote = if at > 0 { bytes[at - 1] } else { b'"' };
-                    attrs.push(Attribute {
-                        ns: attr_ns_of(&attr_ns),
-                        local: String::from_utf8_lossy(attr_local.into_inner()).into_owned(),
-                        value: at..at + value.len(),
-                        quote,
-                    });
-                }
+                let attrs = attributes(&reader, start, bytes)?;
                 let is_template = element_ns == ElementNs::Html && local == "template";
                 let is_style =
                     matches!(element_ns, ElementNs::Html | ElementNs::Svg) && local == "style";
@@ -213,7 +193,40 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
     Ok(elements)
 }
 
-fn element_ns(ns: &ResolveResult<'_>) -> ElementNs {
+/// The attributes of the start tag `start` (read by `reader` from `bytes`),
+/// in source order, namespace declarations left out: each with its
+/// namespace, its local name and the span of its value in `bytes`.
+pub fn attributes(
+    reader: &NsReader<&[u8]>,
+    start: &BytesStart<'_>,
+    bytes: &[u8],
+) -> Result<Vec<Attribute>, NotWellFormed> {
+    let mut attrs = Vec::new();
+    for attr in start.attributes() {
+        let attr = attr.map_err(|e| NotWellFormed {
+            offset: reader.buffer_position(),
+            message: e.to_string(),
+        })?;
+        let key = attr.key;
+        if key.as_namespace_binding().is_some() {
+            continue;
+        }
+        let (attr_ns, attr_local) = reader.resolver().resolve_attribute(key);
+        let value: &[u8] = &attr.value;
+        let at = value.as_ptr() as usize - bytes.as_ptr() as usize;
+        let quote = if at > 0 { bytes[at - 1] } else { b'"' };
+        attrs.push(Attribute {
+            ns: attr_ns_of(&attr_ns),
+            local: String::from_utf8_lossy(attr_local.into_inner()).into_owned(),
+            value: at..at + value.len(),
+            quote,
+        });
+    }
+    Ok(attrs)
+}
+
+/// The namespace of an element, as the HTML link table knows them.
+pub fn element_ns(ns: &ResolveResult<'_>) -> ElementNs {
     match ns {
         ResolveResult::Bound(Namespace(XHTML_NS)) => ElementNs::Html,
         ResolveResult::Bound(Namespace(SVG_NS)) => ElementNs::Svg,

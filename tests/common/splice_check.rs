@@ -12,8 +12,17 @@ use linkbase::{Location, Options, Report};
 use mailparse::{body::Body, ParsedMail};
 use std::ops::Range;
 
-/// The media types whose bodies linkbase rewrites.
-const REWRITTEN_TYPES: [&str; 3] = ["text/html", "text/css", "application/xhtml+xml"];
+/// The media types whose bodies linkbase rewrites (feeds: their own types,
+/// and XML types, whose bodies it rewrites when the root is a feed's).
+const REWRITTEN_TYPES: [&str; 7] = [
+    "text/html",
+    "text/css",
+    "application/xhtml+xml",
+    "application/atom+xml",
+    "application/rss+xml",
+    "text/xml",
+    "application/xml",
+];
 
 /// A place an edit may lie in.
 #[derive(Clone, Debug)]
@@ -118,7 +127,7 @@ pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, Str
                 Some(r) => Some(r.clone()),
                 None => {
                     return Err(format!(
-                        "{name}: part {}: edit {:?} ({:?}) lies outside every text/html, text/css or application/xhtml+xml body and Content-Location value",
+                        "{name}: part {}: edit {:?} ({:?}) lies outside every text/html, text/css, XHTML, feed or XML body and Content-Location value",
                         e.part, e.edit.range, e.place
                     ))
                 }

@@ -1,0 +1,209 @@
+//! The feed layer: Atom 1.0 and 0.3, RSS 0.9x and 2.0, RSS 1.0 (RDF), read
+//! with XML rules (the XHTML layer's reader and encodings) and written back
+//! byte for byte: only the bytes of a rewritten value change.
+//!
+//! - `vocab`: the namespaces, the one table of URL places, which elements
+//!   hold content of which type;
+//! - `walk`: the one pass: the base of every element (`xml:base`, nested,
+//!   each resolved against its parent's, over the base from outside), the
+//!   URL places, the content handed to its layer;
+//! - `text`: an element's character data decoded (references, CDATA) with
+//!   the map back to its bytes, and a value written back escaped as it was;
+//! - `content`: escaped and base64 HTML through the HTML layer (XHTML
+//!   content goes through the XHTML layer's `plan_elements`).
+//!
+//! Identifiers (`atom:id`, RSS `guid`, `rdf:about`) are not links and are
+//! left as they are: a changed id makes a reader show an entry twice.
+//! docs/feeds.md has the rules and the choices.
+
+mod content;
+mod text;
+mod vocab;
+mod walk;
+
+use crate::base::EstablishedBase;
+use crate::html::HtmlContext;
+use crate::options::Options;
+use crate::report::{ExplainedPart, Report, Severity};
+use crate::splice::Edit;
+use crate::xhtml::encoding::XmlInput;
+use quick_xml::events::Event;
+use quick_xml::name::{Namespace, ResolveResult};
+use quick_xml::NsReader;
+use vocab::Root;
+
+/// The edits that rewrite the feed `input` under the base from outside
+/// `ctx.base` (a `Content-Location`, the retrieval URL), sorted, not
+/// applied; `None` when nothing changes. A feed that is not well-formed is
+/// rewritten up to where it stops being so, the rest reported and left.
+pub fn plan_feed(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<Edit>> {
+    let work = read(input, ctx, report)?;
+    let options = feed_options(ctx.options);
+    let ctx = HtmlContext {
+        options: &options,
+        ..*ctx
+    };
+    let pass = walk::pass(&work, &ctx, report, false);
+    let edits = crate::splice::sorted(pass.edits);
+    (!edits.is_empty()).then(|| work.byte_edits(edits))
+}
+
+/// The base in force at the root element of the feed `input` (its
+/// `xml:base`, else `ctx.base`), for `explain`.
+pub fn feed_base(
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Option<EstablishedBase> {
+    let work = read(input, ctx, report)?;
+    let mut pass = walk::pass(&work, ctx, &mut Report::new(false), true);
+    pass.bases.swap_remove(pass.root_base).base
+}
+
+/// The explanation of the feed `input`, named `path`: one entry for the
+/// feed (the base at its root element), then one for each URL value and
+/// each content element, in document order, with the base it is resolved
+/// against and, as a note, the chain of bases that gave it (each
+/// `xml:base` with its element and line, down to the base from outside).
+pub fn explain_feed(
+    input: &[u8],
+    path: &str,
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Vec<ExplainedPart> {
+    let root_part = |media_type: &str, base: Option<&EstablishedBase>| ExplainedPart {
+        depth: 0,
+        path: path.to_string(),
+        media_type: media_type.to_string(),
+        encoding: String::new(),
+        base: base.map(|b| b.url().to_string()),
+        rule: base.map(|b| b.rule),
+        note: None,
+    };
+    let Some(work) = read(input, ctx, report) else {
+        return vec![root_part("application/xml", ctx.base)];
+    };
+    let mut ignored = Report::new(false);
+    let options = feed_options(ctx.options);
+    let ctx = HtmlContext {
+        options: &options,
+        ..*ctx
+    };
+    let pass = walk::pass(&work, &ctx, &mut ignored, true);
+    report.problems.extend(ignored.problems);
+    let media_type = pass.root.map_or("application/xml", Root::media_type);
+    let mut parts = vec![root_part(
+        media_type,
+        pass.bases[pass.root_base].base.as_ref(),
+    )];
+    for found in &pass.found {
+        let node = &pass.bases[found.base];
+        let value = crate::report::printable(&found.value);
+        let what = if found.attribute == walk::TEXT {
+            format!("line {} <{}>{value}", found.line, found.element)
+        } else {
+            format!(
+                "line {} <{} {}=\"{value}\">",
+                found.line, found.element, found.attribute
+            )
+        };
+        parts.push(ExplainedPart {
+            depth: 1,
+            path: what,
+            media_type: String::new(),
+            encoding: String::new(),
+            base: node.base.as_ref().map(|b| b.url().to_string()),
+            rule: node.base.as_ref().map(|b| b.rule),
+            note: Some(chain(&pass.bases, found.base)),
+        });
+    }
+    parts
+}
+
+/// The options a feed is read with: `options`, with same-document
+/// references (`#frag`, empty) resolved too. A feed has no "same
+/// document": an entry is shown away from the page its base names, and RFC
+/// 4287 §3.2 (and every reader that honours `xml:base`, feedparser among
+/// them) reads `#frag` against that base (docs/feeds.md).
+fn feed_options(options: &Options) -> Options {
+    Options {
+        absolutize_fragments: true,
+        ..options.clone()
+    }
+}
+
+/// The chain of bases from node `at` to the base from outside:
+/// `xml:base of <entry> line 3 = … <- xml:base of <feed> line 1 = … <- from
+/// outside: … (rule)`.
+fn chain(bases: &[walk::BaseNode], mut at: usize) -> String {
+    let mut steps = Vec::new();
+    loop {
+        let node = &bases[at];
+        match node.parent {
+            Some(parent) => {
+                let value = node.base.as_ref().map_or("unusable", |b| b.url());
+                steps.push(format!(
+                    "xml:base of <{}> line {} = {value}",
+                    node.element, node.line
+                ));
+                at = parent;
+            }
+            None => {
+                steps.push(match &node.base {
+                    Some(b) => format!("from outside: {} ({})", b.url(), b.rule.label()),
+                    None => "no base from outside (5.4)".to_string(),
+                });
+                break;
+            }
+        }
+    }
+    steps.join(" <- ")
+}
+
+fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<XmlInput<'a>> {
+    match XmlInput::new(input, ctx.transport_charset) {
+        Ok(work) => Some(work),
+        Err(why) => {
+            report.problem(
+                ctx.location,
+                Severity::Error,
+                format!("feed {why}; left unchanged"),
+            );
+            None
+        }
+    }
+}
+
+/// Is `input` a feed: is its root element Atom's `feed` or `entry` (1.0
+/// or 0.3), RSS's `rss`, or RDF's `rdf:RDF` (RSS 1.0 and 0.90)? Read after
+/// a byte order mark, the XML declaration, comments, processing
+/// instructions (`<?xml-stylesheet …?>`) and a DOCTYPE; anything else
+/// before the root (text, an error) says no. Only the start of the input
+/// up to the root's start tag is read.
+///
+/// ```
+/// assert!(linkbase::looks_like_feed(b"<?xml version='1.0'?>\n<rss version='2.0'><channel/></rss>"));
+/// assert!(linkbase::looks_like_feed(b"<feed xmlns='http://www.w3.org/2005/Atom'/>"));
+/// assert!(!linkbase::looks_like_feed(b"<feed/>"));
+/// assert!(!linkbase::looks_like_feed(b"<!DOCTYPE html><html>"));
+/// ```
+pub fn looks_like_feed(input: &[u8]) -> bool {
+    let Ok(work) = XmlInput::new(input, None) else {
+        return false;
+    };
+    let mut reader = NsReader::from_reader(work.bytes());
+    loop {
+        match reader.read_resolved_event() {
+            Ok((ns, Event::Start(start) | Event::Empty(start))) => {
+                let ns = match ns {
+                    ResolveResult::Bound(Namespace(n)) => Some(n),
+                    _ => None,
+                };
+                return Root::of(ns, start.local_name().into_inner()).is_some();
+            }
+            Ok((_, Event::Text(text))) if text.iter().all(u8::is_ascii_whitespace) => {}
+            Ok((_, Event::Decl(_) | Event::Comment(_) | Event::PI(_) | Event::DocType(_))) => {}
+            _ => return false,
+        }
+    }
+}
