@@ -33,9 +33,9 @@
 //! `tests/common/alloc_meter.rs`) must stay within a stated multiple of the
 //! input (`HTML_HEAP`…) and 1 MiB; the heap is printed for every row. The WARC rows are
 //! printed but judged only with `LINKBASE_SCALING_WARC=1` (the WARC reader's
-//! fix lands on its own branch). For CI, `LINKBASE_SCALING_DIVISOR=10`
+//! fix lands on its own branch). For a quick look, `LINKBASE_SCALING_DIVISOR=10`
 //! divides every N by 10 and `LINKBASE_SCALING_LIMIT=20` loosens the ratio
-//! limit for a loaded machine (quadratic cost reads 100 or more).
+//! limit (quadratic cost reads 100 or more); CI runs the defaults.
 
 #[path = "../tests/common/hostile_inputs.rs"]
 mod hostile_inputs;

@@ -1104,6 +1104,26 @@ fn unreadable_inputs_are_errors_naming_the_file() {
     );
 }
 
+/// The linkbase command as a user whom file permissions stop: run as root
+/// (as CI is), it runs as user `nobody` (setpriv(1), uid and gid 65534, no
+/// supplementary groups), since root reads and writes past any mode;
+/// otherwise as the current user. `dir`, the test's temporary folder
+/// (mode 0700), is opened to that user.
+#[cfg(unix)]
+fn linkbase_unprivileged(dir: &Path) -> Command {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return linkbase();
+    }
+    let mut cmd = Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_linkbase"))
+        .env_remove("LINKBASE_TEST_FAIL_AT");
+    cmd
+}
+
 #[cfg(unix)]
 #[test]
 fn a_file_without_read_permission_is_an_error() {
@@ -1112,18 +1132,15 @@ fn a_file_without_read_permission_is_an_error() {
     let page = dir.path().join("secret.html");
     write(&page, PAGE);
     fs::set_permissions(&page, fs::Permissions::from_mode(0o000)).unwrap();
-    let readable = fs::read(&page).is_ok(); // root reads anyway
-    let result = linkbase().arg(&page).assert();
-    if readable {
-        // Running as root: nothing stops the read (the missing and
-        // not-a-folder cases above cover the error path).
-        result.success();
-    } else {
-        result.code(1).stdout("").stderr(format!(
+    linkbase_unprivileged(dir.path())
+        .arg(&page)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!(
             "{}: error: cannot read: Permission denied\n",
             page.display()
         ));
-    }
 }
 
 #[test]
@@ -1579,26 +1596,24 @@ fn in_place_in_a_read_only_folder_fails_without_touching_the_file() {
     let folder = dir.path().join("ro");
     let sheet = folder.join("style.css");
     write(&sheet, SHEET);
+    // The file may be written (by anyone: the unprivileged user too), its
+    // folder may not: the temporary file beside it cannot be made.
+    fs::set_permissions(&sheet, fs::Permissions::from_mode(0o666)).unwrap();
     fs::set_permissions(&folder, fs::Permissions::from_mode(0o555)).unwrap();
-    let probe = folder.join("probe");
-    let writable = fs::write(&probe, "x").is_ok(); // root ignores permissions
-    let _ = fs::remove_file(&probe);
-    let result = linkbase()
+    let result = linkbase_unprivileged(dir.path())
         .arg(&sheet)
         .args(["-i", "--url", "https://example.org/docs/style.css"])
         .assert();
     fs::set_permissions(&folder, fs::Permissions::from_mode(0o755)).unwrap();
-    if writable {
-        // Running as root, the folder is writable anyway: the run succeeds
-        // (the failure path is covered by the test hook above).
-        result.success();
-        assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET_AFTER);
-    } else {
-        result
-            .code(1)
-            .stderr(contains("cannot create a temporary file beside it"));
-        assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET);
-    }
+    result
+        .code(1)
+        .stderr(contains("cannot create a temporary file beside it"));
+    assert_eq!(fs::read_to_string(&sheet).unwrap(), SHEET);
+    assert_eq!(
+        fs::read_dir(&folder).unwrap().count(),
+        1,
+        "nothing left beside the file"
+    );
 }
 
 #[test]

@@ -21,6 +21,8 @@ use linkbase::{Base, Profile};
 use std::collections::BTreeSet;
 use std::path::Path;
 
+#[path = "common/bless.rs"]
+mod bless;
 mod common;
 use common::{every_base_rows, fixture, table_rows, Row};
 
@@ -154,7 +156,7 @@ fn main() {
     }
 
     let cases = wpt_cases();
-    if std::env::var_os("LINKBASE_BLESS").is_some() {
+    if bless::bless() {
         bless_expected_failures(&cases);
     }
     let expected = expected_wpt_failures();

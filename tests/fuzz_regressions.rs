@@ -8,8 +8,20 @@ mod fidelity;
 mod html_fuzz_input;
 #[path = "common/html_splice_check.rs"]
 mod html_splice_check;
+#[path = "support/layer_checks.rs"]
+mod layer_checks;
+#[path = "common/mime_fuzz_input.rs"]
+mod mime_fuzz_input;
+#[path = "common/resolve_fuzz_input.rs"]
+mod resolve_fuzz_input;
 #[path = "common/splice_check.rs"]
 mod splice_check;
+#[path = "common/string_layers_fuzz_input.rs"]
+mod string_layers_fuzz_input;
+#[path = "common/token_dump.rs"]
+mod token_dump;
+#[path = "common/tokenizer_fuzz_input.rs"]
+mod tokenizer_fuzz_input;
 
 use linkbase::{Format, Options};
 
@@ -319,21 +331,106 @@ fn documents_that_decode_one_way_only_are_rewritten() {
     }
 }
 
-/// html target: every seed — the hand-written pages and the inputs of its
-/// findings (finding 6: NUL in an attribute name of a windows-1252 page, NUL
-/// in a comment, a Shift_JIS page with user-defined characters; 7, 10, 11, 13) —
-/// passes the target's full check.
+/// A fuzz target's check of one input (`tests/common/*_fuzz_input.rs`,
+/// the body of `fuzz/fuzz_targets/<target>.rs`): panics on a violation.
+type TargetCheck = fn(&str, &[u8]);
+
+/// Every fuzz target with its check and the number of seeds it had when
+/// this replay was written (a floor: seeds are added, never lost).
+const TARGETS: [(&str, TargetCheck, usize); 5] = [
+    ("html", html_fuzz_input::check_html_input, 15),
+    ("mime", mime_fuzz_input::check_mime_input, 15),
+    ("resolve", resolve_fuzz_input::check_resolve_input, 7),
+    (
+        "string_layers",
+        string_layers_fuzz_input::check_string_layers_input,
+        4,
+    ),
+    ("tokenizer", tokenizer_fuzz_input::check_tokenizer_input, 2),
+];
+
+/// CI's fuzz gate (docs/fuzzing.md, "In CI"): the committed corpus of every
+/// target — `fuzz/seeds/<target>/`, the hand-written seeds and the input of
+/// every finding (a finding's fix adds its input there) — replayed through
+/// the target's own check, every file once, deterministically. Every
+/// failing seed is named, not only the first; a seed folder without a
+/// target, a target without a seed folder (`fuzz/Cargo.toml`'s `[[bin]]`s),
+/// or fewer seeds than before fail too.
 #[test]
-fn html_seeds_pass_the_full_check() {
-    let seeds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/html");
-    let mut checked = 0;
-    for entry in std::fs::read_dir(&seeds).expect("fuzz/seeds/html") {
-        let path = entry.expect("seed").path();
-        let data = std::fs::read(&path).expect("read seed");
-        html_fuzz_input::check_html_input(&path.display().to_string(), &data);
-        checked += 1;
+fn every_seed_passes_its_targets_check() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("fuzz/Cargo.toml");
+    let mut bins: Vec<&str> = manifest
+        .lines()
+        .filter_map(|l| l.strip_prefix("name = \""))
+        .filter_map(|l| l.strip_suffix('"'))
+        .filter(|name| *name != "linkbase-fuzz")
+        .collect();
+    bins.sort_unstable();
+    let mut known: Vec<&str> = TARGETS.iter().map(|(name, _, _)| *name).collect();
+    known.sort_unstable();
+    assert_eq!(
+        bins, known,
+        "fuzz/Cargo.toml's targets against TARGETS here"
+    );
+    let mut folders: Vec<String> = std::fs::read_dir(root.join("seeds"))
+        .expect("fuzz/seeds")
+        .map(|e| {
+            e.expect("fuzz/seeds")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    folders.sort_unstable();
+    assert_eq!(folders, known, "fuzz/seeds/'s folders against the targets");
+
+    let mut failures = Vec::new();
+    for (target, check, floor) in TARGETS {
+        let folder = root.join("seeds").join(target);
+        let mut seeds: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+            .map(|e| e.expect("seed").path())
+            .collect();
+        seeds.sort();
+        if seeds.len() < floor {
+            failures.push(format!(
+                "fuzz/seeds/{target}: {} seeds, there were {floor}: seeds lost",
+                seeds.len()
+            ));
+        }
+        for path in seeds {
+            let name = format!(
+                "fuzz/seeds/{target}/{}",
+                path.file_name().unwrap().to_string_lossy()
+            );
+            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let run = std::panic::catch_unwind(|| check(&name, &data));
+            if let Err(panic) = run {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("(no message)");
+                // The first line, cut short: the check's whole message is
+                // above, where the panic printed it.
+                let first: String = message
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(240)
+                    .collect();
+                failures.push(first);
+            }
+        }
     }
-    assert!(checked >= 11, "only {checked} html seeds");
+    assert!(
+        failures.is_empty(),
+        "{} seed(s) fail their target's check:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// html target, found by the run after finding 6 was fixed: a NUL in the head

@@ -16,6 +16,8 @@
 //! UTF-16 runs). `LINKBASE_BLESS=1 cargo test --test html` rewrites the
 //! expected files (read every one before committing).
 
+#[path = "common/bless.rs"]
+mod bless;
 #[path = "common/fidelity.rs"]
 mod fidelity;
 #[path = "common/html_splice_check.rs"]
@@ -160,24 +162,32 @@ fn run_utf16(dir: &Path, input: &str, expected: &str, little: bool) -> Result<()
     Ok(())
 }
 
+/// The UTF-16 runs (two per qualifying fixture), pinned.
+const UTF16_RUNS: usize = 50;
+
 fn main() {
     let args = Arguments::from_args();
-    let bless = std::env::var_os("LINKBASE_BLESS").is_some();
-    let mut trials = case_trials("html", "html/", 1, file!(), move |dir| {
+    let bless = bless::bless();
+    let mut trials = case_trials("html", "html/", 35, file!(), move |dir| {
         run_fixture(dir, bless)
     });
     let dirs = fixture_dirs("html");
-    // The UTF-16 runs, as many as there were before: at least 40.
+    // The UTF-16 runs: two per UTF-8 case without `--charset`, pinned (a
+    // case lost, or one that stops qualifying, fails here).
     let candidates: Vec<(PathBuf, String, String)> = dirs
         .iter()
         .filter_map(|dir| utf16_candidate(dir).map(|(i, e)| (dir.clone(), i, e)))
         .collect();
     let runs = 2 * candidates.len();
     trials.push(Trial::test(
-        "utf-16: at least 40 runs (20 UTF-8 cases)",
-        move || match runs >= 40 {
+        format!("utf-16: exactly {UTF16_RUNS} runs"),
+        move || match runs == UTF16_RUNS {
             true => Ok(()),
-            false => Err(format!("only {runs} UTF-16 runs: fixtures missing?").into()),
+            false => Err(format!(
+                "{runs} UTF-16 runs, tests/html.rs pins {UTF16_RUNS}: a case was lost or added, or \
+                 stopped qualifying; if on purpose, set UTF16_RUNS in tests/html.rs to {runs}"
+            )
+            .into()),
         },
     ));
     for (dir, input, expected) in candidates {

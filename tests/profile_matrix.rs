@@ -4,6 +4,8 @@
 //! between `<!-- profile-matrix:start -->` and `<!-- profile-matrix:end -->`;
 //! this test fails when it is stale, and `LINKBASE_BLESS=1` rewrites it.
 
+#[path = "common/bless.rs"]
+mod bless;
 mod common;
 
 use common::table_rows;
@@ -110,7 +112,7 @@ fn profile_matrix_in_the_docs_is_current() {
         .expect("docs/bases.md has the profile-matrix:end marker");
     assert!(start <= end, "docs/bases.md: markers out of order");
     let expected = format!("\n{}", matrix());
-    if std::env::var_os("LINKBASE_BLESS").is_some() {
+    if bless::bless() {
         let updated = format!("{}{}{}", &readme[..start], expected, &readme[end..]);
         std::fs::write(&path, updated).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         return;

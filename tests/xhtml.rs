@@ -128,6 +128,6 @@ fn same_document(input: &str, output: &str) -> Result<(), String> {
 
 fn main() {
     let args = Arguments::from_args();
-    let trials = case_trials("xhtml", "", 1, file!(), run_case);
+    let trials = case_trials("xhtml", "", 7, file!(), run_case);
     libtest_mimic::run(&args, trials).exit();
 }

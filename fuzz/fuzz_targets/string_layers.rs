@@ -5,7 +5,9 @@
 //!
 //! Input: one selector byte for the appended characters, then the text
 //! (invalid UTF-8 replaced). The checks are shared with
-//! `tests/properties_css.rs`.
+//! `tests/properties_css.rs`; the check of one input is
+//! `tests/common/string_layers_fuzz_input.rs`, which
+//! `tests/fuzz_regressions.rs` runs on every seed.
 
 #![no_main]
 
@@ -13,25 +15,9 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "../../tests/support/layer_checks.rs"]
 mod layer_checks;
-use layer_checks::{check_css, check_refresh, check_srcset, check_unchanged, LAYERS};
-
-/// Suffixes the callback appends: nothing, and characters each syntax must escape.
-const SPICES: [&str; 8] = ["", " ", "'", "\"", "\\", ")", ",\n", "(\r\n\x0C\t'\")"];
+#[path = "../../tests/common/string_layers_fuzz_input.rs"]
+mod string_layers_fuzz_input;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else {
-        return;
-    };
-    let text = String::from_utf8_lossy(rest);
-    let spice = SPICES[usize::from(selector) % SPICES.len()];
-    for layer in LAYERS {
-        if let Err(violation) = check_unchanged(layer, &text) {
-            panic!("{violation}");
-        }
-    }
-    for check in [check_css, check_srcset, check_refresh] {
-        if let Err(violation) = check(&text, spice) {
-            panic!("{violation}");
-        }
-    }
+    string_layers_fuzz_input::check_string_layers_input("fuzz", data);
 });

@@ -5,6 +5,7 @@ outside the source tree (``.ci/run``); it reads the repository's fixtures
 from ``LINKBASE_REPO`` (default: two folders up from this file).
 """
 
+import importlib
 import os
 import shlex
 from pathlib import Path
@@ -13,6 +14,20 @@ import pytest
 
 REPO = Path(os.environ.get("LINKBASE_REPO", Path(__file__).resolve().parents[2]))
 FIXTURES = REPO / "fixtures"
+
+
+def need(module: str):
+    """The module ``module`` imported. Outside CI a missing one skips the
+    test (``pytest.importorskip``); in CI (``CI=true``, as ``.ci/run`` sets
+    it, which installs python/requirements-ci.txt's pinned versions) it is a
+    failure, so that a lost pin cannot turn the recipes' tests into skips
+    and a green run."""
+    if os.environ.get("CI") == "true":
+        try:
+            return importlib.import_module(module)
+        except ImportError as e:
+            pytest.fail(f"{module} is not installed: CI requires it (python/requirements-ci.txt): {e}")
+    return pytest.importorskip(module)
 
 
 def read_args(case: Path) -> list:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, need
 
 DOC = REPO / "docs" / "python.md"
 
@@ -41,9 +41,9 @@ def test_the_page_has_its_examples():
 @pytest.mark.parametrize("code", BLOCKS)
 def test_block(code):
     if "warcio" in code:
-        pytest.importorskip("warcio")
+        need("warcio")
     if "fastwarc" in code:
-        pytest.importorskip("fastwarc")
+        need("fastwarc")
     namespace = {"__name__": "docs_python_md"}
     exec(compile(code, str(DOC), "exec"), namespace)
     if "rewritten_pages" in namespace:

@@ -84,27 +84,34 @@ pub fn require(dir: &Path, names: &[&str]) -> Result<(), Failed> {
     Ok(())
 }
 
-/// The trial `<kind>: case folders found (at least <min>)`: a runner whose fixtures
-/// went missing fails instead of passing with no cases.
-pub fn count_trial(kind: &str, found: usize, min: usize) -> Trial {
+/// The trial `<kind>: exactly <pinned> case folders`: a runner whose
+/// fixtures went missing, or lost one case, fails instead of passing with
+/// fewer; the failure says where the pin is, so that a case added or removed
+/// on purpose updates it in the same commit. `source` is the runner's `file!()`.
+pub fn count_trial(kind: &str, found: usize, pinned: usize, source: &'static str) -> Trial {
     let kind = kind.to_string();
     Trial::test(
-        format!("{kind}: case folders found (at least {min})"),
-        move || match found >= min {
+        format!("{kind}: exactly {pinned} case folders"),
+        move || match found == pinned {
             true => Ok(()),
-            false => Err(format!("fixtures/{kind} holds {found} case folders").into()),
+            false => Err(format!(
+                "fixtures/{kind} holds {found} case folders, {source} pins {pinned}: a case was \
+                 lost or added; if on purpose, set the number in {source}'s \
+                 `case_trials(\"{kind}\", …)` call to {found}"
+            )
+            .into()),
         },
     )
 }
 
-/// The trials every fixture runner starts with: at least `min` case folders
+/// The trials every fixture runner starts with: exactly `pinned` case folders
 /// under `fixtures/<kind>` ([`count_trial`]), no `#[test]` function in the
 /// runner's `source` ([`no_test_functions`]), and one trial per case, named
 /// `<prefix><case>`, that runs `run` on its folder.
 pub fn case_trials<F>(
     kind: &str,
     prefix: &str,
-    min: usize,
+    pinned: usize,
     source: &'static str,
     run: F,
 ) -> Vec<Trial>
@@ -113,7 +120,7 @@ where
 {
     let dirs = fixture_dirs(kind);
     let mut trials = vec![
-        count_trial(kind, dirs.len(), min),
+        count_trial(kind, dirs.len(), pinned, source),
         no_test_functions(source),
     ];
     trials.extend(

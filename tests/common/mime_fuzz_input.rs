@@ -1,0 +1,29 @@
+//! The check of the `mime` fuzz target on one input, shared with
+//! `tests/fuzz_regressions.rs` (which replays every seed through it).
+//! Expects the including crate to have `mod splice_check`
+//! (tests/common/splice_check.rs).
+//!
+//! Input: one byte of settings (profile, `--force`, whether a retrieval URL
+//! is given), then the message. The output must be exactly the input with
+//! the library's edits spliced in, each inside a `text/html` or `text/css`
+//! body or a `Content-Location` value as an independent parse finds them.
+
+use linkbase::{Format, Options, Profile};
+
+/// Rewrite `data` as the target does and panic, naming `case`, when the
+/// output breaks the invariant.
+pub fn check_mime_input(case: &str, data: &[u8]) {
+    let Some((&settings, input)) = data.split_first() else {
+        return;
+    };
+    let mut options = Options::new();
+    options.format = Format::Mime;
+    options.profile = Profile::ALL[usize::from(settings & 7) % Profile::ALL.len()];
+    options.force = settings & 8 != 0;
+    if settings & 16 == 0 {
+        options.url = Some("http://h.example/a/b/doc.mht".into());
+    }
+    if let Err(violation) = crate::splice_check::check(input, &options, "fuzz.eml") {
+        panic!("{case}: {violation}");
+    }
+}
