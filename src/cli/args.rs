@@ -119,6 +119,15 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = OUTPUT)]
     pub check: bool,
 
+    /// Mail filter: one message from standard input to standard output;
+    /// exit 0 whenever a message is written (the original unchanged, with
+    /// the problem on standard error, when it cannot be rewritten), 75 when
+    /// it cannot be read or written, so that the MTA retries. Read as a
+    /// message unless --format says otherwise (docs/mime.md).
+    #[arg(long, help_heading = OUTPUT,
+          conflicts_with_all = ["in_place", "output", "diff", "check", "recursive", "report"])]
+    pub filter: bool,
+
     /// Gzip level of a compressed WARC output (one member per record): 1
     /// fastest, 9 smallest. Default: 6, and 1 for records under 1 KiB.
     #[arg(long, value_name = "LEVEL", help_heading = OUTPUT,

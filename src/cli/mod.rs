@@ -11,13 +11,14 @@
 //! [`output_path`] and [`atomic`] (writing), [`preflight`] (what is refused
 //! before any file is touched), [`interrupt`] (SIGINT/SIGTERM), [`warc`] (one WARC, streamed),
 //! [`jsonl`] (`--report`), [`progress`] and [`summary`] (what the user sees at
-//! the end); [`paths`] (names as shown, URLs of walked files) and [`io`]
+//! the end), [`filter`] (`--filter`: a mail filter); [`paths`] (names as shown, URLs of walked files) and [`io`]
 //! (an I/O error's cause, writing pieces) under them all. [`terms`]: the flags the command line names where the library's
 //! messages name its settings.
 
 mod args;
 mod atomic;
 mod explain;
+mod filter;
 mod globs;
 mod inputs;
 mod interrupt;
@@ -60,6 +61,12 @@ pub fn run() -> i32 {
             let text = e.render().to_string();
             let text = text.strip_prefix("error: ").unwrap_or(&text);
             eprint!("linkbase: error: {text}");
+            // A mail filter's wrong command line: the mail waits in the
+            // queue until it is fixed, rather than bounce (src/cli/filter.rs).
+            if std::env::args_os().any(|a| a == "--filter") {
+                eprintln!("linkbase: error: --filter: exit status 75 (temporary failure: the mail system keeps the message and tries again)");
+                return filter::EXIT_TEMPFAIL;
+            }
             return EXIT_USAGE;
         }
         Err(e) => {
@@ -76,6 +83,7 @@ pub fn run() -> i32 {
             clap_complete::generate(shell, &mut cmd, "linkbase", &mut std::io::stdout());
             EXIT_OK
         }
+        None if cli.rewrite.filter => filter::run(cli.rewrite),
         None => rewrite::run(cli.rewrite),
     }
 }
