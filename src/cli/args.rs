@@ -100,8 +100,7 @@ pub struct RewriteArgs {
 
     /// Write to FILE, or mirror the input tree into folder DIR (a folder when
     /// there are several inputs or a folder input, when it exists, or ends in /).
-    #[arg(short, long, value_name = "FILE|DIR", help_heading = OUTPUT,
-          conflicts_with = "in_place")]
+    #[arg(short, long, value_name = "FILE|DIR", help_heading = OUTPUT)]
     pub output: Option<PathBuf>,
 
     /// Rewrite files in place (temporary file in the same folder, fsync, rename;

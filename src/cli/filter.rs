@@ -70,6 +70,7 @@ pub fn run(args: RewriteArgs) -> i32 {
     match planned {
         Ok(mut plan) => {
             let mut result = JobResult::new(None, true);
+            result.is_message = options.format == Format::Mime;
             result.report = std::mem::replace(&mut plan.report, linkbase::Report::new(false));
             super::terms::name_flags(&mut result.report);
             for line in result.messages() {

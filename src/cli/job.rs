@@ -208,6 +208,7 @@ fn rewrite(
         }
     }
     let guessed_html = guessing && options.format == Format::Html;
+    result.is_message = options.format == Format::Mime;
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).
     let rewrite = linkbase::plan_rewrite(bytes, &options, name);

@@ -51,10 +51,24 @@ pub const EXIT_PARTIAL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 // Interrupted: 128 + the signal's number (src/cli/interrupt.rs).
 
+/// Was `--base` (or `--base=…`) given?
+fn base_given() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--base" || a.to_string_lossy().starts_with("--base="))
+}
+
 /// Parse the command line, run, and return the exit status.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument && base_given() => {
+            // `--base` is what a user types for the base URL: clap would
+            // suggest `--charset` (issue 31).
+            eprintln!("linkbase: error: there is no --base: the URL a document was retrieved from is --url URL (--url-prefix URL for a folder); a document's own <base href> still comes first (docs/bases.md)");
+            return EXIT_USAGE;
+        }
         Err(e) if e.use_stderr() => {
             // One prefix for every error: clap's as linkbase's own
             // (`linkbase: error: …`).

@@ -46,6 +46,9 @@ pub struct JobResult {
     /// A non-empty input in which no link at all was found: the line that
     /// says so (printed when it is the run's only input).
     pub nothing_found: Option<String>,
+    /// Read as a MIME message: its base is its own headers' business (the
+    /// hints for links left without one say so).
+    pub is_message: bool,
 }
 
 /// What a WARC input adds to its [`JobResult`].
@@ -81,6 +84,7 @@ impl JobResult {
             warc: None,
             diff: None,
             nothing_found: None,
+            is_message: false,
         }
     }
 
@@ -157,6 +161,8 @@ impl JobResult {
     pub fn without_base_lines(&self, flag: &str) -> Vec<String> {
         let remedy = if self.warc.is_some() {
             "no usable WARC-Target-URI".to_string()
+        } else if self.is_message {
+            format!("{MESSAGE_WITHOUT_BASE}; give {flag} if it was retrieved from a URL")
         } else {
             format!("give {flag}")
         };
@@ -212,6 +218,11 @@ impl JobResult {
         Some(line)
     }
 }
+
+/// Why a message's relative links have no base, and what a mail user can
+/// do (a URL prefix means nothing for a message: issue 31).
+pub const MESSAGE_WITHOUT_BASE: &str =
+    "the message has no Content-Base or Content-Location header to resolve against";
 
 /// `text`, or its first `max` characters and `…` (a message stays one line
 /// of reasonable length whatever the input holds).
