@@ -71,7 +71,7 @@ pub struct RewriteArgs {
 
     /// Walk folders: HTML (.html .htm .shtml, or sniffed when there is no
     /// extension), XHTML (.xhtml .xht), messages (.eml .mht .mhtml, or sniffed),
-    /// style sheets (.css) and web archives (.warc .warc.gz).
+    /// style sheets (.css) and web archives (.warc .warc.gz .warc.zst).
     #[arg(short, long, help_heading = INPUT)]
     pub recursive: bool,
 
@@ -147,7 +147,8 @@ pub struct RewriteArgs {
     pub backup_mode: Option<String>,
 
     /// With -o DIR, write only the rewritten files (by default every other
-    /// file of the tree is copied too, so the mirror works like the input).
+    /// file of the tree is copied too, so the mirror holds the whole tree;
+    /// its rewritten links point at the URLs, not at the mirror's files).
     #[arg(long, help_heading = OUTPUT, conflicts_with = "in_place")]
     pub rewritten_only: bool,
 

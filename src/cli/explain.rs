@@ -124,7 +124,7 @@ fn no_base_hint(explanation: &Explanation, name: &str, is_message: bool) -> Opti
     }
     Some(if is_message {
         format!(
-            "{name}: no base for {}: relative links there stay as they are (a message's base is its Content-Base or Content-Location header; give --url if the message was retrieved from a URL)",
+            "{name}: no base for {}: relative links there stay as they are (a message's base is an absolute Content-Base or Content-Location; give --url if the message was retrieved from a URL)",
             without.join(", ")
         )
     } else {

@@ -227,7 +227,7 @@ impl Totals {
         }
         if self.without_base_in_messages > 0 {
             no_base.push(format!(
-                "{} in messages with no Content-Base or Content-Location header",
+                "{} in messages with no absolute Content-Base or Content-Location",
                 self.without_base_in_messages
             ));
         }
