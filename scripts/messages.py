@@ -18,8 +18,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "docs", "messages.md")
 SOURCES = ["src", "python/src"]
-# A Rust string literal (not raw), escapes kept as written.
-LITERAL = re.compile(r'(?<![A-Za-z0-9_#])"((?:[^"\\]|\\.)*)"', re.S)
+CHAR = re.compile(r"'(?:\\u\{[0-9a-fA-F]+\}|\\x[0-9a-fA-F]{2}|\\.|[^\\'\n])'")
 WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 HEADER = """# Every message linkbase can print
@@ -60,16 +59,38 @@ def strip_tests(text):
     return text if at < 0 else text[:at]
 
 
-def strip_comments(text):
-    """Line comments and doc comments blanked (line numbers kept)."""
-    out = []
-    for line in text.split("\n"):
-        stripped = line.lstrip()
-        if stripped.startswith("//"):
-            out.append("")
+def literals(text):
+    """(offset, value) of each string literal of Rust source `text` (byte
+    strings included, raw strings as written), skipping comments and
+    character literals: a small tokenizer, enough for this source."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        elif text.startswith("/*", i):
+            i = text.find("*/", i)
+            i = n if i < 0 else i + 2
+        elif c == "r" and re.match(r'r#*"', text[i:i + 10]) and not (i and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            hashes = len(re.match(r"r(#*)", text[i:]).group(1))
+            close = '"' + "#" * hashes
+            body = i + 2 + hashes
+            end = text.find(close, body)
+            end = n if end < 0 else end
+            yield i, text[body:end]
+            i = end + len(close)
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            yield i, text[i + 1:j]
+            i = j + 1
+        elif c == "'":
+            m = CHAR.match(text, i)
+            i = m.end() if m else i + 1
         else:
-            out.append(line)
-    return "\n".join(out)
+            i += 1
 
 
 def collect():
@@ -81,12 +102,11 @@ def collect():
                     continue
                 path = os.path.join(folder, name)
                 rel = os.path.relpath(path, ROOT)
-                text = strip_comments(strip_tests(open(path, encoding="utf-8").read()))
-                for m in LITERAL.finditer(text):
-                    value = m.group(1)
+                text = strip_tests(open(path, encoding="utf-8").read())
+                for at, value in literals(text):
                     if len(WORDS.findall(value)) < 3 or " " not in value:
                         continue
-                    line = text.count("\n", 0, m.start()) + 1
+                    line = text.count("\n", 0, at) + 1
                     value = re.sub(r"\\\n\s*", "\\\\ ", value).replace("\n", "\\n")
                     found.append((rel, line, value))
     return sorted(found, key=lambda f: (f[0], f[1]))
