@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 16] = [
+const LAYERS: [&str; 17] = [
     "splice",
     "resolve",
     "base",
@@ -29,6 +29,7 @@ const LAYERS: [&str; 16] = [
     "mime",
     "non_archive",
     "warc",
+    "detect",
     "input",
     "fuzzing",
     "doc_example_tests",
