@@ -87,14 +87,15 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
     options.format = args.format;
     // Detected by the library's rule, which reports its note with the
     // explanation's problems.
+    let mut is_message = options.format == Format::Mime;
     if !forced {
         let format = linkbase::detect(&input, Some(&name), options.url.as_deref()).format;
         if super::job::is_binary(&input, format, None) {
             eprintln!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS");
             return EXIT_PARTIAL;
         }
+        is_message = format == Format::Mime;
     }
-    let is_message = options.format == Format::Mime;
     let explanation = linkbase::explain(&input, &options, Some(&name));
     let hint = no_base_hint(&explanation, &name, is_message);
     let status = finish(explanation);
