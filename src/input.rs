@@ -229,3 +229,47 @@ mod dispatch_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod detection_tests {
+    //! The one detection rule (`crate::detect`) through the library's entry points: what the command
+    //! line does with the same input (tests/cli_ux.rs), the library does.
+    use crate::{explain, rewrite, Options, Severity};
+
+    #[test]
+    fn html_named_as_a_message_is_rewritten_as_html_with_the_note() {
+        let mut options = Options::new();
+        options.url = Some("https://example.org/docs/page.html".into());
+        let out = rewrite(
+            b"<!DOCTYPE html><a href=x.html>x</a>",
+            &options,
+            Some("page.eml"),
+        );
+        assert_eq!(
+            &out.output[..],
+            b"<!DOCTYPE html><a href=https://example.org/docs/x.html>x</a>"
+        );
+        let problems = &out.report.problems;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].severity, Severity::Warning);
+        assert_eq!(
+            problems[0].message.to_string(),
+            "named like a message, but the content is an HTML document: read as HTML (Options::format mime reads it as a message)"
+        );
+        let explained = explain(b"<!DOCTYPE html>", &options, Some("page.eml"));
+        assert_eq!(explained.report.problems.len(), 1);
+        assert_eq!(explained.parts[0].media_type, "text/html");
+    }
+
+    #[test]
+    fn a_style_sheet_without_a_telling_name_is_read_as_css() {
+        let mut options = Options::new();
+        options.url = Some("https://example.org/s/site.css".into());
+        let out = rewrite(b"a{background:url(i.png)}", &options, None);
+        assert_eq!(
+            &out.output[..],
+            b"a{background:url(https://example.org/s/i.png)}"
+        );
+        assert!(out.report.problems.is_empty());
+    }
+}
