@@ -394,6 +394,13 @@ pub struct Report {
     /// made offline. Zero without a copy.
     pub scripts: u64,
     keep_links: bool,
+    /// The problems that say why links failed (one per document or part,
+    /// kept or not): they repeat `counts.failed`, so [`Report::error_count`]
+    /// leaves them out.
+    failure_problems: u64,
+    /// The last of them, while links fail in the same place: its index in
+    /// `problems` (when kept), its place, and how many links it counts.
+    last_failure: Option<(Option<usize>, Location, u64)>,
 }
 
 impl Report {
@@ -411,6 +418,9 @@ impl Report {
     }
 
     /// Count one outcome, and keep its record (built lazily) when records are kept.
+    /// A link that fails also makes (or counts in) a problem saying why, one
+    /// per document or part: every error has a reason in `problems`, in
+    /// every front end (issue 31).
     pub(crate) fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
         match outcome {
             Outcome::Rewritten | Outcome::Local => self.counts.rewritten += 1,
@@ -418,9 +428,52 @@ impl Report {
             Outcome::Failed => self.counts.failed += 1,
             _ => self.counts.left += 1,
         }
-        if self.keep_links {
+        if outcome == Outcome::Failed {
+            let record = record();
+            self.failed_link(&record);
+            if self.keep_links {
+                self.links.push(record);
+            }
+        } else if self.keep_links {
             self.links.push(record());
         }
+    }
+
+    /// Say why `record` failed: a new problem for its place, or one more in
+    /// the count of the problem already made there (`3 links could not be
+    /// resolved and were left as they are; first: …`).
+    fn failed_link(&mut self, record: &LinkRecord) {
+        let loc = Location {
+            file: record.file.clone(),
+            part: record.part.clone(),
+        };
+        if let Some((index, place, count)) = &mut self.last_failure {
+            if *place == loc {
+                *count += 1;
+                if let Some(problem) = index.and_then(|i| self.problems.get_mut(i)) {
+                    let first = problem.message.to_string();
+                    let first = first.split_once("; first: ").map_or("", |(_, f)| f);
+                    problem.message = failed_links_message(*count, first).into();
+                }
+                return;
+            }
+        }
+        let first = format!(
+            "`{}` in <{} {}>: {}",
+            shortened(&record.before.escape_debug().to_string(), 80),
+            record.element,
+            record.attribute,
+            record.reason.as_deref().unwrap_or("failed")
+        );
+        let index = (self.problems.len() < MAX_PROBLEMS).then_some(self.problems.len());
+        self.failure_problems += 1;
+        self.push_problem(Problem {
+            file: loc.file.clone(),
+            part: loc.part.clone(),
+            severity: Severity::Error,
+            message: failed_links_message(1, &first).into(),
+        });
+        self.last_failure = Some((index, loc, 1));
     }
 
     /// Count one relative value left for want of a base at `loc` (call with
@@ -466,14 +519,16 @@ impl Report {
             || self.problems.iter().any(|p| p.severity == Severity::Error)
     }
 
-    /// Errors among the problems, kept or not.
+    /// Errors among the problems, kept or not, other than those that say
+    /// why links failed (those links are `counts.failed`).
     pub fn error_count(&self) -> u64 {
-        self.unlisted.errors
+        (self.unlisted.errors
             + self
                 .problems
                 .iter()
                 .filter(|p| p.severity == Severity::Error)
-                .count() as u64
+                .count() as u64)
+            .saturating_sub(self.failure_problems)
     }
 
     /// Append another report (e.g. a nested part's) to this one.
@@ -482,6 +537,8 @@ impl Report {
         for problem in other.problems {
             self.push_problem(problem);
         }
+        self.failure_problems += other.failure_problems;
+        self.last_failure = None;
         self.unlisted.warnings += other.unlisted.warnings;
         self.unlisted.errors += other.unlisted.errors;
         self.counts.rewritten += other.counts.rewritten;
@@ -495,6 +552,24 @@ impl Report {
                 _ => self.without_base.push(place),
             }
         }
+    }
+}
+
+/// `2 links could not be resolved and were left as they are; first: …`.
+fn failed_links_message(count: u64, first: &str) -> String {
+    let links = if count == 1 {
+        "link could not be resolved and was left as it is"
+    } else {
+        "links could not be resolved and were left as they are"
+    };
+    format!("{count} {links}; first: {first}")
+}
+
+/// `text`, or its first `max` characters and `…`.
+fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
     }
 }
 

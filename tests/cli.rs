@@ -248,8 +248,8 @@ fn each_part_without_a_base_gets_its_own_line() {
         .success()
         .stdout(input)
         .stderr(format!(
-            "{name}: part 1: 2 relative links left as they are: no base (give --url)\n\
-             {name}: part 3: 1 relative link left as it is: no base (give --url)\n"
+            "{name}: part 1: 2 relative links left as they are: no base (no absolute Content-Base or Content-Location in the message to resolve against; give --url if it was retrieved from a URL)\n\
+             {name}: part 3: 1 relative link left as it is: no base (no absolute Content-Base or Content-Location in the message to resolve against; give --url if it was retrieved from a URL)\n"
         ));
 }
 
@@ -772,6 +772,10 @@ fn unusable_base_urls_are_usage_errors_before_any_file_is_touched() {
         ),
         (
             "https://exa mple.org/",
+            "contains a space in its host `exa mple.org`, which no host name can hold: check the host name",
+        ),
+        (
+            "https://example.org/my docs/",
             "contains a space, which a URL cannot hold: percent-encode it (%20)",
         ),
         (
@@ -1152,7 +1156,7 @@ fn links_that_fail_to_resolve_are_one_error_line_per_file() {
     run_stdin(&[], input)
         .code(1)
         .stdout(input)
-        .stderr("<stdin>: error: 2 links could not be resolved and were left as they are (--report lists each)\n");
+        .stderr("<stdin>: error: 2 links could not be resolved and were left as they are; first: `x.html` in <a href>: base `mailto:someone@example.org` is not hierarchical; relative references cannot be resolved against it\n");
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("r.jsonl");
     let mut cmd = linkbase();
@@ -1163,19 +1167,30 @@ fn links_that_fail_to_resolve_are_one_error_line_per_file() {
         err.starts_with(
             "<stdin>: error: 2 links could not be resolved and were left as they are; \
              first: `x.html` in <a href>: "
-        ) && err.ends_with(" (--report lists each)\n")
-            && err.lines().count() == 1,
+        ) && err.lines().count() == 1,
         "{err}"
     );
-    let outcomes: Vec<_> = report_lines(&report)
+    let lines = report_lines(&report);
+    let outcomes: Vec<_> = lines
         .iter()
+        .filter(|l| !l["outcome"].is_null())
         .map(|l| l["outcome"].clone())
         .collect();
     assert_eq!(outcomes, ["absolute", "failed", "failed"]);
+    // And the problem that says why (issue 31: every error has a reason).
+    let problems: Vec<_> = lines
+        .iter()
+        .filter(|l| l["outcome"].is_null())
+        .map(|l| l["message"].clone())
+        .collect();
+    assert_eq!(
+        problems,
+        ["2 links could not be resolved and were left as they are; first: `x.html` in <a href>: base `mailto:someone@example.org` is not hierarchical; relative references cannot be resolved against it"]
+    );
     // One link: the line says so in the singular.
     run_stdin(&[], "<base href=\"mailto:a@b.example\"><a href=\"x.html\">x</a>")
         .code(1)
-        .stderr("<stdin>: error: 1 link could not be resolved and was left as it is (--report lists each)\n");
+        .stderr("<stdin>: error: 1 link could not be resolved and was left as it is; first: `x.html` in <a href>: base `mailto:a@b.example` is not hierarchical; relative references cannot be resolved against it\n");
 }
 
 #[test]
@@ -1672,7 +1687,11 @@ fn conflicting_output_flags_are_usage_errors() {
     let page = dir.path().join("page.html");
     write(&page, PAGE);
     let cases: [(&str, &[&str], &str); 4] = [
-        ("-i with -o", &["-i", "-o", "x.html"], "cannot be used with"),
+        (
+            "-i with -o",
+            &["-i", "-o", "x.html"],
+            "linkbase: error: -i and -o x.html ask for two things: -i rewrites each input where it is, -o writes the result to x.html and leaves the input as it is; drop one of them\n",
+        ),
         ("--backup without -i", &["--backup", ".bak"], "--in-place"),
         ("-i with stdin", &["-i", "-"], "standard input"),
         ("stdin and files", &["-", "x.html"], "standard input"),

@@ -377,7 +377,7 @@ fn explain_takes_several_files_a_folder_and_a_format() {
     assert_eq!(as_html.0, forced.0);
     assert_eq!(
         as_html.1,
-        "page.eml: warning: named like a message, but the content is an HTML document: read as HTML (--format mime reads it as a message)\n"
+        "page.eml: warning: named like a message, but the content is an HTML document: read as HTML (--format mime reads it as a message)\npage.eml: no base: relative links stay as they are (give --url)\n"
     );
 }
 
@@ -626,4 +626,247 @@ fn explain_url_names_one_file() {
             Some(1)
         )
     );
+}
+
+// --- issue 31: the first hour, again -------------------------------------
+
+/// `cmd` (a shell command line) run with standard error on a terminal, as
+/// `script(1)` gives one: what the terminal showed, line ends as typed.
+fn on_a_terminal(dir: &Path, cmd: &str) -> (String, Option<i32>) {
+    let out = std::process::Command::new("script")
+        .args(["-qec", cmd, "/dev/null"])
+        .current_dir(dir)
+        .env_remove("LINKBASE_TEST_FAIL_AT")
+        .output()
+        .expect("script(1) (util-linux) runs");
+    let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    let text = text
+        .lines()
+        .map(|l| match l.rsplit_once(" at ") {
+            Some((head, rate)) if l.starts_with("linkbase: ") && rate.ends_with("/s") => {
+                format!("{head} at …/s\n")
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    (text, out.status.code())
+}
+
+#[test]
+fn a_single_file_run_with_o_says_what_it_did_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    site(dir.path());
+    let bin = assert_cmd::cargo::cargo_bin("linkbase");
+    let cmd = format!(
+        "{} site/index.html --url https://example.org/ -o out.html",
+        bin.display()
+    );
+    assert_eq!(
+        on_a_terminal(dir.path(), &cmd),
+        (
+            "linkbase: 1 of 1 input changed; 1 link rewritten, 0 left, 0 errors, 29 bytes at …/s\n"
+                .to_string(),
+            Some(0)
+        )
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("out.html")).unwrap(),
+        "<a href=\"https://example.org/guide/a.html\">a</a>\n"
+    );
+    // Not on a terminal (a script, a pipe): silent, as before.
+    let got = run(linkbase(dir.path()).args([
+        "site/index.html",
+        "--url",
+        "https://example.org/",
+        "-o",
+        "out2.html",
+    ]));
+    assert_eq!(got, (String::new(), String::new(), Some(0)));
+}
+
+const MAIL_WITHOUT_BASE: &str =
+    "From: a@example.org\nSubject: s\nContent-Type: text/html\n\n<blockquote cite=\"thread/1\">q</blockquote>\n";
+
+#[test]
+fn a_folder_of_mail_without_a_base_gets_a_hint_for_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("mail/1.eml"), MAIL_WITHOUT_BASE);
+    write(
+        &dir.path().join("mail/2.eml"),
+        "From: a@example.org\nSubject: s\nContent-Type: text/html\nContent-Base: https://example.org/list/\n\n<a href=\"x.html\">x</a>\n",
+    );
+    let got = run(linkbase(dir.path()).args(["-r", "mail", "-o", "out"]));
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            "linkbase: 1 of 2 inputs changed; 1 link rewritten, 1 left (1 in messages with no absolute Content-Base or Content-Location), 0 errors, 218 bytes at …/s\n".to_string(),
+            Some(0)
+        )
+    );
+    let got = run(linkbase(dir.path()).args(["mail/1.eml"]));
+    assert_eq!(
+        got,
+        (
+            MAIL_WITHOUT_BASE.to_string(),
+            "mail/1.eml: 1 relative link left as it is: no base (no absolute Content-Base or Content-Location in the message to resolve against; give --url if it was retrieved from a URL)\n".to_string(),
+            Some(0)
+        )
+    );
+}
+
+#[test]
+fn explain_says_what_to_do_where_there_is_no_base() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("page.html"), "<a href=\"x.html\">x</a>\n");
+    write(&dir.path().join("m.eml"), MAIL_WITHOUT_BASE);
+    let got = run(linkbase(dir.path()).args(["explain", "page.html"]));
+    assert_eq!(
+        got,
+        (
+            "page.html  (no base: 5.4 none)\n".to_string(),
+            "page.html: no base: relative links stay as they are (give --url)\n".to_string(),
+            Some(0)
+        )
+    );
+    let got = run(linkbase(dir.path()).args(["explain", "m.eml"]));
+    assert_eq!(
+        got,
+        (
+            "message  text/html  7bit  (no base: 5.4 none)\n".to_string(),
+            "m.eml: no base for the message: relative links there stay as they are (a message's base is an absolute Content-Base or Content-Location; give --url if the message was retrieved from a URL)\n".to_string(),
+            Some(0)
+        )
+    );
+}
+
+#[test]
+fn base_is_answered_with_url_not_charset() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("page.html"), "<a href=\"x.html\">x</a>\n");
+    for args in [
+        &["page.html", "--base", "https://example.org/"][..],
+        &["page.html", "--base=https://example.org/"][..],
+    ] {
+        assert_eq!(
+            run(linkbase(dir.path()).args(args)),
+            (
+                String::new(),
+                "linkbase: error: there is no --base: the URL a document was retrieved from is --url URL (--url-prefix URL for a folder); a document's own <base href> still comes first (docs/bases.md)\n".to_string(),
+                Some(2)
+            )
+        );
+    }
+}
+
+#[test]
+fn a_space_in_the_host_is_not_to_be_percent_encoded() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("page.html"), "<a href=\"x.html\">x</a>\n");
+    assert_eq!(
+        run(linkbase(dir.path()).args(["page.html", "--url", "https://docs python.org/"])),
+        (
+            String::new(),
+            "linkbase: error: --url https://docs python.org/: contains a space in its host `docs python.org`, which no host name can hold: check the host name\n".to_string(),
+            Some(2)
+        )
+    );
+    assert_eq!(
+        run(linkbase(dir.path()).args(["page.html", "--url", "https://docs.python.org/my page"])),
+        (
+            String::new(),
+            "linkbase: error: --url https://docs.python.org/my page: contains a space, which a URL cannot hold: percent-encode it (%20)\n".to_string(),
+            Some(2)
+        )
+    );
+}
+
+#[test]
+fn in_place_with_o_says_which_to_drop() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("page.html"), "<a href=\"x.html\">x</a>\n");
+    assert_eq!(
+        run(linkbase(dir.path()).args(["page.html", "-i", "-o", "out.html"])),
+        (
+            String::new(),
+            "linkbase: error: -i and -o out.html ask for two things: -i rewrites each input where it is, -o writes the result to out.html and leaves the input as it is; drop one of them\n".to_string(),
+            Some(2)
+        )
+    );
+}
+
+#[test]
+fn a_second_in_place_run_with_nothing_to_change_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("page.html"), "<a href=\"x.html\">x</a>\n");
+    let args = [
+        "page.html",
+        "-i",
+        "--backup",
+        ".orig",
+        "--url",
+        "https://example.org/",
+    ];
+    assert_eq!(
+        run(linkbase(dir.path()).args(args)),
+        (String::new(), String::new(), Some(0))
+    );
+    assert_eq!(
+        run(linkbase(dir.path()).args(args)),
+        (
+            String::new(),
+            "linkbase: nothing to change in page.html, whose backup exists: left as it is, and its backup too\n".to_string(),
+            Some(0)
+        )
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("page.html.orig")).unwrap(),
+        "<a href=\"x.html\">x</a>\n"
+    );
+    // A run that would change it: refused, naming the way out.
+    let mut other = args;
+    other[5] = "https://example.net/";
+    write(&dir.path().join("page.html"), "<a href=\"y.html\">y</a>\n");
+    assert_eq!(
+        run(linkbase(dir.path()).args(other)),
+        (
+            String::new(),
+            "linkbase: error: --backup: page.html.orig already exists; linkbase never overwrites a backup: move the backups away, choose another suffix, or use --backup-mode numbered (no file was changed)\n".to_string(),
+            Some(2)
+        )
+    );
+}
+
+#[test]
+fn every_error_has_a_problem_that_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("page.html"),
+        "<base href=\"mailto:x@example.org\"><a href=\"x\">x</a>\n",
+    );
+    assert_eq!(
+        run(linkbase(dir.path()).args(["page.html", "--report", "r.jsonl"])),
+        (
+            "<base href=\"mailto:x@example.org\"><a href=\"x\">x</a>\n".to_string(),
+            "page.html: error: 1 link could not be resolved and was left as it is; first: `x` in <a href>: base `mailto:x@example.org` is not hierarchical; relative references cannot be resolved against it\n".to_string(),
+            Some(1)
+        )
+    );
+}
+
+#[test]
+fn help_says_what_the_walk_takes_and_what_a_mirror_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let (help, _, status) = run(linkbase(dir.path()).arg("--help"));
+    assert_eq!(status, Some(0));
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("web archives (.warc .warc.gz .warc.zst)"),
+        "{help}"
+    );
+    assert!(
+        flat.contains("so the mirror holds the whole tree; its rewritten links point at the URLs, not at the mirror's files"),
+        "{help}"
+    );
+    assert!(!flat.contains("works like the input"), "{help}");
 }

@@ -119,19 +119,50 @@ fn two_consecutive_in_place_runs_with_backup_keep_the_originals() {
     }
     assert_eq!(tree(&site), want);
 
-    // The second run (another option) would destroy the originals: refused
-    // before any file is touched.
+    // The second run changes nothing in them (their links are absolute
+    // now): it passes, and no file or backup is written (issue 31).
     let second = in_place(&["--absolutize-fragments"]);
     assert_eq!(
         (second.status.code(), stderr(&second)),
+        (Some(0), String::new())
+    );
+    assert_eq!(tree(&site), want, "nothing touched");
+    let unquiet = run(linkbase().arg("-r").arg(&site).args([
+        "-i",
+        "--backup",
+        ".orig",
+        "--url-prefix",
+        PREFIX,
+    ]));
+    assert_eq!(
+        (unquiet.status.code(), stderr(&unquiet).lines().next().map(str::to_string)),
+        (
+            Some(0),
+            Some(format!(
+                "linkbase: nothing to change in {} (and 2 more), whose backup exists: left as it is, and its backup too",
+                site.join("p0.html").display()
+            ))
+        )
+    );
+    assert_eq!(tree(&site), want, "nothing touched");
+
+    // A file that would change again while its backup exists (its original
+    // put back): a run would destroy the backup: refused before any file
+    // is touched, naming the way out.
+    let (before, _) = page(0);
+    fs::write(site.join("p0.html"), &before).unwrap();
+    let conflict = in_place(&[]);
+    assert_eq!(
+        (conflict.status.code(), stderr(&conflict)),
         (
             Some(2),
             format!(
-                "linkbase: error: --backup: {} already exists (and 2 more); linkbase never overwrites a backup: move the backups away, choose another suffix, or use --backup-mode numbered (no file was changed)\n",
+                "linkbase: error: --backup: {} already exists; linkbase never overwrites a backup: move the backups away, choose another suffix, or use --backup-mode numbered (no file was changed)\n",
                 site.join("p0.html.orig").display()
             )
         )
     );
+    fs::write(site.join("p0.html"), want["p0.html"].clone()).unwrap();
     assert_eq!(tree(&site), want, "nothing touched");
 
     // Numbered backups: the first run's output is kept as NAME.~1~, the

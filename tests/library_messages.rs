@@ -165,3 +165,34 @@ fn no_base_rule_label_names_a_flag() {
         "5.3 retrieval URL (Options::url)"
     );
 }
+
+/// Issue 31: every error counted has a problem that says why, from the
+/// library itself (a link that fails to resolve used to count as an error
+/// with its reason on the link record only).
+#[test]
+fn a_link_that_fails_to_resolve_is_a_problem_with_its_reason() {
+    let mut options = Options::new();
+    options.url = Some("mailto:x@y".into());
+    let out = rewrite(b"<a href=x>", &options, None);
+    assert!(out.report.has_errors());
+    assert_eq!(out.report.counts.failed, 1);
+    let messages: Vec<String> = out
+        .report
+        .problems
+        .iter()
+        .map(|p| format!("{:?}: {}", p.severity, p.message))
+        .collect();
+    assert_eq!(
+        messages,
+        ["Error: 1 link could not be resolved and was left as it is; first: `x` in <a href>: base `mailto:x@y` is not hierarchical; relative references cannot be resolved against it"]
+    );
+    // One problem per document or part, however many links fail there.
+    let out = rewrite(b"<a href=x><a href=y><img src=z>", &options, None);
+    assert_eq!(out.report.counts.failed, 3);
+    assert_eq!(out.report.problems.len(), 1);
+    assert!(out.report.problems[0].message.to_string().starts_with(
+        "3 links could not be resolved and were left as they are; first: `x` in <a href>:"
+    ));
+    // The problem repeats the count: it is not an error of its own.
+    assert_eq!(out.report.error_count(), 0);
+}

@@ -69,6 +69,12 @@ def test_a_failed_link_is_reported_not_raised():
     assert link.outcome == "failed"
     assert report.counts.failed == 1
     assert report.has_errors
+    # Every error has a problem that says why (issue 31), not only the link.
+    assert [(p.severity, p.message) for p in report.problems] == [
+        ("error", "1 link could not be resolved and was left as it is; first: `g` in <a href>: "
+                  "base `mailto:someone@example.org` is not hierarchical; relative references "
+                  "cannot be resolved against it"),
+    ]
 
 
 def test_garbage_never_panics():

@@ -74,7 +74,7 @@ pub struct RewriteArgs {
 
     /// Walk folders: HTML (.html .htm .shtml, or sniffed when there is no
     /// extension), XHTML (.xhtml .xht), messages (.eml .mht .mhtml, or sniffed),
-    /// style sheets (.css) and web archives (.warc .warc.gz).
+    /// style sheets (.css) and web archives (.warc .warc.gz .warc.zst).
     #[arg(short, long, help_heading = INPUT)]
     pub recursive: bool,
 
@@ -103,8 +103,7 @@ pub struct RewriteArgs {
 
     /// Write to FILE, or mirror the input tree into folder DIR (a folder when
     /// there are several inputs or a folder input, when it exists, or ends in /).
-    #[arg(short, long, value_name = "FILE|DIR", help_heading = OUTPUT,
-          conflicts_with = "in_place")]
+    #[arg(short, long, value_name = "FILE|DIR", help_heading = OUTPUT)]
     pub output: Option<PathBuf>,
 
     /// Rewrite files in place (temporary file in the same folder, fsync, rename;
@@ -121,6 +120,15 @@ pub struct RewriteArgs {
     /// status 1 if there is any.
     #[arg(long, help_heading = OUTPUT)]
     pub check: bool,
+
+    /// Mail filter: one message from standard input to standard output;
+    /// exit 0 whenever a message is written (the original unchanged, with
+    /// the problem on standard error, when it cannot be rewritten), 75 when
+    /// it cannot be read or written, so that the MTA retries. Read as a
+    /// message unless --format says otherwise (docs/mime.md).
+    #[arg(long, help_heading = OUTPUT,
+          conflicts_with_all = ["in_place", "output", "diff", "check", "recursive", "report"])]
+    pub filter: bool,
 
     /// Gzip level of a compressed WARC output (one member per record): 1
     /// fastest, 9 smallest. Default: 6, and 1 for records under 1 KiB.
@@ -142,7 +150,8 @@ pub struct RewriteArgs {
     pub backup_mode: Option<String>,
 
     /// With -o DIR, write only the rewritten files (by default every other
-    /// file of the tree is copied too, so the mirror works like the input).
+    /// file of the tree is copied too, so the mirror holds the whole tree;
+    /// its rewritten links point at the URLs, not at the mirror's files).
     #[arg(long, help_heading = OUTPUT, conflicts_with = "in_place")]
     pub rewritten_only: bool,
 

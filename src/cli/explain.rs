@@ -87,14 +87,48 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
     options.format = args.format;
     // Detected by the library's rule, which reports its note with the
     // explanation's problems.
+    let mut is_message = options.format == Format::Mime;
     if !forced {
         let format = linkbase::detect(&input, Some(&name), options.url.as_deref()).format;
         if super::job::is_binary(&input, format, None) {
             eprintln!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS");
             return EXIT_PARTIAL;
         }
+        is_message = format == Format::Mime;
     }
-    finish(linkbase::explain(&input, &options, Some(&name)))
+    let explanation = linkbase::explain(&input, &options, Some(&name));
+    let hint = no_base_hint(&explanation, &name, is_message);
+    let status = finish(explanation);
+    if let Some(hint) = hint {
+        eprintln!("{hint}");
+    }
+    status
+}
+
+/// What to do where no base applies (rule 5.4), as the rewrite says it:
+/// `page.html: no base: relative links stay as they are (give --url)`.
+/// A message's base is its own headers' business: said so.
+fn no_base_hint(explanation: &Explanation, name: &str, is_message: bool) -> Option<String> {
+    let without: Vec<String> = explanation
+        .parts
+        .iter()
+        .filter(|p| p.base.is_none() && !p.media_type.starts_with("multipart/"))
+        .map(|p| match p.path.as_str() {
+            "message" => "the message".to_string(),
+            part => format!("part {part}"),
+        })
+        .collect();
+    if without.is_empty() {
+        return None;
+    }
+    Some(if is_message {
+        format!(
+            "{name}: no base for {}: relative links there stay as they are (a message's base is an absolute Content-Base or Content-Location; give --url if the message was retrieved from a URL)",
+            without.join(", ")
+        )
+    } else {
+        format!("{name}: no base: relative links stay as they are (give --url)")
+    })
 }
 
 fn print(text: &str) {

@@ -207,6 +207,9 @@ fn rewrite(
             return result.skipped(BINARY);
         }
         guessed_html = format == Format::Html;
+        result.is_message = format == Format::Mime;
+    } else {
+        result.is_message = options.format == Format::Mime;
     }
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).

@@ -12,7 +12,7 @@
 //! [`output_path`] and [`atomic`] (writing), [`preflight`] (what is refused
 //! before any file is touched), [`interrupt`] (SIGINT/SIGTERM), [`warc`] (one WARC, streamed),
 //! [`jsonl`] (`--report`), [`progress`] and [`summary`] (what the user sees at
-//! the end); [`paths`] (names as shown, URLs of walked files) and [`io`]
+//! the end), [`filter`] (`--filter`: a mail filter); [`paths`] (names as shown, URLs of walked files) and [`io`]
 //! (an I/O error's cause, writing pieces) under them all. [`terms`]: the flags the command line names where the library's
 //! messages name its settings.
 
@@ -20,6 +20,7 @@ mod args;
 mod atomic;
 mod beneath;
 mod explain;
+mod filter;
 mod globs;
 mod inputs;
 mod interrupt;
@@ -52,16 +53,36 @@ pub const EXIT_PARTIAL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 // Interrupted: 128 + the signal's number (src/cli/interrupt.rs).
 
+/// Was `--base` (or `--base=…`) given?
+fn base_given() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--base" || a.to_string_lossy().starts_with("--base="))
+}
+
 /// Parse the command line, run, and return the exit status.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument && base_given() => {
+            // `--base` is what a user types for the base URL: clap would
+            // suggest `--charset` (issue 31).
+            eprintln!("linkbase: error: there is no --base: the URL a document was retrieved from is --url URL (--url-prefix URL for a folder); a document's own <base href> still comes first (docs/bases.md)");
+            return EXIT_USAGE;
+        }
         Err(e) if e.use_stderr() => {
             // One prefix for every error: clap's as linkbase's own
             // (`linkbase: error: …`).
             let text = e.render().to_string();
             let text = text.strip_prefix("error: ").unwrap_or(&text);
             eprint!("linkbase: error: {text}");
+            // A mail filter's wrong command line: the mail waits in the
+            // queue until it is fixed, rather than bounce (src/cli/filter.rs).
+            if std::env::args_os().any(|a| a == "--filter") {
+                eprintln!("linkbase: error: --filter: exit status 75 (temporary failure: the mail system keeps the message and tries again)");
+                return filter::EXIT_TEMPFAIL;
+            }
             return EXIT_USAGE;
         }
         Err(e) => {
@@ -79,6 +100,7 @@ pub fn run() -> i32 {
             clap_complete::generate(shell, &mut cmd, "linkbase", &mut std::io::stdout());
             EXIT_OK
         }
+        None if cli.rewrite.filter => filter::run(cli.rewrite),
         None => rewrite::run(cli.rewrite),
     }
 }

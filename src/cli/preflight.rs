@@ -22,11 +22,15 @@ pub fn check(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError> {
 
 /// `--backup SUFFIX` never overwrites a backup: when any file to be
 /// rewritten in place already has one, the whole run is refused, naming the
-/// first (and how many more). `--backup-mode numbered` is never in the way.
+/// first (and how many more). A file that would not change is not in the
+/// way: it is not written, nor is its backup (a second run over the same
+/// files passes, saying there was nothing to change in them: issue 31).
+/// `--backup-mode numbered` is never in the way.
 fn check_backups(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError> {
     let Some(backup) = settings.backup() else {
         return Ok(());
     };
+    let mut unchanged = Vec::new();
     let mut existing = entries.iter().filter_map(|entry| {
         let Entry::File(file) = entry else {
             return None;
@@ -37,12 +41,28 @@ fn check_backups(settings: &Settings, entries: &[Entry]) -> Result<(), UsageErro
             Ok(OutputPath::Replace(target)) => target,
             _ => file.path.clone(),
         };
-        backup.existing(&target)
+        let existing = backup.existing(&target)?;
+        if would_not_change(settings, file) {
+            unchanged.push(file.name.clone());
+            return None;
+        }
+        Some(existing)
     });
-    let Some(first) = existing.next() else {
+    let first = existing.next();
+    let more = existing.count();
+    let Some(first) = first else {
+        if let Some(name) = unchanged.first().filter(|_| !settings.quiet) {
+            let others = match unchanged.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            eprintln!(
+                "linkbase: nothing to change in {name}{others}, whose backup exists: left as it is, and its backup too"
+            );
+        }
         return Ok(());
     };
-    let more = match existing.count() {
+    let more = match more {
         0 => String::new(),
         1 => " (and 1 more)".to_string(),
         n => format!(" (and {n} more)"),
@@ -51,6 +71,31 @@ fn check_backups(settings: &Settings, entries: &[Entry]) -> Result<(), UsageErro
         "--backup: {} already exists{more}; linkbase never overwrites a backup: move the backups away, choose another suffix, or use --backup-mode numbered (no file was changed)",
         display(&first)
     )))
+}
+
+/// Would rewriting `file` leave it as it is? (Read and planned as the run
+/// will; a file that cannot be read, or a WARC, counts as changing: the run
+/// says what becomes of it.)
+fn would_not_change(settings: &Settings, file: &super::inputs::InputFile) -> bool {
+    // Opened as the run opens it (beneath its folder, no link followed),
+    // and only a regular file is read: a FIFO's bytes are the run's.
+    let Ok(mut handle) = file.open() else {
+        return false;
+    };
+    match handle.metadata() {
+        Ok(meta) if meta.is_file() && meta.len() <= settings.max_size => {}
+        _ => return false,
+    }
+    let mut bytes = Vec::new();
+    if handle.read_to_end(&mut bytes).is_err() {
+        return false;
+    }
+    let mut options = settings.options_for(Some(&file.relative));
+    if options.format == linkbase::Format::Auto {
+        options.format = linkbase::detect(&bytes, Some(&file.name), options.url.as_deref()).format;
+    }
+    options.format != linkbase::Format::Warc
+        && !linkbase::plan_rewrite(&bytes, &options, Some(&file.name)).changed()
 }
 
 /// `--report FILE` is created (emptied) before the inputs are read: it must

@@ -46,6 +46,9 @@ pub struct JobResult {
     /// A non-empty input in which no link at all was found: the line that
     /// says so (printed when it is the run's only input).
     pub nothing_found: Option<String>,
+    /// Read as a MIME message: its base is its own headers' business (the
+    /// hints for links left without one say so).
+    pub is_message: bool,
 }
 
 /// What a WARC input adds to its [`JobResult`].
@@ -81,6 +84,7 @@ impl JobResult {
             warc: None,
             diff: None,
             nothing_found: None,
+            is_message: false,
         }
     }
 
@@ -104,12 +108,9 @@ impl JobResult {
         if let Some(line) = self.unlisted_line() {
             lines.push(line);
         }
-        let failed_links = self.failed_links();
-        for message in failed_links
-            .iter()
-            .map(String::as_str)
-            .chain(self.failure())
-        {
+        // (Links that failed are among the problems: the library says why,
+        // once per document or part.)
+        if let Some(message) = self.failure() {
             let problem = Problem {
                 file: self.name.clone(),
                 part: None,
@@ -157,6 +158,8 @@ impl JobResult {
     pub fn without_base_lines(&self, flag: &str) -> Vec<String> {
         let remedy = if self.warc.is_some() {
             "no usable WARC-Target-URI".to_string()
+        } else if self.is_message {
+            format!("{MESSAGE_WITHOUT_BASE}; give {flag} if it was retrieved from a URL")
         } else {
             format!("give {flag}")
         };
@@ -173,63 +176,9 @@ impl JobResult {
             })
             .collect()
     }
-
-    /// One line for the links that failed to resolve (they set exit status
-    /// 1): how many, and the first one's value, place and reason when the
-    /// records are kept.
-    fn failed_links(&self) -> Option<String> {
-        let count = self.report.counts.failed;
-        if count == 0 {
-            return None;
-        }
-        let links = if count == 1 {
-            "link could not be resolved and was left as it is"
-        } else {
-            "links could not be resolved and were left as they are"
-        };
-        let mut line = format!("{count} {links}");
-        let first = self.report.links.iter().find(|l| l.outcome.is_error());
-        match first {
-            Some(link) => {
-                let part = link
-                    .part
-                    .as_deref()
-                    .map(|p| format!(" (part {p})"))
-                    .unwrap_or_default();
-                line.push_str(&format!(
-                    "; first: `{}` in <{} {}>{part}: {}",
-                    shortened(&link.before.escape_debug().to_string(), 80),
-                    link.element,
-                    link.attribute,
-                    link.reason.as_deref().unwrap_or("failed")
-                ));
-                if count > 1 {
-                    line.push_str(" (--report lists each)");
-                }
-            }
-            None => line.push_str(" (--report lists each)"),
-        }
-        Some(line)
-    }
 }
 
-/// `text`, or its first `max` characters and `…` (a message stays one line
-/// of reasonable length whatever the input holds).
-fn shortened(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shortened;
-
-    #[test]
-    fn long_values_are_shortened_on_a_character_boundary() {
-        assert_eq!(shortened("abc", 3), "abc");
-        assert_eq!(shortened("abcd", 3), "abc…");
-        assert_eq!(shortened("ééééé", 2), "éé…");
-    }
-}
+/// Why a message's relative links have no base, and what a mail user can
+/// do (a URL prefix means nothing for a message: issue 31).
+pub const MESSAGE_WITHOUT_BASE: &str =
+    "no absolute Content-Base or Content-Location in the message to resolve against";

@@ -297,6 +297,13 @@ fn destination(
     paths: &[PathBuf],
     several: bool,
 ) -> Result<Destination, UsageError> {
+    if let (true, Some(out)) = (in_place, output) {
+        return Err(UsageError::new(format!(
+            "-i and -o {} ask for two things: -i rewrites each input where it is, -o writes the result to {} and leaves the input as it is; drop one of them",
+            out.display(),
+            out.display()
+        )));
+    }
     if in_place {
         if paths.is_empty() {
             return Err(UsageError::new(
@@ -441,6 +448,16 @@ fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageE
 /// schemes less `file`, whose host may be empty: `file:///home/x`).
 const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
 
+/// Where the authority (`user@host:port`) of `scheme://authority/path` is
+/// in `url`, if it has one.
+fn authority(url: &str) -> Option<std::ops::Range<usize>> {
+    let start = url.find("://")? + 3;
+    let end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |n| start + n);
+    Some(start..end)
+}
+
 /// Check that `url`, given with `flag` (`--url`, `--url-prefix`), can serve
 /// as a base under `profile`: a usage error, saying why, when it has white
 /// space or control characters in it, when an `http`-like URL has no host,
@@ -460,7 +477,10 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
         )));
     }
     let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
-    if let Some(c) = url.chars().find(|c| c.is_whitespace() || c.is_control()) {
+    if let Some((at, c)) = url
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace() || c.is_control())
+    {
         let what = if c == ' ' {
             "a space".to_string()
         } else if c.is_control() {
@@ -468,6 +488,14 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
         } else {
             format!("white space (U+{:04X})", u32::from(c))
         };
+        // In the host, percent-encoding does not help: no host name holds
+        // one (issue 31).
+        if let Some(host) = authority(url).filter(|range| range.contains(&at)) {
+            return Err(why(format!(
+                "contains {what} in its host `{}`, which no host name can hold: check the host name",
+                url[host].escape_debug()
+            )));
+        }
         let encoded: String = percent_encoding::utf8_percent_encode(
             c.encode_utf8(&mut [0; 4]),
             percent_encoding::NON_ALPHANUMERIC,

@@ -59,6 +59,9 @@ pub struct Totals {
     /// And in WARC records (a record without a usable `WARC-Target-URI`:
     /// no flag gives them one).
     pub without_base_in_records: u64,
+    /// And in MIME messages (a message without Content-Base or
+    /// Content-Location: a URL prefix means nothing for it).
+    pub without_base_in_messages: u64,
     /// The records of every WARC (and ARC) read, added up; `None` when no
     /// input was one.
     pub warc: Option<linkbase::warc::Summary>,
@@ -115,6 +118,8 @@ impl Totals {
             self.left += counts.left + counts.no_base + counts.failed;
             if result.warc.is_some() {
                 self.without_base_in_records += counts.no_base;
+            } else if result.is_message {
+                self.without_base_in_messages += counts.no_base;
             } else {
                 self.without_base += counts.no_base;
             }
@@ -147,7 +152,19 @@ impl Totals {
     /// folder (even one that held nothing to process), and with `--stats`;
     /// never with `--quiet`.
     pub fn show_summary(&self, inputs: usize, settings: &Settings) -> bool {
-        !settings.quiet && (inputs > 1 || settings.walks_folder() || settings.stats)
+        // One input written to a file (`-o FILE`, `-i`) says what it did
+        // too when someone watches (standard error a terminal): nothing
+        // else would show it (issue 31). To standard output the document
+        // itself shows it.
+        let watched_file_run = settings.preview.writes()
+            && matches!(
+                settings.destination,
+                super::settings::Destination::File(_)
+                    | super::settings::Destination::InPlace { .. }
+            )
+            && std::io::IsTerminal::is_terminal(&std::io::stderr());
+        !settings.quiet
+            && (inputs > 1 || settings.walks_folder() || settings.stats || watched_file_run)
     }
 
     /// `linkbase: WARC records: 1116 read, 530 converted, 20 unchanged, 566
@@ -207,6 +224,12 @@ impl Totals {
             no_base.push(format!(
                 "{} with no base: give {base_flag}",
                 self.without_base
+            ));
+        }
+        if self.without_base_in_messages > 0 {
+            no_base.push(format!(
+                "{} in messages with no absolute Content-Base or Content-Location",
+                self.without_base_in_messages
             ));
         }
         if self.without_base_in_records > 0 {
