@@ -9,4 +9,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 scripts/messages.py --check
-python3 scripts/readme_blocks.py run .
+# One target folder for every block's builds (README_BLOCKS_TARGET_DIR): the
+# clone, the venv and the commands are fresh; cargo's build cache is shared.
+README_BLOCKS_TARGET_DIR="$PWD/target/readme" python3 scripts/readme_blocks.py run .

@@ -66,6 +66,12 @@ def run(repo):
         env["CARGO_INSTALL_ROOT"] = os.path.join(root, "cargo-root")
         env["PATH"] = os.path.join(root, "cargo-root", "bin") + os.pathsep + env["PATH"]
         env.pop("CARGO_TARGET_DIR", None)
+        # A build cache shared by the blocks (CI: one release build for
+        # `cargo install`, `cargo run --release` and the wheel, instead of one
+        # each); the commands run are the reader's.
+        shared_target = os.environ.get("README_BLOCKS_TARGET_DIR")
+        if shared_target:
+            env["CARGO_TARGET_DIR"] = os.path.abspath(shared_target)
         env.pop("VIRTUAL_ENV", None)
         began = time.monotonic()
         for line, mode, reason, text in blocks(os.path.join(clone, "README.md")):
