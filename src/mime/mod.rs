@@ -14,6 +14,7 @@ pub mod explain;
 mod explain_tests;
 mod header_block;
 pub mod headers;
+pub mod params;
 pub mod splice;
 mod style_environment;
 pub mod transfer;
