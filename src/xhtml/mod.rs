@@ -16,6 +16,7 @@
 //! browser shows an error page for it, not links.
 
 mod encoding;
+mod namespaces;
 mod scan;
 mod value;
 
