@@ -126,7 +126,9 @@ mod tests {
     #[test]
     fn bindings_nest_and_unbind() {
         let mut scopes = Scopes::default();
-        scopes.push(vec![(b"", b"urn:d"), (b"p", b"urn:p")]).unwrap();
+        scopes
+            .push(vec![(b"", b"urn:d"), (b"p", b"urn:p")])
+            .unwrap();
         assert_eq!(scopes.element(b"a"), (Resolved::Bound(b"urn:d"), &b"a"[..]));
         assert_eq!(scopes.attribute(b"a"), (Resolved::Unbound, &b"a"[..]));
         assert_eq!(scopes.attribute(b"p:a").0, Resolved::Bound(b"urn:p"));
