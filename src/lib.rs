@@ -98,6 +98,7 @@ mod mime;
 mod non_archive;
 mod options;
 mod policy;
+mod quote;
 mod report;
 mod resolve;
 mod splice;

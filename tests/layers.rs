@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 16] = [
+const LAYERS: [&str; 17] = [
+    "quote",
     "splice",
     "resolve",
     "base",

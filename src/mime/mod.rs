@@ -484,7 +484,8 @@ impl Planner<'_> {
                 loc,
                 Severity::Warning,
                 format!(
-                    "unknown Content-Transfer-Encoding `{name}`; {} part left unchanged",
+                    "unknown Content-Transfer-Encoding {}; {} part left unchanged",
+                    crate::quote::quote(name),
                     entity.media_type
                 ),
             );

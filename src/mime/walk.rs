@@ -553,8 +553,8 @@ impl Walker<'_, '_> {
                 .map_or("", |h| h.text.as_str());
             let reason = if content_type.to_ascii_lowercase().contains("boundary=") {
                 format!(
-                    "Content-Type `{}`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
-                    content_type.trim()
+                    "Content-Type {}: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+                    crate::quote::quote(content_type.trim())
                 )
             } else {
                 format!(

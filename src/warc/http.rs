@@ -79,8 +79,8 @@ pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Refus
         },
         other => {
             return Err(Refusal::Bad(format!(
-                "unsupported Transfer-Encoding `{}`",
-                other.join(", ")
+                "unsupported Transfer-Encoding {}",
+                crate::quote::quote(&other.join(", "))
             )))
         }
     }
@@ -207,7 +207,8 @@ fn decode(
         ),
         other => {
             return Err(Refusal::Bad(format!(
-                "unsupported Content-Encoding `{other}`"
+                "unsupported Content-Encoding {}",
+                crate::quote::quote(other)
             )))
         }
     };

@@ -196,7 +196,7 @@ impl<R: Read> Reader<R> {
             Some(Err(_)) => {
                 return Err(broken(format!(
                     "invalid Content-Length `{}`",
-                    length.unwrap_or_default().escape_debug()
+                    crate::quote::clip(length.unwrap_or_default()).escape_debug()
                 )))
             }
             None => return Err(broken("no Content-Length")),
@@ -542,7 +542,7 @@ fn not_a_record(line: &[u8]) -> Fault {
     let line = trim_line(line);
     broken(format!(
         "not a WARC record: starts with `{}`",
-        String::from_utf8_lossy(&line[..line.len().min(40)]).escape_debug()
+        crate::quote::clip_bytes(line).escape_debug()
     ))
 }
 
@@ -569,7 +569,7 @@ fn parse_fields(block: &[u8]) -> Result<Vec<(String, String)>, Fault> {
         let Some((name, value)) = text.split_once(':') else {
             return Err(broken(format!(
                 "header line without a colon: `{}`",
-                text.chars().take(40).collect::<String>().escape_debug()
+                crate::quote::clip(&text).escape_debug()
             )));
         };
         fields.push((name.trim().to_string(), value.trim().to_string()));
@@ -958,6 +958,24 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_content_length_of_a_million_digits_is_quoted_clipped() {
+        // The message quoted the whole value: a 1 MB error line.
+        let digits = "9".repeat(1_000_000);
+        let bad = with_length(record("a", "x"), 1, 0).replace_range_len_with(&digits);
+        let got = spelled(&[bad, record("b", "y")].concat(), 4 << 20);
+        let shown = "9".repeat(crate::quote::QUOTE_CHARS);
+        assert_eq!(
+            got[0],
+            format!("broken@0: invalid Content-Length `{shown}…` (bytes 0..1000086 skipped)")
+        );
+        assert!(
+            got.iter().all(|g| g.len() < 200),
+            "{:?}",
+            got.iter().map(String::len).collect::<Vec<_>>()
+        );
+    }
+
     /// A `.warc.zst` dictionary frame (the IIPC proposal) holding `content`.
     fn dictionary_frame(content: &[u8]) -> Vec<u8> {
         let mut head = 0x184D_2A5Du32.to_le_bytes().to_vec();
@@ -1062,8 +1080,19 @@ mod tests {
 
     trait Lie {
         fn replace_range_len(self) -> Vec<u8>;
+        fn replace_range_len_with(self, length: &str) -> Vec<u8>;
     }
     impl Lie for Vec<u8> {
+        /// The record with `Content-Length: 0` replaced by `length`.
+        fn replace_range_len_with(self, length: &str) -> Vec<u8> {
+            String::from_utf8(self)
+                .unwrap()
+                .replace(
+                    "Content-Length: 0\r\n",
+                    &format!("Content-Length: {length}\r\n"),
+                )
+                .into_bytes()
+        }
         /// The record with a Content-Length 3 bytes too long.
         fn replace_range_len(self) -> Vec<u8> {
             String::from_utf8(self)

@@ -52,8 +52,8 @@ impl<'a> Scopes<'a> {
                 b"xmlns" => return Err("the prefix `xmlns` declared".into()),
                 _ if !prefix.is_empty() && (namespace == XML_NS || namespace == XMLNS_NS) => {
                     return Err(format!(
-                        "the prefix `{}` bound to a reserved namespace",
-                        String::from_utf8_lossy(prefix)
+                        "the prefix {} bound to a reserved namespace",
+                        crate::quote::clip_bytes(prefix)
                     ))
                 }
                 _ => {}

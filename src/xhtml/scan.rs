@@ -138,7 +138,7 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
                 if let Some(name) = duplicate(bytes, &raw) {
                     return Err(not_well_formed(format!(
                         "duplicated attribute `{}`",
-                        String::from_utf8_lossy(name)
+                        crate::quote::clip_bytes(name)
                     )));
                 }
                 let declarations = raw
