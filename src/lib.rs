@@ -112,7 +112,7 @@ pub use input::{
     detect_format, explain, looks_like_message, plan_rewrite, rewrite, PlannedRewrite, Rewrite,
 };
 pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
-pub use options::{Format, Options};
+pub use options::{url_character_problem, Format, Options};
 pub use policy::absolute_url;
 pub use report::{is_unprintable, printable};
 pub use report::{

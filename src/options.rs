@@ -164,3 +164,28 @@ impl Options {
         establish(url, None, rule, self.profile, query_encoding)
     }
 }
+
+/// Why `url`, given as a retrieval URL, is refused for the characters in it:
+/// white space or a control character (a NUL included), which a URL cannot
+/// hold; `None` when it has none. The one rule for every front end: the
+/// command line's `--url` and `--url-prefix` and Python's `url=` say the
+/// same (`contains a control character (U+0000), which a URL cannot hold:
+/// percent-encode it (%00)`).
+pub fn url_character_problem(url: &str) -> Option<String> {
+    let c = url.chars().find(|c| c.is_whitespace() || c.is_control())?;
+    let what = if c == ' ' {
+        "a space".to_string()
+    } else if c.is_control() {
+        format!("a control character (U+{:04X})", u32::from(c))
+    } else {
+        format!("white space (U+{:04X})", u32::from(c))
+    };
+    let encoded: String = c
+        .encode_utf8(&mut [0; 4])
+        .bytes()
+        .map(|b| format!("%{b:02X}"))
+        .collect();
+    Some(format!(
+        "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
+    ))
+}

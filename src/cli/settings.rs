@@ -433,22 +433,8 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
         )));
     }
     let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
-    if let Some(c) = url.chars().find(|c| c.is_whitespace() || c.is_control()) {
-        let what = if c == ' ' {
-            "a space".to_string()
-        } else if c.is_control() {
-            format!("a control character (U+{:04X})", u32::from(c))
-        } else {
-            format!("white space (U+{:04X})", u32::from(c))
-        };
-        let encoded: String = percent_encoding::utf8_percent_encode(
-            c.encode_utf8(&mut [0; 4]),
-            percent_encoding::NON_ALPHANUMERIC,
-        )
-        .collect();
-        return Err(why(format!(
-            "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
-        )));
+    if let Some(problem) = linkbase::url_character_problem(url) {
+        return Err(why(problem));
     }
     let base = Base::parse(url, profile).map_err(|e| why(e.to_string()))?;
     if let Some((scheme, rest)) = url.split_once(':') {
