@@ -6,10 +6,10 @@
 //! open element are forgotten, and the links after them are read in no
 //! namespace) and panics in a debug one. It also finds a prefix by walking
 //! every binding in scope, so a document with many `xmlns:` declarations
-//! cost their number for each name. Here each prefix has its own stack of
-//! bindings, and each open element the list of prefixes it bound: a
-//! look-up is one hash, an element's end pops what it pushed, and depth is
-//! the length of a `Vec`.
+//! cost their number for each name. Here a hash map holds each prefix's
+//! innermost binding and an undo log what each declaration replaced: a
+//! look-up is one hash, an element's end restores what it changed, and
+//! depth is the length of a `Vec`.
 
 use std::collections::HashMap;
 
@@ -30,11 +30,14 @@ pub enum Resolved<'a> {
 /// The bindings in scope (see the module's documentation).
 #[derive(Default)]
 pub struct Scopes<'a> {
-    /// Each prefix's bindings, innermost last (`b""`: the default
-    /// namespace; an empty namespace unbinds it).
-    bindings: HashMap<&'a [u8], Vec<&'a [u8]>>,
-    /// For each open element, the prefixes it bound.
-    open: Vec<Vec<&'a [u8]>>,
+    /// Each prefix's innermost binding (`b""`: the default namespace; an
+    /// empty namespace unbinds it).
+    bindings: HashMap<&'a [u8], &'a [u8]>,
+    /// What each binding replaced, innermost last: (prefix, the binding
+    /// before it), restored when its element ends.
+    undo: Vec<(&'a [u8], Option<&'a [u8]>)>,
+    /// For each open element, where its entries of `undo` start.
+    open: Vec<usize>,
 }
 
 impl<'a> Scopes<'a> {
@@ -42,35 +45,50 @@ impl<'a> Scopes<'a> {
     /// for `xmlns=`; the namespace as written). An error for a declaration
     /// Namespaces in XML forbids.
     pub fn push(&mut self, declarations: Vec<(&'a [u8], &'a [u8])>) -> Result<(), String> {
-        let mut bound = Vec::with_capacity(declarations.len());
+        let mark = self.undo.len();
         for (prefix, namespace) in declarations {
-            match prefix {
+            let refused = match prefix {
                 b"xml" if namespace != XML_NS => {
-                    return Err("the prefix `xml` bound to another namespace".into())
+                    Some("the prefix `xml` bound to another namespace".to_string())
                 }
                 b"xml" => continue,
-                b"xmlns" => return Err("the prefix `xmlns` declared".into()),
+                b"xmlns" => Some("the prefix `xmlns` declared".to_string()),
                 _ if !prefix.is_empty() && (namespace == XML_NS || namespace == XMLNS_NS) => {
-                    return Err(format!(
-                        "the prefix {} bound to a reserved namespace",
+                    Some(format!(
+                        "the prefix `{}` bound to a reserved namespace",
                         crate::quote::clip_bytes(prefix)
                     ))
                 }
-                _ => {}
+                _ => None,
+            };
+            if let Some(why) = refused {
+                self.restore(mark);
+                return Err(why);
             }
-            self.bindings.entry(prefix).or_default().push(namespace);
-            bound.push(prefix);
+            let before = self.bindings.insert(prefix, namespace);
+            self.undo.push((prefix, before));
         }
-        self.open.push(bound);
+        self.open.push(mark);
         Ok(())
     }
 
     /// The innermost open element ends: its bindings go out of scope.
     pub fn pop(&mut self) {
-        for prefix in self.open.pop().unwrap_or_default() {
-            if let Some(stack) = self.bindings.get_mut(prefix) {
-                stack.pop();
-            }
+        if let Some(mark) = self.open.pop() {
+            self.restore(mark);
+        }
+    }
+
+    /// Undo the bindings from `undo[mark]` on, innermost first.
+    fn restore(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let Some((prefix, before)) = self.undo.pop() else {
+                break;
+            };
+            match before {
+                Some(ns) => self.bindings.insert(prefix, ns),
+                None => self.bindings.remove(prefix),
+            };
         }
     }
 
@@ -79,7 +97,7 @@ impl<'a> Scopes<'a> {
         if prefix == b"xml" {
             return Resolved::Bound(XML_NS);
         }
-        match self.bindings.get(prefix).and_then(|s| s.last()) {
+        match self.bindings.get(prefix) {
             Some(ns) if !ns.is_empty() => Resolved::Bound(ns),
             _ if prefix.is_empty() => Resolved::Unbound,
             _ => Resolved::Unknown,
