@@ -727,8 +727,8 @@ fn xhtml_with_five_thousand_xmlns_declarations() {
     let mut want = String::from_utf8(input.clone()).unwrap();
     for i in (0..n).rev() {
         want = want.replacen(
-            &format!("href=\"x{i}\""),
-            &format!("href=\"{BASE}x{i}\""),
+            &format!("href=\"x{i:06}\""),
+            &format!("href=\"{BASE}x{i:06}\""),
             1,
         );
     }
