@@ -1,5 +1,5 @@
 //! Any input, whatever its format, for both jobs — the crate's entry
-//! points: detect its format ([`detect_format`]); a web archive goes to the
+//! points: detect its format ([`crate::detect`]); a web archive goes to the
 //! WARC layer, any other input to [`crate::non_archive`], which hands it to
 //! its layer — to be rewritten ([`rewrite`], [`plan_rewrite`]) or explained
 //! ([`explain`]) by the same path. (Named `document` before issue 23.)
@@ -8,119 +8,18 @@ pub use crate::non_archive::{PlannedRewrite, Rewrite};
 use crate::options::{Format, Options};
 use crate::report::{Explanation, Location, Report, Severity};
 
-/// Decide the format of `input` (named `name`, if it has a name): a web
-/// archive by its name ([`Format::from_name`]) or its content; else a
-/// message, a style sheet or XHTML by its name; else a message by its
-/// content; else HTML. (Browsers read a file as XHTML by its name, and a
-/// served document by its media type, never by its content: `<?xml …?>` in
-/// an `.html` file is parsed as HTML.)
-pub fn detect_format(input: &[u8], name: Option<&str>) -> Format {
-    let named = name.and_then(Format::from_name);
-    if named == Some(Format::Warc) || crate::warc::looks_like_warc(input) {
-        return Format::Warc;
-    }
-    match named {
-        Some(format @ (Format::Mime | Format::Css | Format::Xhtml)) => format,
-        _ if looks_like_message(input) => Format::Mime,
-        _ => Format::Html,
-    }
-}
-
 /// The format `input` is read as: [`Options::format`], or when that is
-/// [`Format::Auto`] the one [`detect_format`] decides.
-fn format_of(input: &[u8], options: &Options, name: Option<&str>) -> Format {
-    match options.format {
-        Format::Auto => detect_format(input, name),
-        format => format,
+/// [`Format::Auto`] the one [`crate::detect`] decides (with the retrieval
+/// URL), its note (read otherwise than its name says) reported as a warning.
+fn format_of(input: &[u8], options: &Options, name: Option<&str>, report: &mut Report) -> Format {
+    if options.format != Format::Auto {
+        return options.format;
     }
-}
-
-/// Does `input` start with an RFC 5322 header block of a message?
-///
-/// Yes when (after a byte order mark and lines of white space, which some
-/// exports write) it starts with an mbox `From ` line, with a header field
-/// whose name is one messages start with (`From:`, `Received:`,
-/// `MIME-Version:`, `Content-Type:`, `X-…` …), or with a block of two or more
-/// header fields (folded lines allowed) ended by an empty line. Style sheets
-/// (`a:hover {` …) and HTML never look like that.
-pub fn looks_like_message(input: &[u8]) -> bool {
-    const KNOWN: [&str; 18] = [
-        "from",
-        "received",
-        "mime-version",
-        "content-type",
-        "return-path",
-        "date",
-        "subject",
-        "to",
-        "message-id",
-        "delivered-to",
-        "x-",
-        "snapshot-content-location",
-        "dkim-signature",
-        "arc-",
-        "path",
-        "newsgroups",
-        "reply-to",
-        "sender",
-    ];
-    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    let head = &input[..input.len().min(64 * 1024)];
-    // Lines with whether they are whole (ended by a line break: a last line
-    // without one is no empty line, and may be cut short).
-    let mut lines = head
-        .split_inclusive(|&b| b == b'\n')
-        .map(|l| (l.ends_with(b"\n"), l.strip_suffix(b"\n").unwrap_or(l)))
-        .map(|(whole, l)| (whole, l.strip_suffix(b"\r").unwrap_or(l)))
-        .skip_while(|(_, l)| !l.is_empty() && l.iter().all(|&b| b == b' ' || b == b'\t'));
-    let Some((_, first)) = lines.next() else {
-        return false;
-    };
-    if first.starts_with(b"From ") {
-        return true; // mbox separator line
+    let found = crate::detect::detect(input, name, options.url.as_deref());
+    if let Some(note) = found.note {
+        report.problem(&Location::file(name), Severity::Warning, note);
     }
-    let Some(name) = field_name(first) else {
-        return false;
-    };
-    let name = String::from_utf8_lossy(name).to_ascii_lowercase();
-    let known = KNOWN.iter().any(|k| {
-        if k.ends_with('-') {
-            name.starts_with(k)
-        } else {
-            name == *k
-        }
-    });
-    if known {
-        return true;
-    }
-    let mut fields = 1;
-    for (whole, line) in lines {
-        if !whole {
-            return false;
-        }
-        if line.is_empty() {
-            return fields >= 2;
-        }
-        if line[0] == b' ' || line[0] == b'\t' {
-            continue; // folded
-        }
-        if field_name(line).is_none() {
-            return false;
-        }
-        fields += 1;
-    }
-    false
-}
-
-/// The name of the header field `line` starts, if it starts one.
-fn field_name(line: &[u8]) -> Option<&[u8]> {
-    let colon = line.iter().position(|&b| b == b':')?;
-    let name = &line[..colon];
-    let name_ok = !name.is_empty()
-        && name
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
-    name_ok.then_some(name)
+    found.format
 }
 
 /// Rewrite one input. Never fails: whatever cannot be processed is left as
@@ -136,19 +35,28 @@ pub fn plan_rewrite<'a>(
     options: &Options,
     name: Option<&str>,
 ) -> PlannedRewrite<'a> {
-    let format = format_of(input, options, name);
+    let mut detected = Report::new(options.keep_link_records);
+    let format = format_of(input, options, name, &mut detected);
     if format == Format::Warc {
         let (output, warc_report, _) = crate::warc::convert_to_vec(input, options, name);
-        let mut report = Report::new(options.keep_link_records);
-        report.merge(warc_report);
-        return PlannedRewrite::whole(input, output, report);
+        detected.merge(warc_report);
+        return PlannedRewrite::whole(input, output, detected);
     }
-    crate::non_archive::plan(input, format, options, name)
+    let mut planned = crate::non_archive::plan(input, format, options, name);
+    if !detected.problems.is_empty() {
+        // The detection's note first, as the first thing said of the input.
+        detected.merge(std::mem::replace(
+            &mut planned.report,
+            Report::new(options.keep_link_records),
+        ));
+        planned.report = detected;
+    }
+    planned
 }
 
 /// Explain the bases of `input` (named `name` in the text and in problems,
 /// if it has a name), read as [`Options::format`] says ([`Format::Auto`]:
-/// as [`crate::detect_format`] decides). [`Options::url`] is the retrieval
+/// as [`crate::detect`] decides). [`Options::url`] is the retrieval
 /// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
 /// rewritten. The bases are those [`rewrite`] uses: the same dispatch
 /// (`non_archive::explain`) establishes them.
@@ -166,9 +74,9 @@ pub fn plan_rewrite<'a>(
 /// assert_eq!(part.rule, Some(linkbase::BaseRule::Embedded));
 /// ```
 pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanation {
-    let format = format_of(input, options, name);
     let location = Location::file(name);
     let mut report = Report::new(false);
+    let format = format_of(input, options, name, &mut report);
     if format == Format::Warc {
         let text = crate::warc::explain::explain_warc(input, options, name, &mut report)
             .unwrap_or_else(|e| {
@@ -287,11 +195,13 @@ mod dispatch_tests {
         }
         // The content decides for an HTML name, never for the others.
         let message = b"From: a@b.example\nSubject: s\n\n<a href=x>";
-        assert_eq!(super::detect_format(message, Some("m.html")), Format::Mime);
-        assert_eq!(super::detect_format(message, Some("m.css")), Format::Css);
-        assert_eq!(super::detect_format(b"<p>", Some("p.eml")), Format::Mime);
+        assert_eq!(crate::detect_format(message, Some("m.html")), Format::Mime);
+        assert_eq!(crate::detect_format(message, Some("m.css")), Format::Css);
+        // HTML named as a message is read as HTML (crate::detect's note).
+        assert_eq!(crate::detect_format(b"<p>", Some("p.eml")), Format::Html);
+        assert_eq!(crate::detect_format(b"hello", Some("p.eml")), Format::Mime);
         assert_eq!(
-            super::detect_format(b"WARC/1.1\r\n", Some("p.html")),
+            crate::detect_format(b"WARC/1.1\r\n", Some("p.html")),
             Format::Warc
         );
     }
@@ -317,5 +227,49 @@ mod dispatch_tests {
                 "{media_type:?}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod detection_tests {
+    //! The one detection rule (`crate::detect`) through the library's entry points: what the command
+    //! line does with the same input (tests/cli_ux.rs), the library does.
+    use crate::{explain, rewrite, Options, Severity};
+
+    #[test]
+    fn html_named_as_a_message_is_rewritten_as_html_with_the_note() {
+        let mut options = Options::new();
+        options.url = Some("https://example.org/docs/page.html".into());
+        let out = rewrite(
+            b"<!DOCTYPE html><a href=x.html>x</a>",
+            &options,
+            Some("page.eml"),
+        );
+        assert_eq!(
+            &out.output[..],
+            b"<!DOCTYPE html><a href=https://example.org/docs/x.html>x</a>"
+        );
+        let problems = &out.report.problems;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].severity, Severity::Warning);
+        assert_eq!(
+            problems[0].message.to_string(),
+            "named like a message, but the content is an HTML document: read as HTML (Options::format mime reads it as a message)"
+        );
+        let explained = explain(b"<!DOCTYPE html>", &options, Some("page.eml"));
+        assert_eq!(explained.report.problems.len(), 1);
+        assert_eq!(explained.parts[0].media_type, "text/html");
+    }
+
+    #[test]
+    fn a_style_sheet_without_a_telling_name_is_read_as_css() {
+        let mut options = Options::new();
+        options.url = Some("https://example.org/s/site.css".into());
+        let out = rewrite(b"a{background:url(i.png)}", &options, None);
+        assert_eq!(
+            &out.output[..],
+            b"a{background:url(https://example.org/s/i.png)}"
+        );
+        assert!(out.report.problems.is_empty());
     }
 }

@@ -24,8 +24,9 @@
 //!   the rewriter would write for one value.
 //! - [`link_kind`] and [`is_url_attribute`]: which attributes of which
 //!   elements hold URLs, and what kind of value.
-//! - [`detect_format`], [`looks_like_message`], [`warc::looks_like_warc`]:
-//!   what an input is.
+//! - [`detect`] (and [`detect_format`], [`looks_like_message`],
+//!   [`looks_like_html`], [`warc::looks_like_warc`]): what an input is, by
+//!   the one rule the command line and Python use too.
 //!
 //! [`Options`] say how (base URL, profile, format, charset…); the
 //! [`Report`] says what became of every link ([`LinkRecord`], [`Outcome`],
@@ -76,6 +77,8 @@
 //!   explained, by the same dispatch.
 //! - `warc`: web archives: read a WARC record by record, write the
 //!   rewritten payloads as `conversion` records of a new WARC.
+//! - `detect`: what an input is when nobody said (name, content, the
+//!   retrieval URL): the crate's one detection rule.
 //! - `input`: any input: detect its format and dispatch: the one-call entry
 //!   point [`rewrite`], [`plan_rewrite`] for writing the output out in
 //!   pieces without assembling it, and [`explain`] (which base each
@@ -88,6 +91,7 @@
 mod base;
 mod by_format;
 mod css;
+mod detect;
 #[cfg(test)]
 mod doc_example_tests;
 #[cfg(feature = "fuzzing")]
@@ -106,11 +110,10 @@ pub mod warc;
 mod xhtml;
 
 pub use base::{BaseRule, EstablishedBase};
+pub use detect::{detect, detect_format, looks_like_html, looks_like_message, Detection};
 pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
-pub use input::{
-    detect_format, explain, looks_like_message, plan_rewrite, rewrite, PlannedRewrite, Rewrite,
-};
+pub use input::{explain, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
 pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
 pub use options::{url_character_problem, Format, Options};
 pub use policy::absolute_url;

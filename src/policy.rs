@@ -63,6 +63,22 @@ pub fn has_placeholder(value: &str) -> bool {
     })
 }
 
+/// The least that rewritten URLs may add to one document, part or record:
+/// 16 MiB (see [`GROWTH_FACTOR`]).
+pub const GROWTH_MIN: usize = 16 << 20;
+
+/// How many times its own size rewritten URLs may add to one document, part
+/// or record (at least [`GROWTH_MIN`]). The new values are held until the
+/// output is written, so this bounds a document's memory by its size: a long
+/// base times many short links (`<base href>` of 8 KB and 120,000 `<a
+/// href=x>`: a 1.2 MB page, 1 GB of output) is otherwise limited only by its
+/// output. Past it, the rest of the document's links are left as they are
+/// and reported (issue 32; docs/hardening.md, "Memory").
+pub const GROWTH_FACTOR: usize = 8;
+
+/// Why a link past the growth limit is left as it is.
+const GROWTH_REASON: &str = "the rewritten links would make it larger than its memory limit";
+
 /// Applies the link policy with one base, recording each outcome.
 pub struct LinkRewriter<'a> {
     base: Option<&'a EstablishedBase>,
@@ -76,6 +92,11 @@ pub struct LinkRewriter<'a> {
     /// The URL of the base last recorded, shared by the records resolved
     /// against it ([`LinkRecord::base`]): one copy per base, not per link.
     recorded_base: Option<std::sync::Arc<str>>,
+    /// How many more bytes the new values may add ([`GROWTH_FACTOR`];
+    /// `usize::MAX`: no limit).
+    growth_left: usize,
+    /// The growth limit was reached and reported.
+    growth_reported: bool,
 }
 
 impl<'a> LinkRewriter<'a> {
@@ -94,6 +115,8 @@ impl<'a> LinkRewriter<'a> {
             browser_rules: true,
             span: None,
             recorded_base: None,
+            growth_left: usize::MAX,
+            growth_reported: false,
         }
     }
 
@@ -121,6 +144,16 @@ impl<'a> LinkRewriter<'a> {
         self.report
     }
 
+    /// The new values may add [`GROWTH_FACTOR`] times `len` (the size of the
+    /// document, part or record they are written in), at least
+    /// [`GROWTH_MIN`]. Without this, no limit: for the values that are not
+    /// held as edits (an `RcDom` changed in place) or are few (a part's
+    /// `Content-Location`).
+    pub fn growing_at_most_for(mut self, len: usize) -> Self {
+        self.growth_left = len.saturating_mul(GROWTH_FACTOR).max(GROWTH_MIN);
+        self
+    }
+
     /// Decide about `value` found in `element`'s `attribute`; `Some(new)` when it
     /// must be written back changed.
     pub fn rewrite(&mut self, element: &str, attribute: &str, value: &str) -> Option<String> {
@@ -136,7 +169,17 @@ impl<'a> LinkRewriter<'a> {
         attribute: &str,
         value: &str,
     ) -> Option<String> {
-        let (outcome, after, reason) = self.decide(base, value);
+        let (mut outcome, mut after, mut reason) = self.decide(base, value);
+        if let Some(new) = &after {
+            let growth = new.len().saturating_sub(value.len());
+            if growth > self.growth_left {
+                self.growth_limit_reached();
+                (outcome, after) = (Outcome::Failed, None);
+                reason = Some(GROWTH_REASON.into());
+            } else {
+                self.growth_left -= growth;
+            }
+        }
         self.record(
             base,
             element,
@@ -153,6 +196,20 @@ impl<'a> LinkRewriter<'a> {
     /// meaning the caller knows (`<form action="">` is [`Outcome::Empty`]).
     pub fn leave(&mut self, element: &str, attribute: &str, value: &str, outcome: Outcome) {
         self.record(self.base, element, attribute, value, outcome, None, None);
+    }
+
+    /// Reports, once, that the new values reached the growth limit.
+    fn growth_limit_reached(&mut self) {
+        if !std::mem::replace(&mut self.growth_reported, true) {
+            self.report.problem(
+                self.location,
+                crate::report::Severity::Error,
+                format!(
+                    "{GROWTH_REASON} ({GROWTH_FACTOR}× its size, at least {} MiB); the links past it are left as they are",
+                    GROWTH_MIN >> 20
+                ),
+            );
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -154,6 +154,8 @@ pub enum Setting {
     Force,
     /// [`WarcOptions::max_record`](crate::warc::WarcOptions::max_record).
     MaxRecord,
+    /// [`Options::format`](crate::Options::format).
+    Format,
 }
 
 impl Setting {
@@ -164,6 +166,7 @@ impl Setting {
             Setting::Charset => "Options::charset",
             Setting::Force => "Options::force",
             Setting::MaxRecord => "WarcOptions::max_record",
+            Setting::Format => "Options::format",
         }
     }
 }

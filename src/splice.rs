@@ -119,10 +119,114 @@ pub enum OffsetMap<'a> {
     Decoder {
         input: &'a [u8],
         decoder: encoding_rs::Decoder,
-        stateful: bool,
+        /// The shift state, in a stateful encoding (ISO-2022-JP).
+        shift: Option<ShiftTracker>,
         byte: usize,
         text: usize,
     },
+}
+
+/// An ISO-2022-JP escape sequence (`ESC ( B`, `ESC ( J`, `ESC ( I`,
+/// `ESC $ @`, `ESC $ B`): the shift state it selects. ISO-2022-JP is the one
+/// stateful encoding of the Encoding Standard (ISO-2022-KR and -CN, HZ map to
+/// its `replacement` encoding, UTF-7 is not in it), and its state is set by
+/// these sequences alone (WHATWG Encoding §13.2.1).
+pub type Escape = [u8; 3];
+
+/// The initial state: ASCII (`ESC ( B`).
+pub const TO_ASCII: Escape = *b"\x1B(B";
+
+/// The valid escape sequence at `at` of `bytes`, if one starts there.
+fn escape_at(bytes: &[u8], at: usize) -> Option<Escape> {
+    match bytes.get(at..at.checked_add(3)?)? {
+        [0x1B, b'(', b'B' | b'J' | b'I'] | [0x1B, b'$', b'@' | b'B'] => {
+            Some([0x1B, bytes[at + 1], bytes[at + 2]])
+        }
+        _ => None,
+    }
+}
+
+/// Do two escape sequences select the same state (`ESC $ @` and `ESC $ B`
+/// both select JIS X 0208)?
+fn same_state(a: Escape, b: Escape) -> bool {
+    a == b || (a[1] == b'$' && b[1] == b'$')
+}
+
+/// The escape sequence in force after each point of an ISO-2022-JP input,
+/// for points asked in increasing order: one pass over the input in all.
+pub struct ShiftTracker {
+    /// Every escape sequence before this offset has been read.
+    scanned: usize,
+    /// The last one.
+    escape: Escape,
+}
+
+impl ShiftTracker {
+    fn new(from: usize) -> ShiftTracker {
+        ShiftTracker {
+            scanned: from,
+            escape: TO_ASCII,
+        }
+    }
+
+    /// The escape sequence in force after the first `at` bytes of `input`.
+    fn at(&mut self, input: &[u8], at: usize) -> Escape {
+        let at = at.min(input.len());
+        while self.scanned < at {
+            let Some(i) = memchr::memchr(0x1B, &input[self.scanned..at]) else {
+                self.scanned = at;
+                break;
+            };
+            let esc = self.scanned + i;
+            if esc + 3 > at {
+                // Cut by `at`: read it whole on a later call.
+                self.scanned = esc;
+                break;
+            }
+            match escape_at(input, esc) {
+                Some(escape) => {
+                    self.escape = escape;
+                    self.scanned = esc + 3;
+                }
+                None => self.scanned = esc + 1,
+            }
+        }
+        self.escape
+    }
+}
+
+/// The bytes that replace a range of an ISO-2022-JP input, so that the
+/// output decodes to the input's text with the replacement in it:
+/// `encoded` is the replacement as an encoder writes it (from ASCII, back to
+/// ASCII at its end), `before` the escape sequence in force before the
+/// range, `after` the one in force at its end and `next` the input byte
+/// after it. The replacement enters ASCII first when it starts with ASCII
+/// and `before` is another state, and ends in the state the bytes after it
+/// expect (the input's own escape sequence), unless those bytes begin with
+/// an escape sequence of their own. No two escape sequences are ever written
+/// in a row: a decoder reads the first as an error (Encoding §13.2.1, the
+/// output flag). The range must begin after a character, not an escape
+/// sequence (as [`OffsetMap::start`] gives).
+pub fn fit_to_shift(encoded: Vec<u8>, before: Escape, after: Escape, next: Option<u8>) -> Vec<u8> {
+    let mut body = encoded;
+    if body.ends_with(&TO_ASCII) {
+        body.truncate(body.len() - TO_ASCII.len());
+    }
+    let mut out = Vec::with_capacity(body.len() + 6);
+    let mut state = before;
+    if !body.is_empty() && body[0] != 0x1B && !same_state(before, TO_ASCII) {
+        out.extend_from_slice(&TO_ASCII);
+        state = TO_ASCII;
+    }
+    let mut tracker = ShiftTracker::new(0);
+    if memchr::memchr(0x1B, &body).is_some() {
+        state = tracker.at(&body, body.len());
+    }
+    out.extend_from_slice(&body);
+    if next != Some(0x1B) && !same_state(state, after) {
+        out.extend_from_slice(&after);
+    }
+    out
 }
 
 /// The UTF-8 length of each byte's character in the single-byte
@@ -167,7 +271,7 @@ impl<'a> OffsetMap<'a> {
             OffsetMap::Decoder {
                 input,
                 decoder: encoding.new_decoder_without_bom_handling(),
-                stateful: encoding == ISO_2022_JP,
+                shift: (encoding == ISO_2022_JP).then(|| ShiftTracker::new(bom_len)),
                 byte: bom_len,
                 text: 0,
             }
@@ -229,39 +333,28 @@ impl<'a> OffsetMap<'a> {
         }
     }
 
-    /// The latest input offset after which the text up to `at` is decoded:
-    /// past the escape sequences that follow it in a stateful encoding
-    /// (ISO-2022-JP), so that an edit takes the mode switches around it.
-    pub fn end(&mut self, at: usize) -> Option<usize> {
-        let end = self.start(at)?;
-        if let OffsetMap::Decoder {
-            input,
-            decoder,
-            stateful: true,
-            byte,
-            ..
-        } = self
-        {
-            let mut out = [0u8; 16];
-            while input.get(*byte) == Some(&0x1B) && *byte + 3 <= input.len() {
-                let (_, read, written) = decoder.decode_to_utf8_without_replacement(
-                    &input[*byte..*byte + 3],
-                    &mut out,
-                    false,
-                );
-                debug_assert_eq!((read, written), (3, 0));
-                *byte += read;
-            }
-            return Some(*byte);
+    /// In a stateful encoding (ISO-2022-JP), the escape sequence in force
+    /// after the input's first `at` bytes ([`TO_ASCII`] at the start);
+    /// `None` in any other encoding. Asked in increasing order.
+    pub fn shift_at(&mut self, at: usize) -> Option<Escape> {
+        match self {
+            OffsetMap::Decoder {
+                input,
+                shift: Some(tracker),
+                ..
+            } => Some(tracker.at(input, at)),
+            _ => None,
         }
-        Some(end)
     }
 
     /// The input range of the text range `range` (asked in increasing
-    /// order, like [`start`](Self::start)).
+    /// order, like [`start`](Self::start)): from the earliest offset to the
+    /// earliest, so that in a stateful encoding the escape sequences after
+    /// the range stay outside it (the bytes of a replacement are fitted to
+    /// them: [`fit_to_shift`]).
     pub fn range(&mut self, range: &Range<usize>) -> Option<Range<usize>> {
         let start = self.start(range.start)?;
-        Some(start..self.end(range.end)?)
+        Some(start..self.start(range.end)?)
     }
 }
 
@@ -354,16 +447,132 @@ mod tests {
         for (name, input, encoding, bom, text_at, input_at) in cases {
             let mut map = OffsetMap::new(input, encoding, *bom);
             assert_eq!(map.start(*text_at), Some(*input_at), "{name}");
-            assert_eq!(map.end(text_at + 1), Some(input.len()), "{name}");
+            assert_eq!(map.start(text_at + 1), Some(input.len()), "{name}");
         }
         // Inside a character: none.
         let mut map = OffsetMap::new(b"\x82\xa0x", encoding_rs::SHIFT_JIS, 0);
         assert_eq!(map.start(1), None);
-        // ISO-2022-JP: an edit's end takes the escape back to ASCII.
+        // ISO-2022-JP: a range ends before the escape sequence after it,
+        // and the shift state at each end is known.
         let input = b"\x1B$B\x24\x22\x1B(Bx";
         let mut map = OffsetMap::new(input, ISO_2022_JP, 0);
         assert!(!map.exact());
-        assert_eq!(map.range(&(0..3)), Some(0..8));
+        assert_eq!(map.shift_at(0), Some(TO_ASCII));
+        assert_eq!(map.range(&(0..3)), Some(0..5));
+        assert_eq!(map.shift_at(5), Some(*b"\x1B$B"));
+        assert_eq!(map.shift_at(8), Some(TO_ASCII));
+        assert_eq!(OffsetMap::new(input, UTF_8, 0).shift_at(8), None);
+    }
+
+    #[test]
+    fn a_replacement_in_iso_2022_jp_enters_and_leaves_the_states_around_it() {
+        const JIS: Escape = *b"\x1B$B";
+        const JIS_AT: Escape = *b"\x1B$@";
+        const ROMAN: Escape = *b"\x1B(J";
+        // Name, the encoded replacement, before, after, the next byte, the bytes written.
+        type Case = (
+            &'static str,
+            &'static [u8],
+            Escape,
+            Escape,
+            Option<u8>,
+            &'static [u8],
+        );
+        let cases: &[Case] = &[
+            (
+                "ascii in ascii",
+                b"h/",
+                TO_ASCII,
+                TO_ASCII,
+                Some(b'x'),
+                b"h/",
+            ),
+            (
+                "ascii before a kanji run whose escape is kept",
+                b"h/",
+                TO_ASCII,
+                TO_ASCII,
+                Some(0x1B),
+                b"h/",
+            ),
+            (
+                "ascii inside a kanji run: out and back in",
+                b"h/",
+                JIS,
+                JIS,
+                Some(0x24),
+                b"\x1B(Bh/\x1B$B",
+            ),
+            (
+                "the input's own escape is restored",
+                b"h/",
+                JIS_AT,
+                JIS_AT,
+                Some(0x24),
+                b"\x1B(Bh/\x1B$@",
+            ),
+            (
+                "ascii after a kanji run, before ascii",
+                b"h/",
+                JIS,
+                TO_ASCII,
+                Some(b'x'),
+                b"\x1B(Bh/",
+            ),
+            (
+                "ascii then the kanji the input goes on with",
+                b"h/",
+                TO_ASCII,
+                JIS,
+                Some(0x24),
+                b"h/\x1B$B",
+            ),
+            (
+                "roman is not ascii",
+                b"h/",
+                ROMAN,
+                ROMAN,
+                Some(b'x'),
+                b"\x1B(Bh/\x1B(J",
+            ),
+            (
+                "kanji ending where kanji goes on: no escape back",
+                b"\x1B$B\x24\x22\x1B(B",
+                TO_ASCII,
+                JIS,
+                Some(0x24),
+                b"\x1B$B\x24\x22",
+            ),
+            (
+                "kanji before an escape: none twice in a row",
+                b"a\x1B$B\x24\x22\x1B(B",
+                TO_ASCII,
+                TO_ASCII,
+                Some(0x1B),
+                b"a\x1B$B\x24\x22",
+            ),
+            (
+                "kanji at the end of the input, back to ascii",
+                b"\x1B$B\x24\x22\x1B(B",
+                TO_ASCII,
+                TO_ASCII,
+                None,
+                b"\x1B$B\x24\x22\x1B(B",
+            ),
+            (
+                "nothing, between two states",
+                b"",
+                JIS,
+                TO_ASCII,
+                Some(b'x'),
+                b"\x1B(B",
+            ),
+            ("nothing, in one state", b"", JIS, JIS, Some(0x24), b""),
+        ];
+        for (name, encoded, before, after, next, want) in cases {
+            let got = fit_to_shift(encoded.to_vec(), *before, *after, *next);
+            assert_eq!(got, *want, "{name}");
+        }
     }
 
     #[test]

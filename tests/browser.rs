@@ -132,6 +132,25 @@ fn chromium() -> Option<PathBuf> {
     None
 }
 
+/// The first Chromium whose tree depth cap linkbase follows exactly
+/// (docs/hardening.md, "HTML tree depth: Chromium's cap"). Chromium 148
+/// (Debian 12's package) caps one level higher up the tree: at 510 nested
+/// elements it takes a template's `<base>` into the document as 156 does
+/// at 511.
+const CAP_AS_LINKBASE_FROM: u32 = 156;
+
+/// The major version `chromium --version` prints (`Chromium 148.0.…`).
+fn chromium_major(chromium: &std::path::Path) -> u32 {
+    let out = std::process::Command::new(chromium)
+        .arg("--version")
+        .output()
+        .expect("chromium --version");
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace()
+        .find_map(|word| word.split('.').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no version in `chromium --version`: {text}"))
+}
+
 /// Load `url` in headless Chromium and return the harness's result: what
 /// each URL-bearing value resolved to.
 fn read_in_chromium(chromium: &Path, url: &str) -> BTreeMap<String, String> {
@@ -225,6 +244,8 @@ fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
         eprintln!("skipped: chromium not installed");
         return;
     };
+    let major = chromium_major(&chromium);
+    let cap_as_linkbase = major >= CAP_AS_LINKBASE_FROM;
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let site: Site = Arc::new(Mutex::new(HashMap::new()));
@@ -330,13 +351,30 @@ fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
         deep("deep", "http://other.example/base/in-template.html"),
         "chromium did not take deep.html's template base into the document"
     );
-    assert!(
-        deep(
-            "deeper",
-            &format!("http://127.0.0.1:{port}/site/dir/in-template.html")
-        ),
-        "chromium did not take deeper.html's template link into the document"
-    );
+    if cap_as_linkbase {
+        assert!(
+            deep(
+                "deeper",
+                &format!("http://127.0.0.1:{port}/site/dir/in-template.html")
+            ),
+            "chromium did not take deeper.html's template link into the document"
+        );
+    } else {
+        // An older Chromium caps one level higher: deeper.html (510) reads
+        // as deep.html (511) does in 156 — asserted, so that a change of the
+        // rule shows — and linkbase, which follows 156, is not compared with
+        // it there.
+        assert!(
+            deep("deeper", "http://other.example/base/in-template.html"),
+            "chromium {major} did not take deeper.html's template base into the document"
+        );
+        let before = failures.len();
+        failures.retain(|f| !f.contains(": deeper/"));
+        eprintln!(
+            "chromium {major}: deeper.html's {} differences not counted (its cap is one level above {CAP_AS_LINKBASE_FROM}'s, which linkbase follows)",
+            before - failures.len()
+        );
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!(
         "chromium read {} URL-bearing values; as rewritten under rfc3986 and whatwg they lead to the same URLs, also from /elsewhere/",

@@ -1020,3 +1020,243 @@ fn a_warc_is_not_written_to_a_terminal() {
         format!("<a href=\"{PREFIX}x\">x</a>\r\n")
     );
 }
+
+// --- nothing written or read outside its folder (issue 32) --------------------------
+
+/// A folder `elsewhere` outside every input and output, with a private
+/// `authorized_keys` that must never change, and its bytes.
+fn elsewhere(dir: &Path) -> (PathBuf, &'static str) {
+    let elsewhere = dir.join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    let keys = "ssh-ed25519 AAAA the-real-key\n";
+    fs::write(elsewhere.join("authorized_keys"), keys).unwrap();
+    fs::set_permissions(
+        elsewhere.join("authorized_keys"),
+        fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    (elsewhere, keys)
+}
+
+#[test]
+fn a_mirror_never_writes_through_a_link_it_made_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let (elsewhere, keys) = elsewhere(dir.path());
+    // Site A has `cfg` as a link to the outside folder; site B has `cfg`
+    // as a real folder with a page and an `authorized_keys` of its own.
+    let a = dir.path().join("a");
+    fs::create_dir(&a).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, a.join("cfg")).unwrap();
+    let b = dir.path().join("b");
+    fs::create_dir_all(b.join("cfg")).unwrap();
+    fs::write(b.join("cfg/authorized_keys"), "ssh-rsa the-attacker\n").unwrap();
+    fs::write(b.join("cfg/authorized_keys.html"), page(0).0).unwrap();
+    let out = dir.path().join("out");
+    let expected = |relative: &str| {
+        format!(
+            "{}: error: output {}: {} is a symbolic link where a folder is expected: not followed (linkbase reads and writes only beneath the folder given)",
+            b.join(relative).display(),
+            out.join(relative).display(),
+            out.join("cfg").display()
+        )
+    };
+    // In one run, A then B; and in two runs, A's mirror first, then B's.
+    let one_run = run(linkbase()
+        .args(["-r", "-j", "1", "--url-prefix", PREFIX, "-o"])
+        .arg(&out)
+        .arg(&a)
+        .arg(&b));
+    let runs = [one_run, {
+        fs::remove_dir_all(&out).unwrap();
+        let first = run(linkbase()
+            .args(["-r", "--url-prefix", PREFIX, "-o"])
+            .arg(&out)
+            .arg(&a));
+        assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+        run(linkbase()
+            .args(["-r", "-j", "1", "--url-prefix", PREFIX, "-o"])
+            .arg(&out)
+            .arg(&b))
+    }];
+    for out_run in runs {
+        assert_eq!(out_run.status.code(), Some(1), "{}", stderr(&out_run));
+        let err = stderr(&out_run);
+        for shown in ["cfg/authorized_keys", "cfg/authorized_keys.html"] {
+            let line = expected(shown);
+            assert!(err.contains(&line), "{line}\nnot in\n{err}");
+        }
+        assert_eq!(
+            fs::read_to_string(elsewhere.join("authorized_keys")).unwrap(),
+            keys
+        );
+        assert_eq!(names(&elsewhere), ["authorized_keys"]);
+        // The link A made is still a link, to where it led.
+        assert_eq!(fs::read_link(out.join("cfg")).unwrap(), elsewhere);
+    }
+}
+
+#[test]
+fn a_mirror_never_writes_through_a_link_at_a_files_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let (elsewhere, keys) = elsewhere(dir.path());
+    let site = pages(dir.path(), 1);
+    fs::write(site.join("notes.txt"), "plain\n").unwrap();
+    let out = dir.path().join("out");
+    fs::create_dir(&out).unwrap();
+    for name in ["p0.html", "notes.txt"] {
+        std::os::unix::fs::symlink(elsewhere.join("authorized_keys"), out.join(name)).unwrap();
+    }
+    let ran = run(linkbase()
+        .args(["-r", "-j", "1", "--url-prefix", PREFIX, "-o"])
+        .arg(&out)
+        .arg(&site));
+    assert_eq!(ran.status.code(), Some(1), "{}", stderr(&ran));
+    for name in ["notes.txt", "p0.html"] {
+        let line = format!(
+            "{}: error: output {}: is a symbolic link (an earlier mirror's copy of a link?): not written through it; remove it to write the file",
+            site.join(name).display(),
+            out.join(name).display()
+        );
+        assert!(
+            stderr(&ran).contains(&line),
+            "{line}\nnot in\n{}",
+            stderr(&ran)
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(elsewhere.join("authorized_keys")).unwrap(),
+        keys
+    );
+}
+
+#[test]
+fn a_report_naming_a_walked_input_is_refused_in_every_spelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = pages(dir.path(), 2);
+    let input = site.join("p1.html");
+    let by_link = dir.path().join("report-link.jsonl");
+    std::os::unix::fs::symlink(&input, &by_link).unwrap();
+    let by_hard_link = dir.path().join("report-hard.jsonl");
+    fs::hard_link(&input, &by_hard_link).unwrap();
+    let out = dir.path().join("out");
+    for (mode, report) in [
+        (&["-o", out.to_str().unwrap()][..], &input),
+        (&["-o", out.to_str().unwrap()][..], &by_link),
+        (&["-i"][..], &by_hard_link),
+        (&["-i"][..], &site.join("./p1.html")),
+    ] {
+        let ran = run(linkbase()
+            .args(["-r", "--url-prefix", PREFIX])
+            .args(mode)
+            .arg("--report")
+            .arg(report)
+            .arg(&site));
+        assert_eq!(
+            (ran.status.code(), stderr(&ran)),
+            (
+                Some(2),
+                format!(
+                    "linkbase: error: --report {}: is the input {}; give the report a file of its own (no file was changed)\n",
+                    report.display(),
+                    input.display()
+                )
+            ),
+            "{mode:?}"
+        );
+        assert_eq!(fs::read_to_string(&input).unwrap(), page(1).0);
+        assert!(!out.exists());
+    }
+    // Inside the mirror folder an output could take the report's place.
+    fs::create_dir(&out).unwrap();
+    let inside = out.join("p0.html");
+    let ran = run(linkbase()
+        .args(["-r", "--url-prefix", PREFIX, "-o"])
+        .arg(&out)
+        .arg("--report")
+        .arg(&inside)
+        .arg(&site));
+    assert_eq!(
+        (ran.status.code(), stderr(&ran)),
+        (
+            Some(2),
+            format!(
+                "linkbase: error: --report {}: is inside the output folder {}; give the report a place outside it\n",
+                inside.display(),
+                out.display()
+            )
+        )
+    );
+}
+
+/// Keep `child` going through every pause of its pause hook until it ends.
+fn release_until_done(mut child: Child, fifo: &Path) -> Output {
+    use std::os::unix::fs::OpenOptionsExt;
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        let _ = fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_folder_swapped_for_a_link_during_a_walk_is_not_followed() {
+    for mode in ["-i", "-o"] {
+        let dir = tempfile::tempdir().unwrap();
+        let (elsewhere, keys) = elsewhere(dir.path());
+        fs::write(elsewhere.join("p1.html"), page(1).0).unwrap();
+        fs::write(elsewhere.join("secret.txt"), "private\n").unwrap();
+        let site = pages(dir.path(), 1);
+        fs::create_dir(site.join("sub")).unwrap();
+        fs::write(site.join("sub/p1.html"), page(1).0).unwrap();
+        fs::write(site.join("sub/secret.txt"), "public\n").unwrap();
+        let out = dir.path().join("out");
+        let mut cmd = linkbase();
+        cmd.args(["-r", "-j", "1", "--url-prefix", PREFIX]);
+        if mode == "-i" {
+            cmd.args(["-i", "--backup", ".orig"]);
+        } else {
+            cmd.arg("-o").arg(&out);
+        }
+        // Paused while p0.html (the first file) is written: `sub` is then
+        // swapped for a link to the outside folder.
+        let (child, held) = paused_at(cmd.arg(&site), "write", dir.path());
+        fs::rename(site.join("sub"), dir.path().join("sub.moved")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, site.join("sub")).unwrap();
+        drop(held);
+        let ran = release_until_done(child, &dir.path().join("pause.fifo"));
+        assert_eq!(ran.status.code(), Some(1), "{mode}: {}", stderr(&ran));
+        let line = format!(
+            "{} is a symbolic link where a folder is expected: not followed",
+            site.join("sub").display()
+        );
+        assert!(stderr(&ran).contains(&line), "{mode}: {}", stderr(&ran));
+        // Outside the tree nothing was rewritten, backed up or copied.
+        assert_eq!(
+            names(&elsewhere),
+            ["authorized_keys", "p1.html", "secret.txt"]
+        );
+        assert_eq!(
+            fs::read_to_string(elsewhere.join("p1.html")).unwrap(),
+            page(1).0
+        );
+        assert_eq!(
+            fs::read_to_string(elsewhere.join("authorized_keys")).unwrap(),
+            keys
+        );
+        if mode == "-o" {
+            assert!(
+                !out.join("sub/secret.txt").exists(),
+                "an outside file copied in"
+            );
+            assert!(!out.join("sub/p1.html").exists());
+            assert_eq!(fs::read_to_string(out.join("p0.html")).unwrap(), page(0).1);
+        } else {
+            assert_eq!(fs::read_to_string(site.join("p0.html")).unwrap(), page(0).1);
+        }
+    }
+}

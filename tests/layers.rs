@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 17] = [
+const LAYERS: [&str; 18] = [
     "quote",
     "splice",
     "resolve",
@@ -30,6 +30,7 @@ const LAYERS: [&str; 17] = [
     "mime",
     "non_archive",
     "warc",
+    "detect",
     "input",
     "fuzzing",
     "doc_example_tests",

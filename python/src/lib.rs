@@ -102,7 +102,9 @@ fn options_for(input: &Input, args: &Args<'_>, name: Option<&str>) -> PyResult<l
     let mut options = args.options()?;
     if input.text().is_some() && options.charset.is_none() {
         let format = match options.format {
-            linkbase::Format::Auto => linkbase::detect_format(input.bytes(), name),
+            linkbase::Format::Auto => {
+                linkbase::detect(input.bytes(), name, options.url.as_deref()).format
+            }
             format => format,
         };
         if matches!(format, linkbase::Format::Html | linkbase::Format::Css) {

@@ -88,6 +88,7 @@ pub fn python_term(setting: Setting) -> &'static str {
         Setting::Charset => "charset=",
         Setting::Force => "force=",
         Setting::MaxRecord => "max_record=",
+        Setting::Format => "format=",
     }
 }
 

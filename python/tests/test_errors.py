@@ -100,3 +100,20 @@ def test_garbage_never_panics():
     for data in inputs:
         result = linkbase.rewrite(data, "http://h.example/")
         assert isinstance(result.output, bytes)
+
+
+def test_html_named_as_a_message_is_read_as_html_as_the_cli_reads_it():
+    # One detection rule (linkbase::detect) for the CLI, Rust and Python:
+    # HTML in a file named `.eml` is HTML, with a warning saying so.
+    out = linkbase.rewrite(
+        b"<!DOCTYPE html><a href=x.html>x</a>",
+        "https://example.org/docs/page.html",
+        name="page.eml",
+    )
+    assert out.output == b"<!DOCTYPE html><a href=https://example.org/docs/x.html>x</a>"
+    [problem] = out.report.problems
+    assert problem.severity == "warning"
+    assert problem.message == (
+        "named like a message, but the content is an HTML document: "
+        "read as HTML (format= mime reads it as a message)"
+    )

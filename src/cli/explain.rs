@@ -85,13 +85,11 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
     options.profile = args.profile;
     options.force = args.force;
     options.format = args.format;
+    // Detected by the library's rule, which reports its note with the
+    // explanation's problems.
     if !forced {
-        let guess = super::sniff::guess_format(&input, Some(&name), options.url.as_deref());
-        options.format = guess.format;
-        if let Some(note) = guess.note {
-            eprintln!("{name}: warning: {note}");
-        }
-        if super::job::is_binary(&input, options.format, None) {
+        let format = linkbase::detect(&input, Some(&name), options.url.as_deref()).format;
+        if super::job::is_binary(&input, format, None) {
             eprintln!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS");
             return EXIT_PARTIAL;
         }

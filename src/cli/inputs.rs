@@ -3,6 +3,7 @@
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
 use super::atomic::Backup;
+use super::beneath;
 use super::io::io_cause;
 use super::paths::{display, walk_takes_name};
 use super::settings::{Destination, Settings};
@@ -45,6 +46,33 @@ pub struct InputFile {
     /// The path under the folder it was found in (for a file given directly,
     /// its name): where `-o DIR` puts it and what `--url-prefix` maps.
     pub relative: PathBuf,
+    /// The folder walked (`-r`) that `relative` is under; `None` for a file
+    /// given by name. A walked file is opened beneath it, following no
+    /// symbolic link ([`beneath`]): a folder swapped for a link during the
+    /// run does not lead the run out of the tree.
+    pub root: Option<Arc<Path>>,
+}
+
+impl InputFile {
+    /// Open the file for reading: a file given by name as the user named it
+    /// (a link to it followed), a walked file beneath its folder with no
+    /// link followed on the way or at the end.
+    pub fn open(&self) -> std::io::Result<fs::File> {
+        match self.beneath()? {
+            Some((folder, name)) => folder.open_file(&name),
+            None => fs::File::open(&self.path),
+        }
+    }
+
+    /// The folder of a walked file, opened beneath its root, and its name
+    /// there; `None` for a file given by name.
+    pub fn beneath(&self) -> std::io::Result<Option<(beneath::Folder, std::ffi::OsString)>> {
+        let Some(root) = &self.root else {
+            return Ok(None);
+        };
+        let (folder, name) = beneath::split(&self.relative)?;
+        Ok(Some((beneath::Folder::open(root, folder, false)?, name)))
+    }
 }
 
 /// A path that is not processed, and why.
@@ -80,7 +108,12 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
             Ok(meta) if meta.is_dir() => {
                 if settings.recursive {
                     let first = entries.len();
-                    walk(path, path, settings.backup(), &mut entries);
+                    walk(
+                        &Arc::from(path.as_path()),
+                        path,
+                        settings.backup(),
+                        &mut entries,
+                    );
                     exclude_by_globs(&mut entries[first..], settings);
                 } else {
                     entries.push(skip_error(
@@ -93,6 +126,7 @@ pub fn collect(settings: &Settings) -> Vec<Entry> {
                 relative: path.file_name().map(PathBuf::from).unwrap_or_default(),
                 path: path.clone(),
                 name,
+                root: None,
             })),
         }
     }
@@ -178,7 +212,7 @@ fn skip_error(name: Arc<str>, reason: String) -> Entry {
 /// Walk `folder` (under input `root`), sorted by name; symbolic links are
 /// not followed. Files named like `backup`'s backups (`-i --backup`) are
 /// never inputs: a second run must not rewrite the first one's originals.
-fn walk(root: &Path, folder: &Path, backup: Option<&Backup>, entries: &mut Vec<Entry>) {
+fn walk(root: &Arc<Path>, folder: &Path, backup: Option<&Backup>, entries: &mut Vec<Entry>) {
     let listing = match fs::read_dir(folder) {
         Ok(listing) => listing,
         Err(e) => {
@@ -189,13 +223,14 @@ fn walk(root: &Path, folder: &Path, backup: Option<&Backup>, entries: &mut Vec<E
     };
     let mut children: Vec<_> = listing.filter_map(Result::ok).collect();
     children.sort_by_key(|c| c.file_name());
-    if children.is_empty() && folder != root {
+    if children.is_empty() && folder != &**root {
         // Nothing in it makes it in the mirror: the mirror makes it itself.
-        let relative = folder.strip_prefix(root).unwrap_or(folder).to_path_buf();
+        let relative = folder.strip_prefix(&**root).unwrap_or(folder).to_path_buf();
         let file = InputFile {
             path: folder.to_path_buf(),
             name: display(folder),
             relative,
+            root: Some(root.clone()),
         };
         entries.push(copied(file, "empty folder"));
         return;
@@ -210,11 +245,12 @@ fn walk(root: &Path, folder: &Path, backup: Option<&Backup>, entries: &mut Vec<E
                 continue;
             }
         };
-        let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+        let relative = path.strip_prefix(&**root).unwrap_or(&path).to_path_buf();
         let file = InputFile {
             path,
             name,
             relative,
+            root: Some(root.clone()),
         };
         if kind.is_dir() {
             walk(root, &file.path, backup, entries);
@@ -279,66 +315,6 @@ fn sniff_file(path: &Path) -> bool {
     // A file that cannot be read is taken, so that its error is reported.
     read.is_err()
         || linkbase::looks_like_message(&head)
-        || looks_like_html(&head)
+        || linkbase::looks_like_html(&head)
         || linkbase::warc::looks_like_warc(&head)
-}
-
-/// Tag openers of the WHATWG MIME Sniffing Standard's "text/html" patterns.
-const HTML_OPENERS: [&[u8]; 17] = [
-    b"<!doctype html",
-    b"<html",
-    b"<head",
-    b"<script",
-    b"<iframe",
-    b"<h1",
-    b"<div",
-    b"<font",
-    b"<table",
-    b"<a",
-    b"<style",
-    b"<title",
-    b"<b",
-    b"<body",
-    b"<br",
-    b"<p",
-    b"<!--",
-];
-
-/// Does `head` start (after a UTF-8 BOM and whitespace) like an HTML document,
-/// by the MIME Sniffing Standard's rules: one of its tag openers followed by
-/// a space or `>` (`<!--` needs nothing after it)?
-pub fn looks_like_html(head: &[u8]) -> bool {
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let start = head
-        .iter()
-        .position(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
-        .unwrap_or(head.len());
-    let head = &head[start..];
-    HTML_OPENERS.iter().any(|opener| {
-        head.len() >= opener.len()
-            && head[..opener.len()].eq_ignore_ascii_case(opener)
-            && (*opener == b"<!--" || matches!(head.get(opener.len()), Some(b' ' | b'>')))
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn html_sniffing_follows_the_mime_sniffing_patterns() {
-        let cases: [(&str, &[u8], bool); 8] = [
-            ("doctype", b"<!DOCTYPE html><p>", true),
-            ("bom and space", b"\xEF\xBB\xBF \n<html>", true),
-            ("comment", b"<!--x-->", true),
-            ("p tag", b"<P class=x>", true),
-            ("tag prefix only", b"<pre>", false),
-            ("xml", b"<?xml version='1.0'?>", false),
-            ("text", b"hello <html>", false),
-            ("binary", b"\x89PNG\r\n", false),
-        ];
-        for (name, head, want) in cases {
-            assert_eq!(looks_like_html(head), want, "{name}");
-        }
-    }
 }

@@ -9,7 +9,7 @@ use super::output::{self, WriteFailure};
 use super::result::{JobResult, Status};
 use super::settings::Settings;
 use super::warc;
-use linkbase::{Format, Problem, Severity};
+use linkbase::Format;
 use std::io::{self, Read};
 
 /// Process one entry; a panic (a bug) becomes an error for this input
@@ -42,7 +42,7 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             result.status = match &skip.mirrored {
                 _ if skip.is_error => Status::Skipped(skip.reason.clone()),
                 Some(file) if settings.copies_to_mirror() => {
-                    match output::copy_to_mirror(settings, &file.path, &file.relative) {
+                    match output::copy_to_mirror(settings, file) {
                         Ok(()) => Status::Copied(format!("{}; copied to the mirror", skip.reason)),
                         Err(WriteFailure::Error(reason)) => Status::NotWritten(reason),
                         Err(WriteFailure::BrokenPipe) => Status::NotWritten("broken pipe".into()),
@@ -60,7 +60,9 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             let result = JobResult::new(Some(file.name.clone()), keep_links);
             // Opened once and read once: a FIFO or a device gives its bytes
             // only to the first reader.
-            let handle = match std::fs::File::open(&file.path) {
+            // A walked file beneath its folder, no link followed
+            // (InputFile::open).
+            let handle = match file.open() {
                 Ok(handle) => handle,
                 Err(e) => return result.skipped(format!("cannot read: {}", io_cause(&e))),
             };
@@ -193,21 +195,19 @@ fn rewrite(
 ) -> JobResult {
     result.bytes_read = bytes.len() as u64;
     let name = result.name.as_deref();
-    let mut options = settings.options_for(file.map(|f| f.relative.as_path()));
-    // A format given with --format is taken at its word: only a guessed one
-    // is second-guessed by the binary check. The guess is made once: the
-    // library is told the format.
-    let mut note = None;
+    let options = settings.options_for(file.map(|f| f.relative.as_path()));
+    let mut guessed_html = false;
+    // A format given with --format is taken at its word: only a detected
+    // one is second-guessed by the binary check. The library detects it by
+    // the same rule (`linkbase::detect`) and reports its note, if any.
     let guessing = options.format == Format::Auto;
     if guessing {
-        let guess = super::sniff::guess_format(bytes, name, options.url.as_deref());
-        options.format = guess.format;
-        note = guess.note;
-        if is_binary(bytes, options.format, options.charset) {
+        let format = linkbase::detect(bytes, name, options.url.as_deref()).format;
+        if is_binary(bytes, format, options.charset) {
             return result.skipped(BINARY);
         }
+        guessed_html = format == Format::Html;
     }
-    let guessed_html = guessing && options.format == Format::Html;
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).
     let rewrite = linkbase::plan_rewrite(bytes, &options, name);
@@ -243,15 +243,6 @@ fn rewrite(
             "{}: no links found (read as HTML; --format css, mime or xhtml reads it as something else)",
             result.name.as_deref().unwrap_or("<stdin>"),
         ));
-    }
-    if let Some(note) = note {
-        let problem = Problem {
-            file: result.name.clone(),
-            part: None,
-            severity: Severity::Warning,
-            message: note.into(),
-        };
-        result.report.problems.insert(0, problem);
     }
     super::terms::name_flags(&mut result.report);
     result.status = match written {

@@ -17,6 +17,7 @@
 
 mod args;
 mod atomic;
+mod beneath;
 mod explain;
 mod globs;
 mod inputs;
@@ -34,7 +35,6 @@ mod resolve;
 mod result;
 mod rewrite;
 mod settings;
-mod sniff;
 mod summary;
 mod terms;
 mod warc;

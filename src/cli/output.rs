@@ -1,8 +1,10 @@
 //! Where one input's output goes, and writing it there: standard output, one
 //! file (`-o FILE`), the same place in a mirror folder (`-o DIR`), or the
 //! input itself (`-i`). Regular files are always written atomically
-//! ([`super::atomic`]), through any symbolic link to them; what is not a
-//! regular file (a device, a FIFO, `/dev/stdout`) is written through
+//! ([`super::atomic`]): a file the user named through any symbolic link to
+//! it, a mirror's file and a walked file in place in its folder opened
+//! beneath its root with no link followed ([`super::beneath`]); what is not
+//! a regular file (a device, a FIFO, `/dev/stdout`) is written through
 //! ([`super::output_path`]).
 //!
 //! A mirror (`-o DIR`) is complete: every file of the tree that is not
@@ -10,6 +12,7 @@
 //! link is made again as a link with the same target.
 
 use super::atomic::{InPlace, ReadFile};
+use super::beneath::{self, Folder};
 use super::inputs::InputFile;
 use super::io::{io_cause, write_pieces};
 use super::output_path::{self, Kind, OutputPath};
@@ -38,14 +41,20 @@ pub fn write(
     changed: bool,
     read: Option<ReadFile<'_>>,
 ) -> Result<(), WriteFailure> {
-    match place(settings, input, changed)? {
+    // (`_open`: the folder the output is written in, held open meanwhile.)
+    let (place, _open) = place(settings, input, changed)?;
+    match place {
         Place::Stdout => write_stdout(content),
         Place::Stderr => write_pieces(io::stderr().lock(), content.iter().copied())
             .map_err(|e| error(io_cause(&e))),
         Place::Nowhere => Ok(()),
         Place::Through { named, path, kind } => output_path::write_through(&path, kind, content)
             .map_err(|e| through_failure(&e, &named, kind)),
-        Place::File { target, in_place } => {
+        Place::File {
+            target,
+            shown,
+            in_place,
+        } => {
             let in_place = match (in_place, read) {
                 (false, _) => None,
                 (true, Some(read)) => Some(InPlace {
@@ -59,7 +68,7 @@ pub fn write(
             settings
                 .writer
                 .write(&target, content, in_place)
-                .map_err(|e| file_failure(&e, &target, in_place.is_some()))
+                .map_err(|e| file_failure(&e, &shown, in_place.is_some()))
         }
     }
 }
@@ -77,7 +86,8 @@ pub fn write_streamed(
     input: Option<&InputFile>,
     fill: &mut Fill<'_>,
 ) -> Result<(), WriteFailure> {
-    match place(settings, input, true)? {
+    let (place, _open) = place(settings, input, true)?;
+    match place {
         Place::Stdout => {
             if io::stdout().is_terminal() {
                 return Err(error(TERMINAL.into()));
@@ -99,14 +109,18 @@ pub fn write_streamed(
             });
             written.map_err(|e| through_failure(&e, &named, kind))
         }
-        Place::File { target, in_place } => {
+        Place::File {
+            target,
+            shown,
+            in_place,
+        } => {
             if in_place {
                 return Err(error("not rewritten in place".into()));
             }
             settings
                 .writer
-                .write_streamed(&target, &mut |out| fill(out, Some(&target)))
-                .map_err(|e| file_failure(&e, &target, false))
+                .write_streamed(&target, &mut |out| fill(out, Some(&shown)))
+                .map_err(|e| file_failure(&e, &shown, false))
         }
     }
 }
@@ -117,49 +131,83 @@ pub const TERMINAL: &str =
     "binary output (a WARC) is not written to a terminal: use -o FILE or redirect standard output";
 
 /// Copy `source`, a file of the tree that is not rewritten, to its place
-/// `relative` in the mirror folder: a regular file's bytes (atomically, as
-/// every output file), a symbolic link as a link with the same target (so a
-/// link inside the tree keeps leading where it led), an empty folder as a
-/// folder.
-pub fn copy_to_mirror(
-    settings: &Settings,
-    source: &Path,
-    relative: &Path,
-) -> Result<(), WriteFailure> {
-    let Destination::Mirror(folder) = &settings.destination else {
+/// in the mirror folder: a regular file's bytes (atomically, as every output
+/// file), a symbolic link as a link with the same target (so a link inside
+/// the tree keeps leading where it led), an empty folder as a folder. The
+/// source is read, and the copy written, beneath their folders with no link
+/// followed on the way ([`beneath`]).
+pub fn copy_to_mirror(settings: &Settings, source: &InputFile) -> Result<(), WriteFailure> {
+    let Destination::Mirror(root) = &settings.destination else {
         return Ok(());
     };
-    let target = folder.join(relative);
+    let shown = root.join(&source.relative);
     let output = |what: &str, e: &io::Error| {
         error(format!(
             "output {}: {what}: {}",
-            target.display(),
+            shown.display(),
             io_cause(e)
         ))
     };
-    if let Some(parent) = target.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| output("cannot create its folder", &e))?;
-    }
+    let (folder, name) = mirror_folder(root, &source.relative, &shown)?;
+    let target = folder.path_of(&name);
+    let (source_folder, source_name) = match source.beneath() {
+        Ok(Some(found)) => found,
+        Ok(None) => return Err(error(format!("{}: not in a walked folder", source.name))),
+        Err(e) => return Err(output("cannot read the input", &e)),
+    };
+    let source_path = source_folder.path_of(&source_name);
     let meta =
-        std::fs::symlink_metadata(source).map_err(|e| output("cannot read the input", &e))?;
+        std::fs::symlink_metadata(&source_path).map_err(|e| output("cannot read the input", &e))?;
     if meta.file_type().is_symlink() {
-        let link = std::fs::read_link(source).map_err(|e| output("cannot read the link", &e))?;
+        let link =
+            std::fs::read_link(&source_path).map_err(|e| output("cannot read the link", &e))?;
         return copy_link(&link, &target).map_err(|e| output("cannot make the link", &e));
     }
+    let existing = folder
+        .entry(&name)
+        .map_err(|e| output("cannot look at it", &e))?;
     if meta.is_dir() {
         // An empty folder: made again (an existing folder is kept as it is).
         return match std::fs::create_dir(&target) {
             Ok(()) => keep_mode(&meta, &target).map_err(|e| output("cannot set permissions", &e)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && target.is_dir() => Ok(()),
+            Err(_) if existing == beneath::Entry::Folder => Ok(()),
             Err(e) => Err(output("cannot create the folder", &e)),
         };
     }
-    let mut file = std::fs::File::open(source).map_err(|e| output("cannot read the input", &e))?;
+    if existing == beneath::Entry::Link {
+        return Err(link_in_the_way(&shown));
+    }
+    let mut file = source_folder
+        .open_file(&source_name)
+        .map_err(|e| output("cannot read the input", &e))?;
     settings
         .writer
         .write_streamed(&target, &mut |out| io::copy(&mut file, out).map(|_| ()))
-        .map_err(|e| file_failure(&e, &target, false))?;
+        .map_err(|e| file_failure(&e, &shown, false))?;
     keep_mode(&meta, &target).map_err(|e| output("cannot set permissions", &e))
+}
+
+/// The folder of `relative` in the mirror `root`, opened (and made where
+/// missing) beneath it with no link followed, and the file's name in it.
+fn mirror_folder(
+    root: &Path,
+    relative: &Path,
+    shown: &Path,
+) -> Result<(Folder, std::ffi::OsString), WriteFailure> {
+    let output = |e: io::Error| error(format!("output {}: {}", shown.display(), io_cause(&e)));
+    let (folder, name) = beneath::split(relative).map_err(output)?;
+    let folder = Folder::open(root, folder, true).map_err(output)?;
+    Ok((folder, name))
+}
+
+/// A symbolic link where a mirror's file is to be written: an earlier
+/// mirror's copy of a link, or another process's. Never written through:
+/// it could lead anywhere.
+fn link_in_the_way(shown: &Path) -> WriteFailure {
+    error(format!(
+        "output {}: is a symbolic link (an earlier mirror's copy of a link?): not written through it; remove it to write the file",
+        shown.display()
+    ))
 }
 
 /// Give a copy the source's permission bits (a script stays executable, a
@@ -217,9 +265,12 @@ enum Place {
         kind: Kind,
     },
     /// A regular file (or none yet), replaced atomically; the final target
-    /// of any symbolic links.
+    /// of any symbolic links, or the path of a walked file or a mirror's
+    /// file through its folder opened beneath its root.
     File {
         target: PathBuf,
+        /// The output as messages name it.
+        shown: PathBuf,
         /// It replaces the input.
         in_place: bool,
     },
@@ -239,14 +290,17 @@ fn create_parent(target: &std::path::Path) -> Result<(), WriteFailure> {
     }
 }
 
+/// Where the output goes, and the folder it is written in when that was
+/// opened beneath a root (held open while writing: the target's path goes
+/// through it).
 fn place(
     settings: &Settings,
     input: Option<&InputFile>,
     changed: bool,
-) -> Result<Place, WriteFailure> {
+) -> Result<(Place, Option<Folder>), WriteFailure> {
     // (where to write, whether it replaces the input)
     let (target, in_place) = match (&settings.destination, input) {
-        (Destination::Stdout, _) => return Ok(Place::Stdout),
+        (Destination::Stdout, _) => return Ok((Place::Stdout, None)),
         (Destination::File(path), _) => {
             // `-o new/sub/out.html`: the folders are made, as a mirror's are.
             create_parent(path)?;
@@ -260,12 +314,25 @@ fn place(
                     target.display()
                 )));
             }
-            create_parent(&target)?;
-            (target, false)
+            return mirror_place(folder, &input.relative, target);
         }
         (Destination::InPlace { .. }, Some(input)) => {
             if !changed {
-                return Ok(Place::Nowhere);
+                return Ok((Place::Nowhere, None));
+            }
+            // A walked file: replaced in its folder opened beneath the
+            // walk's root (the writer checks that it is still the file read).
+            match input.beneath() {
+                Ok(Some((folder, name))) => {
+                    let place = Place::File {
+                        target: folder.path_of(&name),
+                        shown: input.path.clone(),
+                        in_place: true,
+                    };
+                    return Ok((place, Some(folder)));
+                }
+                Ok(None) => {}
+                Err(e) => return Err(error(format!("not rewritten: {}", io_cause(&e)))),
             }
             (input.path.clone(), true)
         }
@@ -273,6 +340,49 @@ fn place(
             return Err(error("standard input has no file to write to".into()))
         }
     };
+    classified(target, in_place).map(|place| (place, None))
+}
+
+/// The place of a mirror's file `relative` under `root` (`shown` in
+/// messages): its folder opened (and made) beneath the root, no link
+/// followed on the way, and no link at the end written through.
+fn mirror_place(
+    root: &Path,
+    relative: &Path,
+    shown: PathBuf,
+) -> Result<(Place, Option<Folder>), WriteFailure> {
+    let (folder, name) = mirror_folder(root, relative, &shown)?;
+    let existing = folder
+        .entry(&name)
+        .map_err(|e| error(format!("output {}: {}", shown.display(), io_cause(&e))))?;
+    let target = folder.path_of(&name);
+    let place = match existing {
+        beneath::Entry::Link => return Err(link_in_the_way(&shown)),
+        beneath::Entry::Special => match output_path::classify(&target) {
+            Ok(OutputPath::Through { path, kind }) => Place::Through {
+                named: shown,
+                path,
+                kind,
+            },
+            _ => {
+                return Err(error(format!(
+                    "output {}: not a regular file",
+                    shown.display()
+                )))
+            }
+        },
+        _ => Place::File {
+            target,
+            shown,
+            in_place: false,
+        },
+    };
+    Ok((place, Some(folder)))
+}
+
+/// How `target` (the output file, or the input in place) is written, its
+/// symbolic links followed (a file the user named).
+fn classified(target: PathBuf, in_place: bool) -> Result<Place, WriteFailure> {
     let output = |message: String| {
         error(if in_place {
             message
@@ -285,6 +395,7 @@ fn place(
     match real {
         OutputPath::Replace(real) => Ok(Place::File {
             target: real,
+            shown: target,
             in_place,
         }),
         OutputPath::Stdout if !in_place => Ok(Place::Stdout),

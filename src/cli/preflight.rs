@@ -1,7 +1,9 @@
 //! What is refused before any file is touched (exit status 2), once the
 //! inputs are listed: an existing backup in the way of `--backup SUFFIX`,
-//! and binary output (a WARC) bound for a terminal. (Outputs that overlap
-//! an input are refused earlier, with the flags: [`super::settings`].)
+//! a `--report` file that is one of the inputs a walk found (or lies in the
+//! mirror folder), and binary output (a WARC) bound for a terminal.
+//! (Outputs that overlap an input named on the command line are refused
+//! earlier, with the flags: [`super::settings`].)
 
 use super::args::UsageError;
 use super::inputs::Entry;
@@ -9,10 +11,12 @@ use super::output_path::{self, OutputPath};
 use super::paths::display;
 use super::settings::{Destination, Settings};
 use std::io::{IsTerminal, Read};
+use std::path::Path;
 
 /// Check the listed `entries` against `settings`.
 pub fn check(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError> {
     check_backups(settings, entries)?;
+    check_report(settings, entries)?;
     check_terminal(settings, entries)
 }
 
@@ -47,6 +51,59 @@ fn check_backups(settings: &Settings, entries: &[Entry]) -> Result<(), UsageErro
         "--backup: {} already exists{more}; linkbase never overwrites a backup: move the backups away, choose another suffix, or use --backup-mode numbered (no file was changed)",
         display(&first)
     )))
+}
+
+/// `--report FILE` is created (emptied) before the inputs are read: it must
+/// not be any input the walk found, by any name (directly, through a
+/// symbolic link, a hard link: compared by device and inode), nor lie in
+/// the mirror folder, where an output could take its place. (An input named
+/// on the command line, and the output file, were checked with the flags.)
+fn check_report(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError> {
+    let Some(report) = settings.report.as_deref().filter(|r| *r != Path::new("-")) else {
+        return Ok(());
+    };
+    if let Destination::Mirror(folder) = &settings.destination {
+        if output_path::overlap(report, folder) == Some(output_path::Overlap::Inside) {
+            return Err(UsageError(format!(
+                "--report {}: is inside the output folder {}; give the report a place outside it",
+                display(report),
+                display(folder)
+            )));
+        }
+    }
+    let Some(report_id) = identity(report) else {
+        return Ok(()); // a new file: no input can be it
+    };
+    let inputs = entries.iter().filter_map(|entry| match entry {
+        Entry::File(file) => Some(file),
+        Entry::Skip(skip) => skip.mirrored.as_ref(),
+        Entry::Stdin => None,
+    });
+    for file in inputs {
+        // A walked file is not followed when it is a link (a mirror copies
+        // the link): what it is itself is what the walk reads.
+        let id = match file.root {
+            Some(_) => std::fs::symlink_metadata(&file.path)
+                .ok()
+                .map(|meta| super::atomic::device_inode(&meta)),
+            None => identity(&file.path),
+        };
+        if id == Some(report_id) {
+            return Err(UsageError(format!(
+                "--report {}: is the input {}; give the report a file of its own (no file was changed)",
+                display(report),
+                file.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The device and inode of what `path` leads to.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(path)
+        .ok()
+        .map(|meta| super::atomic::device_inode(&meta))
 }
 
 /// A WARC's output (binary: gzip, or records with binary payloads) is not

@@ -15,6 +15,7 @@ pub fn flag(setting: Setting) -> &'static str {
         Setting::Charset => "--charset",
         Setting::Force => "--force",
         Setting::MaxRecord => "--max-size",
+        Setting::Format => "--format",
     }
 }
 
@@ -50,6 +51,7 @@ mod tests {
             Setting::Charset,
             Setting::Force,
             Setting::MaxRecord,
+            Setting::Format,
         ] {
             let message = Message::naming("about ", setting, " here");
             report.problem(&at, Severity::Warning, message);
@@ -71,6 +73,7 @@ mod tests {
                 "about --charset here",
                 "about --force here",
                 "about --max-size here",
+                "about --format here",
                 plain.as_str(),
             ]
         );

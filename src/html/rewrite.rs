@@ -45,7 +45,7 @@ pub fn rewrite_document(
     let facts = facts.with_bases(doc.first_base_href(), &doc.leading_comments(), report);
     let mut walk = Walk {
         facts: &facts,
-        links: facts.link_rewriter(report),
+        links: facts.link_rewriter(report).growing_at_most_for(text.len()),
         text,
         edits: Vec::new(),
     };

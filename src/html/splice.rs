@@ -13,13 +13,15 @@
 use super::charset::Charset;
 use super::dom::ValueSpan;
 use crate::report::{Location, Report, Severity};
-use crate::splice::{Edit, OffsetMap};
+use crate::splice::{fit_to_shift, Edit, Escape, OffsetMap, TO_ASCII};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use html5ever::tokenizer::AttrQuote;
 
 /// The byte edits of `edits` (sorted text edits of `text`, which is `input`
 /// decoded as `charset` says). The replacements are encoded in the
-/// document's encoding (they hold only characters it can hold). An edit
+/// document's encoding (they hold only characters it can hold); in a
+/// stateful encoding (ISO-2022-JP) each enters and leaves the shift states
+/// around it ([`fit_to_shift`]), so the bytes after it read as before. An edit
 /// whose input bytes do not decode, on their own, to the text they stand for
 /// (which only a stateful encoding could do) is left out and reported: the
 /// value it was for stays as it was.
@@ -37,19 +39,28 @@ pub fn to_bytes(
         .into_iter()
         .filter_map(|edit| {
             let range = map.range(&edit.range);
+            // In a stateful encoding, the states before and after the range.
+            let shift = range.as_ref().and_then(|r| {
+                let before = map.shift_at(r.start)?;
+                Some((before, map.shift_at(r.end)?))
+            });
             let sound = range.as_ref().is_some_and(|r| {
                 map.exact()
                     || decodes_to(
                         charset.encoding,
+                        shift.map(|(before, _)| before),
                         &input[r.clone()],
                         &text[edit.range.clone()],
                     )
             });
             match range {
-                Some(range) if sound => Some(Edit {
-                    range,
-                    bytes: encode_piece(edit.bytes, charset),
-                }),
+                Some(range) if sound => {
+                    let mut bytes = encode_piece(edit.bytes, charset);
+                    if let Some((before, after)) = shift {
+                        bytes = fit_to_shift(bytes, before, after, input.get(range.end).copied());
+                    }
+                    Some(Edit { range, bytes })
+                }
                 _ => {
                     report.problem(
                         location,
@@ -67,8 +78,22 @@ pub fn to_bytes(
         .collect()
 }
 
-/// Do `bytes`, decoded on their own, give `text`?
-fn decodes_to(encoding: &'static Encoding, bytes: &[u8], text: &str) -> bool {
+/// Do `bytes`, decoded on their own (in a stateful encoding, from the
+/// state `shift` selects), give `text`?
+fn decodes_to(
+    encoding: &'static Encoding,
+    shift: Option<Escape>,
+    bytes: &[u8],
+    text: &str,
+) -> bool {
+    let entered;
+    let bytes = match shift {
+        Some(escape) if escape != TO_ASCII && bytes.first() != Some(&0x1B) => {
+            entered = [&escape[..], bytes].concat();
+            &entered[..]
+        }
+        _ => bytes,
+    };
     encoding
         .decode_without_bom_handling_and_without_replacement(bytes)
         .is_some_and(|decoded| decoded == text)

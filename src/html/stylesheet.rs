@@ -49,7 +49,8 @@ pub fn plan_stylesheet(
             .with_query_encoding(charset.encoding.output_encoding());
         EstablishedBase::new(sheet_base, b.rule)
     });
-    let mut rewriter = LinkRewriter::new(base.as_ref(), ctx.options, report, ctx.location);
+    let mut rewriter = LinkRewriter::new(base.as_ref(), ctx.options, report, ctx.location)
+        .growing_at_most_for(text.len());
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
     // a rewritten URL) is written as a CSS escape.
     let edits: Vec<Edit<String>> =

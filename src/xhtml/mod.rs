@@ -38,7 +38,7 @@ pub fn plan_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> O
     let mut walk = Walk {
         work: &work,
         facts: &facts,
-        links: facts.link_rewriter(report),
+        links: facts.link_rewriter(report).growing_at_most_for(input.len()),
         edits: Vec::new(),
     };
     for element in &elements {

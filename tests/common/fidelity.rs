@@ -230,7 +230,17 @@ fn css_shape(css: &str) -> Vec<String> {
     out
 }
 
+/// The tokens of one level of `p` into `out`, strings masked in
+/// `url_context` (inside `url(`, `src(`, `…image-set(`).
+///
+/// Past `cssparser`'s nesting limit (75 blocks) a block is not entered and
+/// its tokens arrive flat at this level; a URL there is still a URL (headless
+/// Chromium resolves `url('z.png')` nested 76, 100 and 300 blocks deep as it
+/// does at depth 1: issue 32, the nested-parentheses finding), so the strings
+/// of the rest of the level count as URLs once a refused block was a URL
+/// function's (`url(`, `src(`, `…image-set(`).
 fn collect(p: &mut Parser<'_>, url_context: bool, out: &mut Vec<String>) {
+    let mut url_context = url_context;
     let mut after_import = false;
     while let Ok(token) = p.next_including_whitespace_and_comments() {
         let token = token.clone();
@@ -242,10 +252,14 @@ fn collect(p: &mut Parser<'_>, url_context: bool, out: &mut Vec<String>) {
                 let urls =
                     url_context || lower == "url" || lower == "src" || lower.ends_with("image-set");
                 let mut inner = Vec::new();
-                let _ = p.parse_nested_block(|p| -> Result<(), ParseError<()>> {
+                let entered = p.parse_nested_block(|p| -> Result<(), ParseError<()>> {
                     collect(p, urls, &mut inner);
                     Ok(())
                 });
+                if entered.is_err() {
+                    // Refused (the nesting limit): its tokens follow flat.
+                    url_context |= urls;
+                }
                 let significant = inner
                     .iter()
                     .filter(|t| !t.starts_with("WhiteSpace(") && !t.starts_with("Comment("));
