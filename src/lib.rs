@@ -52,6 +52,8 @@
 //! (`tests/layers.rs` checks every `crate::` and `super::` path against this
 //! order; the command line, `src/cli/`, is the binary's and may use all):
 //!
+//! - `quote`: how a message quotes input (at most 80 characters): the
+//!   one place that decides it, for every layer.
 //! - `splice`: the one output model: the input with `Edit`s
 //!   (a range and what is written instead) spliced in, and the one map from
 //!   offsets in a decoded text back to the input's. Knows nothing else.
