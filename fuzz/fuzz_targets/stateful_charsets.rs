@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
     let input = [head.as_bytes(), body].concat();
     let mut options = Options::new();
     options.format = Format::Mime;
+    options.keep_link_records = true;
     let out = linkbase::rewrite(&input, &options, Some("fuzz.eml"));
     let Some(out_body) = out.output.strip_prefix(head.as_bytes()) else {
         return; // the part was re-encoded (quoted-printable): not compared
