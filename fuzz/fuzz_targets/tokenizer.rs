@@ -16,7 +16,10 @@ fuzz_target!(|data: &[u8]| {
     // The first four bytes choose the piece sizes (1 to 64); the rest is
     // the text.
     let split = data.len().min(4);
-    let pieces: Vec<usize> = data[..split].iter().map(|&b| 1 + usize::from(b % 64)).collect();
+    let pieces: Vec<usize> = data[..split]
+        .iter()
+        .map(|&b| 1 + usize::from(b % 64))
+        .collect();
     let text = String::from_utf8_lossy(&data[split..]);
     if let Some(difference) = token_dump::first_difference(&text, &pieces) {
         panic!("{difference}");
