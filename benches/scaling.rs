@@ -350,6 +350,47 @@ const CASES: &[Case] = &[
         heap: Some(MIME_HEAP),
         warc_pending: false,
     },
+    // Issue 32, item 9.
+    Case {
+        name: "MIME boundary of dashes",
+        n: 100_000,
+        unit: "dashes",
+        build: dash_boundary,
+        format: Some(Format::Mime),
+        runs: 5,
+        heap: Some(MIME_HEAP),
+        warc_pending: false,
+    },
+    Case {
+        name: "RFC 2231 extended parameters",
+        n: 2_000,
+        unit: "parameters",
+        build: rfc2231_parameters,
+        format: Some(Format::Mime),
+        runs: 5,
+        heap: Some(MIME_HEAP),
+        warc_pending: false,
+    },
+    Case {
+        name: "XHTML xmlns declarations",
+        n: 2_000,
+        unit: "declarations",
+        build: xmlns_declarations,
+        format: Some(Format::Xhtml),
+        runs: 5,
+        heap: Some(HTML_HEAP),
+        warc_pending: false,
+    },
+    Case {
+        name: "gzip headers, unterminated FNAME",
+        n: 100_000,
+        unit: "fake headers",
+        build: warc_gz_fake_names,
+        format: Some(Format::Warc),
+        runs: 3,
+        heap: Some(WARC_HEAP),
+        warc_pending: false,
+    },
     Case {
         name: "WARC lying Content-Length",
         n: 2_000,
@@ -511,7 +552,8 @@ fn main() {
         }
         let mut options = Options::new();
         options.format = case.format.unwrap_or_default();
-        options.url = (case.format == Some(Format::Html)).then(|| BASE.to_string());
+        options.url =
+            matches!(case.format, Some(Format::Html | Format::Xhtml)).then(|| BASE.to_string());
         let options = case.format.map(|_| &options);
         let n = (case.n / divisor).max(1);
         let small = (case.build)(n);

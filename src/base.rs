@@ -311,7 +311,8 @@ pub(crate) fn resolve_relative(
         Agreement::Browser(browser) => Ok((
             browser,
             Some(format!(
-                "resolved as browsers do: RFC 3986 gives `{url}`, which a browser reads differently"
+                "resolved as browsers do: RFC 3986 gives {}, which a browser reads differently",
+                crate::quote::quote(&url)
             )),
         )),
         Agreement::Unreadable(e) => Err(format!("a browser cannot read this reference ({e})")),

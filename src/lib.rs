@@ -58,6 +58,8 @@
 //! (`tests/layers.rs` checks every `crate::` and `super::` path against this
 //! order; the command line, `src/cli/`, is the binary's and may use all):
 //!
+//! - `quote`: how a message quotes input (at most 80 characters): the
+//!   one place that decides it, for every layer.
 //! - `splice`: the one output model: the input with `Edit`s
 //!   (a range and what is written instead) spliced in, and the one map from
 //!   offsets in a decoded text back to the input's. Knows nothing else.
@@ -123,6 +125,7 @@ mod non_archive;
 pub mod offline;
 mod options;
 mod policy;
+mod quote;
 mod report;
 mod resolve;
 mod splice;
@@ -137,7 +140,7 @@ pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub use input::{explain, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
 pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
-pub use options::{Format, Options};
+pub use options::{url_character_problem, Format, Options};
 pub use policy::absolute_url;
 pub use report::{is_unprintable, printable};
 pub use report::{

@@ -87,3 +87,48 @@ impl Options {
         establish(url, None, rule, self.profile, query_encoding)
     }
 }
+
+/// Why `url`, given as a retrieval URL, is refused for the characters in it:
+/// white space or a control character (a NUL included), which a URL cannot
+/// hold; `None` when it has none. The one rule for every front end: the
+/// command line's `--url` and `--url-prefix` and Python's `url=` say the
+/// same (`contains a control character (U+0000), which a URL cannot hold:
+/// percent-encode it (%00)`).
+pub fn url_character_problem(url: &str) -> Option<String> {
+    let (at, c) = url
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace() || c.is_control())?;
+    let what = if c == ' ' {
+        "a space".to_string()
+    } else if c.is_control() {
+        format!("a control character (U+{:04X})", u32::from(c))
+    } else {
+        format!("white space (U+{:04X})", u32::from(c))
+    };
+    // In the host, percent-encoding does not help: no host name holds one
+    // (issue 31).
+    if let Some(host) = authority(url).filter(|range| range.contains(&at)) {
+        return Some(format!(
+            "contains {what} in its host `{}`, which no host name can hold: check the host name",
+            url[host].escape_debug()
+        ));
+    }
+    let encoded: String = c
+        .encode_utf8(&mut [0; 4])
+        .bytes()
+        .map(|b| format!("%{b:02X}"))
+        .collect();
+    Some(format!(
+        "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
+    ))
+}
+
+/// Where the authority (`user@host:port`) of `scheme://authority/path` is
+/// in `url`, if it has one.
+fn authority(url: &str) -> Option<std::ops::Range<usize>> {
+    let start = url.find("://")? + 3;
+    let end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |n| start + n);
+    Some(start..end)
+}

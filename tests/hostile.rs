@@ -686,3 +686,112 @@ fn in_place_killed_in_every_step_leaves_the_original_or_the_whole_new_file() {
         }
     }
 }
+
+// Issue 32: decoders, scans and counters.
+
+#[test]
+fn a_boundary_of_dashes_in_a_body_of_dashes() {
+    // The delimiter search matched at every dash of the line, comparing the
+    // whole boundary each time: 1.4 MB took 37 s. Now it goes on at the
+    // next line start (benches/scaling.rs times it at N and 10N).
+    let input = dash_boundary(20_000);
+    let out = mime(&input);
+    assert_same_bytes(
+        "dashes",
+        &out.output,
+        with_link_rewritten(&input, MIME_BASE).as_bytes(),
+    );
+    assert_eq!(out.report.counts.rewritten, 1);
+    assert!(out.report.problems.is_empty(), "{:?}", out.report.problems);
+}
+
+#[test]
+fn a_content_type_of_twenty_thousand_rfc_2231_parameters() {
+    // mailparse compared each `name*0` parameter with every other; only
+    // the parameters linkbase reads reach it now.
+    let input = rfc2231_parameters(20_000);
+    let out = mime(&input);
+    assert_same_bytes(
+        "2231",
+        &out.output,
+        with_link_rewritten(&input, MIME_BASE).as_bytes(),
+    );
+    assert_eq!(out.report.counts.rewritten, 1);
+}
+
+#[test]
+fn xhtml_with_five_thousand_xmlns_declarations() {
+    let n = 5_000;
+    let input = xmlns_declarations(n);
+    let out = linkbase::rewrite(&input, &options(Some(BASE), Format::Xhtml), Some("t.xhtml"));
+    let mut want = String::from_utf8(input.clone()).unwrap();
+    for i in (0..n).rev() {
+        want = want.replacen(
+            &format!("href=\"x{i:06}\""),
+            &format!("href=\"{BASE}x{i:06}\""),
+            1,
+        );
+    }
+    assert_same_bytes("xmlns", &out.output, want.as_bytes());
+    assert_eq!(out.report.counts.rewritten as usize, n);
+}
+
+#[test]
+fn xhtml_nested_seventy_thousand_deep_keeps_its_namespace() {
+    // Past 65,535 open elements quick-xml's u16 depth wrapped (release: the
+    // XHTML namespace forgotten, the links after left relative, exit 0;
+    // debug: "attempt to add with overflow"). Depth is a Vec's length now.
+    let input = deep_xhtml(70_000);
+    let out = linkbase::rewrite(&input, &options(Some(BASE), Format::Xhtml), Some("t.xhtml"));
+    let want = String::from_utf8(input.clone())
+        .unwrap()
+        .replacen("href=\"in\"", &format!("href=\"{BASE}in\""), 1)
+        .replacen("href=\"x\"", &format!("href=\"{BASE}x\""), 1);
+    assert_same_bytes("deep xhtml", &out.output, want.as_bytes());
+    assert_eq!(out.report.counts.rewritten, 2);
+    assert!(out.report.problems.is_empty(), "{:?}", out.report.problems);
+}
+
+#[test]
+fn fake_gzip_headers_with_unterminated_names_hide_no_record() {
+    // Each fake header scanned up to 1 MiB ahead for the end of its name;
+    // the bytes known to hold no NUL are not scanned again. Both intact
+    // records are converted, each fake header is one broken range.
+    let input = warc_gz_fake_names(10_000);
+    let out = linkbase::rewrite(&input, &options(None, Format::Warc), Some("t.warc.gz"));
+    assert_eq!(
+        out.report.counts.rewritten,
+        2,
+        "{:?}",
+        out.report.problems.first()
+    );
+}
+
+#[test]
+fn an_http_head_of_more_than_4096_fields_is_an_error() {
+    // It was a warning, exit status 0, the links left relative.
+    let fields: String = (0..5000).map(|i| format!("X-{i}: v\r\n")).collect();
+    let block =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n{fields}\r\n<a href=x>x</a>");
+    let warc = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2026-01-01T00:00:00Z\r\n\
+         WARC-Target-URI: http://w.example/p\r\nContent-Type: application/http; msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.warc"), dir.path().join("out.warc"));
+    std::fs::write(&input, warc).unwrap();
+    let run = linkbase()
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error: skipped: the HTTP head has more than 4096 header fields"),
+        "{stderr}"
+    );
+}

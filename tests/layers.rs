@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it.
-const LAYERS: [&str; 21] = [
+const LAYERS: [&str; 22] = [
+    "quote",
     "splice",
     "resolve",
     "base",

@@ -59,6 +59,16 @@ pub struct Args<'a> {
 impl Args<'_> {
     /// The library's options for these arguments.
     pub fn options(&self) -> PyResult<Options> {
+        if let Some(problem) = self
+            .url
+            .as_deref()
+            .and_then(linkbase::url_character_problem)
+        {
+            return Err(BaseError::new_err(format!(
+                "{}: {problem}",
+                python_term(Setting::Url)
+            )));
+        }
         let mut options = Options::new();
         options.url = self.url.clone();
         options.format = format(self.format)?;

@@ -37,6 +37,23 @@ def test_bad_url_argument_of_rewrite():
         linkbase.explain(b"<a href=x>", "relative/only")
 
 
+def test_control_characters_in_url_are_refused_as_the_cli_refuses_them():
+    # Issue 32, item 12: a NUL was accepted where the command line refuses
+    # control characters in --url; the same rule and words now.
+    for url, code, encoded in [
+        ("http://h.example/a\x00b", "U+0000", "%00"),
+        ("http://h.example/a\x1bb", "U+001B", "%1B"),
+    ]:
+        with pytest.raises(linkbase.BaseError) as e:
+            linkbase.rewrite(b"<a href=x>", url)
+        assert str(e.value) == (
+            f"the retrieval URL (url=): contains a control character ({code}), "
+            f"which a URL cannot hold: percent-encode it ({encoded})"
+        )
+    with pytest.raises(linkbase.BaseError, match="contains a space"):
+        linkbase.rewrite(b"<a href=x>", "http://h.example/a b")
+
+
 def test_unresolvable_reference():
     with pytest.raises(linkbase.ResolveError) as e:
         linkbase.Base("mailto:x", "rfc1808").resolve("g")

@@ -448,16 +448,6 @@ fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageE
 /// schemes less `file`, whose host may be empty: `file:///home/x`).
 const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
 
-/// Where the authority (`user@host:port`) of `scheme://authority/path` is
-/// in `url`, if it has one.
-fn authority(url: &str) -> Option<std::ops::Range<usize>> {
-    let start = url.find("://")? + 3;
-    let end = url[start..]
-        .find(['/', '?', '#'])
-        .map_or(url.len(), |n| start + n);
-    Some(start..end)
-}
-
 /// Check that `url`, given with `flag` (`--url`, `--url-prefix`), can serve
 /// as a base under `profile`: a usage error, saying why, when it has white
 /// space or control characters in it, when an `http`-like URL has no host,
@@ -477,33 +467,8 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
         )));
     }
     let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
-    if let Some((at, c)) = url
-        .char_indices()
-        .find(|(_, c)| c.is_whitespace() || c.is_control())
-    {
-        let what = if c == ' ' {
-            "a space".to_string()
-        } else if c.is_control() {
-            format!("a control character (U+{:04X})", u32::from(c))
-        } else {
-            format!("white space (U+{:04X})", u32::from(c))
-        };
-        // In the host, percent-encoding does not help: no host name holds
-        // one (issue 31).
-        if let Some(host) = authority(url).filter(|range| range.contains(&at)) {
-            return Err(why(format!(
-                "contains {what} in its host `{}`, which no host name can hold: check the host name",
-                url[host].escape_debug()
-            )));
-        }
-        let encoded: String = percent_encoding::utf8_percent_encode(
-            c.encode_utf8(&mut [0; 4]),
-            percent_encoding::NON_ALPHANUMERIC,
-        )
-        .collect();
-        return Err(why(format!(
-            "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
-        )));
+    if let Some(problem) = linkbase::url_character_problem(url) {
+        return Err(why(problem));
     }
     let base = Base::parse(url, profile).map_err(|e| why(e.to_string()))?;
     if let Some((scheme, rest)) = url.split_once(':') {

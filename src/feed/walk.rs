@@ -669,6 +669,6 @@ fn names_of(ns: &ResolveResult<'_>, local: &[u8]) -> Names {
         root: Root::of(bound, local),
         vocab_ns,
         unbound: matches!(ns, ResolveResult::Unbound),
-        element_ns: scan::element_ns(ns),
+        element_ns: scan::element_ns_of(ns),
     }
 }

@@ -46,7 +46,13 @@ pub fn embedded_base(
     // The base element's own rule (HTML "frozen base URL").
     let scheme = scheme_len(base.url()).map(|n| base.url()[..n].to_ascii_lowercase());
     if let Some(s @ ("javascript" | "data")) = scheme.as_deref() {
-        return ignore(report, format!("a `{s}:` URL cannot be a base"));
+        return ignore(
+            report,
+            format!(
+                "a {} URL cannot be a base",
+                crate::quote::quote(&format!("{s}:"))
+            ),
+        );
     }
     Some(base)
 }

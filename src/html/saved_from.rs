@@ -58,7 +58,10 @@ pub fn saved_from_base(
             report.problem(
                 ctx.location,
                 Severity::Warning,
-                format!("saved-from comment `{url}` ignored: {e}"),
+                format!(
+                    "saved-from comment {} ignored: {e}",
+                    crate::quote::quote(url)
+                ),
             );
             None
         }

@@ -66,8 +66,8 @@ pub fn to_bytes(
                         location,
                         Severity::Error,
                         format!(
-                            "the bytes of `{}` cannot be told apart in {}; left unchanged",
-                            &text[edit.range.clone()],
+                            "the bytes of {} cannot be told apart in {}; left unchanged",
+                            crate::quote::quote(&text[edit.range.clone()]),
                             charset.encoding.name()
                         ),
                     );

@@ -123,12 +123,16 @@ impl BaseHeaders<'_> {
             Ok(base) => Some(base),
             Err(Unusable::Relative) => None,
             Err(Unusable::Unresolvable(e)) => {
-                self.warn(format!("{name} `{value}` cannot be resolved: {e}; ignored"));
+                self.warn(format!(
+                    "{name} {} cannot be resolved: {e}; ignored",
+                    crate::quote::quote(value)
+                ));
                 None
             }
             Err(e) => {
                 self.warn(format!(
-                    "{name} `{value}` is not a usable base: {e}; ignored"
+                    "{name} {} is not a usable base: {e}; ignored",
+                    crate::quote::quote(value)
                 ));
                 None
             }
@@ -160,7 +164,10 @@ pub fn snapshot_base(
             report.problem(
                 location,
                 Severity::Warning,
-                format!("Snapshot-Content-Location `{value}` is {e}; ignored"),
+                format!(
+                    "Snapshot-Content-Location {} is {e}; ignored",
+                    crate::quote::quote(&value)
+                ),
             );
             None
         }

@@ -59,7 +59,13 @@ pub fn find(input: &[u8], body: Range<usize>, boundary: &str) -> Found {
     let mut from = 0;
     while let Some(offset) = finder.find(&hay[from..]) {
         let at = from + offset;
-        from = at + 1;
+        // The next place a delimiter (or a collision) may start is the
+        // next line start: after the next LF or lone CR. Going on at
+        // `at + 1` would match again inside a run of dashes, each match
+        // comparing the whole boundary (quadratic: a boundary of dashes in
+        // a body of dashes). The boundary holds no line break, so the
+        // next line start is past this match and nothing is scanned twice.
+        from = next_line_start(hay, at);
         let mut rest = at + needle.len();
         let close = hay[rest..].starts_with(b"--");
         if at != 0 && hay[at - 1] != b'\n' {
@@ -107,6 +113,11 @@ pub fn find(input: &[u8], body: Range<usize>, boundary: &str) -> Found {
         from = line_end.max(from);
     }
     found
+}
+
+/// Just after the first LF or CR at or after `at` (the end if none).
+fn next_line_start(hay: &[u8], at: usize) -> usize {
+    memchr::memchr2(b'\n', b'\r', &hay[at..]).map_or(hay.len(), |i| at + i + 1)
 }
 
 #[cfg(test)]

@@ -169,10 +169,12 @@ impl Line {
     }
 }
 
-/// A line as shown in a one-line message: its first 40 bytes, escaped.
+/// A line as shown in a one-line message: clipped as every quotation is
+/// ([`crate::quote::QUOTE_CHARS`]), its bytes escaped.
 fn shown(line: &[u8]) -> String {
-    match line.get(..40) {
-        Some(start) if line.len() > 40 => format!("{}…", start.escape_ascii()),
+    let n = crate::quote::QUOTE_CHARS;
+    match line.get(..n) {
+        Some(start) if line.len() > n => format!("{}…", start.escape_ascii()),
         _ => line.escape_ascii().to_string(),
     }
 }
@@ -192,7 +194,7 @@ mod tests {
         assert_eq!(
             check(block, true),
             Ok(vec![
-                "line 2 is an mbox `From ` line among the header fields (`From bob@example.org Mon Jan  1 00:00:00…`); ignored, as Python's email ignores it".to_string()
+                "line 2 is an mbox `From ` line among the header fields (`From bob@example.org Mon Jan  1 00:00:00 2024`); ignored, as Python's email ignores it".to_string()
             ])
         );
         // In a body part too (Python's email reads parts' headers alike).
@@ -303,8 +305,9 @@ mod tests {
 
     #[test]
     fn long_lines_are_shortened_in_the_message() {
-        let line = "x".repeat(100);
+        let line = "x".repeat(crate::quote::QUOTE_CHARS + 20);
         let why = problem(format!("A: b\n{line}\n\n").as_bytes(), false).unwrap_or_default();
-        assert!(why.ends_with(&format!("(`{}…`)", "x".repeat(40))), "{why}");
+        let shown = "x".repeat(crate::quote::QUOTE_CHARS);
+        assert!(why.ends_with(&format!("(`{shown}…`)")), "{why}");
     }
 }

@@ -14,6 +14,7 @@ pub mod explain;
 mod explain_tests;
 mod header_block;
 pub mod headers;
+pub mod params;
 pub mod splice;
 mod style_environment;
 pub mod transfer;
@@ -486,7 +487,8 @@ impl Planner<'_> {
                 loc,
                 Severity::Warning,
                 format!(
-                    "unknown Content-Transfer-Encoding `{name}`; {} part left unchanged",
+                    "unknown Content-Transfer-Encoding {}; {} part left unchanged",
+                    crate::quote::quote(name),
                     entity.media_type
                 ),
             );

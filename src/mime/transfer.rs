@@ -148,7 +148,8 @@ pub fn decode<'b>(
         }
         TransferEncoding::Base64 => decode_base64(body).map(Cow::Owned),
         TransferEncoding::Unknown(name) => Err(TransferError(format!(
-            "unknown Content-Transfer-Encoding `{name}`"
+            "unknown Content-Transfer-Encoding {}",
+            crate::quote::quote(name)
         ))),
     }
 }
@@ -224,13 +225,15 @@ pub fn encode(
         TransferEncoding::Base64 => encode_base64(content, frame),
         TransferEncoding::Unknown(name) => {
             return Err(TransferError(format!(
-                "unknown Content-Transfer-Encoding `{name}`"
+                "unknown Content-Transfer-Encoding {}",
+                crate::quote::quote(name)
             )))
         }
     };
     if let Some(line) = boundary_collision(&out, frame.boundaries) {
         return Err(TransferError(format!(
-            "the rewritten body would have a line starting with an enclosing boundary: `{line}`"
+            "the rewritten body would have a line starting with an enclosing boundary: {}",
+            crate::quote::quote(&line)
         )));
     }
     Ok(out)

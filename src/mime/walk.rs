@@ -134,7 +134,8 @@ pub struct Entity {
     /// The media type, lowercase (`text/html`); the RFC 2045 default when
     /// there is no Content-Type.
     pub media_type: String,
-    /// The Content-Type parameters (names lowercase, values unquoted).
+    /// The Content-Type parameters linkbase reads (`params::READ_PARAMS`;
+    /// names lowercase, values unquoted).
     pub params: BTreeMap<String, String>,
     /// How the body is structured.
     pub structure: Structure,
@@ -506,10 +507,10 @@ impl Walker<'_, '_> {
             .collect();
         entity.body = span.start + skipped + body_start.min(raw.len())..span.end;
         if let Some(ct) = entity.header("content-type") {
-            let parsed = mailparse::parse_content_type(&ct.text);
-            if parsed.mimetype.contains('/') {
-                entity.media_type = parsed.mimetype;
-                entity.params = parsed.params;
+            let (media_type, params) = super::params::content_type(&ct.text);
+            if media_type.contains('/') {
+                entity.media_type = media_type;
+                entity.params = params;
             }
         }
         if let Some(reason) = doubt {
@@ -552,8 +553,8 @@ impl Walker<'_, '_> {
                 .map_or("", |h| h.text.as_str());
             let reason = if content_type.to_ascii_lowercase().contains("boundary=") {
                 format!(
-                    "Content-Type `{}`: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
-                    content_type.trim()
+                    "Content-Type {}: its `boundary=` is not a parameter (a `;` missing before it?); left unchanged",
+                    crate::quote::quote(content_type.trim())
                 )
             } else {
                 format!(

@@ -94,7 +94,11 @@ pub enum BaseError {
 impl fmt::Display for BaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BaseError::NotAbsolute(b) => write!(f, "base `{b}` is not an absolute URL (no scheme)"),
+            BaseError::NotAbsolute(b) => write!(
+                f,
+                "base {} is not an absolute URL (no scheme)",
+                crate::quote::quote(b)
+            ),
             BaseError::Unparseable(m) => write!(f, "base cannot be parsed: {m}"),
         }
     }
@@ -130,7 +134,11 @@ impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ResolveError::BaseNotHierarchical(b) => {
-                write!(f, "base `{b}` is not hierarchical; relative references cannot be resolved against it")
+                write!(
+                    f,
+                    "base {} is not hierarchical; relative references cannot be resolved against it",
+                    crate::quote::quote(b)
+                )
             }
             ResolveError::Invalid(m) => write!(f, "invalid reference: {m}"),
             ResolveError::Base(e) => e.fmt(f),

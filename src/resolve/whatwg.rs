@@ -22,11 +22,12 @@ impl WhatwgBase {
     pub fn parse(text: &str) -> Result<Self, BaseError> {
         if shortens_past_inner_drive_letter(None, text) {
             return Err(BaseError::Unparseable(format!(
-                "`{text}`: {DRIVE_LETTER_DEFECT}"
+                "{}: {DRIVE_LETTER_DEFECT}",
+                crate::quote::quote(text)
             )));
         }
-        let url =
-            url::Url::parse(text).map_err(|e| BaseError::Unparseable(format!("`{text}`: {e}")))?;
+        let url = url::Url::parse(text)
+            .map_err(|e| BaseError::Unparseable(format!("{}: {e}", crate::quote::quote(text))))?;
         Ok(WhatwgBase {
             text: text.to_string(),
             url,

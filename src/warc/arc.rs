@@ -32,20 +32,20 @@ pub fn parse_header(line: &[u8]) -> Result<Header, String> {
     if fields.len() != 5 && fields.len() != 10 {
         return Err(format!(
             "not an ARC record header (5 or 10 fields): `{}`",
-            text.chars().take(60).collect::<String>().escape_debug()
+            crate::quote::clip(&text).escape_debug()
         ));
     }
     let date = fields[2];
     if date.len() < 14 || !date.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
             "ARC record header with a bad date `{}`",
-            date.escape_debug()
+            crate::quote::clip(date).escape_debug()
         ));
     }
     let length = fields[fields.len() - 1].parse().map_err(|_| {
         format!(
             "ARC record header with a bad length `{}`",
-            fields[fields.len() - 1].escape_debug()
+            crate::quote::clip(fields[fields.len() - 1]).escape_debug()
         )
     })?;
     Ok(Header {

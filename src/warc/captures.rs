@@ -404,7 +404,7 @@ fn capture_of(record: &Record, kind: &str, place: Place) -> Result<Option<Captur
                 ));
             }
             if !block.is_empty() && block.starts_with(b"HTTP/") {
-                let (status, fields, _) = http::parse_head(block)?;
+                let (status, fields, _) = http::parse_head(block).map_err(|r| r.to_string())?;
                 let field = |name: &str| {
                     fields
                         .iter()
@@ -533,7 +533,8 @@ pub fn read_payloads(
                 } else {
                     match http::parse_response(block, max) {
                         Ok(response) => (Cow::Owned(response.body.into_owned()), response.notes),
-                        Err(http::Refusal::Bad(why) | http::Refusal::OverLimit(why)) => {
+                        Err(refusal) => {
+                            let why = refusal.to_string();
                             // The body as stored, after the head.
                             let body = http::parse_head(block)
                                 .map(|(_, _, len)| &block[len..])

@@ -18,6 +18,8 @@ pub struct Response<'a> {
     pub body: Cow<'a, [u8]>,
     /// What was done to the body that the headers did not say (one line each).
     pub notes: Vec<String>,
+    /// The process's turn for a large body, when the body needed it.
+    pub large: Option<LargeBody>,
 }
 
 impl Response<'_> {
@@ -42,16 +44,33 @@ pub enum Refusal {
     /// Its body, or its decoded body (a decompression bomb), is over the
     /// size limit (one line, naming the limit in bytes).
     OverLimit(String),
+    /// Its head has more than [`MAX_FIELDS`] header fields.
+    TooManyFields,
 }
+
+impl std::fmt::Display for Refusal {
+    /// One line: why the response is refused.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Bad(why) | Refusal::OverLimit(why) => f.write_str(why),
+            Refusal::TooManyFields => write!(f, "more than {MAX_FIELDS} HTTP header fields"),
+        }
+    }
+}
+
+/// The most header fields read in an HTTP head (httparse's limit is the
+/// caller's): a head with more is refused, an error.
+pub const MAX_FIELDS: usize = 4096;
 
 /// Parse the HTTP response in `block` and decode its body (at most
 /// `max_body` bytes once decoded).
 pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Refusal> {
-    let (_status, fields, head_len) = parse_head(block).map_err(Refusal::Bad)?;
+    let (_status, fields, head_len) = parse_head(block)?;
     let mut response = Response {
         fields,
         body: Cow::Borrowed(&block[head_len..]),
         notes: Vec::new(),
+        large: None,
     };
     let transfer = response.codings("Transfer-Encoding");
     match transfer.as_slice() {
@@ -70,13 +89,13 @@ pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Refus
         },
         other => {
             return Err(Refusal::Bad(format!(
-                "unsupported Transfer-Encoding `{}`",
-                other.join(", ")
+                "unsupported Transfer-Encoding {}",
+                crate::quote::quote(&other.join(", "))
             )))
         }
     }
     for coding in response.codings("Content-Encoding").iter().rev() {
-        let decoded = decode(coding, &response.body, max_body)?;
+        let decoded = decode(coding, &response.body, max_body, &mut response.large)?;
         match decoded {
             Some(body) => response.body = Cow::Owned(body),
             None if looks_like_text(&response.body) => {
@@ -101,7 +120,7 @@ pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Refus
 pub type Head = (u16, Vec<(String, String)>, usize);
 
 /// The head of the HTTP response in `block`.
-pub fn parse_head(block: &[u8]) -> Result<Head, String> {
+pub fn parse_head(block: &[u8]) -> Result<Head, Refusal> {
     let mut config = httparse::ParserConfig::default();
     config
         .allow_spaces_after_header_name_in_responses(true)
@@ -127,10 +146,13 @@ pub fn parse_head(block: &[u8]) -> Result<Head, String> {
                 return Ok((response.code.unwrap_or(0), fields, len));
             }
             Ok(httparse::Status::Partial) => {
-                return Err("the HTTP header block does not end".into())
+                return Err(Refusal::Bad("the HTTP header block does not end".into()))
             }
-            Err(httparse::Error::TooManyHeaders) if capacity < 4096 => capacity *= 4,
-            Err(e) => return Err(format!("not an HTTP response: {e}")),
+            Err(httparse::Error::TooManyHeaders) if capacity < MAX_FIELDS => {
+                capacity = (capacity * 4).min(MAX_FIELDS)
+            }
+            Err(httparse::Error::TooManyHeaders) => return Err(Refusal::TooManyFields),
+            Err(e) => return Err(Refusal::Bad(format!("not an HTTP response: {e}"))),
         }
     }
 }
@@ -170,45 +192,127 @@ fn dechunk(mut body: &[u8]) -> Dechunked {
 }
 
 /// Decode one content coding: `Ok(None)` when the body is not in it.
-fn decode(coding: &str, body: &[u8], max: u64) -> Result<Option<Vec<u8>>, Refusal> {
-    let limit = max.saturating_add(1);
-    let mut out = Vec::new();
+/// Decoding stops past `max` bytes (a decompression bomb is refused after
+/// `max + 64 KiB` of output at most), and past [`LARGE_BODY`] it waits for
+/// the process's [`LargeBody`] turn, kept in `large`.
+fn decode(
+    coding: &str,
+    body: &[u8],
+    max: u64,
+    large: &mut Option<LargeBody>,
+) -> Result<Option<Vec<u8>>, Refusal> {
     let read = match coding {
-        "gzip" | "x-gzip" => flate2::read::MultiGzDecoder::new(body)
-            .take(limit)
-            .read_to_end(&mut out),
+        "gzip" | "x-gzip" => read_bounded(flate2::read::MultiGzDecoder::new(body), max, large),
         "deflate" => {
             // RFC 9110's deflate is zlib-wrapped; some servers send it raw.
-            let zlib = flate2::read::ZlibDecoder::new(body)
-                .take(limit)
-                .read_to_end(&mut out);
-            if zlib.is_err() {
-                out.clear();
-                flate2::read::DeflateDecoder::new(body)
-                    .take(limit)
-                    .read_to_end(&mut out)
-            } else {
-                zlib
+            match read_bounded(flate2::read::ZlibDecoder::new(body), max, large) {
+                Err(_) => read_bounded(flate2::read::DeflateDecoder::new(body), max, large),
+                zlib => zlib,
             }
         }
-        "br" => brotli_decompressor::Decompressor::new(body, 64 * 1024)
-            .take(limit)
-            .read_to_end(&mut out),
+        "br" => read_bounded(
+            brotli_decompressor::Decompressor::new(body, 64 * 1024),
+            max,
+            large,
+        ),
         other => {
             return Err(Refusal::Bad(format!(
-                "unsupported Content-Encoding `{other}`"
+                "unsupported Content-Encoding {}",
+                crate::quote::quote(other)
             )))
         }
     };
-    if read.is_err() || (out.is_empty() && !body.is_empty()) {
-        return Ok(None);
-    }
-    if out.len() as u64 > max {
-        return Err(Refusal::OverLimit(format!(
+    match read {
+        Ok(Bounded::Over) => Err(Refusal::OverLimit(format!(
             "the {coding} body decodes to more than the size limit of {max} bytes"
-        )));
+        ))),
+        Ok(Bounded::All(out)) if !out.is_empty() || body.is_empty() => Ok(Some(out)),
+        _ => Ok(None),
     }
-    Ok(Some(out))
+}
+
+/// A decoded body up to a limit, or the news that it is over it.
+enum Bounded {
+    All(Vec<u8>),
+    Over,
+}
+
+/// A decoded body past which a record waits for the process's one
+/// [`LargeBody`] turn: 16 MiB.
+pub const LARGE_BODY: usize = 16 << 20;
+
+/// Read `decoder` to its end, or stop once it made more than `max` bytes:
+/// the buffer grows by half at a time and never past `max + 64 KiB`.
+fn read_bounded(
+    mut decoder: impl Read,
+    max: u64,
+    large: &mut Option<LargeBody>,
+) -> std::io::Result<Bounded> {
+    const CHUNK: usize = 64 << 10;
+    let max = usize::try_from(max).unwrap_or(usize::MAX);
+    let mut out: Vec<u8> = Vec::new();
+    loop {
+        if out.capacity() - out.len() < CHUNK {
+            let grown = (out.len() / 2).max(CHUNK);
+            let target = out
+                .len()
+                .saturating_add(grown)
+                .min(max.saturating_add(CHUNK));
+            out.reserve_exact(target.saturating_sub(out.len()).max(CHUNK));
+        }
+        let len = out.len();
+        let room = (out.capacity() - len).min(CHUNK);
+        out.resize(len + room, 0);
+        let n = loop {
+            match decoder.read(&mut out[len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        out.truncate(len + n);
+        if n == 0 {
+            return Ok(Bounded::All(out));
+        }
+        if out.len() > max {
+            return Ok(Bounded::Over);
+        }
+        if out.len() > LARGE_BODY && large.is_none() {
+            *large = Some(LargeBody::wait());
+        }
+    }
+}
+
+/// The one turn, in the whole process, to hold a record body over
+/// [`LARGE_BODY`] (decoded, or stored so): taken before such a body is
+/// decoded further, or converted, and given back when dropped. However
+/// many records are converted at once (`-j`), one at a time is large, so
+/// the memory of the work on records is `jobs × LARGE_BODY` plus one
+/// record's up to `--max-size` (docs/hardening.md, *Decoders*).
+/// Whoever holds it waits for nothing else, so the wait always ends.
+#[derive(Debug)]
+pub struct LargeBody(());
+
+static LARGE_TAKEN: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+static LARGE_FREED: std::sync::Condvar = std::sync::Condvar::new();
+
+impl LargeBody {
+    /// Wait for the turn, and take it.
+    pub fn wait() -> LargeBody {
+        let mut taken = LARGE_TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+        while *taken {
+            taken = LARGE_FREED.wait(taken).unwrap_or_else(|e| e.into_inner());
+        }
+        *taken = true;
+        LargeBody(())
+    }
+}
+
+impl Drop for LargeBody {
+    fn drop(&mut self) {
+        *LARGE_TAKEN.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        LARGE_FREED.notify_one();
+    }
 }
 
 /// No NUL and no other C0 control but white space in the first 1024 bytes:
@@ -296,6 +400,89 @@ mod tests {
                 "the gzip body decodes to more than the size limit of 1000 bytes".into()
             )
         );
+    }
+
+    /// 45 bytes of brotli (made with `brotli -q 11`) that decode to 20 MiB
+    /// of `<a href=x>y</a>` lines.
+    const BROTLI_BOMB: &[u8] = include_bytes!("../../fixtures/bombs/links-20mib.html.br");
+
+    #[test]
+    fn decompression_bombs_in_every_coding_stop_at_the_limit() {
+        let links = b"<a href=x>y</a>\n".repeat((20 << 20) / 16);
+        let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        zlib.write_all(&links).unwrap();
+        let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        raw.write_all(&links).unwrap();
+        let cases = [
+            ("gzip", gzip(&links)),
+            ("deflate", zlib.finish().unwrap()),
+            ("deflate", raw.finish().unwrap()),
+            ("br", BROTLI_BOMB.to_vec()),
+        ];
+        for (coding, body) in cases {
+            let block = response(&format!("Content-Encoding: {coding}\r\n"), &body);
+            assert_eq!(
+                parse_response(&block, 1 << 20).unwrap_err(),
+                Refusal::OverLimit(format!(
+                    "the {coding} body decodes to more than the size limit of 1048576 bytes"
+                ))
+            );
+            if coding == "br" {
+                // Under the limit, the whole body.
+                let whole = parse_response(&block, 20 << 20).unwrap();
+                assert_eq!(whole.body.len(), 20 << 20, "{coding}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bomb_is_never_held_past_its_limit() {
+        let mut large = None;
+        let decoder = brotli_decompressor::Decompressor::new(BROTLI_BOMB, 4096);
+        let mut got = Vec::new();
+        // The buffer read into, at the moment the limit is passed: its
+        // capacity is the limit plus one read at most.
+        struct Spy<'a, R>(R, &'a mut Vec<usize>);
+        impl<R: Read> Read for Spy<'_, R> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                self.1.push(buf.len());
+                self.0.read(buf)
+            }
+        }
+        let over = read_bounded(Spy(decoder, &mut got), 3 << 20, &mut large).unwrap();
+        assert!(matches!(over, Bounded::Over));
+        let total: usize = got.iter().sum();
+        assert!(total <= (3 << 20) + (64 << 10) * 2, "{total}");
+        assert!(large.is_none(), "3 MiB is not a large body");
+    }
+
+    #[test]
+    fn a_body_over_16_mib_holds_the_one_large_turn_while_it_lives() {
+        let block = response("Content-Encoding: br\r\n", BROTLI_BOMB);
+        let response = parse_response(&block, 256 << 20).unwrap();
+        assert!(response.large.is_some());
+        let (sent, got) = std::sync::mpsc::channel();
+        let other = std::thread::spawn(move || {
+            let turn = LargeBody::wait();
+            sent.send(()).unwrap();
+            drop(turn);
+        });
+        let waited = got.recv_timeout(std::time::Duration::from_millis(200));
+        assert!(waited.is_err(), "a second large body waits for the first");
+        drop(response);
+        got.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the turn passes on once the first is dropped");
+        other.join().unwrap();
+    }
+
+    #[test]
+    fn a_head_of_more_than_4096_fields_is_refused_as_over_a_limit() {
+        let fields: String = (0..4097).map(|i| format!("X-{i}: v\r\n")).collect();
+        let block = response(&fields, HTML);
+        assert_eq!(parse_head(&block).unwrap_err(), Refusal::TooManyFields);
+        let fields: String = (0..4096).map(|i| format!("X-{i}: v\r\n")).collect();
+        let (_, read, _) = parse_head(&response(&fields, HTML)).unwrap();
+        assert_eq!(read.len(), 4096);
     }
 
     #[test]

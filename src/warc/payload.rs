@@ -39,6 +39,9 @@ pub enum PassedOver {
     NotHttp(String),
     /// An HTTP response that cannot be read (one line why).
     BadHttp(String),
+    /// An HTTP head with more than [`http::MAX_FIELDS`] header fields: a
+    /// limit of linkbase's, an error (its links are left as they are).
+    TooManyFields,
     /// A payload that is not HTML, CSS or MHTML (its media type).
     Media(String),
 }
@@ -52,7 +55,9 @@ impl PassedOver {
             PassedOver::Type(t) => t,
             PassedOver::Truncated(_) => "truncated",
             PassedOver::Segmented => "segmented",
-            PassedOver::TooLarge(_) | PassedOver::BodyTooLarge(_) => "too-large",
+            PassedOver::TooLarge(_) | PassedOver::BodyTooLarge(_) | PassedOver::TooManyFields => {
+                "too-large"
+            }
             PassedOver::NotHttp(_) => "not-http",
             PassedOver::BadHttp(_) => "bad-http",
             PassedOver::Media(_) => "other-media-type",
@@ -74,6 +79,14 @@ impl PassedOver {
             PassedOver::BodyTooLarge(why) => Some((
                 Severity::Error,
                 Message::naming(format!("skipped: {why} ("), Setting::MaxRecord, ")"),
+            )),
+            PassedOver::TooManyFields => Some((
+                Severity::Error,
+                format!(
+                    "skipped: the HTTP head has more than {} header fields",
+                    http::MAX_FIELDS
+                )
+                .into(),
             )),
             PassedOver::BadHttp(why) => Some((
                 Severity::Warning,
@@ -104,6 +117,10 @@ impl PassedOver {
             PassedOver::BodyTooLarge(why) => format!("{why}: not rewritten"),
             PassedOver::NotHttp(t) => format!("not an HTTP response ({t}): not rewritten"),
             PassedOver::BadHttp(why) => format!("bad HTTP response ({why}): not rewritten"),
+            PassedOver::TooManyFields => format!(
+                "more than {} HTTP header fields: not rewritten",
+                http::MAX_FIELDS
+            ),
             PassedOver::Media(t) => format!("{t}: not HTML, CSS, MHTML or a feed"),
         }
     }
@@ -122,6 +139,10 @@ pub struct Payload<'a> {
     pub http_fields: Vec<(String, String)>,
     /// What was done that the headers did not say (headers that lie).
     pub notes: Vec<String>,
+    /// The process's one turn for a body over [`http::LARGE_BODY`], held
+    /// while the payload lives (its conversion): `None` for smaller ones.
+    #[allow(dead_code)] // held for its `Drop`
+    pub large: Option<http::LargeBody>,
 }
 
 impl<'a> Payload<'a> {
@@ -145,6 +166,7 @@ impl<'a> Payload<'a> {
             let content_type = block_type.to_string();
             return Ok(Payload {
                 format: format_of(&content_type, Some(block))?,
+                large: (block.len() > http::LARGE_BODY).then(http::LargeBody::wait),
                 body: Cow::Borrowed(block),
                 content_type,
                 http_fields: Vec::new(),
@@ -160,7 +182,7 @@ impl<'a> Payload<'a> {
         }
         // The media type is known from the header alone: a payload that is
         // not rewritten is never decoded.
-        let (_, fields, _) = http::parse_head(block).map_err(PassedOver::BadHttp)?;
+        let (_, fields, _) = http::parse_head(block).map_err(passed_over)?;
         let content_type = fields
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case("Content-Type"))
@@ -168,13 +190,14 @@ impl<'a> Payload<'a> {
             .to_string();
         // An XML type is read when its body is a feed: known once decoded.
         let format = format_of(&content_type, None)?;
-        let response = http::parse_response(block, max).map_err(|refusal| match refusal {
-            http::Refusal::Bad(why) => PassedOver::BadHttp(why),
-            http::Refusal::OverLimit(why) => PassedOver::BodyTooLarge(why),
-        })?;
+        let response = http::parse_response(block, max).map_err(passed_over)?;
         let format = match format {
             Format::Auto => format_of(&content_type, Some(&response.body))?,
             known => known,
+        };
+        let large = match response.large {
+            None if response.body.len() > http::LARGE_BODY => Some(http::LargeBody::wait()),
+            large => large,
         };
         Ok(Payload {
             body: response.body,
@@ -182,6 +205,7 @@ impl<'a> Payload<'a> {
             content_type,
             http_fields: response.fields,
             notes: response.notes,
+            large,
         })
     }
 
@@ -260,5 +284,14 @@ pub fn format_of(content_type: &str, body: Option<&[u8]>) -> Result<Format, Pass
     match media_type(content_type).as_str() {
         "" => Err(PassedOver::Media("no Content-Type".into())),
         other => Err(PassedOver::Media(other.to_string())),
+    }
+}
+
+/// Why a response the HTTP layer refused is passed over.
+fn passed_over(refusal: http::Refusal) -> PassedOver {
+    match refusal {
+        http::Refusal::Bad(why) => PassedOver::BadHttp(why),
+        http::Refusal::OverLimit(why) => PassedOver::BodyTooLarge(why),
+        http::Refusal::TooManyFields => PassedOver::TooManyFields,
     }
 }

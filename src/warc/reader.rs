@@ -196,7 +196,7 @@ impl<R: Read> Reader<R> {
             Some(Err(_)) => {
                 return Err(broken(format!(
                     "invalid Content-Length `{}`",
-                    length.unwrap_or_default().escape_debug()
+                    crate::quote::clip(length.unwrap_or_default()).escape_debug()
                 )))
             }
             None => return Err(broken("no Content-Length")),
@@ -542,7 +542,7 @@ fn not_a_record(line: &[u8]) -> Fault {
     let line = trim_line(line);
     broken(format!(
         "not a WARC record: starts with `{}`",
-        String::from_utf8_lossy(&line[..line.len().min(40)]).escape_debug()
+        crate::quote::clip_bytes(line).escape_debug()
     ))
 }
 
@@ -569,7 +569,7 @@ fn parse_fields(block: &[u8]) -> Result<Vec<(String, String)>, Fault> {
         let Some((name, value)) = text.split_once(':') else {
             return Err(broken(format!(
                 "header line without a colon: `{}`",
-                text.chars().take(40).collect::<String>().escape_debug()
+                crate::quote::clip(&text).escape_debug()
             )));
         };
         fields.push((name.trim().to_string(), value.trim().to_string()));
@@ -958,10 +958,141 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_content_length_of_a_million_digits_is_quoted_clipped() {
+        // The message quoted the whole value: a 1 MB error line.
+        let digits = "9".repeat(1_000_000);
+        let bad = with_length(record("a", "x"), 1, 0).replace_range_len_with(&digits);
+        let got = spelled(&[bad, record("b", "y")].concat(), 4 << 20);
+        let shown = "9".repeat(crate::quote::QUOTE_CHARS);
+        assert_eq!(
+            got[0],
+            format!("broken@0: invalid Content-Length `{shown}…` (bytes 0..1000086 skipped)")
+        );
+        assert!(
+            got.iter().all(|g| g.len() < 200),
+            "{:?}",
+            got.iter().map(String::len).collect::<Vec<_>>()
+        );
+    }
+
+    /// A `.warc.zst` dictionary frame (the IIPC proposal) holding `content`.
+    fn dictionary_frame(content: &[u8]) -> Vec<u8> {
+        let mut head = 0x184D_2A5Du32.to_le_bytes().to_vec();
+        head.extend_from_slice(&(content.len() as u32).to_le_bytes());
+        head.extend_from_slice(content);
+        head
+    }
+
+    #[test]
+    fn zstd_dictionary_frame_that_decodes_past_the_limit_is_refused() {
+        // 305 KB of these claimed 2 GB (issue 32, item 3); 20 MB here, with
+        // a limit of 1 MiB (+ 1 MiB of header): refused, nothing decoded
+        // past the limit, and the records after it read without it.
+        let packed = zstd::bulk::compress(&vec![b'x'; 20 << 20], 19).unwrap();
+        let head = dictionary_frame(&packed);
+        let a = zstd::bulk::compress(&record("a", "one"), 3).unwrap();
+        let got = spelled(&[&head[..], &a].concat(), 1 << 20);
+        let end = head.len();
+        assert_eq!(
+            got,
+            [
+                format!("broken@0: bad zstd dictionary frame: it decodes to more than 2097152 bytes; bytes 0..{end} skipped"),
+                format!("<urn:uuid:a>@{end}"),
+            ]
+        );
+    }
+
+    /// A zstd frame of raw blocks (RFC 8878 §3.1.1.2) holding `content`, its
+    /// blocks at most 128 KiB - 1: a frame that is valid whatever it holds.
+    fn raw_frame(content: &[u8]) -> Vec<u8> {
+        // Window descriptor 0x38: a 128 KiB window.
+        let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
+        let blocks: Vec<&[u8]> = content.chunks((128 << 10) - 1).collect();
+        for (i, block) in blocks.iter().enumerate() {
+            let last = u32::from(i + 1 == blocks.len());
+            let header = (block.len() as u32) << 3 | last;
+            frame.extend_from_slice(&header.to_le_bytes()[..3]);
+            frame.extend_from_slice(block);
+        }
+        frame
+    }
+
+    #[test]
+    fn zstd_fake_frame_starts_over_128_kib_hide_no_intact_record() {
+        // More than 128 KiB of bytes that start like frames, then intact
+        // frames: the first fake start is a valid frame (raw blocks, no
+        // checksum) whose content is the fake starts after it and the
+        // intact frame `c`. gzip rescans a member that fails its CRC from
+        // its second byte; a frame whose content is not a WARC record is
+        // rescanned alike, and `c` is found.
+        let z = |id: &str| zstd::bulk::compress(&record(id, id), 3).unwrap();
+        let (a, c, d) = (z("a"), z("c"), z("d"));
+        let fakes: Vec<u8> = [0x28, 0xb5, 0x2f, 0xfd, 0xff]
+            .iter()
+            .cycle()
+            .take(200 << 10)
+            .copied()
+            .collect();
+        let fake = raw_frame(&[&fakes[..], &c].concat());
+        let input = [&a[..], &fake, &d].concat();
+        let got = spelled(&input, 1 << 20);
+        let at_c = a.len() + fake.len() - c.len();
+        let records: Vec<&String> = got.iter().filter(|g| !g.starts_with("broken")).collect();
+        assert_eq!(
+            records,
+            [
+                &"<urn:uuid:a>@0".to_string(),
+                &format!("<urn:uuid:c>@{at_c}"),
+                &format!("<urn:uuid:d>@{}", input.len() - d.len()),
+            ]
+        );
+        let at = a.len();
+        assert_eq!(
+            got[1],
+            format!("broken@{at}: zstd frame truncated (its data runs into the next frame, at byte {}): it decodes to something other than a WARC record; bytes {at}..{} skipped, reading resumes at byte {}", at + 9, at + 9, at + 9)
+        );
+    }
+
+    #[test]
+    fn zstd_frame_cut_by_the_next_one_is_not_said_to_end_with_the_input() {
+        // A frame whose block claims more than is there before the next
+        // frame: the decoder runs to the end of the input, but the frame
+        // ends where the next one starts, and the message says so.
+        let z = |id: &str| zstd::bulk::compress(&record(id, id), 3).unwrap();
+        let (a, c) = (z("a"), z("c"));
+        // A raw block of 100,000 bytes, of which 10 are there.
+        let mut cut = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
+        cut.extend_from_slice(&(100_000u32 << 3 | 1).to_le_bytes()[..3]);
+        cut.extend_from_slice(b"0123456789");
+        let input = [&a[..], &cut, &c].concat();
+        let at = a.len();
+        let next = at + cut.len();
+        assert_eq!(
+            spelled(&input, 1 << 20),
+            [
+                "<urn:uuid:a>@0".to_string(),
+                format!("broken@{at}: zstd frame truncated (its data runs into the next frame, at byte {next}); bytes {at}..{next} skipped, reading resumes at byte {next}"),
+                format!("<urn:uuid:c>@{next}"),
+            ]
+        );
+    }
+
     trait Lie {
         fn replace_range_len(self) -> Vec<u8>;
+        fn replace_range_len_with(self, length: &str) -> Vec<u8>;
     }
     impl Lie for Vec<u8> {
+        /// The record with `Content-Length: 0` replaced by `length`.
+        fn replace_range_len_with(self, length: &str) -> Vec<u8> {
+            String::from_utf8(self)
+                .unwrap()
+                .replace(
+                    "Content-Length: 0\r\n",
+                    &format!("Content-Length: {length}\r\n"),
+                )
+                .into_bytes()
+        }
         /// The record with a Content-Length 3 bytes too long.
         fn replace_range_len(self) -> Vec<u8> {
             String::from_utf8(self)

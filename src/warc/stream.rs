@@ -29,6 +29,10 @@ const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 /// How much is read from the input at a time.
 const CHUNK: usize = 64 * 1024;
 
+/// The longest gzip header name (FNAME) or comment (FCOMMENT) read: past
+/// it, the header is bad.
+const MAX_GZIP_NAME: usize = 1 << 20;
+
 /// Damage found by the stream: the compressed bytes `start..end` of the
 /// file were skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,6 +178,9 @@ pub struct Stream<R> {
     segments: Vec<(u64, u64, bool)>,
     /// Where the member being decoded started, and its first decoded position.
     member_start: u64,
+    /// File offsets `from..to` known to hold no NUL byte (the last
+    /// header-name scan that found none): never scanned twice.
+    no_nul: (u64, u64),
 }
 
 impl<R: Read> Stream<R> {
@@ -208,6 +215,7 @@ impl<R: Read> Stream<R> {
             decoded: 0,
             segments: Vec::new(),
             member_start: 0,
+            no_nul: (0, 0),
         })
     }
 
@@ -429,12 +437,18 @@ impl<R: Read> Stream<R> {
         } else {
             ("gzip member", "member")
         };
+        // Where the decoder reached decides: a frame or member whose data
+        // ran past the next one was cut there, whatever the decoder said
+        // when it stopped (at the end of the input, it had only run out).
         let what = match (&why, resume) {
-            (Why::Ended, _) => format!("{unit} truncated (the input ends inside it)"),
+            (Why::Ended, Some(next)) if next < reached => format!(
+                "{unit} truncated (its data runs into the next {next_unit}, at byte {next})"
+            ),
             (_, Some(next)) if next < reached => format!(
                 "{unit} truncated (its data runs into the next {next_unit}, at byte {next}): {}",
                 why.text()
             ),
+            (Why::Ended, _) => format!("{unit} truncated (the input ends inside it)"),
             _ => format!("bad {unit}: {}", why.text()),
         };
         let to = match resume {
@@ -562,8 +576,14 @@ impl<R: Read> Stream<R> {
         self.raw.consume(8 + size);
         let end = self.raw.offset();
         let dictionary = if content.starts_with(&ZSTD_MAGIC) {
-            match zstd::stream::decode_all(&content[..]) {
-                Ok(d) => d,
+            // Decoded with the limit of everything else the stream decodes:
+            // a frame of a few hundred bytes can claim gigabytes.
+            match read_limited(zstd::stream::read::Decoder::new(&content[..])?, self.whole) {
+                Ok(Some(d)) => d,
+                Ok(None) => {
+                    let why = format!("it decodes to more than {} bytes", self.whole);
+                    return Ok(Some(bad(why, end)));
+                }
                 Err(e) => return Ok(Some(bad(e.to_string(), end))),
             }
         } else {
@@ -597,6 +617,7 @@ impl<R: Read> Stream<R> {
         if starting {
             decoder.reinit()?;
         }
+        let frame_start = into.len();
         loop {
             if raw.available().is_empty() && !raw.more()? {
                 return Ok(Inflated::Bad(Why::Ended));
@@ -613,13 +634,30 @@ impl<R: Read> Stream<R> {
             raw.consume(used);
             match hint {
                 Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
-                Ok(0) => return Ok(Inflated::Done),
+                Ok(0) => {
+                    // A frame has no check of its own (its checksum is
+                    // optional): one that decodes to something other than
+                    // WARC records is taken for what it is, bytes that
+                    // only start like a frame, and rescanned from its
+                    // second byte, as a gzip member that fails its CRC.
+                    if starting && !starts_plain(&into[frame_start..]) {
+                        return Ok(Inflated::Bad(Why::Check(
+                            "it decodes to something other than a WARC record",
+                        )));
+                    }
+                    return Ok(Inflated::Done);
+                }
                 Ok(_) => {
                     let enough = match limit {
                         Some(limit) => into.len() > limit,
                         None => into.len() > old_len,
                     };
                     if enough {
+                        if starting && !starts_plain(&into[frame_start..]) {
+                            return Ok(Inflated::Bad(Why::Check(
+                                "it decodes to something other than a WARC record",
+                            )));
+                        }
                         return Ok(Inflated::Large);
                     }
                 }
@@ -652,14 +690,40 @@ impl<R: Read> Stream<R> {
                     if !self.raw.ensure(at + 1)? {
                         return Ok(Err(Why::Ended));
                     }
-                    match memchr::memchr(0, &self.raw.available()[at..]) {
+                    // Bytes already known to hold no NUL are not scanned
+                    // again: fake headers one after the other, each with
+                    // an unterminated name, would each scan the same MiB.
+                    let here = self.raw.offset() + at as u64;
+                    let (from, to) = self.no_nul;
+                    let skip = if (from..to).contains(&here) {
+                        (to - here) as usize
+                    } else {
+                        0
+                    };
+                    let len = self.raw.available().len();
+                    if skip > MAX_GZIP_NAME {
+                        return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
+                    }
+                    let scan_from = (at + skip).min(len);
+                    let found = memchr::memchr(0, &self.raw.available()[scan_from..]);
+                    let scanned_to =
+                        self.raw.offset() + found.map_or(len, |i| scan_from + i) as u64;
+                    let known_from = if (from..=to).contains(&here) {
+                        from
+                    } else {
+                        here
+                    };
+                    self.no_nul = (known_from, scanned_to);
+                    match found {
                         Some(i) => {
-                            at += i + 1;
+                            at = scan_from + i + 1;
+                            if at - 1 - (here - self.raw.offset()) as usize > MAX_GZIP_NAME {
+                                return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
+                            }
                             break;
                         }
                         None => {
-                            let len = self.raw.available().len();
-                            if len - at > 1 << 20 {
+                            if len - at > MAX_GZIP_NAME {
                                 return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
                             }
                             if !self.raw.ensure(len + 1)? {
@@ -781,4 +845,14 @@ fn find_restart(bytes: &[u8], zstd: bool) -> Option<usize> {
         };
         pattern.starts_with(&rest[..rest.len().min(pattern.len())])
     })
+}
+
+/// All of `reader`'s bytes, or `None` once there are more than `limit`:
+/// what a decoder makes is never held past its limit (plus one read).
+pub(crate) fn read_limited(reader: impl Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut out = Vec::new();
+    let read = reader
+        .take((limit as u64).saturating_add(1))
+        .read_to_end(&mut out)?;
+    Ok((read <= limit).then_some(out))
 }

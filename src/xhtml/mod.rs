@@ -16,6 +16,7 @@
 //! browser shows an error page for it, not links.
 
 pub mod encoding;
+mod namespaces;
 pub mod scan;
 pub mod value;
 

@@ -1,5 +1,6 @@
 //! One pass of an XML reader (quick-xml) over an XHTML document: the
-//! elements in document order with their namespaces, the byte spans of
+//! elements in document order with their namespaces (resolved by
+//! [`super::namespaces`], not quick-xml's `NsReader`), the byte spans of
 //! their attribute values, and the span of each `<style>` element's text.
 //!
 //! quick-xml reads from the input slice without copying, so every value it
@@ -8,9 +9,10 @@
 //! which is why it is not used here (docs/html.md, "XHTML").
 
 use super::super::html::{AttrNs, ElementNs};
+use super::namespaces::{declaration, Resolved, Scopes};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::{Namespace, ResolveResult};
-use quick_xml::NsReader;
+use quick_xml::{NsReader, Reader};
 use std::ops::Range;
 
 const XHTML_NS: &[u8] = b"http://www.w3.org/1999/xhtml";
@@ -97,20 +99,20 @@ pub struct NotWellFormed {
 /// Read `bytes` (an ASCII-compatible encoding: markup is ASCII) into its
 /// elements, in document order.
 pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
-    let mut reader = NsReader::from_reader(bytes);
+    let mut reader = Reader::from_reader(bytes);
+    let mut scopes = Scopes::default();
     let mut elements: Vec<Element> = Vec::new();
     // The open elements: index into `elements`, and whether it is a template.
     let mut open: Vec<(usize, bool)> = Vec::new();
     let mut templates = 0usize;
-    // The open `<style>` element and what its text was so far.
     // The open `<style>` element: its index, the depth it was opened at, and
     // its text so far (`None`: no text yet).
     let mut style: Option<(usize, usize, Option<StyleText>)> = None;
     let offset_of = |part: &[u8]| part.as_ptr() as usize - bytes.as_ptr() as usize;
+    let span = |part: &[u8]| offset_of(part)..offset_of(part) + part.len();
     loop {
-        let event = reader.read_resolved_event();
-        let (ns, event) = match event {
-            Ok(ok) => ok,
+        let event = match reader.read_event() {
+            Ok(event) => event,
             Err(e) => {
                 return Err(NotWellFormed {
                     offset: reader.error_position(),
@@ -118,15 +120,52 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
                 })
             }
         };
-        let element_ns = element_ns(&ns);
+        let not_well_formed = |message: String| NotWellFormed {
+            offset: reader.buffer_position(),
+            message,
+        };
         match event {
             Event::Start(ref start) | Event::Empty(ref start) => {
                 let empty = matches!(event, Event::Empty(_));
                 if let Some((_, _, text)) = style.as_mut() {
                     *text = Some(StyleText::Mixed);
                 }
-                let local = String::from_utf8_lossy(start.local_name().into_inner()).into_owned();
-                let attrs = attributes(&reader, start, bytes)?;
+                // Every attribute's name and value as spans of the input.
+                let mut raw: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+                for attr in start.attributes().with_checks(false) {
+                    let attr = attr.map_err(|e| not_well_formed(e.to_string()))?;
+                    raw.push((span(attr.key.into_inner()), span(&attr.value)));
+                }
+                if let Some(name) = duplicate(bytes, &raw) {
+                    return Err(not_well_formed(format!(
+                        "duplicated attribute `{}`",
+                        crate::quote::clip_bytes(name)
+                    )));
+                }
+                let declarations = raw
+                    .iter()
+                    .filter_map(|(k, v)| Some((declaration(&bytes[k.clone()])?, &bytes[v.clone()])))
+                    .collect();
+                scopes.push(declarations).map_err(not_well_formed)?;
+                let (ns, local) = scopes.element(&bytes[span(start.name().into_inner())]);
+                let element_ns = element_ns(ns);
+                let local = String::from_utf8_lossy(local).into_owned();
+                let mut attrs = Vec::new();
+                for (key, value) in raw {
+                    let key = &bytes[key];
+                    if declaration(key).is_some() {
+                        continue;
+                    }
+                    let (attr_ns, attr_local) = scopes.attribute(key);
+                    let at = value.start;
+                    let quote = if at > 0 { bytes[at - 1] } else { b'"' };
+                    attrs.push(Attribute {
+                        ns: attr_ns_of(attr_ns),
+                        local: String::from_utf8_lossy(attr_local).into_owned(),
+                        value,
+                        quote,
+                    });
+                }
                 let is_template = element_ns == ElementNs::Html && local == "template";
                 let is_style =
                     matches!(element_ns, ElementNs::Html | ElementNs::Svg) && local == "style";
@@ -138,7 +177,9 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
                     in_template: templates > 0,
                     style_text: None,
                 });
-                if !empty {
+                if empty {
+                    scopes.pop();
+                } else {
                     if is_style && style.is_none() {
                         style = Some((index, open.len(), None));
                     }
@@ -152,6 +193,7 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
                 let Some((_, was_template)) = open.pop() else {
                     continue;
                 };
+                scopes.pop();
                 if was_template {
                     templates -= 1;
                 }
@@ -193,7 +235,8 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
     Ok(elements)
 }
 
-/// The attributes of the start tag `start` (read by `reader` from `bytes`),
+/// The attributes of the start tag `start` (read by quick-xml's `reader`
+/// from `bytes`: the feed layer's reader),
 /// in source order, namespace declarations left out: each with its
 /// namespace, its local name and the span of its value in `bytes`.
 pub fn attributes(
@@ -216,7 +259,7 @@ pub fn attributes(
         let at = value.as_ptr() as usize - bytes.as_ptr() as usize;
         let quote = if at > 0 { bytes[at - 1] } else { b'"' };
         attrs.push(Attribute {
-            ns: attr_ns_of(&attr_ns),
+            ns: attr_ns_of(resolved(&attr_ns)),
             local: String::from_utf8_lossy(attr_local.into_inner()).into_owned(),
             value: at..at + value.len(),
             quote,
@@ -225,21 +268,49 @@ pub fn attributes(
     Ok(attrs)
 }
 
-/// The namespace of an element, as the HTML link table knows them.
-pub fn element_ns(ns: &ResolveResult<'_>) -> ElementNs {
+/// The namespace of an element quick-xml's reader resolved (the feed
+/// layer's reader), as the HTML link table knows them.
+pub fn element_ns_of(ns: &ResolveResult<'_>) -> ElementNs {
+    element_ns(resolved(ns))
+}
+
+/// quick-xml's answer in this module's terms.
+fn resolved<'a>(ns: &ResolveResult<'a>) -> Resolved<'a> {
     match ns {
-        ResolveResult::Bound(Namespace(XHTML_NS)) => ElementNs::Html,
-        ResolveResult::Bound(Namespace(SVG_NS)) => ElementNs::Svg,
-        ResolveResult::Bound(Namespace(MATHML_NS)) => ElementNs::MathMl,
+        ResolveResult::Unbound => Resolved::Unbound,
+        ResolveResult::Bound(Namespace(n)) => Resolved::Bound(n),
+        ResolveResult::Unknown(_) => Resolved::Unknown,
+    }
+}
+
+/// The first attribute name given twice in a tag (a well-formedness
+/// error): compared pair by pair up to 16 attributes, hashed beyond (a tag
+/// of 100,000 attributes costs 100,000 look-ups, not their square).
+fn duplicate<'a>(bytes: &'a [u8], attrs: &[(Range<usize>, Range<usize>)]) -> Option<&'a [u8]> {
+    let name = |i: usize| &bytes[attrs[i].0.clone()];
+    if attrs.len() <= 16 {
+        return (1..attrs.len())
+            .find(|&i| (0..i).any(|j| name(j) == name(i)))
+            .map(name);
+    }
+    let mut seen = std::collections::HashSet::with_capacity(attrs.len());
+    (0..attrs.len()).find(|&i| !seen.insert(name(i))).map(name)
+}
+
+fn element_ns(ns: Resolved<'_>) -> ElementNs {
+    match ns {
+        Resolved::Bound(XHTML_NS) => ElementNs::Html,
+        Resolved::Bound(SVG_NS) => ElementNs::Svg,
+        Resolved::Bound(MATHML_NS) => ElementNs::MathMl,
         _ => ElementNs::Other,
     }
 }
 
-fn attr_ns_of(ns: &ResolveResult<'_>) -> AttrNs {
+fn attr_ns_of(ns: Resolved<'_>) -> AttrNs {
     match ns {
-        ResolveResult::Unbound => AttrNs::None,
-        ResolveResult::Bound(Namespace(XLINK_NS)) => AttrNs::XLink,
-        ResolveResult::Bound(Namespace(XML_NS)) => AttrNs::Xml,
+        Resolved::Unbound => AttrNs::None,
+        Resolved::Bound(XLINK_NS) => AttrNs::XLink,
+        Resolved::Bound(XML_NS) => AttrNs::Xml,
         _ => AttrNs::Other,
     }
 }

@@ -318,3 +318,90 @@ pub fn encoded_word_content_type(n: usize) -> Vec<u8> {
     );
     s.into_bytes()
 }
+
+/// The XHTML namespace, for the XHTML inputs.
+const XHTML: &str = "http://www.w3.org/1999/xhtml";
+
+/// A multipart message whose boundary is `n` dashes, with an HTML part
+/// holding a line of `n` more dashes (after an `x`: not a line start) and a
+/// link that resolves against [`MIME_BASE`] (issue 32, item 9: the
+/// delimiter search matched at every dash, comparing the whole boundary).
+pub fn dash_boundary(n: usize) -> Vec<u8> {
+    let dashes = "-".repeat(n);
+    format!(
+        "Content-Type: multipart/mixed; boundary=\"{dashes}\"\r\nContent-Base: {MIME_BASE}\r\n\r\n\
+         --{dashes}\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>\r\nx{dashes}--\r\n--{dashes}--\r\n"
+    )
+    .into_bytes()
+}
+
+/// An HTML message whose `Content-Type` has `n` RFC 2231 extended
+/// parameters, each the first segment of a continued value
+/// (`pK*0*=utf-8''a`), and whose link resolves against [`MIME_BASE`]
+/// (issue 32, item 9: mailparse compared each with every other).
+pub fn rfc2231_parameters(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 20 + 256);
+    s.push_str("Content-Type: text/html; charset=utf-8");
+    for i in 0..n {
+        let _ = write!(s, "; p{i:06}*0*=utf-8''a");
+    }
+    let _ = write!(
+        s,
+        "\r\nContent-Base: {MIME_BASE}\r\n\r\n<a href=x>x</a>\r\n"
+    );
+    s.into_bytes()
+}
+
+/// An XHTML document whose root declares `n` prefixes (`xmlns:pK`) after
+/// the XHTML namespace, then `n` links, each resolved against [`BASE`]
+/// (numbers of six digits, so that 10n is ten times the bytes)
+/// (issue 32, item 9: each name's look-up walked every declaration).
+pub fn xmlns_declarations(n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * 48 + 256);
+    let _ = write!(s, "<html xmlns=\"{XHTML}\"");
+    for i in 0..n {
+        let _ = write!(s, " xmlns:p{i:06}=\"urn:p{i:06}\"");
+    }
+    s.push_str("><body>");
+    for i in 0..n {
+        let _ = write!(s, "<a href=\"x{i:06}\" p{i:06}:t=\"\">x</a>");
+    }
+    s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+/// An XHTML document nested `depth` `div` elements deep, closed, then a
+/// link (issue 32, item 8: past 65,535 levels quick-xml's `u16` depth
+/// wrapped and the namespace was forgotten).
+pub fn deep_xhtml(depth: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(depth * 11 + 256);
+    let _ = write!(s, "<html xmlns=\"{XHTML}\"><body>");
+    s.push_str(&"<div>".repeat(depth));
+    s.push_str("<a href=\"in\">in</a>");
+    s.push_str(&"</div>".repeat(depth));
+    s.push_str("<a href=\"x\">x</a></body></html>");
+    s.into_bytes()
+}
+
+/// A `.warc.gz`: an intact record, `n` fake gzip headers with a file name
+/// (FNAME) that never ends (10 bytes each, no NUL), then another intact
+/// record (issue 32, item 9: each fake header scanned up to 1 MiB ahead
+/// for the end of its name).
+pub fn warc_gz_fake_names(n: usize) -> Vec<u8> {
+    use std::io::Write as _;
+    let gzip = |i: usize| {
+        let mut s = String::new();
+        warc_record(&mut s, i, 0);
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(s.as_bytes()).unwrap();
+        e.finish().unwrap()
+    };
+    let fake = [0x1f, 0x8b, 0x08, 0x08, b'A', b'A', b'A', b'A', 0x02, 0x03];
+    let mut out = gzip(0);
+    out.reserve(n * fake.len() + 512);
+    for _ in 0..n {
+        out.extend_from_slice(&fake);
+    }
+    out.extend_from_slice(&gzip(1));
+    out
+}
