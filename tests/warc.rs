@@ -179,7 +179,7 @@ fn fixture_trial(dir: &Path) -> Result<(), Failed> {
 /// paths by their function names.
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = case_trials("warc", "warc/", 14, file!(), fixture_trial);
+    let mut trials = case_trials("warc", "warc/", 15, file!(), fixture_trial);
     trials.extend(function_trials![
         standard_input_to_standard_output_plain_and_compressed_like_the_input,
         a_folder_of_warcs_is_mirrored_under_the_same_names,
