@@ -16,12 +16,16 @@ mod mime_fuzz_input;
 mod resolve_fuzz_input;
 #[path = "common/splice_check.rs"]
 mod splice_check;
+#[path = "common/stateful_charsets_fuzz_input.rs"]
+mod stateful_charsets_fuzz_input;
 #[path = "common/string_layers_fuzz_input.rs"]
 mod string_layers_fuzz_input;
 #[path = "common/token_dump.rs"]
 mod token_dump;
 #[path = "common/tokenizer_fuzz_input.rs"]
 mod tokenizer_fuzz_input;
+#[path = "common/warc_fuzz_input.rs"]
+mod warc_fuzz_input;
 
 use linkbase::{Format, Options};
 
@@ -337,7 +341,7 @@ type TargetCheck = fn(&str, &[u8]);
 
 /// Every fuzz target with its check and the number of seeds it had when
 /// this replay was written (a floor: seeds are added, never lost).
-const TARGETS: [(&str, TargetCheck, usize); 5] = [
+const TARGETS: [(&str, TargetCheck, usize); 7] = [
     ("html", html_fuzz_input::check_html_input, 15),
     ("mime", mime_fuzz_input::check_mime_input, 15),
     ("resolve", resolve_fuzz_input::check_resolve_input, 7),
@@ -347,6 +351,12 @@ const TARGETS: [(&str, TargetCheck, usize); 5] = [
         4,
     ),
     ("tokenizer", tokenizer_fuzz_input::check_tokenizer_input, 2),
+    (
+        "stateful_charsets",
+        stateful_charsets_fuzz_input::check_stateful_charsets_input,
+        7,
+    ),
+    ("warc", warc_fuzz_input::check_warc_input, 7),
 ];
 
 /// CI's fuzz gate (docs/fuzzing.md, "In CI"): the committed corpus of every

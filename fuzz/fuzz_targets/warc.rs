@@ -8,30 +8,16 @@
 //! Input: one byte of settings (output packing, a retrieval URL's
 //! presence), then the WARC file's bytes.
 
+//! The check of one input is `tests/common/warc_fuzz_input.rs`, which
+//! `tests/fuzz_regressions.rs` runs on every seed.
+
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use linkbase::warc::{convert, WarcOptions};
-use linkbase::{Format, Options};
+
+#[path = "../../tests/common/warc_fuzz_input.rs"]
+mod warc_fuzz_input;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&settings, input)) = data.split_first() else {
-        return;
-    };
-    let mut options = Options::new();
-    options.format = Format::Warc;
-    if settings & 1 != 0 {
-        options.url = Some("http://h.example/a/".into());
-    }
-    let mut warc = WarcOptions::new();
-    warc.date = "2026-01-01T00:00:00Z".into();
-    warc.gzip = settings & 2 != 0;
-    warc.zstd = settings & 4 != 0;
-    warc.max_record = 1 << 20;
-    let mut records = 0usize;
-    let result = convert(input, Vec::new(), &options, &warc, None, |_| records += 1);
-    // Reading from memory cannot fail; a record that cannot be read is a
-    // broken record, not an error.
-    let (_, out) = result.expect("reading from memory");
-    assert!(records == 0 || !out.is_empty());
+    warc_fuzz_input::check_warc_input("fuzz", data);
 });
