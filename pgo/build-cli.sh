@@ -42,7 +42,9 @@ trap 'rm -rf "$scratch"' EXIT
 export LLVM_PROFILE_FILE=$RAW/cli-%m.profraw
 for ((round = 0; round < ROUNDS; round++)); do
   for file in "${FILES[@]}"; do
-    url="https://example.org/${file##*/}"
+    # The file's name as a URL holds it (fixtures/offline/site has spaces).
+    name=${file##*/}
+    url="https://example.org/${name// /%20}"
     # Exit 1 (a link that does not resolve, a skipped part) is part of the
     # training; only a crash or a usage error stops it.
     for report in "" "--report=$scratch/report.jsonl"; do
