@@ -39,7 +39,7 @@ pub enum PassedOver {
     NotHttp(String),
     /// An HTTP response that cannot be read (one line why).
     BadHttp(String),
-    /// An HTTP head with more than [`http::MAX_FIELDS`] header fields: a
+    /// An HTTP head with more than 4,096 header fields (`http::MAX_FIELDS`): a
     /// limit of linkbase's, an error (its links are left as they are).
     TooManyFields,
     /// A payload that is not HTML, CSS or MHTML (its media type).

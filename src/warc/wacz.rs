@@ -1,5 +1,5 @@
 //! The web archives `linkbase offline` reads: a WARC file (`.warc`,
-//! `.warc.gz`, `.warc.zst`: anything [`super::reader`] reads), or a WACZ
+//! `.warc.gz`, `.warc.zst`: anything the WARC reader reads), or a WACZ
 //! (WACZ 1.1.1: a zip holding WARCs under `archive/`, a CDXJ index under
 //! `indexes/` and the archive's page list `pages/pages.jsonl`).
 //!
