@@ -22,6 +22,7 @@ import html.parser
 import json
 import os
 import re
+from xml.etree import ElementTree
 import subprocess
 import sys
 import tempfile
@@ -52,9 +53,31 @@ def css_links(text):
     return re.findall(r"url\(\s*[\"']?([^\"')]+)", text) + re.findall(r"@import\s+[\"']([^\"']+)", text)
 
 
+# A feed's URL places read by this script (docs/feeds.md has them all):
+# these attributes anywhere, the text of these elements, and xml:base.
+FEED_ATTRIBUTES = {"href", "src", "url", "uri"}
+FEED_TEXT = {"link", "uri", "url", "comments", "docs", "icon", "logo"}
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
+
+
+def feed_links(payload):
+    """The URL values of a feed (Atom, RSS, RDF), read with ElementTree."""
+    links = []
+    for element in ElementTree.fromstring(payload).iter():
+        local = element.tag.rsplit("}", 1)[-1]
+        for name, value in element.attrib.items():
+            if name == XML_BASE or name.rsplit("}", 1)[-1] in FEED_ATTRIBUTES:
+                links.append(value)
+        if local in FEED_TEXT and element.text and element.text.strip() and len(element) == 0:
+            links.append(element.text.strip())
+    return links
+
+
 def payload_links(content_type, payload):
     media = content_type.split(";")[0].strip().lower()
     charset = re.search(r"charset=\"?([^\";]+)", content_type)
+    if media.endswith("+xml") and media != "application/xhtml+xml" or media in ("text/xml", "application/xml"):
+        return feed_links(payload)
     text = payload.decode(charset.group(1) if charset else "utf-8", errors="replace")
     if media == "text/css":
         return css_links(text)
