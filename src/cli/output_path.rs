@@ -166,7 +166,7 @@ fn existing_part(path: &Path) -> PathBuf {
 }
 
 /// The device and inode of what `path` leads to.
-fn identity(path: &Path) -> Option<(u64, u64)> {
+pub fn identity(path: &Path) -> Option<(u64, u64)> {
     fs::metadata(path)
         .ok()
         .map(|meta| super::atomic::device_inode(&meta))

@@ -116,7 +116,7 @@ fn check_report(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError
             )));
         }
     }
-    let Some(report_id) = identity(report) else {
+    let Some(report_id) = output_path::identity(report) else {
         return Ok(()); // a new file: no input can be it
     };
     let inputs = entries.iter().filter_map(|entry| match entry {
@@ -131,7 +131,7 @@ fn check_report(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError
             Some(_) => std::fs::symlink_metadata(&file.path)
                 .ok()
                 .map(|meta| super::atomic::device_inode(&meta)),
-            None => identity(&file.path),
+            None => output_path::identity(&file.path),
         };
         if id == Some(report_id) {
             return Err(UsageError(format!(
@@ -142,13 +142,6 @@ fn check_report(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError
         }
     }
     Ok(())
-}
-
-/// The device and inode of what `path` leads to.
-fn identity(path: &Path) -> Option<(u64, u64)> {
-    std::fs::metadata(path)
-        .ok()
-        .map(|meta| super::atomic::device_inode(&meta))
 }
 
 /// A WARC's output (binary: gzip, or records with binary payloads) is not
