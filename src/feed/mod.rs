@@ -24,7 +24,7 @@ mod walk;
 use crate::base::EstablishedBase;
 use crate::html::HtmlContext;
 use crate::options::Options;
-use crate::report::{ExplainedPart, Report, Severity};
+use crate::report::{ExplainedPart, Report};
 use crate::splice::Edit;
 use crate::xhtml::encoding::XmlInput;
 use quick_xml::events::Event;
@@ -161,17 +161,7 @@ fn chain(bases: &[walk::BaseNode], mut at: usize) -> String {
 }
 
 fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<XmlInput<'a>> {
-    match XmlInput::new(input, ctx.transport_charset) {
-        Ok(work) => Some(work),
-        Err(why) => {
-            report.problem(
-                ctx.location,
-                Severity::Error,
-                format!("feed {why}; left unchanged"),
-            );
-            None
-        }
-    }
+    crate::xhtml::read_or_report(input, ctx, report, "feed")
 }
 
 /// Is `input` a feed: is its root element Atom's `feed` or `entry` (1.0

@@ -85,13 +85,25 @@ pub fn document_base(
 }
 
 fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<XmlInput<'a>> {
+    read_or_report(input, ctx, report, "XHTML document")
+}
+
+/// `input` decoded as an XML document (`what` in the message, e.g. "feed"),
+/// or `None` with an error reported: an encoding it cannot be read in is
+/// left unchanged. The XHTML and feed layers read their input with it.
+pub fn read_or_report<'a>(
+    input: &'a [u8],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+    what: &str,
+) -> Option<XmlInput<'a>> {
     match XmlInput::new(input, ctx.transport_charset) {
         Ok(work) => Some(work),
         Err(why) => {
             report.problem(
                 ctx.location,
                 Severity::Error,
-                format!("XHTML document {why}; left unchanged"),
+                format!("{what} {why}; left unchanged"),
             );
             None
         }
