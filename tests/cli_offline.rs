@@ -251,8 +251,8 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             let copied = copy
                 .get(relative)
                 .unwrap_or_else(|| panic!("{name}: {relative:?} missing"));
-            let is_document =
-                linkbase::looks_like_html(bytes) || relative.to_string_lossy().contains(".css");
+            let is_document = linkbase::detect::looks_like_html(bytes)
+                || relative.to_string_lossy().contains(".css");
             if !is_document {
                 assert_eq!(copied, bytes, "{name}: {relative:?} not copied as it was");
             }
