@@ -3,7 +3,7 @@
 //! retrieval URL") and says which ([`Problem::setting`]), so that the command
 //! line can print its flag there; no message a library caller sees names a
 //! flag. Each case below triggers one such message through the library's
-//! entry points. (`tests/cli.rs` checks that the command line still prints
+//! entry points. (`tests/cli/rewrite.rs` checks that the command line still prints
 //! the flags.)
 
 #[path = "common/warc_gen.rs"]

@@ -15,19 +15,13 @@
 //! Without wget or python3 the test says "skipped" and passes, except under
 //! `CI=true` (`.ci/offline.sh` installs wget).
 
-use assert_cmd::Command;
 use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use url::Url;
 
-fn linkbase() -> Command {
-    let mut cmd = Command::cargo_bin("linkbase").expect("the linkbase binary is built");
-    cmd.env_remove("LINKBASE_TEST_FAIL_AT")
-        .env_remove("LINKBASE_TEST_KILL_AT");
-    cmd
-}
+use crate::util::linkbase;
 
 fn have(tool: &str) -> bool {
     std::process::Command::new(tool)
