@@ -10,8 +10,7 @@
 
 #![cfg(unix)]
 
-#[path = "../common/test_hooks.rs"]
-mod test_hooks;
+use crate::test_hooks;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -10,6 +10,9 @@
 
 mod util;
 
+#[path = "../common/test_hooks.rs"]
+mod test_hooks;
+
 mod data_safety;
 mod explain;
 mod filter;

@@ -3,13 +3,12 @@
 
 #[path = "../common/warc_gen.rs"]
 mod warc_gen;
+use crate::test_hooks;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::fs;
 use std::path::{Path, PathBuf};
-#[path = "../common/test_hooks.rs"]
-mod test_hooks;
 
 /// A page with one relative link, and what it becomes under
 /// `https://example.org/docs/page.html`. (No white space before the first
