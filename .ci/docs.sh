@@ -7,3 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 scripts/module-graph.py --check
+# The figures the code decides (fuzz targets, fixture cases, modules, the
+# public API's size), marked in the docs <!-- figure: NAME -->: counted.
+python3 scripts/doc-figures.py --check
