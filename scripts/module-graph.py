@@ -305,7 +305,9 @@ class Crate:
 
     @property
     def id(self):
-        return f"{self.name} ({self.kind})" if self.kind == "bin" else self.name
+        if self.kind != "bin":
+            return self.name
+        return f"{self.name} (bin)" if self.package == self.name else f"{self.package} (bin {self.name})"
 
 
 def workspace(tree):
@@ -346,6 +348,7 @@ def workspace(tree):
             root_path = d / b.get("path", f"src/bin/{b['name']}.rs")
             if tree.exists(norm(root_path)):
                 c = Crate(b["name"], "bin", d, root_path, dict(deps), collapsed)
+                c.package = name
                 if any(x.kind == "lib" and x.dir == d for x in crates):
                     c.deps[lib_name] = name   # a package's binary uses its library
                 crates.append(c)
