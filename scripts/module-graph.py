@@ -330,7 +330,7 @@ def workspace(tree):
                 spec = ws_deps.get(key, {})
             base = PurePosixPath(".") if spec is ws_deps.get(key) else d
             if isinstance(spec, dict) and "path" in spec:
-                target = PurePosixPath(normalize(base / spec["path"]))
+                target = PurePosixPath(norm(base / spec["path"]))
                 if target in by_dir:
                     deps[key.replace("-", "_")] = by_dir[target]
         collapsed = str(d).startswith("vendor/")
@@ -355,7 +355,8 @@ def workspace(tree):
     return crates
 
 
-def normalize(p):
+def norm(p):
+    """A relative path with its `.` and `..` steps taken."""
     parts = []
     for part in PurePosixPath(p).parts:
         if part == "..":
@@ -363,10 +364,6 @@ def normalize(p):
         elif part != ".":
             parts.append(part)
     return "/".join(parts) or "."
-
-
-def norm(p):
-    return normalize(p)
 
 
 def read_crates(tree):
@@ -551,7 +548,7 @@ def picture(rev):
     return draw(tree, "the working tree" if rev == "now" else rev)
 
 
-def rewritten(text, check):
+def rewritten(text):
     """docs/architecture.md with every marked picture drawn again, and the revisions skipped."""
     lines = text.split("\n")
     out, skipped, i = [], [], 0
@@ -576,7 +573,7 @@ def rewritten(text, check):
 def main(argv):
     if len(argv) == 2 and argv[1] in ("--write", "--check"):
         current = DOC.read_text(encoding="utf-8")
-        new, skipped = rewritten(current, argv[1] == "--check")
+        new, skipped = rewritten(current)
         for rev in skipped:
             print(f"module-graph: revision {rev} is not in this clone; its picture is left as it is",
                   file=sys.stderr)
