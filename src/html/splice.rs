@@ -13,7 +13,7 @@
 use super::charset::Charset;
 use super::dom::ValueSpan;
 use crate::report::{Location, Report, Severity};
-use crate::splice::{fit_to_shift, Edit, Escape, OffsetMap, TO_ASCII};
+use crate::splice::{fit_to_shift, Edit, Escape, OffsetMap, TextEdits, TO_ASCII};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use html5ever::tokenizer::AttrQuote;
 
@@ -29,53 +29,56 @@ pub fn to_bytes(
     input: &[u8],
     text: &str,
     charset: &Charset,
-    edits: Vec<Edit<String>>,
+    edits: &TextEdits,
     location: &Location,
     report: &mut Report,
 ) -> Vec<Edit> {
     let mut map = OffsetMap::new(input, charset.encoding, charset.bom_len);
-    // One pass, in order; the edits' memory is reused for the result.
-    edits
-        .into_iter()
-        .filter_map(|edit| {
-            let range = map.range(&edit.range);
-            // In a stateful encoding, the states before and after the range.
-            let shift = range.as_ref().and_then(|r| {
-                let before = map.shift_at(r.start)?;
-                Some((before, map.shift_at(r.end)?))
-            });
-            let sound = range.as_ref().is_some_and(|r| {
-                map.exact()
-                    || decodes_to(
-                        charset.encoding,
-                        shift.map(|(before, _)| before),
-                        &input[r.clone()],
-                        &text[edit.range.clone()],
-                    )
-            });
-            match range {
-                Some(range) if sound => {
-                    let mut bytes = encode_piece(edit.bytes, charset);
-                    if let Some((before, after)) = shift {
-                        bytes = fit_to_shift(bytes, before, after, input.get(range.end).copied());
-                    }
-                    Some(Edit { range, bytes })
+    // One pass, in order.
+    let mut bytes = Vec::with_capacity(edits.len());
+    bytes.extend(edits.iter().filter_map(|(text_range, new)| {
+        let edit = Edit {
+            range: text_range,
+            bytes: new,
+        };
+        let range = map.range(&edit.range);
+        // In a stateful encoding, the states before and after the range.
+        let shift = range.as_ref().and_then(|r| {
+            let before = map.shift_at(r.start)?;
+            Some((before, map.shift_at(r.end)?))
+        });
+        let sound = range.as_ref().is_some_and(|r| {
+            map.exact()
+                || decodes_to(
+                    charset.encoding,
+                    shift.map(|(before, _)| before),
+                    &input[r.clone()],
+                    &text[edit.range.clone()],
+                )
+        });
+        match range {
+            Some(range) if sound => {
+                let mut bytes = encode_piece(edit.bytes, charset);
+                if let Some((before, after)) = shift {
+                    bytes = fit_to_shift(bytes, before, after, input.get(range.end).copied());
                 }
-                _ => {
-                    report.problem(
-                        location,
-                        Severity::Error,
-                        format!(
-                            "the bytes of {} cannot be told apart in {}; left unchanged",
-                            crate::quote::quote(&text[edit.range.clone()]),
-                            charset.encoding.name()
-                        ),
-                    );
-                    None
-                }
+                Some(Edit { range, bytes })
             }
-        })
-        .collect()
+            _ => {
+                report.problem(
+                    location,
+                    Severity::Error,
+                    format!(
+                        "the bytes of {} cannot be told apart in {}; left unchanged",
+                        crate::quote::quote(&text[edit.range.clone()]),
+                        charset.encoding.name()
+                    ),
+                );
+                None
+            }
+        }
+    }));
+    bytes
 }
 
 /// Do `bytes`, decoded on their own (in a stateful encoding, from the
@@ -101,7 +104,7 @@ fn decodes_to(
 
 /// `text` in the document's encoding, without a byte order mark. `text`
 /// holds only characters the encoding can hold (the writers make sure).
-pub fn encode_piece(text: String, charset: &Charset) -> Vec<u8> {
+pub fn encode_piece(text: &str, charset: &Charset) -> Vec<u8> {
     let encoding = charset.encoding;
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let little = encoding == UTF_16LE;
@@ -115,9 +118,9 @@ pub fn encode_piece(text: String, charset: &Charset) -> Vec<u8> {
             })
             .collect()
     } else if encoding == UTF_8 || text.is_ascii() {
-        text.into_bytes()
+        text.as_bytes().to_vec()
     } else {
-        encoding.encode(&text).0.into_owned()
+        encoding.encode(text).0.into_owned()
     }
 }
 
@@ -384,7 +387,7 @@ mod tests {
                 input,
                 &text,
                 &charset,
-                edits.to_vec(),
+                &edits.iter().cloned().collect(),
                 &Location::file(None),
                 &mut report,
             );
