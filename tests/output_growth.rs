@@ -203,7 +203,10 @@ fn a_page_of_nothing_but_links_costs_at_most_185_bytes_a_link() {
         added / DENSE_LINKS
     );
     assert_eq!(rewritten, DENSE_LINKS as u64);
-    assert_eq!(output_len, DENSE_LINKS * "<a href=http://h.example/d/x>".len());
+    assert_eq!(
+        output_len,
+        DENSE_LINKS * "<a href=http://h.example/d/x>".len()
+    );
     assert!(
         added < DENSE_LINKS * DENSE_BYTES_A_LINK,
         "peak heap {added} bytes above the start: {} a link (bound {DENSE_BYTES_A_LINK})",
