@@ -80,15 +80,21 @@ impl TextEdits {
 
     /// Add the edit writing `text` over `range`, after those added before.
     pub fn push(&mut self, range: Range<usize>, text: &str) {
-        let last = self.edits.last().map(|e| e.text.clone());
-        let text = match last {
-            Some(last) if &self.texts[last.clone()] == text => last,
-            _ => {
-                let at = self.texts.len();
-                self.texts.push_str(text);
-                at..self.texts.len()
+        self.push_with(range, |buffer| buffer.push_str(text));
+    }
+
+    /// Add the edit writing over `range` what `write` appends to the buffer
+    /// it is given (no allocation of its own).
+    pub fn push_with(&mut self, range: Range<usize>, write: impl FnOnce(&mut String)) {
+        let at = self.texts.len();
+        write(&mut self.texts);
+        let mut text = at..self.texts.len();
+        if let Some(last) = self.edits.last() {
+            if self.texts[last.text.clone()] == self.texts[text.clone()] {
+                self.texts.truncate(at);
+                text = last.text.clone();
             }
-        };
+        }
         self.edits.push(HeldEdit { range, text });
     }
 

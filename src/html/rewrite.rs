@@ -130,8 +130,8 @@ impl Walk<'_> {
         }
         match &attr.span {
             Some(span) => {
-                let edit = splice::value_edit(self.text, span, old, &new, self.facts.output);
-                self.edits.push(edit.range, &edit.bytes);
+                let output = self.facts.output;
+                splice::push_value_edit(&mut self.edits, self.text, span, old, &new, output);
             }
             // Every attribute the tree builder gives comes from a tag.
             None => debug_assert!(false, "attribute {name} without a source"),

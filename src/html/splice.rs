@@ -124,20 +124,22 @@ pub fn encode_piece(text: &str, charset: &Charset) -> Vec<u8> {
     }
 }
 
-/// The edit that writes `new` as the value of the attribute at `span` of
-/// `text`, whose value as parsed is `old`. Only the value's bytes change:
-/// the quote character is kept (`&` and it escaped); an unquoted value stays
-/// unquoted unless `new` needs quotes; a value written without character
-/// references, CR or NUL is replaced only where it differs from `new`;
-/// characters `output` cannot hold are written as numeric references
-/// (`None`: it holds every character).
-pub fn value_edit(
+/// Add to `edits` the edit that writes `new` as the value of the attribute
+/// at `span` of `text`, whose value as parsed is `old`. Only the value's
+/// bytes change: the quote character is kept (`&` and it escaped); an
+/// unquoted value stays unquoted unless `new` needs quotes; a value written
+/// without character references, CR or NUL is replaced only where it differs
+/// from `new`; characters `output` cannot hold are written as numeric
+/// references (`None`: it holds every character). The replacement is
+/// written straight into `edits`' buffer.
+pub fn push_value_edit(
+    edits: &mut TextEdits,
     text: &str,
     span: &ValueSpan,
     old: &str,
     new: &str,
     output: Option<&Charset>,
-) -> Edit<String> {
+) {
     let raw = &text[span.value.clone()];
     let quote = match span.quote {
         AttrQuote::Double => Some('"'),
@@ -145,28 +147,47 @@ pub fn value_edit(
         AttrQuote::Unquoted if !needs_quotes(new) => None,
         AttrQuote::Unquoted | AttrQuote::NoValue => {
             // Without a value, `value` is empty at the end of the name.
-            let at = span.value.clone();
             let eq = if span.quote == AttrQuote::NoValue {
                 "="
             } else {
                 ""
             };
-            return Edit {
-                range: at,
-                bytes: format!("{eq}\"{}\"", escape(new, Some('"'), output)),
-            };
+            edits.push_with(span.value.clone(), |out| {
+                out.push_str(eq);
+                out.push('"');
+                escape_into(out, new, Some('"'), output);
+                out.push('"');
+            });
+            return;
         }
     };
     if raw == old && memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
         let (prefix, suffix) = common_ends(old, new);
-        return Edit {
-            range: span.value.start + prefix..span.value.end - suffix,
-            bytes: escape(&new[prefix..new.len() - suffix], quote, output),
-        };
+        let range = span.value.start + prefix..span.value.end - suffix;
+        let new = &new[prefix..new.len() - suffix];
+        edits.push_with(range, |out| escape_into(out, new, quote, output));
+        return;
     }
+    edits.push_with(span.value.clone(), |out| {
+        escape_into(out, new, quote, output)
+    });
+}
+
+/// [`push_value_edit`] as one edit of its own.
+#[cfg(test)]
+pub fn value_edit(
+    text: &str,
+    span: &ValueSpan,
+    old: &str,
+    new: &str,
+    output: Option<&Charset>,
+) -> Edit<String> {
+    let mut edits = TextEdits::new();
+    push_value_edit(&mut edits, text, span, old, new, output);
+    let (range, bytes) = edits.iter().next().expect("one edit");
     Edit {
-        range: span.value.clone(),
-        bytes: escape(new, quote, output),
+        range,
+        bytes: bytes.to_string(),
     }
 }
 
@@ -231,10 +252,10 @@ fn word(s: &[u8], at: usize) -> u64 {
     u64::from_ne_bytes(bytes)
 }
 
-/// `value` written for an attribute value quoted with `quote` (`None`:
+/// Append to `out` `value` written for an attribute value quoted with `quote` (`None`:
 /// unquoted, and it needs no quotes): `&` and the quote as references, and
 /// characters `output` cannot hold as numeric references.
-pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> String {
+pub fn escape_into(out: &mut String, value: &str, quote: Option<char>, output: Option<&Charset>) {
     // Most values (URLs) are ASCII without `&` or a quote: as they are.
     let bytes = value.as_bytes();
     let special = match quote.filter(char::is_ascii) {
@@ -242,9 +263,10 @@ pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> Str
         None => memchr::memchr(b'&', bytes),
     };
     if special.is_none() && value.is_ascii() {
-        return value.to_string();
+        out.push_str(value);
+        return;
     }
-    let mut out = String::with_capacity(value.len() + 8);
+    out.reserve(value.len() + 8);
     for c in value.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -254,7 +276,6 @@ pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> Str
             _ => out.push_str(&format!("&#{};", u32::from(c))),
         }
     }
-    out
 }
 
 #[cfg(test)]
