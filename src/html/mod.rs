@@ -122,6 +122,6 @@ pub(crate) fn plan_html(
     let facts =
         DocumentFacts::new(ctx, charset::query_encoding(&charset)).written_in(&charset, spans);
     let edits = rewrite::rewrite_document(&text, facts, report);
-    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    let bytes = splice::to_bytes(input, &text, &charset, &edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }
