@@ -27,7 +27,9 @@
 //!   captured URL (`linkbase offline ARCHIVE... -o OUT`).
 //! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
 //!   five [`Profile`]s, against a base parsed once; [`absolute_url`]: the URL
-//!   the rewriter would write for one value.
+//!   the rewriter would write for one value; [`check_base`]: whether a
+//!   retrieval URL can serve as a base, and why not, by the one rule the
+//!   command line and Python use too.
 //! - [`link_kind`] and [`is_url_attribute`]: which attributes of which
 //!   elements hold URLs, and what kind of value.
 //! - [`detect`] (and [`detect_format`], [`looks_like_message`],
@@ -140,7 +142,7 @@ pub use html::rcdom::absolutize_rcdom;
 pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
 pub use input::{explain, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
 pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
-pub use options::{url_character_problem, Format, Options};
+pub use options::{check_base, Format, Options};
 pub use policy::absolute_url;
 pub use report::{is_unprintable, printable};
 pub use report::{

@@ -59,20 +59,16 @@ pub struct Args<'a> {
 impl Args<'_> {
     /// The library's options for these arguments.
     pub fn options(&self) -> PyResult<Options> {
-        if let Some(problem) = self
-            .url
-            .as_deref()
-            .and_then(linkbase::url_character_problem)
-        {
-            return Err(BaseError::new_err(format!(
-                "{}: {problem}",
-                python_term(Setting::Url)
-            )));
-        }
         let mut options = Options::new();
-        options.url = self.url.clone();
-        options.format = format(self.format)?;
         options.profile = profile(self.profile)?;
+        // The library's one rule for a retrieval URL, as the command line's
+        // `--url` applies it: refused before any work, saying why.
+        if let Some(url) = self.url.as_deref() {
+            linkbase::check_base(url, options.profile)
+                .map_err(|problem| BaseError::new_err(problem.render(python_term)))?;
+            options.url = Some(url.trim().to_string());
+        }
+        options.format = format(self.format)?;
         options.charset = self.charset.map(charset).transpose()?;
         options.absolutize_fragments = self.absolutize_fragments;
         options.extra_attributes = self.attributes.clone();
