@@ -93,16 +93,3 @@ pub fn python_term(setting: Setting) -> &'static str {
 pub fn message(problem: &linkbase::Problem) -> String {
     problem.message_naming(python_term)
 }
-
-/// A `BaseError` (a `ValueError`) when the report says the retrieval URL
-/// (`url=`) cannot be a base: the caller's argument is wrong.
-pub fn check_url(report: &linkbase::Report) -> PyResult<()> {
-    match report
-        .problems
-        .iter()
-        .find(|p| p.setting() == Some(Setting::Url))
-    {
-        Some(p) => Err(BaseError::new_err(message(p))),
-        None => Ok(()),
-    }
-}
