@@ -144,3 +144,42 @@ def test_html_named_as_a_message_is_read_as_html_as_the_cli_reads_it():
         "named like a message, but the content is an HTML document: "
         "read as HTML (format= mime reads it as a message)"
     )
+
+
+def test_every_failed_count_has_a_problem_in_every_entry_point():
+    # Issue 30 (and issue 31, item 5): rewrite, links' report, a WARC through
+    # rewrite and warc.convert's records: each failed count has its problem.
+    import io
+    import linkbase.warc
+
+    page = b"<base href='mailto:x@y'><a href=x>x</a><img src=y>"
+    why = ("2 links could not be resolved and were left as they are; first: `x` in <a href>: "
+           "base `mailto:x@y` is not hierarchical; relative references cannot be resolved against it")
+
+    def says_why(report, where):
+        assert report.counts.failed == 2, where
+        assert report.has_errors, where
+        assert [(p.severity, p.message) for p in report.problems] == [("error", why)], where
+
+    says_why(linkbase.rewrite(page, "http://h.example/d/").report, "rewrite")
+    says_why(linkbase.rewrite(page.decode(), "http://h.example/d/").report, "rewrite of a str")
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+    warc = (
+        b"WARC/1.1\r\nWARC-Type: response\r\n"
+        b"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n"
+        b"WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://h.example/d/p.html\r\n"
+        b"Content-Type: application/http; msgtype=response\r\n"
+        b"Content-Length: %d\r\n\r\n%s\r\n\r\n" % (len(http), http)
+    )
+    seen = []
+    summary = linkbase.warc.convert(io.BytesIO(warc), io.BytesIO(), on_record=seen.append)
+    assert summary.problems == 1
+    (record,) = seen
+    assert [(p.severity, p.message.endswith(why.split("; first: ")[1])) for p in record.report.problems] == [
+        ("error", True)
+    ]
+    assert record.report.counts.failed == 2
+    assert linkbase.rewrite(warc, name="in.warc").report.counts.failed == 2
+    assert linkbase.rewrite(warc, name="in.warc").report.problems[0].message == record.report.problems[0].message
+    says_why(linkbase.warc.rewrite_payload(page, "http://h.example/d/p.html", "text/html").report,
+             "warc.rewrite_payload")
