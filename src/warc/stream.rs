@@ -270,7 +270,7 @@ impl Codec {
                 }
                 Codec::Zstd { decoder } => {
                     use zstd::stream::raw::{InBuffer, OutBuffer};
-                    let decoder = decoder.as_mut().expect("made by start");
+                    let decoder = decoder.as_mut().expect("Codec::start makes it");
                     let mut input = InBuffer::around(raw.available());
                     let mut output = OutBuffer::around_pos(into, old_len);
                     let hint = decoder.run(&mut input, &mut output);
