@@ -69,7 +69,9 @@
 //!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
 //! - `base`: which base applies — the precedence of 5.1–5.4
 //!   (`base::in_force`) — and the one function that establishes a base
-//!   from a value under its rule (`base::establish`), for every format.
+//!   from a value under its rule (`base::establish`), for every format,
+//!   with the one rule a retrieval URL must pass (`base::check_retrieval`,
+//!   [`check_base`]).
 //! - `report`: what happened (links, problems).
 //! - `format`: what kind of document an input is ([`Format`]: the one
 //!   file-name rule, the one media-type rule, [`looks_like_html`]).
