@@ -49,7 +49,11 @@ fn css_url_that_needs_quotes_after_resolution() {
     let input = b"<style>b{background:url(i.png)}</style><p style='background:url(j.png)'>";
     // (A retrieval URL cannot hold a space since check_base, issue 30: a
     // parenthesis needs the quotes as well.)
-    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/a(b)/"), None);
+    let out = linkbase::rewrite(
+        input,
+        &options(Format::Html, "http://h.example/a(b)/"),
+        None,
+    );
     let text = String::from_utf8_lossy(&out.output);
     assert!(
         text.contains(r#"url("http://h.example/a(b)/i.png")"#),
