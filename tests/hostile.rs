@@ -753,6 +753,24 @@ fn xhtml_nested_seventy_thousand_deep_keeps_its_namespace() {
 }
 
 #[test]
+fn a_feed_nested_seventy_thousand_deep_keeps_its_namespace() {
+    // The feed layer read with quick-xml's NsReader, whose depth is a u16:
+    // past 65,535 open elements it wrapped (release: the Atom namespace
+    // forgotten, the link after the nesting left relative, exit 0; debug:
+    // "attempt to add with overflow"). It reads with the XHTML layer's
+    // namespace scopes now: depth is a Vec's length.
+    let input = deep_feed(70_000);
+    let out = linkbase::rewrite(&input, &options(Some(BASE), Format::Feed), Some("t.atom"));
+    let want = String::from_utf8(input.clone())
+        .unwrap()
+        .replacen("href=\"in\"", &format!("href=\"{BASE}in\""), 1)
+        .replacen("href=\"x\"", &format!("href=\"{BASE}x\""), 1);
+    assert_same_bytes("deep feed", &out.output, want.as_bytes());
+    assert_eq!(out.report.counts.rewritten, 2);
+    assert!(out.report.problems.is_empty(), "{:?}", out.report.problems);
+}
+
+#[test]
 fn fake_gzip_headers_with_unterminated_names_hide_no_record() {
     // Each fake header scanned up to 1 MiB ahead for the end of its name;
     // the bytes known to hold no NUL are not scanned again. Both intact
