@@ -31,7 +31,10 @@ Rust bench): ``apt-get download python3.11-doc`` and ``dpkg -x``. Needs
 the linkbase wheel (as shipped: python/build-wheel.sh), lxml and selectolax in this Python
 (python/bench/requirements.txt) and cargo.
 
-    python python/bench/pages.py [--rounds N]
+    python python/bench/pages.py [--rounds N] [--no-rust]
+
+``--no-rust`` leaves the Rust example out (no cargo, no trained profile
+needed): linkbase.rewrite against lxml and selectolax, for any installed wheel.
 """
 
 import argparse
