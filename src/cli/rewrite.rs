@@ -186,7 +186,12 @@ fn run_jobs(
         .num_threads(settings.jobs)
         .build()
         .ok();
-    let order = work_order(entries);
+    // The sizes are read on the pool's threads: on a network file system a
+    // stat per file of a large tree is worth sharing out too.
+    let order = match &pool {
+        Some(pool) => pool.install(|| work_order(entries)),
+        None => work_order(entries),
+    };
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, result::JobResult)>();
     std::thread::scope(|scope| {
@@ -222,16 +227,15 @@ fn run_jobs(
 /// read counts as empty and fails in its turn), then everything else
 /// (copies, skips) in input order. Ties keep input order.
 fn work_order(entries: &[inputs::Entry]) -> Vec<usize> {
+    use rayon::prelude::*;
     let size = |entry: &inputs::Entry| match entry {
-        inputs::Entry::File(file) => Some(
-            std::fs::symlink_metadata(&file.path)
-                .map(|m| m.len())
-                .unwrap_or(0),
-        ),
+        inputs::Entry::File(file) => {
+            Some(std::fs::metadata(&file.path).map(|m| m.len()).unwrap_or(0))
+        }
         _ => None,
     };
     let mut keyed: Vec<(std::cmp::Reverse<Option<u64>>, usize)> = entries
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(i, entry)| (std::cmp::Reverse(size(entry)), i))
         .collect();
