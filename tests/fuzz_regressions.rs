@@ -542,7 +542,7 @@ fn form_in_form_keeps_its_tree() {
 /// other profile resolves them by its own rules.
 #[test]
 fn file_path_with_an_inner_drive_letter() {
-    use linkbase::{Base, Profile, ResolveError};
+    use linkbase::{resolve::ResolveError, Base, Profile};
     let seed = std::fs::read("fuzz/seeds/resolve/finding-url-crate-inner-drive-letter").unwrap();
     let text = String::from_utf8_lossy(&seed);
     let (base, reference) = text.split_once('\n').unwrap();
@@ -574,7 +574,7 @@ fn file_path_with_an_inner_drive_letter() {
     }
     assert!(matches!(
         Base::parse("file:///a/h:/..", Profile::Whatwg),
-        Err(linkbase::BaseError::Unparseable(_))
+        Err(linkbase::resolve::BaseError::Unparseable(_))
     ));
 }
 

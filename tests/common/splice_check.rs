@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 
 use linkbase::fuzzing::mime::{self, EditPlace, PartEdit};
-use linkbase::{Location, Options, Report};
+use linkbase::{report::Location, Options, Report};
 use mailparse::{body::Body, ParsedMail};
 use std::ops::Range;
 

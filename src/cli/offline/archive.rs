@@ -99,14 +99,11 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
     let mut options = Options::new();
     options.profile = args.profile;
     options.extra_attributes = args.attributes.clone();
-    Ok((
-        ArchiveCopy {
-            at,
-            max_record: args.max_size,
-            options,
-        },
-        out,
-    ))
+    let mut how = ArchiveCopy::default();
+    how.at = at;
+    how.max_record = args.max_size;
+    how.options = options;
+    Ok((how, out))
 }
 
 fn is_empty_folder(path: &Path) -> bool {
