@@ -252,12 +252,12 @@ const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
 /// (the command line's `--url` and `--url-prefix`, Python's `url=`,
 /// [`crate::Options::url`], a WARC record's target): the base, parsed under
 /// `profile`, or why it cannot serve as one. Refused, in this order, when
-/// it holds white space or a control character ([`url_character_problem`]),
+/// it holds white space or a control character (`url_character_problem`),
 /// when the profile cannot parse it ([`Base::parse`]: no scheme…), when an
 /// `http`-like URL has no host, and when relative references cannot be
 /// resolved against it by the rewriter's own rules ([`absolute_url`]: not
 /// hierarchical, `mailto:x@y`; unreadable to a browser).
-pub fn check_retrieval(url: &str, profile: Profile) -> Result<Base, String> {
+pub(crate) fn check_retrieval(url: &str, profile: Profile) -> Result<Base, String> {
     if let Some(problem) = url_character_problem(url) {
         return Err(problem);
     }
