@@ -23,7 +23,9 @@ pub fn run(args: ExplainArgs) -> i32 {
     let mut status = EXIT_OK;
     for path in &args.paths {
         if path.is_dir() && args.recursive {
-            walk(path, &mut files);
+            if !walk(path, &mut files) {
+                status = EXIT_PARTIAL;
+            }
         } else if path.is_dir() {
             let name = display(path);
             eprintln!("{name}: error: is a folder (use -r to explain the files in it)");
@@ -48,22 +50,32 @@ pub fn run(args: ExplainArgs) -> i32 {
 }
 
 /// The files under `folder` that the rewrite command's walk takes, sorted
-/// by name; symbolic links are not followed.
-fn walk(folder: &std::path::Path, files: &mut Vec<PathBuf>) {
-    let Ok(listing) = std::fs::read_dir(folder) else {
-        eprintln!("{}: error: cannot list folder", display(folder));
-        return;
+/// by name; symbolic links are not followed. False when a folder could not
+/// be listed (said on standard error: an error, exit status 1).
+fn walk(folder: &std::path::Path, files: &mut Vec<PathBuf>) -> bool {
+    let listing = match std::fs::read_dir(folder) {
+        Ok(listing) => listing,
+        Err(e) => {
+            eprintln!(
+                "{}: error: cannot list folder: {}",
+                display(folder),
+                io_cause(&e)
+            );
+            return false;
+        }
     };
     let mut children: Vec<_> = listing.filter_map(Result::ok).collect();
     children.sort_by_key(|c| c.file_name());
+    let mut listed = true;
     for child in children {
         let path = child.path();
         match child.file_type() {
-            Ok(kind) if kind.is_dir() => walk(&path, files),
+            Ok(kind) if kind.is_dir() => listed &= walk(&path, files),
             Ok(kind) if kind.is_file() && super::inputs::handles(&path) => files.push(path),
             _ => {}
         }
     }
+    listed
 }
 
 /// Explain one file; its exit status.

@@ -145,11 +145,14 @@ fn read_limited(reader: impl Read, size: Option<u64>, limit: u64) -> io::Result<
 fn over_limit(size: Option<u64>, limit: u64) -> String {
     match size {
         Some(size) => format!(
-            "skipped: {} is over --max-size {}",
+            "skipped: {} is over --max-size {} (a larger --max-size reads it)",
             human_size(size),
             human_size(limit)
         ),
-        None => format!("skipped: over --max-size {}", human_size(limit)),
+        None => format!(
+            "skipped: over --max-size {} (a larger --max-size reads it)",
+            human_size(limit)
+        ),
     }
 }
 

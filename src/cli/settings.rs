@@ -110,7 +110,7 @@ impl Settings {
         check_output_outside_inputs(&destination, &paths)?;
         if args.rewritten_only && !matches!(destination, Destination::Mirror(_)) {
             return Err(UsageError::new(
-                "--rewritten-only applies to a mirror folder (-o DIR)",
+                "--rewritten-only applies to a mirror folder: give -o DIR, or drop --rewritten-only",
             ));
         }
 
@@ -248,7 +248,7 @@ fn stdin_or_paths(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>, UsageError> {
     if paths.iter().any(|p| p == dash) {
         if paths.len() > 1 {
             return Err(UsageError::new(
-                "standard input (-) cannot be combined with other inputs",
+                "standard input (-) cannot be combined with other inputs: give - alone, or only files",
             ));
         }
         return Ok(Vec::new());
@@ -267,7 +267,7 @@ fn backup(suffix: Option<String>, mode: Option<&str>) -> Result<Option<Backup>, 
             "--backup-mode simple needs --backup SUFFIX",
         )),
         (_, Some(suffix)) if suffix.is_empty() => {
-            Err(UsageError::new("--backup needs a non-empty suffix"))
+            Err(UsageError::new("--backup needs a non-empty suffix, such as --backup .orig"))
         }
         (_, Some(suffix)) if suffix.contains('/') => Err(UsageError::new(format!(
             "--backup {suffix}: a suffix cannot contain `/`"
@@ -324,13 +324,13 @@ fn destination(
     if several || names_folder {
         if paths.is_empty() {
             return Err(UsageError::new(format!(
-                "-o {}: standard input goes to a file, not a folder",
+                "-o {}: standard input goes to a file, not a folder: give -o FILE (or no -o for standard output)",
                 out.display()
             )));
         }
         if out.exists() && !out.is_dir() {
             return Err(UsageError::new(format!(
-                "-o {}: several inputs need an output folder, and this is a file",
+                "-o {}: several inputs need an output folder, and this is a file: give -o DIR with a new or existing folder, or rewrite in place with -i",
                 out.display()
             )));
         }
@@ -468,7 +468,7 @@ fn attribute_names(names: Vec<String>) -> Result<Vec<String>, UsageError> {
                 Ok(name)
             } else {
                 Err(UsageError(format!(
-                    "--attr `{name}`: not an attribute name"
+                    "--attr `{name}`: not an attribute name (one word without spaces, quotes, `/`, `=` or `>`, such as data-src)"
                 )))
             }
         })

@@ -886,7 +886,7 @@ fn rewritten_only_needs_a_mirror() {
         (out.status.code(), stderr(&out)),
         (
             Some(2),
-            "linkbase: error: --rewritten-only applies to a mirror folder (-o DIR)\n".into()
+            "linkbase: error: --rewritten-only applies to a mirror folder: give -o DIR, or drop --rewritten-only\n".into()
         )
     );
 }

@@ -5,6 +5,7 @@
 //! - `rewrite`: the main command (inputs, outputs, reports, statuses).
 //! - `explain`, `filter`, `offline`, `resolve`: the subcommands and modes.
 //! - `ux`: what a person at a terminal sees (help, messages, progress).
+//! - `messages`: the messages changed by the review of every message.
 //! - `data_safety`: nothing lost on disk (backups, concurrent runs,
 //!   interrupts, binary output refused on a terminal).
 
@@ -16,6 +17,7 @@ mod test_hooks;
 mod data_safety;
 mod explain;
 mod filter;
+mod messages;
 mod offline;
 mod resolve;
 mod rewrite;

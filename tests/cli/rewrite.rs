@@ -361,7 +361,7 @@ fn an_empty_attr_is_a_usage_error() {
     run_stdin(&["--attr", " "], PAGE)
         .code(2)
         .stdout("")
-        .stderr("linkbase: error: --attr ``: not an attribute name\n");
+        .stderr("linkbase: error: --attr ``: not an attribute name (one word without spaces, quotes, `/`, `=` or `>`, such as data-src)\n");
 }
 
 #[test]
@@ -1296,7 +1296,7 @@ fn a_file_over_max_size_is_skipped() {
     assert_eq!(
         stderr_of(&output),
         format!(
-            "{}: error: skipped: 1.6 KiB is over --max-size 1.0 KiB\n",
+            "{}: error: skipped: 1.6 KiB is over --max-size 1.0 KiB (a larger --max-size reads it)\n",
             big.display()
         )
     );
@@ -1310,7 +1310,7 @@ fn a_file_over_max_size_is_skipped() {
     run_stdin(&["--max-size", "10"], PAGE)
         .code(1)
         .stdout("")
-        .stderr("<stdin>: error: skipped: over --max-size 10 B\n");
+        .stderr("<stdin>: error: skipped: over --max-size 10 B (a larger --max-size reads it)\n");
 }
 
 /// Where the library's message names one of its settings (`Options::charset`,

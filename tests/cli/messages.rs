@@ -1,0 +1,150 @@
+//! The messages changed by the review of every message (issue 31,
+//! docs/messages.md): each named case runs the exact command in a scratch
+//! folder holding `page.html` (one relative link, 1.6 KiB with padding),
+//! `out.txt` (a file) and `tree/sub/` (a folder), and asserts the whole of
+//! standard error, standard output and the exit status. The expected lines
+//! are what the review asked each message to say: what happened, to which
+//! file or flag, and what to do.
+
+use std::fs;
+use std::path::Path;
+
+/// One named case: arguments, standard input, exit status, standard error.
+struct Case {
+    name: &'static str,
+    args: &'static [&'static str],
+    stdin: &'static str,
+    status: i32,
+    stderr: &'static str,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "standard input with a file",
+        args: &["-", "page.html"],
+        stdin: "<a href=x>",
+        status: 2,
+        stderr: "linkbase: error: standard input (-) cannot be combined with other inputs: give - alone, or only files\n",
+    },
+    Case {
+        name: "an empty --backup suffix",
+        args: &["-i", "--backup", "", "page.html"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --backup needs a non-empty suffix, such as --backup .orig\n",
+    },
+    Case {
+        name: "standard input to an output folder",
+        args: &["-", "-o", "copy/"],
+        stdin: "<a href=x>",
+        status: 2,
+        stderr: "linkbase: error: -o copy/: standard input goes to a file, not a folder: give -o FILE (or no -o for standard output)\n",
+    },
+    Case {
+        name: "several inputs to an output file",
+        args: &["page.html", "tree", "-r", "-o", "out.txt"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: -o out.txt: several inputs need an output folder, and this is a file: give -o DIR with a new or existing folder, or rewrite in place with -i\n",
+    },
+    Case {
+        name: "--rewritten-only without a mirror folder",
+        args: &["page.html", "--rewritten-only", "-o", "new.html"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --rewritten-only applies to a mirror folder: give -o DIR, or drop --rewritten-only\n",
+    },
+    Case {
+        name: "--attr with a space",
+        args: &["--attr", "data src", "page.html"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --attr `data src`: not an attribute name (one word without spaces, quotes, `/`, `=` or `>`, such as data-src)\n",
+    },
+    Case {
+        name: "a file over --max-size",
+        args: &["--max-size", "1K", "--url", "https://example.org/", "page.html"],
+        stdin: "",
+        status: 1,
+        stderr: "page.html: error: skipped: 1.6 KiB is over --max-size 1.0 KiB (a larger --max-size reads it)\n",
+    },
+    Case {
+        name: "standard input over --max-size",
+        args: &["--max-size", "10", "-"],
+        stdin: "<a href=\"https://example.org/\">x</a>",
+        status: 1,
+        stderr: "<stdin>: error: skipped: over --max-size 10 B (a larger --max-size reads it)\n",
+    },
+];
+
+/// The scratch folder every case runs in.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let padding = " ".repeat(1600);
+    fs::write(
+        dir.path().join("page.html"),
+        format!("<a href=\"a.html\">a</a>{padding}\n"),
+    )
+    .unwrap();
+    fs::write(dir.path().join("out.txt"), "a file\n").unwrap();
+    fs::create_dir_all(dir.path().join("tree/sub")).unwrap();
+    dir
+}
+
+#[test]
+fn each_changed_message_is_printed_whole() {
+    let mut failures = Vec::new();
+    for case in CASES {
+        let dir = scratch();
+        let out = crate::util::linkbase()
+            .current_dir(dir.path())
+            .args(case.args)
+            .write_stdin(case.stdin)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let got = (out.status.code(), stderr.as_ref(), out.stdout.is_empty());
+        if got != (Some(case.status), case.stderr, true) {
+            failures.push(format!(
+                "{}: linkbase {:?}\n  expected status {} and {:?}\n  got {:?}",
+                case.name, case.args, case.status, case.stderr, got
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `explain -r` over a folder that cannot be listed: an error that names
+/// the folder and the cause, and exit status 1 (it was 0, and the line
+/// had no cause). Root reads any folder, so the run is in a user namespace
+/// (`unshare --user`: an unprivileged user there) where mode 000 denies it.
+#[test]
+fn explain_names_a_folder_it_cannot_list_and_its_cause() {
+    let dir = scratch();
+    fs::write(dir.path().join("tree/a.html"), "<a href=x>x</a>").unwrap();
+    let sub = dir.path().join("tree/sub");
+    set_mode(&sub, 0o000);
+    let out = std::process::Command::new("unshare")
+        .arg("--user")
+        .arg(env!("CARGO_BIN_EXE_linkbase"))
+        .args(["explain", "-r", "tree"])
+        .current_dir(dir.path())
+        .output()
+        .expect("unshare (util-linux) runs");
+    set_mode(&sub, 0o755);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "tree/sub: error: cannot list folder: Permission denied\n\
+         tree/a.html: no base: relative links stay as they are (give --url)\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "==> tree/a.html <==\ntree/a.html  (no base: 5.4 none)\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
