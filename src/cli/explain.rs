@@ -103,7 +103,7 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
     if !forced {
         let format = linkbase::detect(&input, Some(&name), options.url.as_deref()).format;
         if super::job::is_binary(&input, format, None) {
-            eprintln!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS");
+            eprintln!("{name}: error: not explained: {}", super::job::BINARY);
             return EXIT_PARTIAL;
         }
         is_message = format == Format::Mime;

@@ -186,8 +186,9 @@ pub fn is_binary(
     format != Format::Mime && !utf16 && bytes.iter().take(8192).any(|&b| b == 0)
 }
 
-/// The message for a file skipped as binary.
-pub const BINARY: &str = "skipped: binary file (NUL bytes; --format forces reading it)";
+/// Why a file is not read as a document (the rewrite skips it, `explain`
+/// explains nothing of it), and what to do.
+pub const BINARY: &str = "binary file (NUL bytes; --format forces reading it)";
 
 fn rewrite(
     mut result: JobResult,
@@ -207,7 +208,7 @@ fn rewrite(
     if guessing {
         let format = linkbase::detect(bytes, name, options.url.as_deref()).format;
         if is_binary(bytes, format, options.charset) {
-            return result.skipped(BINARY);
+            return result.skipped(format!("skipped: {BINARY}"));
         }
         guessed_html = format == Format::Html;
         result.is_message = format == Format::Mime;

@@ -270,7 +270,7 @@ fn backup(suffix: Option<String>, mode: Option<&str>) -> Result<Option<Backup>, 
             Err(UsageError::new("--backup needs a non-empty suffix, such as --backup .orig"))
         }
         (_, Some(suffix)) if suffix.contains('/') => Err(UsageError::new(format!(
-            "--backup {suffix}: a suffix cannot contain `/`"
+            "--backup {suffix}: a suffix cannot contain `/`; choose a suffix such as .orig"
         ))),
         (_, Some(suffix)) if is_input_extension(&suffix) => Err(UsageError::new(format!(
             "--backup {suffix}: every {suffix} file would be taken for a backup and never rewritten; choose a suffix such as .orig"
@@ -307,7 +307,7 @@ fn destination(
     if in_place {
         if paths.is_empty() {
             return Err(UsageError::new(
-                "--in-place needs files: standard input cannot be rewritten in place",
+                "--in-place needs files: standard input cannot be rewritten in place; give the files to rewrite, or drop -i",
             ));
         }
         return Ok(Destination::InPlace { backup });

@@ -243,7 +243,7 @@ fn backup_flags_that_cannot_work_are_usage_errors() {
         ),
         (
             &["--backup", "x/y"],
-            "linkbase: error: --backup x/y: a suffix cannot contain `/`\n",
+            "linkbase: error: --backup x/y: a suffix cannot contain `/`; choose a suffix such as .orig\n",
         ),
     ];
     for (args, want) in cases {

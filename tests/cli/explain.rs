@@ -189,7 +189,9 @@ fn a_folder_or_a_binary_file_is_an_error_naming_it() {
     assert_eq!(stdout, "");
     assert_eq!(
         stderr,
-        format!("{name}: error: binary file (NUL bytes): not HTML, a message or CSS\n")
+        format!(
+            "{name}: error: not explained: binary file (NUL bytes; --format forces reading it)\n"
+        )
     );
     assert_eq!(status, Some(1));
     let missing = dir.path().join("missing.eml").display().to_string();

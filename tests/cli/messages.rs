@@ -1,7 +1,7 @@
 //! The messages changed by the review of every message (issue 31,
 //! docs/messages.md): each named case runs the exact command in a scratch
 //! folder holding `page.html` (one relative link, 1.6 KiB with padding),
-//! `out.txt` (a file) and `tree/sub/` (a folder), and asserts the whole of
+//! `out.txt` (a file), `program` (a binary file) and `tree/sub/` (a folder), and asserts the whole of
 //! standard error, standard output and the exit status. The expected lines
 //! are what the review asked each message to say: what happened, to which
 //! file or flag, and what to do.
@@ -75,6 +75,27 @@ const CASES: &[Case] = &[
         status: 1,
         stderr: "<stdin>: error: skipped: over --max-size 10 B (a larger --max-size reads it)\n",
     },
+    Case {
+        name: "-i with standard input",
+        args: &["-i", "-"],
+        stdin: "<a href=x>",
+        status: 2,
+        stderr: "linkbase: error: --in-place needs files: standard input cannot be rewritten in place; give the files to rewrite, or drop -i\n",
+    },
+    Case {
+        name: "a --backup suffix with a slash",
+        args: &["-i", "--backup", "old/", "page.html"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --backup old/: a suffix cannot contain `/`; choose a suffix such as .orig\n",
+    },
+    Case {
+        name: "explain a binary file",
+        args: &["explain", "program"],
+        stdin: "",
+        status: 1,
+        stderr: "program: error: not explained: binary file (NUL bytes; --format forces reading it)\n",
+    },
 ];
 
 /// The scratch folder every case runs in.
@@ -87,6 +108,7 @@ fn scratch() -> tempfile::TempDir {
     )
     .unwrap();
     fs::write(dir.path().join("out.txt"), "a file\n").unwrap();
+    fs::write(dir.path().join("program"), b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
     fs::create_dir_all(dir.path().join("tree/sub")).unwrap();
     dir
 }
