@@ -307,14 +307,15 @@ fn place(
             (path.clone(), false)
         }
         (Destination::Mirror(folder), Some(input)) => {
-            let target = folder.join(&input.relative);
+            let relative = settings.output_relative(&input.relative);
+            let target = folder.join(&relative);
             if same_file(&input.path, &target) {
                 return Err(error(format!(
                     "the output {} would replace the input; use -i to rewrite in place",
                     target.display()
                 )));
             }
-            return mirror_place(folder, &input.relative, target);
+            return mirror_place(folder, &relative, target);
         }
         (Destination::InPlace { .. }, Some(input)) => {
             if !changed {
