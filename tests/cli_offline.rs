@@ -15,6 +15,9 @@
 //! Without wget or python3 the test says "skipped" and passes, except under
 //! `CI=true` (`.ci/offline.sh` installs wget).
 
+#[path = "common/test_hooks.rs"]
+mod test_hooks;
+
 use assert_cmd::Command;
 use std::collections::BTreeMap;
 use std::net::TcpListener;
@@ -464,4 +467,71 @@ fn usage_errors_are_one_line_and_touch_nothing() {
     }
     assert!(!tmp.path().join("out").exists());
     assert_eq!(files(&site).len(), 1);
+}
+
+#[test]
+fn in_place_a_failed_write_at_any_step_leaves_every_file_as_it_was() {
+    // The rewrite command's in-place guarantee (docs/hardening.md): the
+    // atomic writer's test hook fails each step in turn; the folder's files
+    // must be byte for byte what they were (no original replaced, no
+    // temporary file, no backup left; the map urls.tsv, a new file, may be
+    // there), and the run say so (exit status 1).
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(site.join("h.test/css")).unwrap();
+    std::fs::write(
+        site.join("h.test/index.html"),
+        r#"<link rel=stylesheet href="css/a.css?v=1"><a href="page.php?id=1">p</a>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("h.test/css/a.css?v=1"),
+        "body { background: url(/x.png) }",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("h.test/page.php?id=1"),
+        r#"<!DOCTYPE html><a href="/">home</a>"#,
+    )
+    .unwrap();
+    let before = files(&site);
+    test_hooks::require_test_hooks();
+    for step in [
+        "create",
+        "write",
+        "permissions",
+        "sync",
+        "backup",
+        "verify",
+        "rename",
+    ] {
+        let run = linkbase()
+            .env("LINKBASE_TEST_FAIL_AT", step)
+            .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+            .args(["--backup", ".orig"])
+            .arg(&site)
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+        assert!(stderr.contains("index.html"), "{step}: {stderr}");
+        // The map, a new file (never an original), may be written.
+        let mut now = files(&site);
+        if let Some(map) = now.remove(Path::new("urls.tsv")) {
+            assert!(map.starts_with(b"#url\tfile\n"), "{step}");
+            std::fs::remove_file(site.join("urls.tsv")).unwrap();
+        }
+        assert!(now == before, "{step}: the folder changed");
+    }
+    // Without the hook: converted in place, names kept (-i renames nothing).
+    linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+        .arg(&site)
+        .assert()
+        .success();
+    let after = files(&site);
+    assert_eq!(
+        std::str::from_utf8(&after[Path::new("h.test/index.html")]).unwrap(),
+        r#"<link rel=stylesheet href="css/a.css%3Fv=1"><a href="page.php%3Fid=1">p</a>"#
+    );
+    assert!(after.contains_key(Path::new("h.test/page.php?id=1")));
 }
