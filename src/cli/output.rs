@@ -140,7 +140,10 @@ pub fn copy_to_mirror(settings: &Settings, source: &InputFile) -> Result<(), Wri
     let Destination::Mirror(root) = &settings.destination else {
         return Ok(());
     };
-    let shown = root.join(&source.relative);
+    // (`linkbase offline SITE -o`: a page copied as it is, too large to
+    // rewrite say, still goes to its name in the copy.)
+    let relative = settings.output_relative(&source.relative);
+    let shown = root.join(&relative);
     let output = |what: &str, e: &io::Error| {
         error(format!(
             "output {}: {what}: {}",
@@ -148,7 +151,7 @@ pub fn copy_to_mirror(settings: &Settings, source: &InputFile) -> Result<(), Wri
             io_cause(e)
         ))
     };
-    let (folder, name) = mirror_folder(root, &source.relative, &shown)?;
+    let (folder, name) = mirror_folder(root, &relative, &shown)?;
     let target = folder.path_of(&name);
     let (source_folder, source_name) = match source.beneath() {
         Ok(Some(found)) => found,
