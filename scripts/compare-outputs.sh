@@ -6,7 +6,7 @@
 # written files and --report files. Exits 0 when every output is identical,
 # 1 naming each difference, 2 on a usage or setup error.
 #
-# Inputs (see docs/structure.md, "Comparing two builds"):
+# Inputs (see docs/architecture.md, "Checking that a change keeps behaviour"):
 #   fixtures  every case under fixtures/ with its checked-in `args`, invoked
 #             the way its runner in tests/ invokes it (same working folder,
 #             same SOURCE_DATE_EPOCH for WARC), once as the test does and once

@@ -54,9 +54,13 @@
 //! ## Inside
 //!
 //! The layers are private; the entry points above are their public face.
-//! Each module uses only those listed before it
-//! (`tests/layers.rs` checks every `crate::` and `super::` path against this
-//! order; the command line, `src/cli/`, is the binary's and may use all):
+//! This list is the one list of the library's modules, in their layer
+//! order: each module uses only those listed before it. `tests/layers.rs`
+//! reads the order from here (the names in backquotes that start each
+//! bullet) and checks every `crate::`, `super::` and `self::` path against
+//! it; a new module needs a bullet in its place. docs/architecture.md draws
+//! the same modules and their imports (`scripts/module-graph.py`). The
+//! command line, `src/cli/`, is the binary's and may use all.
 //!
 //! - `quote`: how a message quotes input (at most 80 characters): the
 //!   one place that decides it, for every layer.
@@ -64,35 +68,43 @@
 //!   (a range and what is written instead) spliced in, and the one map from
 //!   offsets in a decoded text back to the input's. Knows nothing else.
 //! - `resolve`: reference resolution, five profiles ([`Profile`]), a
-//!   pre-parsed [`Base`]. Knows nothing of HTML, MIME or I/O.
+//!   pre-parsed [`Base`]: reference splitting, the dot-segment stack, one
+//!   module per profile family, the WHATWG adapter. Knows nothing of HTML,
+//!   MIME or I/O.
 //! - `base`: which base applies — the precedence of 5.1–5.4
 //!   (`base::in_force`) — and the one function that establishes a base
 //!   from a value under its rule (`base::establish`), for every format.
-//! - `report`: what happened (links, problems).
+//! - `report`: what happened (per-link records, per-part problems, messages
+//!   as data).
 //! - `format`: what kind of document an input is ([`Format`]: the one
 //!   file-name rule, the one media-type rule, [`looks_like_html`]).
 //! - [`offline`]: offline copies: the map from the URLs a copy holds to its
-//!   files (the naming rule, a wget mirror's layout read backwards), and
-//!   the link text from one file to another.
-//! - `options`: what was asked (the options, the retrieval base they give).
+//!   files (the URL key, the naming rule, a wget mirror's layout read
+//!   backwards), and the link text from one file to another.
+//! - `options`: what was asked (the one [`Options`] value, the retrieval
+//!   base it gives, the offline copy a document belongs to).
 //! - `policy`: what happens to one URL-bearing value (left alone, resolved,
 //!   reported) — one place for every layer; under the default profile and
 //!   `whatwg` a rewritten value leads where a browser went from the original.
-//! - `css`, `html`, `xhtml`, in that order: the syntax of URLs in CSS;
-//!   an HTML document, or a whole style sheet, in its encoding; an XHTML
-//!   document. Each rewrites given a fallback base.
+//! - `css`, `html`, `xhtml`, in that order: the syntax of URLs in CSS
+//!   (cssparser); an HTML document, or a whole style sheet, in its encoding
+//!   (charset, html5ever into a light arena with source spans, the
+//!   declarative attribute table, values spliced into the input's bytes,
+//!   the same rules over an `RcDom`, `srcset`, refresh); an XHTML document
+//!   with XML rules (quick-xml). Each rewrites given a fallback base.
 //! - `feed`: a web feed (Atom, RSS, RDF) with XML rules: the bases its
 //!   nested `xml:base` attributes set, its URL places, and its escaped,
 //!   CDATA, base64 and XHTML content through the HTML and XHTML layers.
 //! - `by_format`: the one map from a single document's format (HTML, XHTML,
 //!   CSS, feed) to its layer, for rewriting and for explaining alike.
-//! - `mime`: walk a message, establish each part's base, splice rewritten
-//!   parts back byte-exactly.
+//! - `mime`: walk a message, establish each part's base, decode and encode
+//!   transfer encodings, splice rewritten parts back byte-exactly.
 //! - `non_archive`: an input that is not a web archive (one document, or
 //!   one MIME message) handed to its layer, to be rewritten (the [`PlannedRewrite`] it gives) or
 //!   explained, by the same dispatch.
-//! - `warc`: web archives: read a WARC record by record, write the
-//!   rewritten payloads as `conversion` records of a new WARC.
+//! - `warc`: web archives: read a WARC record by record (streaming, gzip and
+//!   zstd members, resynchronisation), HTTP bodies, which records, and write
+//!   the rewritten payloads as `conversion` records of a new WARC.
 //! - `detect`: what an input is when nobody said (name, content, the
 //!   retrieval URL): the crate's one detection rule.
 //! - `input`: any input: detect its format and dispatch: the one-call entry
@@ -102,6 +114,9 @@
 //! - `archive_copy`: an offline copy of web archives: the captures the
 //!   `warc` layer indexes, named by `offline`, each payload rewritten by
 //!   `input` with the copy set, written to a folder.
+//! - `fuzzing`: the internal layers the fuzz targets drive, with the
+//!   feature of that name only; not part of the public API.
+//! - `doc_example_tests`: the documentation's examples, run (tests only).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -1,6 +1,6 @@
 //! The crate's layering, enforced: each top-level module of the library may
-//! use only the modules below it in [`LAYERS`] (the order the crate overview
-//! in `src/lib.rs` and docs/architecture.md describe). Every
+//! use only the modules below it in the crate overview's order ([`layers`]:
+//! the bullets of "Inside" in `src/lib.rs`, the one list). Every
 //! `crate::…` and `super::…` path in `src/**/*.rs` (comments and string
 //! literals aside) is mapped to the top-level module it names — a root
 //! re-export (`crate::Profile`) to the module `src/lib.rs` re-exports it
@@ -14,54 +14,85 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
-/// before it.
-const LAYERS: [&str; 22] = [
-    "quote",
-    "splice",
-    "resolve",
-    "base",
-    "report",
-    "format",
-    "offline",
-    "options",
-    "policy",
-    "css",
-    "html",
-    "xhtml",
-    "feed",
-    "by_format",
-    "mime",
-    "non_archive",
-    "warc",
-    "detect",
-    "input",
-    "archive_copy",
-    "fuzzing",
-    "doc_example_tests",
-];
+/// before it. The one list is the crate overview's ("Inside" in
+/// `src/lib.rs`, of the tree checked): the modules named in backquotes at the
+/// start of each of its bullets, before the first colon, in order.
+fn layers() -> &'static [String] {
+    static LAYERS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    LAYERS.get_or_init(|| {
+        let lib = std::fs::read_to_string(src_dir().join("lib.rs")).expect("src/lib.rs");
+        let order = layer_order(&lib);
+        assert!(
+            !order.is_empty(),
+            "src/lib.rs: no layer order found (a `## Inside` section of `//! - `module`: …` bullets)"
+        );
+        order
+    })
+}
+
+/// The layer order in a crate root's text: see [`layers`].
+fn layer_order(lib: &str) -> Vec<String> {
+    let mut order = Vec::new();
+    let mut inside = false;
+    for line in lib.lines() {
+        let Some(body) = line.strip_prefix("//!") else {
+            continue;
+        };
+        let body = body.trim();
+        if let Some(heading) = body.strip_prefix("## ") {
+            inside = heading == "Inside";
+        } else if let Some(bullet) = body.strip_prefix("- ").filter(|_| inside) {
+            let head = bullet.split(':').next().unwrap_or_default();
+            for (i, piece) in head.split('`').enumerate() {
+                if i % 2 == 1 && is_ident(piece) {
+                    order.push(piece.to_string());
+                }
+            }
+        }
+    }
+    order
+}
+
+/// The tree checked: `src/`, or `LINKBASE_LAYERS_SRC`.
+fn src_dir() -> PathBuf {
+    match std::env::var_os("LINKBASE_LAYERS_SRC") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+    }
+}
+
+#[test]
+fn the_layer_order_is_the_crate_overviews() {
+    let lib = "//! # x\n//! - `nowhere`: not in Inside\n//! ## Inside\n//!\n\
+               //! - `quote`: how a message quotes\n//! - [`offline`]: copies (`not`: this)\n\
+               //! - `css`, `html`, `xhtml`, in that order: the syntax\n//!   `wrapped`: no bullet\n\
+               //! ## After\n//! - `after`: not in Inside\n";
+    assert_eq!(
+        layer_order(lib),
+        ["quote", "offline", "css", "html", "xhtml"]
+    );
+    assert!(layers().iter().any(|l| l == "quote"));
+}
 
 /// The binary's modules, which are not layered.
 const BINARY: [&str; 2] = ["cli", "main"];
 
 #[test]
 fn no_module_uses_one_above_it() {
-    let src = match std::env::var_os("LINKBASE_LAYERS_SRC") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-    };
+    let src = src_dir();
     let mut problems = Vec::new();
     let modules = top_level_modules(&src);
     for m in &modules {
-        if !LAYERS.contains(&m.as_str()) && !BINARY.contains(&m.as_str()) {
+        if !layers().contains(m) && !BINARY.contains(&m.as_str()) {
             problems.push(format!(
-                "src/{m}: a top-level module missing from LAYERS in tests/layers.rs (place it in the order)"
+                "src/{m}: a top-level module missing from the layer order (a bullet of \"Inside\" in src/lib.rs: place it in the order)"
             ));
         }
     }
-    for layer in LAYERS {
+    for layer in layers() {
         if !modules.iter().any(|m| m == layer) {
             problems.push(format!(
-                "LAYERS names `{layer}`, which is no module of src/"
+                "the layer order (src/lib.rs, \"Inside\") names `{layer}`, which is no module of src/"
             ));
         }
     }
@@ -83,7 +114,7 @@ fn no_module_uses_one_above_it() {
     assert!(
         problems.is_empty(),
         "the layering does not hold (order: {}):\n{}",
-        LAYERS.join(" → "),
+        layers().join(" → "),
         problems.join("\n")
     );
 }
@@ -203,10 +234,7 @@ fn an_upward_import_is_caught_however_written() {
 /// (`pub(crate) use rewrite::Start`) counts as the child that defines it.
 #[test]
 fn no_import_circle() {
-    let src = match std::env::var_os("LINKBASE_LAYERS_SRC") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-    };
+    let src = src_dir();
     let mut paths = Vec::new();
     rust_files(&src, &mut paths);
     paths.sort();
@@ -757,7 +785,7 @@ fn violations(
     reexports: &BTreeMap<String, String>,
 ) -> Vec<String> {
     let own = module[0].as_str();
-    let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
+    let rank = |m: &str| layers().iter().position(|l| l == m);
     let tokens = tokens(&code_only(text));
     let mut found = Vec::new();
     // `self::…` stays inside this module: no layer is crossed.
@@ -794,7 +822,7 @@ fn violations(
             }
             let upward = match (rank(own), rank(&target)) {
                 (Some(o), Some(t)) => t >= o,
-                _ => false, // reported as missing from LAYERS
+                _ => false, // reported as missing from the layer order
             };
             if upward {
                 found.push(format!(
@@ -808,7 +836,7 @@ fn violations(
 }
 
 fn top_level(name: &str) -> bool {
-    LAYERS.contains(&name) || BINARY.contains(&name)
+    layers().iter().any(|l| l == name) || BINARY.contains(&name)
 }
 
 /// The first name of each item of the `{…}` group opening at `open`.

@@ -20,7 +20,7 @@ const WRITE_BUFFER: usize = 64 * 1024;
 /// Write `pieces` one after the other to `out` and flush it, gathered into
 /// large writes: a spliced document is as many pieces as it has edits, and a
 /// system call per piece was a quarter of the whole run on a large page
-/// (docs/html.md, "Where the time goes").
+/// (CHANGELOG.md, "Where the time goes").
 pub fn write_pieces<'a>(
     out: impl Write,
     pieces: impl IntoIterator<Item = &'a [u8]>,

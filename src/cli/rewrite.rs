@@ -165,7 +165,7 @@ fn run_jobs(
     use rayon::prelude::*;
     // One input, or one job: on this thread. Handing a single page to a
     // pool thread and its result back costs two thread wake-ups, each a
-    // wait for a core on a busy machine (docs/html.md, "Where the time
+    // wait for a core on a busy machine (CHANGELOG.md, "Where the time
     // goes").
     if entries.len() <= 1 || settings.jobs <= 1 {
         for entry in entries {

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Docs that say what is (issue 30): what the docs show of the code is drawn
+# from the code, and must be current. scripts/module-graph.py --check: the
+# pictures of the crates, modules and imports in docs/architecture.md (the
+# tree's, and c10f936's when the clone has that commit); scripts/doc-figures.py
+# --check: the counted figures; and the docs index. Nothing is built; about
+# 5 s. After a merge that moves imports, modules, fixtures or the public API:
+# scripts/module-graph.py --write; scripts/doc-figures.py --write.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 scripts/module-graph.py --check
+# The figures the code decides (fuzz targets, fixture cases, modules, the
+# public API's size), marked in the docs <!-- figure: NAME -->: counted.
+python3 scripts/doc-figures.py --check
+# The docs index names every page of docs/ (one line each), and no page that is gone.
+missing=0
+for page in docs/*.md docs/*.txt; do
+  name=${page#docs/}
+  [ "$name" = README.md ] && continue
+  if ! grep -q "](${name})" docs/README.md; then
+    echo "error: docs/README.md does not list $page (one line: what it covers)" >&2
+    missing=1
+  fi
+done
+for name in $(grep -o '](\([a-z0-9_.-]*\.\(md\|txt\)\))' docs/README.md | sed 's/^](\(.*\))$/\1/'); do
+  if [ ! -e "docs/$name" ]; then
+    echo "error: docs/README.md lists docs/$name, which does not exist" >&2
+    missing=1
+  fi
+done
+[ "$missing" = 0 ] && echo "docs index: every page of docs/ listed"
+exit "$missing"
