@@ -436,4 +436,15 @@ fn report_has_a_record_per_link_and_counts_the_scripts_of_each_page() {
     ]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(!inside.exists() && !dir.path().join("other").exists());
+    // So is a report that is an archive read (it would be emptied).
+    let refused = linkbase(&[
+        "offline".as_ref(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        dir.path().join("other").as_os_str(),
+        "--report".as_ref(),
+        warc.as_os_str(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(std::fs::read(&warc).unwrap(), bytes);
 }

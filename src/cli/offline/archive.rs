@@ -108,7 +108,7 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
             ))
         })?),
     };
-    if let Some(report) = &args.report {
+    if let Some(report) = args.report.as_ref().filter(|r| *r != Path::new("-")) {
         let inside = std::path::absolute(report)
             .ok()
             .zip(std::path::absolute(&out).ok())
@@ -118,6 +118,17 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
                 "--report {}: is inside the copy's folder {}; give the report a place outside it",
                 report.display(),
                 out.display()
+            )));
+        }        // Creating the report empties it: never an archive read.
+        let same = |path: &Path| {
+            let (a, b) = (report.canonicalize(), path.canonicalize());
+            a.is_ok() && a.ok() == b.ok()
+        };
+        if let Some(archive) = args.paths.iter().find(|p| same(p)) {
+            return Err(UsageError::new(format!(
+                "--report {}: is the input {}; give the report a file of its own (no file was changed)",
+                report.display(),
+                archive.display()
             )));
         }
     }
