@@ -119,7 +119,8 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
                 report.display(),
                 out.display()
             )));
-        }        // Creating the report empties it: never an archive read.
+        }
+        // Creating the report empties it: never an archive read.
         let same = |path: &Path| {
             let (a, b) = (report.canonicalize(), path.canonicalize());
             a.is_ok() && a.ok() == b.ok()
