@@ -10,7 +10,9 @@
 //! output: RFC 3986 §5.4 (normal and abnormal examples, base
 //! `http://a/b/c/d;p?q`) and RFC 1808 §5.2 (base `http://a/b/c/d;p?q#f`).
 
-use linkbase::{rewrite, Base, BaseRule, Format, Options, Outcome, Profile, Severity};
+use linkbase::{
+    base::BaseRule, report::Outcome, report::Severity, rewrite, Base, Format, Options, Profile,
+};
 
 /// A page as a crawler might hold it, with the URL it was fetched from.
 const PAGE: &str = r##"<!DOCTYPE html>

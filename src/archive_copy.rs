@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 /// How an offline copy of web archives is made.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ArchiveCopy {
     /// Where one URL has several captures, the one closest to this time
     /// (seconds since 1970; [`captures::seconds_of`] reads a timestamp);
@@ -47,6 +48,7 @@ impl Default for ArchiveCopy {
 
 /// What a copy holds, and what went wrong making it.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CopySummary {
     /// Records read, per `WARC-Type`.
     pub records: BTreeMap<String, u64>,
@@ -92,7 +94,7 @@ pub struct Written<'a> {
     pub url: &'a str,
     /// Its file in the copy (`/`-separated, relative to the copy's folder).
     pub file: &'a str,
-    /// The rewrite's report: its links ([`LinkRecord`](crate::LinkRecord)s
+    /// The rewrite's report: its links ([`LinkRecord`](crate::report::LinkRecord)s
     /// when [`Options::keep_link_records`] is set in
     /// [`ArchiveCopy::options`]), problems and `scripts` count.
     pub report: &'a crate::Report,

@@ -1,6 +1,6 @@
 //! Which base applies, and why: the precedence of sections 5.1–5.4
-//! ([`in_force`]), and the one way a value establishes a base
-//! ([`establish`]) — for every format: a `<base href>` and an `<object
+//! (`in_force`), and the one way a value establishes a base
+//! (`establish`) — for every format: a `<base href>` and an `<object
 //! codebase>` (HTML, XHTML), a saved-from comment, a MIME heading's
 //! `Content-Base`, `Content-Location` and `Base`, an archive's
 //! `Snapshot-Content-Location`, the retrieval URL.
@@ -120,7 +120,7 @@ impl EstablishedBase {
 /// relative). Each format feeds it the candidates it has: an HTML document
 /// its `<base href>` and the base it got from outside; a MIME entity its
 /// heading's and its enclosing entity's (at the top, the retrieval URL).
-pub fn in_force<I>(candidates: I) -> Option<EstablishedBase>
+pub(crate) fn in_force<I>(candidates: I) -> Option<EstablishedBase>
 where
     I: IntoIterator<Item = Option<EstablishedBase>>,
 {
@@ -135,7 +135,7 @@ where
 
 /// Why a value establishes no base.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unusable {
+pub(crate) enum Unusable {
     /// It is relative and there is nothing to resolve it against.
     Relative,
     /// Resolving it failed (the reason).
@@ -181,7 +181,7 @@ impl fmt::Display for Unusable {
 /// 3. **Check** what the rule asks of it: a `Snapshot-Content-Location` has
 ///    a scheme, a saved-from comment's URL is hierarchical.
 /// 4. Set the **query encoding** and pair the base with its rule.
-pub fn establish(
+pub(crate) fn establish(
     value: &str,
     against: Option<&EstablishedBase>,
     rule: BaseRule,
@@ -227,7 +227,7 @@ pub fn establish(
 /// Strip leading/trailing C0 controls and spaces and remove TAB, LF and CR
 /// inside, as browsers (the URL Standard's parser; the seed's Appendix B for
 /// white space) do before resolving.
-pub fn clean_reference(value: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn clean_reference(value: &str) -> std::borrow::Cow<'_, str> {
     // Every character trimmed is one ASCII byte, so the bytes are trimmed
     // (a byte over `' '` starts or continues a character that stays).
     let bytes = value.as_bytes();

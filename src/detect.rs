@@ -13,7 +13,7 @@
 //!   `<?xml …?>` in an `.html` file is HTML.
 //! - Else a message by its content (a file named `.html` holding a message
 //!   is read as a message, with a note).
-//! - Else a feed by its root element ([`crate::looks_like_feed`]: Atom's
+//! - Else a feed by its root element ([`crate::detect::looks_like_feed`]: Atom's
 //!   `feed` or `entry`, RSS's `rss`, RDF's `rdf:RDF`), whatever the name
 //!   (`.xml`, `.html`, none): no HTML document has such a root
 //!   (docs/feeds.md).
@@ -26,7 +26,8 @@
 //!   format: style sheets hold `<` in strings and comments.)
 //! - Else HTML.
 
-use crate::format::looks_like_html;
+pub use crate::feed::looks_like_feed;
+pub use crate::format::looks_like_html;
 use crate::options::Format;
 use crate::report::{Message, Setting};
 

@@ -4,6 +4,7 @@
 /// What kind of document an input is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Format {
     /// Decide from the content (and the file name).
     #[default]
@@ -49,8 +50,8 @@ impl Format {
     /// `.mht`, `.mhtml` (a message); `.css`; `.xhtml`, `.xht` (browsers read
     /// a file as XHTML by its name only, never by its content); `.html`,
     /// `.htm`, `.shtml`; `.atom`, `.rss` (a feed; `.xml` says nothing: a
-    /// feed in one is known by its root element, [`crate::detect_format`]). The crate's and the command line's only file-name
-    /// rule; [`crate::detect_format`] weighs it against the content.
+    /// feed in one is known by its root element, [`crate::detect::detect_format`]). The crate's and the command line's only file-name
+    /// rule; [`crate::detect::detect_format`] weighs it against the content.
     ///
     /// ```
     /// use linkbase::Format;

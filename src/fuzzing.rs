@@ -41,5 +41,20 @@ pub mod strings {
 /// Scheme detection and the fast path on which the rewriter skips the
 /// browser check.
 pub mod resolve {
-    pub use crate::resolve::{has_scheme, is_plain_reference, scheme_len};
+    // Wrappers, not re-exports: these are crate-only in `linkbase::resolve`.
+
+    /// Does `reference` start with a scheme?
+    pub fn has_scheme(reference: &str) -> bool {
+        crate::resolve::has_scheme(reference)
+    }
+
+    /// Is `value` a reference the rewriter may resolve without the browser check?
+    pub fn is_plain_reference(value: &str) -> bool {
+        crate::resolve::is_plain_reference(value)
+    }
+
+    /// Length of the scheme (without the colon) when `s` starts with one.
+    pub fn scheme_len(s: &str) -> Option<usize> {
+        crate::resolve::scheme_len(s)
+    }
 }

@@ -56,7 +56,7 @@ pub fn plan_rewrite<'a>(
 
 /// Explain the bases of `input` (named `name` in the text and in problems,
 /// if it has a name), read as [`Options::format`] says ([`Format::Auto`]:
-/// as [`crate::detect`] decides). [`Options::url`] is the retrieval
+/// as [`crate::detect()`] decides). [`Options::url`] is the retrieval
 /// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
 /// rewritten. The bases are those [`rewrite`] uses: the same dispatch
 /// (`non_archive::explain`) establishes them.
@@ -71,7 +71,7 @@ pub fn plan_rewrite<'a>(
 /// let part = &found.parts[0];
 /// assert_eq!((part.path.as_str(), part.media_type.as_str()), ("page.html", "text/html"));
 /// assert_eq!(part.base.as_deref(), Some("https://example.org/other/"));
-/// assert_eq!(part.rule, Some(linkbase::BaseRule::Embedded));
+/// assert_eq!(part.rule, Some(linkbase::base::BaseRule::Embedded));
 /// ```
 pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanation {
     let location = Location::file(name);
@@ -197,13 +197,25 @@ mod dispatch_tests {
         }
         // The content decides for an HTML name, never for the others.
         let message = b"From: a@b.example\nSubject: s\n\n<a href=x>";
-        assert_eq!(crate::detect_format(message, Some("m.html")), Format::Mime);
-        assert_eq!(crate::detect_format(message, Some("m.css")), Format::Css);
-        // HTML named as a message is read as HTML (crate::detect's note).
-        assert_eq!(crate::detect_format(b"<p>", Some("p.eml")), Format::Html);
-        assert_eq!(crate::detect_format(b"hello", Some("p.eml")), Format::Mime);
         assert_eq!(
-            crate::detect_format(b"WARC/1.1\r\n", Some("p.html")),
+            crate::detect::detect_format(message, Some("m.html")),
+            Format::Mime
+        );
+        assert_eq!(
+            crate::detect::detect_format(message, Some("m.css")),
+            Format::Css
+        );
+        // HTML named as a message is read as HTML (crate::detect's note).
+        assert_eq!(
+            crate::detect::detect_format(b"<p>", Some("p.eml")),
+            Format::Html
+        );
+        assert_eq!(
+            crate::detect::detect_format(b"hello", Some("p.eml")),
+            Format::Mime
+        );
+        assert_eq!(
+            crate::detect::detect_format(b"WARC/1.1\r\n", Some("p.html")),
             Format::Warc
         );
     }
@@ -238,8 +250,9 @@ mod dispatch_tests {
 #[cfg(test)]
 mod detection_tests {
     //! The one detection rule (`crate::detect`) through the library's entry points: what the command
-    //! line does with the same input (tests/cli_ux.rs), the library does.
-    use crate::{explain, rewrite, Options, Severity};
+    //! line does with the same input (tests/cli/ux.rs), the library does.
+    use crate::report::Severity;
+    use crate::{explain, rewrite, Options};
 
     #[test]
     fn html_named_as_a_message_is_rewritten_as_html_with_the_note() {

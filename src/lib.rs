@@ -6,39 +6,45 @@
 //!
 //! ## Entry points
 //!
-//! docs/library.md shows each use case with an example.
+//! docs/library.md shows each use case with an example. At the root, the
+//! names most programs need:
 //!
 //! - [`rewrite`]: one input in memory, any format, in one call: the output
 //!   ([`Rewrite::output`], borrowed when nothing changed) and the [`Report`].
 //! - [`plan_rewrite`]: the same, the output not assembled
 //!   ([`PlannedRewrite::pieces`], [`PlannedRewrite::edits`]): for writing a
 //!   large message out piece by piece without a second copy.
-//! - [`warc::convert`]: a WARC from any reader to any writer, record by
-//!   record, never held whole.
-//! - [`absolutize_rcdom`]: the links of an html5ever `RcDom` the caller
-//!   already holds, in place.
-//! - [`explain`] (and [`warc::explain`]): which base each document, part or
-//!   record gets and the rule (5.1–5.4) that set it, rewriting nothing.
-//! - [`offline`]: an offline copy ([`offline::Copy`]): set
-//!   [`Options::offline`] and every link to a URL the copy holds becomes a
-//!   relative path to its file (`linkbase offline`, docs/offline.md).
-//! - [`archive_copy::write_copy`]: an offline copy of web archives (WARC,
-//!   `.warc.gz`, `.warc.zst`, WACZ) written to a folder, one file per
-//!   captured URL (`linkbase offline ARCHIVE... -o OUT`).
+//! - [`explain`]: which base each document or part gets and the rule
+//!   (5.1–5.4) that set it, rewriting nothing.
+//! - [`detect()`]: what an input is, by the one rule the command line and
+//!   Python use too.
 //! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
-//!   five [`Profile`]s, against a base parsed once; [`absolute_url`]: the URL
-//!   the rewriter would write for one value.
-//! - [`link_kind`] and [`is_url_attribute`]: which attributes of which
-//!   elements hold URLs, and what kind of value.
-//! - [`detect`] (and [`detect_format`], [`looks_like_message`],
-//!   [`looks_like_html`], [`looks_like_feed`], [`warc::looks_like_warc`]):
-//!   what an input is, by the one rule the command line and Python use too.
+//!   five [`Profile`]s, against a base parsed once.
+//! - [`Options`] (with the input's [`Format`]) say how; the [`Report`] says
+//!   what became of every link and lists every problem.
 //!
-//! [`Options`] say how (base URL, profile, format, charset…); the
-//! [`Report`] says what became of every link ([`LinkRecord`], [`Outcome`],
-//! the [`BaseRule`] that set its base) and lists every [`Problem`] with its
-//! [`Severity`] and [`Location`]. Nothing fails: what cannot be processed is
-//! left as it was and reported.
+//! The rest, grouped:
+//!
+//! - [`report`]: what a [`Report`] holds ([`report::LinkRecord`],
+//!   [`report::Outcome`], [`report::Problem`] with its
+//!   [`report::Severity`] and [`report::Location`]), and what [`explain`]
+//!   gives ([`report::Explanation`]).
+//! - [`resolve`](mod@resolve): the errors and results of resolution.
+//! - [`base`]: which base rule set a base ([`base::BaseRule`]), and the
+//!   absolute URL a value stands for against one ([`base::absolute_url`]).
+//! - [`options`]: the rule a URL given as an option must meet.
+//! - [`detect`](mod@detect): the detection rule and its parts
+//!   (`looks_like_html`, `looks_like_message`, `looks_like_feed`).
+//! - [`html`]: the links of an html5ever `RcDom` the caller already holds
+//!   ([`html::absolutize_rcdom`]), and which attributes of which elements
+//!   hold URLs ([`html::link_kind`]).
+//! - [`warc`]: a WARC from any reader to any writer, record by record
+//!   ([`warc::convert`]), its explanation ([`warc::explain_records`]).
+//! - [`offline`] and [`archive_copy`]: offline copies (`linkbase offline`,
+//!   docs/offline.md).
+//! - [`limits`]: the limits the library works within.
+//!
+//! Nothing fails: what cannot be processed is left as it was and reported.
 //!
 //! ```
 //! use linkbase::{Options, rewrite};
@@ -53,7 +59,9 @@
 //!
 //! ## Inside
 //!
-//! The layers are private; the entry points above are their public face.
+//! The layers are private, or public with only their public face
+//! (`report`, `resolve`, `base`, `options`, `detect`, `html`, `warc`,
+//! `offline`, `archive_copy`).
 //! This list is the one list of the library's modules, in their layer
 //! order: each module uses only those listed before it. `tests/layers.rs`
 //! reads the order from here (the names in backquotes that start each
@@ -77,7 +85,7 @@
 //! - `report`: what happened (per-link records, per-part problems, messages
 //!   as data).
 //! - `format`: what kind of document an input is ([`Format`]: the one
-//!   file-name rule, the one media-type rule, [`looks_like_html`]).
+//!   file-name rule, the one media-type rule, `looks_like_html`).
 //! - [`offline`]: offline copies: the map from the URLs a copy holds to its
 //!   files (the URL key, the naming rule, a wget mirror's layout read
 //!   backwards), and the link text from one file to another.
@@ -123,46 +131,46 @@
 #![deny(unnameable_types)]
 
 pub mod archive_copy;
-mod base;
+pub mod base;
 mod by_format;
 mod css;
-mod detect;
+pub mod detect;
 #[cfg(test)]
 mod doc_example_tests;
 mod feed;
 mod format;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
-mod html;
+pub mod html;
 mod input;
 mod mime;
 mod non_archive;
 pub mod offline;
-mod options;
+pub mod options;
 mod policy;
 mod quote;
-mod report;
-mod resolve;
+pub mod report;
+pub mod resolve;
 mod splice;
 pub mod warc;
 mod xhtml;
 
-pub use base::{BaseRule, EstablishedBase};
-pub use detect::{detect, detect_format, looks_like_message, Detection};
-pub use feed::looks_like_feed;
-pub use format::looks_like_html;
-pub use html::rcdom::absolutize_rcdom;
-pub use html::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
+pub use detect::detect;
+pub use format::Format;
 pub use input::{explain, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
-pub use mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
-pub use options::{url_character_problem, Format, Options};
-pub use policy::absolute_url;
-pub use report::{is_unprintable, printable};
-pub use report::{
-    Counts, ExplainedPart, Explanation, LeftWithoutBase, LinkRecord, Location, Message, Outcome,
-    Problem, Report, Setting, Severity, Unlisted, MAX_PROBLEMS,
-};
-pub use resolve::{resolve, Agreement, Base, BaseError, Profile, ResolveError, Resolved};
+pub use options::Options;
+pub use report::Report;
+pub use resolve::{resolve, Base, Profile};
+
+/// The limits the library works within, beyond those an [`Options`] sets.
+/// The others are beside what they limit: [`report::MAX_PROBLEMS`],
+/// [`offline::MAX_NAME`].
+pub mod limits {
+    /// How deep MIME parts may nest (multipart within multipart, or an
+    /// enclosed `message/rfc822`): the parts below are left as they are and
+    /// a problem says so.
+    pub use crate::mime::walk::MAX_DEPTH as MAX_MIME_DEPTH;
+}
 
 /// The examples of docs/library.md, run by `cargo test --doc`.
 #[cfg(doctest)]

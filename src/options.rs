@@ -5,12 +5,13 @@ use crate::report::{Location, Message, Report, Setting, Severity};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
-pub use crate::format::Format;
+pub(crate) use crate::format::Format;
 
 /// Everything that steers a rewrite, explanation or WARC conversion:
 /// start from [`Options::new`] and set the fields that matter. The command
 /// line builds exactly one of these from its flags (named after each field).
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Options {
     /// Resolution profile.
     pub profile: Profile,
@@ -22,7 +23,7 @@ pub struct Options {
     /// (`--charset`); `None`: determined from the document.
     pub charset: Option<&'static Encoding>,
     /// What the input is; [`Format::Auto`] (the default): detected
-    /// ([`crate::detect_format`]) (`--format`).
+    /// ([`crate::detect::detect_format`]) (`--format`).
     pub format: Format,
     /// Rewrite same-document references (`#frag`, empty) too.
     pub absolutize_fragments: bool,
@@ -36,7 +37,7 @@ pub struct Options {
     /// other formats ignore it, as browsers do (RFC 7231 Appendix B). The
     /// WARC layer sets it from each response; `None`: none known.
     pub content_location: Option<String>,
-    /// Keep one [`crate::LinkRecord`] per URL-bearing value (for `--report`).
+    /// Keep one [`crate::report::LinkRecord`] per URL-bearing value (for `--report`).
     /// When false only the counts are kept.
     pub keep_link_records: bool,
     /// The document is a file of an offline copy (`linkbase offline`,
@@ -56,7 +57,7 @@ impl Options {
 
     /// The retrieval base (rule 5.3) `url` gives, if given and usable; an
     /// unusable one is reported (at `location`) as an error.
-    pub fn retrieval_base(
+    pub(crate) fn retrieval_base(
         &self,
         location: &Location,
         report: &mut Report,

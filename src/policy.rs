@@ -34,7 +34,9 @@ use crate::resolve::has_scheme;
 
 // How a value reads against a base (shared with the establishing of bases:
 // `crate::base`).
-pub use crate::base::{absolute_url, clean_reference};
+#[cfg(doc)]
+use crate::base::absolute_url;
+use crate::base::clean_reference;
 
 /// Template placeholder openers and closers common in e-mail and CMS output.
 const PLACEHOLDERS: [(&str, &str); 7] = [

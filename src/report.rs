@@ -46,6 +46,7 @@ impl Location {
 /// What happened to one URL-bearing value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Outcome {
     /// Resolved and written back in absolute form.
     Rewritten,
@@ -91,6 +92,7 @@ impl Outcome {
 /// against which base (kept with [`crate::Options::keep_link_records`]; the
 /// command line writes one per line of its JSON Lines report).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct LinkRecord {
     /// Input file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -149,6 +151,7 @@ pub enum Severity {
 /// ([`Setting::term`]) or in a front end's (the command line's flags:
 /// [`Message::render`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Setting {
     /// [`Options::url`](crate::Options::url), the retrieval URL.
     Url,
@@ -177,6 +180,7 @@ impl Setting {
 
 /// A problem with a document or a part (not with one link).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Problem {
     /// Where.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -301,6 +305,18 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 impl Problem {
+    /// A problem at `location`: words, or a [`Message`] naming a setting
+    /// (for a front end that reports in the library's form; a [`Report`]
+    /// records its own with [`Report::problem`]).
+    pub fn new(location: &Location, severity: Severity, message: impl Into<Message>) -> Problem {
+        Problem {
+            file: location.file.clone(),
+            part: location.part.clone(),
+            severity,
+            message: message.into(),
+        }
+    }
+
     /// The message in a front end's words: the setting it names (if any)
     /// called `name(setting)` ([`Message::render`]) — the command line's
     /// `--url` where the library says "the retrieval URL (Options::url)".
@@ -330,6 +346,7 @@ impl Problem {
 
 /// Counts per outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Counts {
     /// Values rewritten.
     pub rewritten: u64,
@@ -492,12 +509,7 @@ impl Report {
     /// inputs' problems in one report, as the command line does per WARC):
     /// words, or a [`Message`] naming a setting.
     pub fn problem(&mut self, loc: &Location, severity: Severity, message: impl Into<Message>) {
-        self.push_problem(Problem {
-            file: loc.file.clone(),
-            part: loc.part.clone(),
-            severity,
-            message: message.into(),
-        });
+        self.push_problem(Problem::new(loc, severity, message));
     }
 
     /// Keep `problem`, or count it past [`MAX_PROBLEMS`].
@@ -722,10 +734,11 @@ mod tests {
     }
 }
 
-/// What [`explain`](crate::explain) (or [`warc::explain`](crate::warc::explain)) found: a text table, one line per document, MIME entity
+/// What [`explain`](crate::explain) (or [`warc::explain_records`](crate::warc::explain_records)) found: a text table, one line per document, MIME entity
 /// or WARC record, and any problems met on the way (an unusable
 /// [`Options::url`](crate::Options::url), a broken part).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Explanation {
     /// The explanation, one line per document, entity or record, each ending
     /// in a newline. For an HTML, XHTML or CSS input: its name, the base in
@@ -807,6 +820,7 @@ fn render_table(lines: &[ExplainedPart], rule_label: &dyn Fn(BaseRule) -> &'stat
 /// One document or MIME entity of an [`Explanation`]: the base in force
 /// inside it and the rule that set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExplainedPart {
     /// Nesting depth (0 for the document or the top-level message).
     pub depth: usize,

@@ -22,7 +22,7 @@ use html5ever::tendril::TendrilSink;
 use libtest_mimic::{Failed, Trial};
 use linkbase::fuzzing::mime::EditPlace;
 use linkbase::fuzzing::transfer::{self, Newline, TransferEncoding};
-use linkbase::{Options, Severity};
+use linkbase::{report::Severity, Options};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 use splice_check::RegionKind;
 use std::path::{Path, PathBuf};

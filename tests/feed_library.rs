@@ -2,7 +2,7 @@
 //! points: each expected output is written by hand from the rules (RFC 4287
 //! §2 and XML Base for bases, RFC 3986 §5 for resolution).
 
-use linkbase::{detect_format, explain, rewrite, Format, Options};
+use linkbase::{detect::detect_format, explain, rewrite, Format, Options};
 
 fn run(input: &str, url: &str) -> (String, linkbase::Report) {
     let mut options = Options::new();

@@ -542,7 +542,7 @@ fn form_in_form_keeps_its_tree() {
 /// other profile resolves them by its own rules.
 #[test]
 fn file_path_with_an_inner_drive_letter() {
-    use linkbase::{Base, Profile, ResolveError};
+    use linkbase::{resolve::ResolveError, Base, Profile};
     let seed = std::fs::read("fuzz/seeds/resolve/finding-url-crate-inner-drive-letter").unwrap();
     let text = String::from_utf8_lossy(&seed);
     let (base, reference) = text.split_once('\n').unwrap();
@@ -574,7 +574,7 @@ fn file_path_with_an_inner_drive_letter() {
     }
     assert!(matches!(
         Base::parse("file:///a/h:/..", Profile::Whatwg),
-        Err(linkbase::BaseError::Unparseable(_))
+        Err(linkbase::resolve::BaseError::Unparseable(_))
     ));
 }
 
@@ -824,4 +824,41 @@ fn url_strings_nested_past_the_css_nesting_limit() {
     let want = input.replace("'z.png'", "'http://h.example/a/b/z.png'");
     assert_eq!(String::from_utf8_lossy(&out.output), want);
     fidelity::assert_same_tree("nested src()", input.as_bytes(), &out.output, None, &[]);
+}
+
+/// Finding 22 (the `mime` target, 10-minute run): in an mbox file, a second
+/// envelope line among a message's header fields *after* its Content-Type.
+/// linkbase reads it as a stray field (warned, ignored as Python's `email`
+/// ignores it: fixtures/mime/stray-mbox-from-line) and rewrites the HTML
+/// body; the check split the file there and saw a message with no body.
+#[test]
+fn stray_from_line_after_the_content_type() {
+    let input = b"From a@x Mon Jan  1 00:00:00 2024\nContent-Type: text/html\nFrom b@z Tue Jan  2 00:00:00 2024\nSubject: s\n\n<a href=y>\n";
+    let checked = splice_check::check(
+        input,
+        &options(Format::Mime, "http://h.example/a/b/doc.mht"),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let body = input.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    let places: Vec<_> = checked
+        .edits
+        .iter()
+        .map(|(edit, region)| {
+            (
+                edit.edit.range.start >= body,
+                region.as_ref().unwrap().kind.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [(
+            true,
+            splice_check::RegionKind::Body {
+                media_type: "text/html".into(),
+                cte: String::new()
+            }
+        )]
+    );
 }

@@ -15,8 +15,8 @@ mod test_hooks;
 
 use assert_cmd::Command;
 use hostile_inputs::*;
-use linkbase::MAX_MIME_DEPTH as MAX_DEPTH;
-use linkbase::{Format, Options, Outcome, Profile, Severity};
+use linkbase::limits::MAX_MIME_DEPTH as MAX_DEPTH;
+use linkbase::{report::Outcome, report::Severity, Format, Options, Profile};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 

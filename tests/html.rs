@@ -241,7 +241,7 @@ fn report_names_element_attribute_base_and_rule() {
             )
         })
         .collect();
-    use linkbase::{BaseRule::*, Outcome::*};
+    use linkbase::{base::BaseRule::*, report::Outcome::*};
     assert_eq!(
         rows,
         [
@@ -359,7 +359,7 @@ fn srcdoc_documents_nest_to_a_limit() {
         .report
         .links
         .iter()
-        .filter(|r| r.outcome == linkbase::Outcome::Rewritten)
+        .filter(|r| r.outcome == linkbase::report::Outcome::Rewritten)
         .map(|r| r.before.as_str())
         .collect();
     // The document and 8 nested levels are rewritten; level 9 and below are kept.

@@ -3,14 +3,14 @@
 //! retrieval URL") and says which ([`Problem::setting`]), so that the command
 //! line can print its flag there; no message a library caller sees names a
 //! flag. Each case below triggers one such message through the library's
-//! entry points. (`tests/cli.rs` checks that the command line still prints
+//! entry points. (`tests/cli/rewrite.rs` checks that the command line still prints
 //! the flags.)
 
 #[path = "common/warc_gen.rs"]
 mod warc_gen;
+use linkbase::report::Setting;
 use linkbase::warc::{convert, WarcOptions};
-use linkbase::Setting;
-use linkbase::{rewrite, BaseRule, Options, Problem, Report, Severity};
+use linkbase::{base::BaseRule, report::Problem, report::Severity, rewrite, Options, Report};
 
 /// A command-line flag in a message: `--` and a letter (`--url`, `--force`).
 fn names_a_flag(message: &str) -> bool {
@@ -107,10 +107,8 @@ fn input_not_valid_in_the_given_charset_names_the_charset_option() {
 #[test]
 fn a_record_over_the_size_limit_names_the_warc_option() {
     let warc = warc_gen::one_small_response();
-    let warc_options = WarcOptions {
-        max_record: 16,
-        ..WarcOptions::new()
-    };
+    let mut warc_options = WarcOptions::new();
+    warc_options.max_record = 16;
     let mut report = Report::new(false);
     convert(
         warc.as_bytes(),

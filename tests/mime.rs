@@ -17,7 +17,7 @@ mod fixture_cases;
 use assert_cmd::Command;
 use fixture_cases::{case_trials, check_stderr_and_status, read_args, require, shown};
 use libtest_mimic::{Arguments, Failed};
-use linkbase::{Options, Profile, Report, Severity};
+use linkbase::{report::Severity, Options, Profile, Report};
 use std::path::Path;
 
 /// The library options the fixture's arguments stand for.
@@ -161,7 +161,7 @@ fn relative_content_location_is_recorded_in_the_report() {
     assert_eq!(rec.part.as_deref(), Some("1"));
     assert_eq!(rec.attribute, "Content-Location");
     assert_eq!(rec.after.as_deref(), Some("http://example.org/img/x.png"));
-    assert_eq!(rec.rule, Some(linkbase::BaseRule::Enclosing));
+    assert_eq!(rec.rule, Some(linkbase::base::BaseRule::Enclosing));
 }
 
 fn retrieval_url_beats_snapshot_content_location() {
@@ -268,7 +268,11 @@ fn message_detection_by_content() {
         ("plain text", b"Hello there: how are you?\n", false),
     ];
     for (name, input, expected) in cases {
-        assert_eq!(linkbase::looks_like_message(input), expected, "{name}");
+        assert_eq!(
+            linkbase::detect::looks_like_message(input),
+            expected,
+            "{name}"
+        );
     }
 }
 
@@ -278,7 +282,7 @@ mod generated {
     //! from Content-Base, Content-Location or nowhere.
 
     use super::splice_check;
-    use linkbase::{Location, Options, Report};
+    use linkbase::{report::Location, Options, Report};
     use proptest::prelude::*;
 
     #[derive(Clone, Debug)]

@@ -21,7 +21,7 @@ mod fixture_cases;
 use fixture_cases::{case_trials, one_of, read_args, require, shown};
 use libtest_mimic::{Arguments, Failed};
 use linkbase::offline::{CopyBuilder, Document, Kind};
-use linkbase::{Format, Options, Outcome};
+use linkbase::{report::Outcome, Format, Options};
 use std::path::Path;
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! Properties of the resolver (proptest), and linear time on hostile input.
 
 use linkbase::fuzzing::resolve::has_scheme;
-use linkbase::{Agreement, Base, Profile};
+use linkbase::{resolve::Agreement, Base, Profile};
 use proptest::prelude::*;
 use std::borrow::Cow;
 

@@ -11,7 +11,7 @@
 //! Before the fix (main at 463f115) a link starting with kanji lost the
 //! escape into JIS X 0208 (`…/docs/;qNA/会議.html`), exit 0 and no warning.
 
-use linkbase::{Format, Options, Severity};
+use linkbase::{report::Severity, Format, Options};
 use std::io::Write;
 use std::process::{Command, Stdio};
 

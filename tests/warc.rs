@@ -91,7 +91,7 @@ fn record_count(warc: &[u8]) -> usize {
         &options,
         None,
         |result| {
-            if result.outcome == linkbase::warc::Outcome::Broken {
+            if result.outcome == linkbase::warc::RecordOutcome::Broken {
                 broken.push(result);
             }
         },
@@ -620,7 +620,7 @@ fn damaged_archives_lose_no_intact_record() {
 /// `MAX_PROBLEMS` are printed, the others counted in one line, and
 /// `--report` has every one.
 fn problems_past_the_cap_are_counted_and_every_one_is_in_the_report() {
-    let total = linkbase::MAX_PROBLEMS + 7;
+    let total = linkbase::report::MAX_PROBLEMS + 7;
     let input: Vec<u8> = (0..total)
         .flat_map(|_| b"WARC/1.1\r\nbad\r\n\r\n".to_vec())
         .collect();
@@ -636,7 +636,7 @@ fn problems_past_the_cap_are_counted_and_every_one_is_in_the_report() {
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(
         lines.len(),
-        linkbase::MAX_PROBLEMS + 1,
+        linkbase::report::MAX_PROBLEMS + 1,
         "{}",
         lines.last().unwrap()
     );
@@ -645,8 +645,8 @@ fn problems_past_the_cap_are_counted_and_every_one_is_in_the_report() {
         "broken.warc: part record at offset 0: error: broken record: header line without a colon: `bad` (bytes 0..17 skipped)"
     );
     assert_eq!(
-        lines[linkbase::MAX_PROBLEMS],
-        format!("broken.warc: error: 7 more problems (7 errors, 0 warnings) not shown: only the first {} are (--report lists each)", linkbase::MAX_PROBLEMS)
+        lines[linkbase::report::MAX_PROBLEMS],
+        format!("broken.warc: error: 7 more problems (7 errors, 0 warnings) not shown: only the first {} are (--report lists each)", linkbase::report::MAX_PROBLEMS)
     );
     let report = std::fs::read_to_string(dir.path().join("report.jsonl")).unwrap();
     let problems = report

@@ -3,7 +3,7 @@
 //! (as UTF-8, lossily) fed whole must equal that of the same text fed one
 //! byte at a time — where no fast path can take a tag, a run or a name — and
 //! fed in pieces of the sizes the input's first bytes give. The dump is
-//! `tests/common/token_dump.rs`, shared with `tests/html5ever_fast_tags.rs`;
+//! `tests/common/token_dump.rs`, shared with `vendor/html5ever/tests/fast_tags.rs`;
 //! the check of one input is `tests/common/tokenizer_fuzz_input.rs`, which
 //! `tests/fuzz_regressions.rs` runs on every seed.
 

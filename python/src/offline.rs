@@ -362,11 +362,10 @@ pub fn offline_archive<'py>(
     let mut options = linkbase::Options::new();
     options.profile = crate::options::profile(profile)?;
     options.extra_attributes = attributes;
-    let how = linkbase::archive_copy::ArchiveCopy {
-        at,
-        max_record,
-        options,
-    };
+    let mut how = linkbase::archive_copy::ArchiveCopy::default();
+    how.at = at;
+    how.max_record = max_record;
+    how.options = options;
     let summary = py
         .detach(|| linkbase::archive_copy::write_copy(&archives, &out, &how))
         .map_err(|e| Error::new_err(e.to_string()))?;

@@ -1,7 +1,7 @@
 //! The keyword arguments of the Python functions, read into linkbase's
 //! [`Options`], and the library's errors as Python exceptions.
 
-use linkbase::{Format, Options, Profile, Setting};
+use linkbase::{report::Setting, Format, Options, Profile};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -62,7 +62,7 @@ impl Args<'_> {
         if let Some(problem) = self
             .url
             .as_deref()
-            .and_then(linkbase::url_character_problem)
+            .and_then(linkbase::options::url_character_problem)
         {
             return Err(BaseError::new_err(format!(
                 "{}: {problem}",
@@ -90,11 +90,13 @@ pub fn python_term(setting: Setting) -> &'static str {
         Setting::Force => "force=",
         Setting::MaxRecord => "max_record=",
         Setting::Format => "format=",
+        // A setting newer than this binding: the library's own term.
+        other => other.term(),
     }
 }
 
 /// A library message, with its setting named as the Python argument.
-pub fn message(problem: &linkbase::Problem) -> String {
+pub fn message(problem: &linkbase::report::Problem) -> String {
     problem.message_naming(python_term)
 }
 

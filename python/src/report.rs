@@ -2,7 +2,7 @@
 //! [`Counts`], [`Report`].
 
 use crate::options::message;
-use linkbase::{BaseRule, LinkRecord, Outcome};
+use linkbase::{base::BaseRule, report::LinkRecord, report::Outcome};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
@@ -169,11 +169,11 @@ impl Problem {
 }
 
 impl Problem {
-    pub fn new(problem: &linkbase::Problem) -> Problem {
+    pub fn new(problem: &linkbase::report::Problem) -> Problem {
         Problem {
             severity: match problem.severity {
-                linkbase::Severity::Warning => "warning",
-                linkbase::Severity::Error => "error",
+                linkbase::report::Severity::Warning => "warning",
+                linkbase::report::Severity::Error => "error",
             },
             message: message(problem),
             part: problem.part.clone(),

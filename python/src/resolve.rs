@@ -3,9 +3,9 @@
 use crate::options::{profile, BaseError, ResolveError};
 use pyo3::prelude::*;
 
-fn resolve_error(e: linkbase::ResolveError) -> PyErr {
+fn resolve_error(e: linkbase::resolve::ResolveError) -> PyErr {
     match e {
-        linkbase::ResolveError::Base(e) => BaseError::new_err(e.to_string()),
+        linkbase::resolve::ResolveError::Base(e) => BaseError::new_err(e.to_string()),
         e => ResolveError::new_err(e.to_string()),
     }
 }

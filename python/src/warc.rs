@@ -169,12 +169,14 @@ impl Summary {
     }
 }
 
-fn outcome_name(outcome: &linkbase::warc::Outcome) -> String {
+fn outcome_name(outcome: &linkbase::warc::RecordOutcome) -> String {
     match outcome {
-        linkbase::warc::Outcome::Converted => "converted".into(),
-        linkbase::warc::Outcome::Unchanged => "unchanged".into(),
-        linkbase::warc::Outcome::Passed(pass) => format!("passed:{}", pass.key()),
-        linkbase::warc::Outcome::Broken => "broken".into(),
+        linkbase::warc::RecordOutcome::Converted => "converted".into(),
+        linkbase::warc::RecordOutcome::Unchanged => "unchanged".into(),
+        linkbase::warc::RecordOutcome::Passed(pass) => format!("passed:{}", pass.key()),
+        linkbase::warc::RecordOutcome::Broken => "broken".into(),
+        // An outcome newer than this binding.
+        other => format!("{other:?}").to_lowercase(),
     }
 }
 

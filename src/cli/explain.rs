@@ -7,7 +7,7 @@ use super::args::ExplainArgs;
 use super::io::io_cause;
 use super::paths::display;
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
-use linkbase::{Explanation, Format, Options};
+use linkbase::{report::Explanation, Format, Options};
 use std::path::PathBuf;
 
 /// Run `linkbase explain`: each file in turn, headed `==> FILE <==` when
@@ -177,7 +177,7 @@ fn explain_warc(args: &ExplainArgs, path: &std::path::Path, name: &str) -> i32 {
     let mut options = Options::new();
     options.profile = args.profile;
     options.force = args.force;
-    match linkbase::warc::explain(file, &options, Some(name)) {
+    match linkbase::warc::explain_records(file, &options, Some(name)) {
         Ok(explanation) => finish(explanation),
         Err(e) => {
             eprintln!("{name}: {e}");

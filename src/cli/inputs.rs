@@ -291,7 +291,7 @@ fn copied(file: InputFile, reason: &str) -> Entry {
 
 /// Does the walk take this file? By its name ([`walk_takes_name`](super::paths::walk_takes_name)), or by
 /// content for files with no extension (or `.txt`, `.raw`), and an `.xml`
-/// file when its root element is a feed's ([`linkbase::looks_like_feed`]).
+/// file when its root element is a feed's ([`linkbase::detect::looks_like_feed`]).
 pub fn handles(path: &Path) -> bool {
     let name = path
         .file_name()
@@ -304,7 +304,9 @@ pub fn handles(path: &Path) -> bool {
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match extension.as_deref() {
-        Some("xml") => read_head(path, FEED_HEAD).is_none_or(|h| linkbase::looks_like_feed(&h)),
+        Some("xml") => {
+            read_head(path, FEED_HEAD).is_none_or(|h| linkbase::detect::looks_like_feed(&h))
+        }
         Some(e) if !SNIFFED_EXTENSIONS.contains(&e) => false,
         _ => sniff_file(path),
     }
@@ -329,8 +331,8 @@ fn sniff_file(path: &Path) -> bool {
     let Some(head) = read_head(path, 1024) else {
         return true;
     };
-    linkbase::looks_like_message(&head)
-        || linkbase::looks_like_html(&head)
+    linkbase::detect::looks_like_message(&head)
+        || linkbase::detect::looks_like_html(&head)
         || linkbase::warc::looks_like_warc(&head)
-        || linkbase::looks_like_feed(&head)
+        || linkbase::detect::looks_like_feed(&head)
 }

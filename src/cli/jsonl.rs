@@ -1,8 +1,8 @@
 //! `--report FILE`: JSON Lines, written in input order. Three kinds of line:
 //!
-//! - one [`linkbase::LinkRecord`] per URL-bearing value (`element`,
+//! - one [`linkbase::report::LinkRecord`] per URL-bearing value (`element`,
 //!   `attribute`, `before`, `after`, `base`, `rule`, `outcome`, `reason`);
-//! - one [`linkbase::Problem`] per problem with a document or part
+//! - one [`linkbase::report::Problem`] per problem with a document or part
 //!   (`severity`, `message`);
 //! - one file record per input not processed or not written
 //!   (`outcome`: `skipped`, `ignored` or `not-written`, and `reason`);
@@ -34,7 +34,7 @@ struct FileRecord<'a> {
 #[derive(serde::Serialize)]
 struct WarcLinkRecord<'a> {
     #[serde(flatten)]
-    link: &'a linkbase::LinkRecord,
+    link: &'a linkbase::report::LinkRecord,
     record: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     target_uri: Option<&'a str>,
@@ -43,7 +43,7 @@ struct WarcLinkRecord<'a> {
 /// Write the link lines of one WARC record.
 pub fn write_warc_links(
     out: &mut impl Write,
-    links: &[linkbase::LinkRecord],
+    links: &[linkbase::report::LinkRecord],
     record: &str,
     target_uri: Option<&str>,
 ) -> io::Result<()> {
@@ -62,7 +62,10 @@ pub fn write_warc_links(
 }
 
 /// Write problem lines.
-pub fn write_problems(out: &mut impl Write, problems: &[linkbase::Problem]) -> io::Result<()> {
+pub fn write_problems(
+    out: &mut impl Write,
+    problems: &[linkbase::report::Problem],
+) -> io::Result<()> {
     for problem in problems {
         serde_json::to_writer(&mut *out, problem)?;
         out.write_all(b"\n")?;

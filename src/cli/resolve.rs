@@ -10,7 +10,7 @@
 
 use super::args::ResolveArgs;
 use super::{EXIT_OK, EXIT_PARTIAL};
-use linkbase::{Base, BaseError, Profile};
+use linkbase::{resolve::BaseError, Base, Profile};
 use std::io::{self, BufRead, BufWriter, Write};
 
 /// Run `linkbase resolve`.

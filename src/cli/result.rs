@@ -3,7 +3,7 @@
 //! by [`super::job`] (and [`super::warc`] for a WARC), read by the report
 //! writer, the summary and the rewrite command.
 
-use linkbase::{Problem, Report, Severity};
+use linkbase::{report::Location, report::Problem, report::Severity, Report};
 use std::sync::Arc;
 
 /// What became of one input.
@@ -111,18 +111,21 @@ impl JobResult {
         // (Links that failed are among the problems: the library says why,
         // once per document or part.)
         if let Some(message) = self.failure() {
-            let problem = Problem {
-                file: self.name.clone(),
-                part: None,
-                severity: Severity::Error,
-                message: message.into(),
-            };
+            let problem = Problem::new(&self.location(), Severity::Error, message);
             lines.push(problem.one_line());
         }
         lines
     }
 
-    /// The problems past the report's cap (`linkbase::MAX_PROBLEMS`), in
+    /// Where this input's own problems are: the file, no part.
+    fn location(&self) -> Location {
+        Location {
+            file: self.name.clone(),
+            part: None,
+        }
+    }
+
+    /// The problems past the report's cap (`linkbase::report::MAX_PROBLEMS`), in
     /// one line: `crawl.warc: 5000 more problems (4990 errors) not shown
     /// (--report lists each)`.
     fn unlisted_line(&self) -> Option<String> {
@@ -130,23 +133,22 @@ impl JobResult {
         if unlisted.total() == 0 {
             return None;
         }
-        let problem = Problem {
-            file: self.name.clone(),
-            part: None,
-            severity: if unlisted.errors > 0 {
-                Severity::Error
-            } else {
-                Severity::Warning
-            },
-            message: format!(
+        let severity = if unlisted.errors > 0 {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let problem = Problem::new(
+            &self.location(),
+            severity,
+            format!(
                 "{} more problems ({} errors, {} warnings) not shown: only the first {} are (--report lists each)",
                 unlisted.total(),
                 unlisted.errors,
                 unlisted.warnings,
-                linkbase::MAX_PROBLEMS
-            )
-            .into(),
-        };
+                linkbase::report::MAX_PROBLEMS
+            ),
+        );
         Some(problem.one_line())
     }
 
@@ -171,7 +173,8 @@ impl JobResult {
                     1 => "relative link left as it is",
                     _ => "relative links left as they are",
                 };
-                let place_name = linkbase::printable(&place.location.describe()).into_owned();
+                let place_name =
+                    linkbase::report::printable(&place.location.describe()).into_owned();
                 format!("{place_name}: {} {links}: no base ({remedy})", place.count)
             })
             .collect()

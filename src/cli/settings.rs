@@ -482,7 +482,7 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
         )));
     }
     let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
-    if let Some(problem) = linkbase::url_character_problem(url) {
+    if let Some(problem) = linkbase::options::url_character_problem(url) {
         return Err(why(problem));
     }
     let base = Base::parse(url, profile).map_err(|e| why(e.to_string()))?;
@@ -496,8 +496,8 @@ pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result
     }
     // Resolve a relative reference by the rewriter's own rules (the policy
     // refuses a base that is not hierarchical, whatever the profile).
-    let base = linkbase::EstablishedBase::new(base, linkbase::BaseRule::Retrieval);
-    linkbase::absolute_url(Some(&base), "x").map_err(|e| {
+    let base = linkbase::base::EstablishedBase::new(base, linkbase::base::BaseRule::Retrieval);
+    linkbase::base::absolute_url(Some(&base), "x").map_err(|e| {
         why(format!(
             "cannot serve as a base ({} profile): {e}",
             profile.name()

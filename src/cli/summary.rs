@@ -3,7 +3,7 @@
 
 use super::result::{JobResult, Status};
 use super::settings::Settings;
-use linkbase::Outcome;
+use linkbase::report::Outcome;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
@@ -31,6 +31,10 @@ fn column(outcome: Outcome) -> usize {
         Outcome::Empty => 4,
         Outcome::NoBase => 5,
         Outcome::Failed => 6,
+        // An outcome newer than these columns (the library's enum is
+        // `#[non_exhaustive]`): with the failures if it is an error.
+        other if other.is_error() => 6,
+        _ => 0,
     }
 }
 

@@ -1,12 +1,12 @@
 //! The command line's words for what the library names in its own terms,
 //! handed to the library as callbacks: a library message holds the setting
-//! it names as a value (`linkbase::Message`), rendered in the library's terms
+//! it names as a value (`linkbase::report::Message`), rendered in the library's terms
 //! (`Options::force`, the retrieval URL) or, here, by the flag that sets it
 //! (`--force`, `--url`: [`flag`] through `Problem::message_naming`); likewise
 //! the label of the base rule a `--url` sets ([`rule_label`] through
 //! `Explanation::render`). No text of the library's is edited.
 
-use linkbase::{BaseRule, Report, Setting};
+use linkbase::{base::BaseRule, report::Setting, Report};
 
 /// The flag that sets `setting`.
 pub fn flag(setting: Setting) -> &'static str {
@@ -16,11 +16,13 @@ pub fn flag(setting: Setting) -> &'static str {
         Setting::Force => "--force",
         Setting::MaxRecord => "--max-size",
         Setting::Format => "--format",
+        // A setting newer than these flags: the library's own term.
+        other => other.term(),
     }
 }
 
 /// Every problem of `report` in the command line's words: the setting a
-/// message names, by its flag (`linkbase::Problem::message_naming`).
+/// message names, by its flag (`linkbase::report::Problem::message_naming`).
 pub fn name_flags(report: &mut Report) {
     for problem in &mut report.problems {
         problem.message = problem.message_naming(flag).into();
@@ -28,7 +30,7 @@ pub fn name_flags(report: &mut Report) {
 }
 
 /// The label of `rule` in the command line's words, for
-/// `linkbase::Explanation::render`: the rule a retrieval URL sets names
+/// `linkbase::report::Explanation::render`: the rule a retrieval URL sets names
 /// the flag that gives it.
 pub fn rule_label(rule: BaseRule) -> &'static str {
     match rule {
@@ -40,7 +42,7 @@ pub fn rule_label(rule: BaseRule) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use linkbase::{Location, Message, Severity};
+    use linkbase::{report::Location, report::Message, report::Severity};
 
     #[test]
     fn a_problem_naming_a_setting_names_its_flag_instead() {

@@ -4,7 +4,7 @@
 //! stays near the largest record: `--report`'s link and problem lines are
 //! written to a temporary file as each record is done ([`Spill`]) and
 //! copied into the report in input order; only `--stats` keeps every link
-//! record, and the job's report keeps the first `linkbase::MAX_PROBLEMS`
+//! record, and the job's report keeps the first `linkbase::report::MAX_PROBLEMS`
 //! problems for standard error (the others are counted).
 //!
 //! The output is gzip-compressed (one member per record) when its file name
@@ -72,22 +72,20 @@ pub fn process(
         || head.starts_with(&0x184D_2A5Du32.to_le_bytes());
     let pool = Records::new(settings.jobs);
     let written = output::write_streamed(settings, file, &mut |out, target| {
-        let warc_options = WarcOptions {
-            gzip: match target {
-                Some(path) => has_extension(path, "gz"),
-                None => gzip_in,
-            },
-            zstd: match target {
-                Some(path) => has_extension(path, "zst"),
-                None => zstd_in,
-            },
-            file_name: target
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned()),
-            max_record: settings.max_size,
-            gzip_level: settings.gzip_level,
-            ..WarcOptions::new()
+        let mut warc_options = WarcOptions::new();
+        warc_options.gzip = match target {
+            Some(path) => has_extension(path, "gz"),
+            None => gzip_in,
         };
+        warc_options.zstd = match target {
+            Some(path) => has_extension(path, "zst"),
+            None => zstd_in,
+        };
+        warc_options.file_name = target
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned());
+        warc_options.max_record = settings.max_size;
+        warc_options.gzip_level = settings.gzip_level;
         let converted = warc::convert_on(
             &pool,
             &mut read,
@@ -138,8 +136,8 @@ pub fn process(
         Some(Ok(file)) => Some(file),
         Some(Err(e)) => {
             result.report.problem(
-                &linkbase::Location::file(result.name.as_deref()),
-                linkbase::Severity::Error,
+                &linkbase::report::Location::file(result.name.as_deref()),
+                linkbase::report::Severity::Error,
                 format!("--report: cannot keep the link records: {}", io_cause(&e)),
             );
             None

@@ -172,10 +172,10 @@ fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Opti
 /// up to the root's start tag is read.
 ///
 /// ```
-/// assert!(linkbase::looks_like_feed(b"<?xml version='1.0'?>\n<rss version='2.0'><channel/></rss>"));
-/// assert!(linkbase::looks_like_feed(b"<feed xmlns='http://www.w3.org/2005/Atom'/>"));
-/// assert!(!linkbase::looks_like_feed(b"<feed/>"));
-/// assert!(!linkbase::looks_like_feed(b"<!DOCTYPE html><html>"));
+/// assert!(linkbase::detect::looks_like_feed(b"<?xml version='1.0'?>\n<rss version='2.0'><channel/></rss>"));
+/// assert!(linkbase::detect::looks_like_feed(b"<feed xmlns='http://www.w3.org/2005/Atom'/>"));
+/// assert!(!linkbase::detect::looks_like_feed(b"<feed/>"));
+/// assert!(!linkbase::detect::looks_like_feed(b"<!DOCTYPE html><html>"));
 /// ```
 pub fn looks_like_feed(input: &[u8]) -> bool {
     let Ok(work) = XmlInput::new(input, None) else {

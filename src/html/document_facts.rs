@@ -45,7 +45,7 @@ pub(crate) struct DocumentFacts<'a> {
     pub(crate) depth: usize,
     /// Are the document's text offsets those of the input's bytes (a
     /// document given whole, in UTF-8 without a byte order mark)? Then each
-    /// link record carries its span ([`crate::LinkRecord::span`]).
+    /// link record carries its span ([`crate::report::LinkRecord::span`]).
     pub(crate) source_spans: bool,
     /// The base from outside, else the saved-from comment's.
     fallback: Option<EstablishedBase>,

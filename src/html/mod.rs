@@ -4,17 +4,17 @@
 //! The output is the input's bytes with the rewritten values spliced in:
 //! every byte outside them is copied as it was, in every encoding.
 //!
-//! One module per job: [`charset`] (which encoding, decode, what the output
-//! holds), [`prescan`] (the `<meta>` prescan), `dom` (html5ever's tree
-//! builder into a light arena, with source spans; walking it), [`links`] (the
+//! One module per job: `charset` (which encoding, decode, what the output
+//! holds), `prescan` (the `<meta>` prescan), `dom` (html5ever's tree
+//! builder into a light arena, with source spans; walking it), `links` (the
 //! declarative table of URL-bearing attributes), `base_element` (rule 5.1),
 //! `saved_from` (the saved-page comment), `document_facts` (what is known of
-//! one document before its first link: [`HtmlContext`], its encodings, its
+//! one document before its first link: `HtmlContext`, its encodings, its
 //! bases — derived once), `rewrite` (one document: what to write where; the
-//! decision for one value), [`splice`] (writing values; text edits to input bytes through
+//! decision for one value), `splice` (writing values; text edits to input bytes through
 //! `crate::splice`'s offset map),
-//! [`rcdom`] (the same rewrite over an `RcDom` a caller holds), [`srcset`]
-//! and [`refresh`] (attribute syntaxes).
+//! `rcdom` (the same rewrite over an `RcDom` a caller holds), `srcset`
+//! and `refresh` (attribute syntaxes).
 
 use crate::base::EstablishedBase;
 use crate::options::Options;
@@ -22,27 +22,28 @@ use crate::report::{Location, Report, Severity};
 use encoding_rs::Encoding;
 
 mod base_element;
-pub mod charset;
+pub(crate) mod charset;
 mod document_facts;
 mod dom;
-pub mod links;
-pub mod prescan;
-pub mod rcdom;
-pub mod refresh;
+pub(crate) mod links;
+pub(crate) mod prescan;
+pub(crate) mod rcdom;
+pub(crate) mod refresh;
 mod rewrite;
 mod saved_from;
-pub mod splice;
-pub mod srcset;
-pub mod stylesheet;
+pub(crate) mod splice;
+pub(crate) mod srcset;
+pub(crate) mod stylesheet;
 
 pub(crate) use document_facts::DocumentFacts;
 pub use links::{is_url_attribute, link_kind, AttrNs, ElementNs, LinkKind};
+pub use rcdom::absolutize_rcdom;
 pub(crate) use rewrite::reported_name;
-pub use stylesheet::plan_stylesheet;
+pub(crate) use stylesheet::plan_stylesheet;
 
 /// What the caller knows about a document before it is parsed.
 #[derive(Clone, Copy, Debug)]
-pub struct HtmlContext<'a> {
+pub(crate) struct HtmlContext<'a> {
     /// The options in force.
     pub options: &'a Options,
     /// The base from outside the document (MIME headers, enclosing entity,
@@ -58,7 +59,7 @@ pub struct HtmlContext<'a> {
     pub location: &'a Location,
     /// Is the input the document given whole (not a MIME part or a WARC
     /// payload)? Then its link records carry spans when its text is its
-    /// bytes ([`crate::LinkRecord::span`]).
+    /// bytes ([`crate::report::LinkRecord::span`]).
     pub whole_input: bool,
 }
 
@@ -85,7 +86,7 @@ impl<'a> HtmlContext<'a> {
 /// The base in force in the document `input` (for `linkbase explain`): its
 /// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
 /// saved-from comment; `None` when there is none or the input cannot be decoded.
-pub fn document_base(
+pub(crate) fn document_base(
     input: &[u8],
     ctx: &HtmlContext<'_>,
     report: &mut Report,
@@ -103,7 +104,7 @@ pub fn document_base(
 /// Only the bytes of rewritten values change; they are written in the
 /// input's encoding. Input that is not valid in its encoding is left
 /// unchanged and reported.
-pub fn plan_html(
+pub(crate) fn plan_html(
     input: &[u8],
     ctx: &HtmlContext<'_>,
     report: &mut Report,

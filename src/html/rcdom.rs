@@ -29,7 +29,7 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 ///
 /// ```
 /// use html5ever::tendril::TendrilSink;
-/// use linkbase::{absolutize_rcdom, Options};
+/// use linkbase::{html::absolutize_rcdom, Options};
 /// use markup5ever_rcdom::RcDom;
 ///
 /// let dom = html5ever::parse_document(RcDom::default(), Default::default())

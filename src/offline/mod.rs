@@ -50,7 +50,7 @@ pub enum Kind {
 impl Kind {
     /// The kind of content of media type `media_type` (a `Content-Type`
     /// value, [`Format::from_media_type`]) when one is given, else by its
-    /// first bytes `head` ([`crate::looks_like_html`]: HTML or other).
+    /// first bytes `head` ([`crate::detect::looks_like_html`]: HTML or other).
     ///
     /// ```
     /// use linkbase::offline::Kind;

@@ -167,7 +167,7 @@ pub fn urls_of(prefix: &str, relative: &str, kind: Kind, layout: Layout) -> Vec<
 /// `file` ([`Format::from_name`]: `.html`, `.css`…, also before a query
 /// `?` — and `@` unless `windows` is `Some(false)` — so that
 /// `style.css?v=2` is a style sheet), else by its first bytes (`head`,
-/// read only then: [`crate::looks_like_html`], so that `page.php?id=1` is
+/// read only then: [`crate::detect::looks_like_html`], so that `page.php?id=1` is
 /// a page); `None` for anything else and for a web archive (copied as it
 /// is).
 pub fn document_format(

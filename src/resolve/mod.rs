@@ -162,12 +162,12 @@ pub struct Resolved<'r> {
 /// Does `reference` start with a scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`)?
 ///
 /// This is the fast path every layer uses to leave absolute references alone.
-pub fn has_scheme(reference: &str) -> bool {
+pub(crate) fn has_scheme(reference: &str) -> bool {
     scheme_len(reference).is_some()
 }
 
 /// Length of the scheme (without the colon) when `s` starts with one.
-pub fn scheme_len(s: &str) -> Option<usize> {
+pub(crate) fn scheme_len(s: &str) -> Option<usize> {
     let b = s.as_bytes();
     if !b.first()?.is_ascii_alphabetic() {
         return None;
@@ -210,7 +210,7 @@ enum Engine {
 }
 
 #[cfg(feature = "fuzzing")]
-pub use browser::is_plain_reference;
+pub(crate) use browser::is_plain_reference;
 pub use browser::Agreement;
 
 /// A base URL parsed once for a given profile, ready to resolve many references.

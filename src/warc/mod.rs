@@ -8,7 +8,7 @@
 //! gzip) and writes the conversion WARC to any [`Write`], handing each
 //! record's [`RecordResult`] to a callback as it is done, so neither file is
 //! ever held whole; [`WarcOptions`] say how the output is written;
-//! [`Summary`] counts over the records; [`explain`] lists each record's base
+//! [`Summary`] counts over the records; `explain` lists each record's base
 //! without rewriting; [`looks_like_warc`] sniffs the first bytes. A WARC in
 //! memory can also go through [`crate::rewrite`] like any other input. The
 //! rules are in docs/warc.md.
@@ -52,7 +52,7 @@ use writer::{Packing, Writer};
 ///
 /// An `Err` is an I/O error reading `input` (the explanation so far is lost);
 /// a broken record is a line of the text, and the records after it are read.
-pub fn explain(
+pub fn explain_records(
     input: impl Read,
     options: &Options,
     name: Option<&str>,
@@ -68,6 +68,7 @@ pub fn explain(
 
 /// How the output WARC is written.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct WarcOptions {
     /// `WARC-Date` of every record written (`YYYY-MM-DDThh:mm:ssZ`).
     pub date: String,
@@ -205,7 +206,8 @@ fn starts_with_maybe_gzipped(head: &[u8], prefix: &[u8]) -> bool {
 
 /// What became of one input record.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+#[non_exhaustive]
+pub enum RecordOutcome {
     /// Its payload changed: a conversion record was written.
     Converted,
     /// Rewritten, but no link needed to change: nothing written.
@@ -218,6 +220,7 @@ pub enum Outcome {
 
 /// One input record, as it went.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct RecordResult {
     /// Its offset: for a `.warc.gz` written one gzip member per record, the
     /// member's byte offset (as CDX indexes give it), otherwise the offset
@@ -228,13 +231,14 @@ pub struct RecordResult {
     /// Its `WARC-Target-URI`.
     pub target_uri: Option<String>,
     /// What became of it.
-    pub outcome: Outcome,
+    pub outcome: RecordOutcome,
     /// Its links and problems (problems name the record as their part).
     pub report: Report,
 }
 
 /// Counts over one WARC.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Summary {
     /// Records read (broken ones included).
     pub records: u64,
@@ -256,10 +260,12 @@ impl Summary {
     fn add(&mut self, result: &RecordResult) {
         self.records += 1;
         match &result.outcome {
-            Outcome::Converted => self.conversions += 1,
-            Outcome::Unchanged => self.unchanged += 1,
-            Outcome::Passed(pass) => *self.passed.entry(pass.key().to_string()).or_default() += 1,
-            Outcome::Broken => self.broken += 1,
+            RecordOutcome::Converted => self.conversions += 1,
+            RecordOutcome::Unchanged => self.unchanged += 1,
+            RecordOutcome::Passed(pass) => {
+                *self.passed.entry(pass.key().to_string()).or_default() += 1
+            }
+            RecordOutcome::Broken => self.broken += 1,
         }
         self.links += result.report.counts.rewritten;
         self.problems += result.report.problems.len() as u64;
@@ -401,7 +407,7 @@ fn convert_item(item: Item, context: &Context, out: &mut Vec<u8>) -> RecordResul
                 offset: broken.offset,
                 id: String::new(),
                 target_uri: None,
-                outcome: Outcome::Broken,
+                outcome: RecordOutcome::Broken,
                 report,
             }
         }
@@ -474,7 +480,7 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
         offset: record.offset,
         id: record.id().to_string(),
         target_uri: record.target_uri().map(str::to_string),
-        outcome: Outcome::Unchanged,
+        outcome: RecordOutcome::Unchanged,
         report: Report::new(options.keep_link_records),
     };
     let payload = match Payload::of(record, warc.max_record) {
@@ -483,7 +489,7 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
             if let Some((severity, message)) = pass.problem() {
                 result.report.problem(&at, severity, message);
             }
-            result.outcome = Outcome::Passed(pass);
+            result.outcome = RecordOutcome::Passed(pass);
             return result;
         }
     };
@@ -541,7 +547,7 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
     fields.push(("WARC-Payload-Digest", &block_digest));
     fields.push(("Content-Type", &content_type));
     writer::encode_into(out, &fields, &pieces, *packing);
-    result.outcome = Outcome::Converted;
+    result.outcome = RecordOutcome::Converted;
     result
 }
 

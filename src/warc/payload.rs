@@ -22,6 +22,7 @@ use std::borrow::Cow;
 
 /// Why a record is not rewritten.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PassedOver {
     /// Its type is never rewritten (`warcinfo`, `request`, `metadata`,
     /// `revisit`, `continuation`, unknown types).
@@ -104,7 +105,7 @@ impl PassedOver {
         }
     }
 
-    /// Why the record is passed over, in one line (as [`super::explain`]
+    /// Why the record is passed over, in one line (as `super::explain`
     /// shows it).
     pub fn describe(&self) -> String {
         match self {

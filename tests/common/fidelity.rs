@@ -12,7 +12,7 @@ use cssparser::{ParseError, Parser, Token};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ns, ParseOpts};
-use linkbase::{link_kind, AttrNs, ElementNs, LinkKind};
+use linkbase::{html::link_kind, html::AttrNs, html::ElementNs, html::LinkKind};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 /// Panics with a message naming `case` and the first difference when the

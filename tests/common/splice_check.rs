@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 
 use linkbase::fuzzing::mime::{self, EditPlace, PartEdit};
-use linkbase::{Location, Options, Report};
+use linkbase::{report::Location, Options, Report};
 use mailparse::{body::Body, ParsedMail};
 use std::ops::Range;
 
@@ -175,20 +175,44 @@ fn colon_after_name(input: &[u8]) -> Vec<u8> {
 
 /// The messages of `input` (after a UTF-8 byte order mark, which is not part
 /// of a message): itself, or for an mbox file (it starts with a `From ` line)
-/// every piece after a line starting with `From `.
+/// every piece after a line starting with `From `, except such a line among a
+/// message's header fields (before the empty line that ends them): a second
+/// envelope line there is a stray field, not a new message (docs/mime.md,
+/// fixtures/mime/stray-mbox-from-line).
 fn messages(input: &[u8]) -> Vec<&[u8]> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     if !input.starts_with(b"From ") {
         return vec![input];
     }
+    // Where the header block that starts at `at` ends: its empty line.
+    let header_end = |at: usize| {
+        let rest = &input[at..];
+        if rest.starts_with(b"\n") || rest.starts_with(b"\r\n") {
+            return at;
+        }
+        (0..rest.len())
+            .find(|&i| rest[i..].starts_with(b"\n\n") || rest[i..].starts_with(b"\n\r\n"))
+            .map_or(input.len(), |i| at + i + 1)
+    };
+    let line_after = |at: usize| {
+        input[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(input.len(), |nl| at + nl + 1)
+    };
     let mut starts = vec![0];
-    starts.extend(
-        input
-            .windows(6)
-            .enumerate()
-            .filter(|(_, w)| *w == b"\nFrom ")
-            .map(|(i, _)| i + 1),
-    );
+    let mut block_end = header_end(line_after(0));
+    for (i, _) in input
+        .windows(6)
+        .enumerate()
+        .filter(|(_, w)| *w == b"\nFrom ")
+    {
+        if i + 1 < block_end {
+            continue;
+        }
+        starts.push(i + 1);
+        block_end = header_end(line_after(i + 1));
+    }
     starts
         .iter()
         .enumerate()

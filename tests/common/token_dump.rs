@@ -1,5 +1,5 @@
 //! The whole token stream of html5ever's tokenizer as lines, for comparing
-//! the same text fed whole and in pieces (`tests/html5ever_fast_tags.rs`
+//! the same text fed whole and in pieces (`vendor/html5ever/tests/fast_tags.rs`
 //! and the `tokenizer` fuzz target): every tag with its name, attributes
 //! (namespace, name, value), self-closing and duplicate flags and source
 //! spans; text merged across tokens (the tokenizer cuts it where its input

@@ -137,14 +137,11 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
     options.keep_link_records = args.report.is_some();
     options.profile = args.profile;
     options.extra_attributes = args.attributes.clone();
-    Ok((
-        ArchiveCopy {
-            at,
-            max_record: args.max_size,
-            options,
-        },
-        out,
-    ))
+    let mut how = ArchiveCopy::default();
+    how.at = at;
+    how.max_record = args.max_size;
+    how.options = options;
+    Ok((how, out))
 }
 
 fn is_empty_folder(path: &Path) -> bool {
@@ -153,7 +150,7 @@ fn is_empty_folder(path: &Path) -> bool {
 
 /// `--report FILE` of the archive mode (JSON Lines, docs/offline.md): for
 /// each document of the copy, one line per link (the rewrite's
-/// [`linkbase::LinkRecord`], its `file` the document's file in the copy,
+/// [`linkbase::report::LinkRecord`], its `file` the document's file in the copy,
 /// with `url`, the URL it was captured at) and one `scripts` line when it
 /// has scripts; at the end, one line per error and per note.
 struct Report {
@@ -165,7 +162,7 @@ struct Report {
 #[derive(serde::Serialize)]
 struct LinkLine<'a> {
     #[serde(flatten)]
-    link: &'a linkbase::LinkRecord,
+    link: &'a linkbase::report::LinkRecord,
     url: &'a str,
 }
 

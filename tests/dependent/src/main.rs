@@ -27,7 +27,7 @@ fn main() {
     // markup5ever's TreeSink.
     let dom = html5ever::parse_document(RcDom::default(), Default::default())
         .one(r#"<a href="../g">x</a>"#);
-    let report = linkbase::absolutize_rcdom(&dom, Some("http://a/b/c/d;p?q"), &Options::new());
+    let report = linkbase::html::absolutize_rcdom(&dom, Some("http://a/b/c/d;p?q"), &Options::new());
     assert!(!report.has_errors());
     assert_eq!(hrefs(&dom.document), ["http://a/b/g"]);
     println!("linkbase-dependent: all checks passed");

@@ -8,18 +8,7 @@
 use assert_cmd::Command;
 use std::path::Path;
 
-fn linkbase() -> Command {
-    let mut cmd = Command::cargo_bin("linkbase").expect("the linkbase binary is built");
-    cmd.env_remove("LINKBASE_TEST_FAIL_AT");
-    cmd
-}
-
-/// The binary as a std command (for standard streams assert_cmd does not set).
-fn std_linkbase() -> std::process::Command {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("linkbase"));
-    cmd.env_remove("LINKBASE_TEST_FAIL_AT");
-    cmd
-}
+use crate::util::{linkbase, std_linkbase};
 
 fn std_run(cmd: &mut std::process::Command) -> (String, String, Option<i32>) {
     let out = cmd.output().expect("runs");

@@ -15,7 +15,7 @@
 //! A check that the fast path really runs on the inputs keeps the
 //! comparison from passing by never exercising it.
 
-#[path = "common/token_dump.rs"]
+#[path = "../../../tests/common/token_dump.rs"]
 mod token_dump;
 
 use html5ever::tendril::StrTendril;

@@ -15,22 +15,14 @@
 //! Without wget or python3 the test says "skipped" and passes, except under
 //! `CI=true` (`.ci/offline.sh` installs wget).
 
-#[path = "common/test_hooks.rs"]
-mod test_hooks;
-
-use assert_cmd::Command;
 use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use url::Url;
 
-fn linkbase() -> Command {
-    let mut cmd = Command::cargo_bin("linkbase").expect("the linkbase binary is built");
-    cmd.env_remove("LINKBASE_TEST_FAIL_AT")
-        .env_remove("LINKBASE_TEST_KILL_AT");
-    cmd
-}
+use crate::test_hooks;
+use crate::util::linkbase;
 
 fn have(tool: &str) -> bool {
     std::process::Command::new(tool)
@@ -306,8 +298,8 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             let copied = copy
                 .get(Path::new(&in_copy))
                 .unwrap_or_else(|| panic!("{name}: {relative:?} missing as {in_copy}"));
-            let is_document =
-                linkbase::looks_like_html(bytes) || relative.to_string_lossy().contains(".css");
+            let is_document = linkbase::detect::looks_like_html(bytes)
+                || relative.to_string_lossy().contains(".css");
             if !is_document {
                 assert_eq!(copied, bytes, "{name}: {relative:?} not copied as it was");
             }

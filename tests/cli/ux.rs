@@ -8,8 +8,8 @@ use std::fs;
 use std::path::Path;
 
 fn linkbase(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("linkbase").expect("the linkbase binary is built");
-    cmd.current_dir(dir).env_remove("LINKBASE_TEST_FAIL_AT");
+    let mut cmd = crate::util::linkbase();
+    cmd.current_dir(dir);
     cmd
 }
 

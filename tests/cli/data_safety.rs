@@ -10,8 +10,7 @@
 
 #![cfg(unix)]
 
-#[path = "common/test_hooks.rs"]
-mod test_hooks;
+use crate::test_hooks;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -23,15 +22,7 @@ use std::time::{Duration, Instant};
 const PREFIX: &str = "https://example.org/site/";
 
 fn linkbase() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkbase"));
-    for hook in [
-        "LINKBASE_TEST_FAIL_AT",
-        "LINKBASE_TEST_KILL_AT",
-        "LINKBASE_TEST_PAUSE_AT",
-        "LINKBASE_TEST_PAUSE_FIFO",
-    ] {
-        cmd.env_remove(hook);
-    }
+    let mut cmd = crate::util::std_linkbase();
     cmd.stdin(Stdio::null());
     cmd
 }
@@ -978,29 +969,7 @@ fn sigint_during_a_warc_conversion_leaves_no_output_and_no_temporary() {
 
 // --- binary output to a terminal ---------------------------------------------------------
 
-/// A pseudo-terminal: (the controlling side, the terminal side).
-fn pseudo_terminal() -> (fs::File, fs::File) {
-    use std::os::fd::FromRawFd;
-    let (mut controller, mut terminal) = (0, 0);
-    // SAFETY: openpty writes two new descriptors, which the Files then own.
-    let made = unsafe {
-        libc::openpty(
-            &mut controller,
-            &mut terminal,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
-    // SAFETY: both descriptors were just opened and are owned by nobody else.
-    unsafe {
-        (
-            fs::File::from_raw_fd(controller),
-            fs::File::from_raw_fd(terminal),
-        )
-    }
-}
+use crate::util::pseudo_terminal;
 
 #[test]
 fn a_warc_is_not_written_to_a_terminal() {

@@ -1,15 +1,14 @@
 //! The command line, end to end (assert_cmd): every flag and every error of
 //! the rewrite command, the exit statuses, determinism across `-j`.
 
-#[path = "common/warc_gen.rs"]
+#[path = "../common/warc_gen.rs"]
 mod warc_gen;
+use crate::test_hooks;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::fs;
 use std::path::{Path, PathBuf};
-#[path = "common/test_hooks.rs"]
-mod test_hooks;
 
 /// A page with one relative link, and what it becomes under
 /// `https://example.org/docs/page.html`. (No white space before the first
@@ -23,11 +22,7 @@ const PAGE_URL: &str = "https://example.org/docs/page.html";
 const PAGE_AFTER: &str =
     "<!DOCTYPE html><p><a href=\"https://example.org/docs/guide/x.html\">x</a></p>\n";
 
-fn linkbase() -> Command {
-    let mut cmd = Command::cargo_bin("linkbase").expect("the linkbase binary is built");
-    cmd.env_remove("LINKBASE_TEST_FAIL_AT");
-    cmd
-}
+use crate::util::linkbase;
 
 /// Run linkbase with `args` and `input` on standard input.
 fn run_stdin(args: &[&str], input: impl Into<Vec<u8>>) -> assert_cmd::assert::Assert {
@@ -2086,30 +2081,8 @@ fn in_place_on_a_fifo_is_refused() {
 
 // --- a terminal on standard input ------------------------------------------------
 
-/// A pseudo-terminal: (the controlling side, the terminal side).
 #[cfg(target_os = "linux")]
-fn pseudo_terminal() -> (fs::File, fs::File) {
-    use std::os::fd::FromRawFd;
-    let (mut controller, mut terminal) = (0, 0);
-    // SAFETY: openpty writes two new descriptors, which the Files then own.
-    let made = unsafe {
-        libc::openpty(
-            &mut controller,
-            &mut terminal,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
-    // SAFETY: both descriptors were just opened and are owned by nobody else.
-    unsafe {
-        (
-            fs::File::from_raw_fd(controller),
-            fs::File::from_raw_fd(terminal),
-        )
-    }
-}
+use crate::util::pseudo_terminal;
 
 #[cfg(target_os = "linux")]
 #[test]
