@@ -12,7 +12,9 @@
 //! - a WARC whose middle record (1 MB, then 10 MB) is that page under an
 //!   8 KB `WARC-Target-URI`, between two small records;
 //! - an MHTML archive of one base64 `text/html` part (5 MB, then 50 MB);
-//! - a page of nothing but links, `<a href=x>` (10 MB, then 100 MB).
+//! - a page of nothing but links, `<a href=x>` (10 MB, then 100 MB);
+//! - a WARC record whose gzip body (10 KB, then 100 KB) inflates to 10 MB,
+//!   then 100 MB, of `<a href=x>`: a decompression bomb, at `-j 2`.
 //!
 //! `cargo bench --bench output_growth` (a few minutes; the 100 MB page needs
 //! about 2 GB). `LINKBASE_BENCH_GROWTH_SCALE=0.1` makes every size ten times
@@ -74,6 +76,29 @@ mod bench {
         record(out, 3, "http://h.example/after.html", b"<a href=c>c</a>")
     }
 
+    /// A WARC of one response whose gzip body (about 1 KB a MB) inflates to
+    /// `n` links, between two small records: a decompression bomb.
+    fn gzip_bomb_warc(out: &mut impl Write, n: usize) -> io::Result<()> {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        links(&mut gz, n)?;
+        let body = gz.finish()?;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let http = [head.as_bytes(), &body].concat();
+        record(out, 1, "http://h.example/before.html", b"<a href=b>b</a>")?;
+        write!(
+            out,
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{:012}>\r\nWARC-Target-URI: http://h.example/bomb.html\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+            2,
+            http.len()
+        )?;
+        out.write_all(&http)?;
+        out.write_all(b"\r\n\r\n")?;
+        record(out, 3, "http://h.example/after.html", b"<a href=c>c</a>")
+    }
+
     fn base64_mhtml(out: &mut impl Write, bytes: usize) -> io::Result<()> {
         use data_encoding::BASE64;
         let unit = b"<p>Some text here and <a href=\"p/x.html\">a link</a> and more text.</p>\n";
@@ -127,7 +152,7 @@ mod bench {
         let binary = Path::new(env!("CARGO_BIN_EXE_linkbase"));
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let out = dir.path().join("out");
-        let shapes: [(&str, &str, usize, Generate, &[&str]); 4] = [
+        let shapes: [(&str, &str, usize, Generate, &[&str]); 5] = [
             (
                 "long <base href> x short links",
                 "page.html",
@@ -155,6 +180,13 @@ mod bench {
                 1_000_000,
                 |w, n| links(w, n),
                 &["--url", "http://h.example/"],
+            ),
+            (
+                "a WARC record whose gzip body inflates to N links, -j 2",
+                "bomb.warc",
+                1_000_000,
+                gzip_bomb_warc,
+                &["-j", "2"],
             ),
         ];
         let mut worst: f64 = 0.0;

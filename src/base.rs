@@ -146,6 +146,9 @@ pub(crate) enum Unusable {
     NotAbsolute,
     /// A saved-from comment's URL that is not hierarchical.
     NotHierarchical,
+    /// A retrieval URL that cannot serve as a base ([`check_retrieval`]):
+    /// why.
+    Refused(String),
 }
 
 impl fmt::Display for Unusable {
@@ -156,6 +159,7 @@ impl fmt::Display for Unusable {
             Unusable::Unparseable(e) => write!(f, "{e}"),
             Unusable::NotAbsolute => f.write_str("not an absolute URL"),
             Unusable::NotHierarchical => f.write_str("not a hierarchical URL"),
+            Unusable::Refused(why) => f.write_str(why),
         }
     }
 }
@@ -175,11 +179,13 @@ impl fmt::Display for Unusable {
 ///    is resolved by the profile itself, as a `Content-Location` is
 ///    rewritten; one with a scheme is itself when there is nothing to
 ///    resolve against or resolving fails. A retrieval URL
-///    (`--url`, `Snapshot-Content-Location`, a saved-from comment) is taken
-///    as it is.
+///    (`Snapshot-Content-Location`, a saved-from comment) is taken as it
+///    is.
 /// 2. **Parse** the URL with the profile ([`Base::parse`]).
 /// 3. **Check** what the rule asks of it: a `Snapshot-Content-Location` has
-///    a scheme, a saved-from comment's URL is hierarchical.
+///    a scheme, a saved-from comment's URL is hierarchical, the retrieval
+///    URL (`--url`, `url=`, a WARC record's target) passes
+///    [`check_retrieval`], which parses it too.
 /// 4. Set the **query encoding** and pair the base with its rule.
 pub(crate) fn establish(
     value: &str,
@@ -188,6 +194,24 @@ pub(crate) fn establish(
     profile: Profile,
     query_encoding: Option<&'static Encoding>,
 ) -> Result<EstablishedBase, Unusable> {
+    let base = match rule {
+        BaseRule::Retrieval => check_retrieval(value, profile).map_err(Unusable::Refused)?,
+        _ => read_and_parse(value, against, rule, profile)?,
+    };
+    let base = match query_encoding {
+        Some(encoding) => base.with_query_encoding(encoding),
+        None => base,
+    };
+    Ok(EstablishedBase::new(base, rule))
+}
+
+/// Steps 1 to 3 of [`establish`] for every rule but the retrieval URL's.
+fn read_and_parse(
+    value: &str,
+    against: Option<&EstablishedBase>,
+    rule: BaseRule,
+    profile: Profile,
+) -> Result<Base, Unusable> {
     let url: std::borrow::Cow<'_, str> = match rule {
         BaseRule::Embedded | BaseRule::XmlBase => absolute_url(against, value)
             .map_err(Unusable::Unresolvable)?
@@ -217,11 +241,96 @@ pub(crate) fn establish(
     if rule == BaseRule::SavedFromComment && !base.is_hierarchical() {
         return Err(Unusable::NotHierarchical);
     }
-    let base = match query_encoding {
-        Some(encoding) => base.with_query_encoding(encoding),
-        None => base,
+    Ok(base)
+}
+
+/// Schemes whose URLs always have a host (the WHATWG URL Standard's special
+/// schemes less `file`, whose host may be empty: `file:///home/x`).
+const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
+
+/// The one rule for a retrieval URL (rule 5.3) as a base, whoever gives it
+/// (the command line's `--url` and `--url-prefix`, Python's `url=`,
+/// [`crate::Options::url`], a WARC record's target): the base, parsed under
+/// `profile`, or why it cannot serve as one. Refused, in this order, when
+/// it holds white space or a control character (`url_character_problem`),
+/// when the profile cannot parse it ([`Base::parse`]: no scheme…), when an
+/// `http`-like URL has no host, and when relative references cannot be
+/// resolved against it by the rewriter's own rules ([`absolute_url`]: not
+/// hierarchical, `mailto:x@y`; unreadable to a browser).
+pub(crate) fn check_retrieval(url: &str, profile: Profile) -> Result<Base, String> {
+    if let Some(problem) = url_character_problem(url) {
+        return Err(problem);
+    }
+    let base = Base::parse(url, profile).map_err(|e| e.to_string())?;
+    if let Some((scheme, rest)) = url.split_once(':') {
+        let scheme = scheme.to_ascii_lowercase();
+        if SCHEMES_WITH_HOST.contains(&scheme.as_str()) && host(rest).is_none_or(str::is_empty) {
+            return Err(format!(
+                "no host: a {scheme}: URL needs one, as in {scheme}://example.org/docs/"
+            ));
+        }
+    }
+    let base = EstablishedBase::new(base, BaseRule::Retrieval);
+    absolute_url(Some(&base), "x")
+        .map_err(|e| format!("cannot serve as a base ({} profile): {e}", profile.name()))?;
+    Ok(base.base)
+}
+
+/// The host of the part of a URL after `scheme:`: `None` without an
+/// authority (`//`); the host without user information and port.
+fn host(after_scheme: &str) -> Option<&str> {
+    let authority = after_scheme.strip_prefix("//")?;
+    let end = authority.find(['/', '?', '#']).unwrap_or(authority.len());
+    let authority = &authority[..end];
+    let host_and_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host_and_port.starts_with('[') {
+        return Some(host_and_port);
+    }
+    Some(host_and_port.split(':').next().unwrap_or_default())
+}
+
+/// Why `url`, given as a retrieval URL, is refused for the characters in it:
+/// white space or a control character (a NUL included), which a URL cannot
+/// hold; `None` when it has none (the first step of [`check_retrieval`]:
+/// `contains a control character (U+0000), which a URL cannot hold:
+/// percent-encode it (%00)`).
+fn url_character_problem(url: &str) -> Option<String> {
+    let (at, c) = url
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace() || c.is_control())?;
+    let what = if c == ' ' {
+        "a space".to_string()
+    } else if c.is_control() {
+        format!("a control character (U+{:04X})", u32::from(c))
+    } else {
+        format!("white space (U+{:04X})", u32::from(c))
     };
-    Ok(EstablishedBase::new(base, rule))
+    // In the host, percent-encoding does not help: no host name holds one
+    // (issue 31).
+    if let Some(host) = authority(url).filter(|range| range.contains(&at)) {
+        return Some(format!(
+            "contains {what} in its host `{}`, which no host name can hold: check the host name",
+            url[host].escape_debug()
+        ));
+    }
+    let encoded: String = c
+        .encode_utf8(&mut [0; 4])
+        .bytes()
+        .map(|b| format!("%{b:02X}"))
+        .collect();
+    Some(format!(
+        "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
+    ))
+}
+
+/// Where the authority (`user@host:port`) of `scheme://authority/path` is
+/// in `url`, if it has one.
+fn authority(url: &str) -> Option<std::ops::Range<usize>> {
+    let start = url.find("://")? + 3;
+    let end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |n| start + n);
+    Some(start..end)
 }
 
 /// Strip leading/trailing C0 controls and spaces and remove TAB, LF and CR

@@ -19,7 +19,9 @@
 //! - [`detect()`]: what an input is, by the one rule the command line and
 //!   Python use too.
 //! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
-//!   five [`Profile`]s, against a base parsed once.
+//!   five [`Profile`]s, against a base parsed once; [`check_base`]: whether
+//!   a retrieval URL can serve as a base, and why not, by the one rule the
+//!   command line and Python use too.
 //! - [`Options`] (with the input's [`Format`]) say how; the [`Report`] says
 //!   what became of every link and lists every problem.
 //!
@@ -32,7 +34,7 @@
 //! - [`resolve`](mod@resolve): the errors and results of resolution.
 //! - [`base`]: which base rule set a base ([`base::BaseRule`]), and the
 //!   absolute URL a value stands for against one ([`base::absolute_url`]).
-//! - [`options`]: the rule a URL given as an option must meet.
+//! - [`options`]: what an [`Options`] holds, and [`check_base`].
 //! - [`detect`](mod@detect): the detection rule and its parts
 //!   (`looks_like_html`, `looks_like_message`, `looks_like_feed`).
 //! - [`html`]: the links of an html5ever `RcDom` the caller already holds
@@ -81,7 +83,9 @@
 //!   MIME or I/O.
 //! - `base`: which base applies — the precedence of 5.1–5.4
 //!   (`base::in_force`) — and the one function that establishes a base
-//!   from a value under its rule (`base::establish`), for every format.
+//!   from a value under its rule (`base::establish`), for every format,
+//!   with the one rule a retrieval URL must pass (`base::check_retrieval`,
+//!   [`check_base`]).
 //! - `report`: what happened (per-link records, per-part problems, messages
 //!   as data).
 //! - `format`: what kind of document an input is ([`Format`]: the one
@@ -158,7 +162,7 @@ mod xhtml;
 pub use detect::detect;
 pub use format::Format;
 pub use input::{explain, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
-pub use options::Options;
+pub use options::{check_base, Options};
 pub use report::Report;
 pub use resolve::{resolve, Base, Profile};
 

@@ -55,18 +55,18 @@ impl Options {
         Self::default()
     }
 
-    /// The retrieval base (rule 5.3) `url` gives, if given and usable; an
-    /// unusable one is reported (at `location`) as an error.
+    /// The retrieval base (rule 5.3) `url` gives, if given and usable
+    /// ([`check_base`]); an unusable one is reported (at `location`) as an
+    /// error.
     pub(crate) fn retrieval_base(
         &self,
         location: &Location,
         report: &mut Report,
     ) -> Option<EstablishedBase> {
         let url = self.url.as_deref()?;
-        match self.retrieval_base_from(url, BaseRule::Retrieval, None) {
+        match retrieval(url, self.profile) {
             Ok(base) => Some(base),
-            Err(e) => {
-                let message = Message::naming("", Setting::Url, format!(": {e}"));
+            Err(message) => {
                 report.problem(location, Severity::Error, message);
                 None
             }
@@ -89,47 +89,46 @@ impl Options {
     }
 }
 
-/// Why `url`, given as a retrieval URL, is refused for the characters in it:
-/// white space or a control character (a NUL included), which a URL cannot
-/// hold; `None` when it has none. The one rule for every front end: the
-/// command line's `--url` and `--url-prefix` and Python's `url=` say the
-/// same (`contains a control character (U+0000), which a URL cannot hold:
-/// percent-encode it (%00)`).
-pub fn url_character_problem(url: &str) -> Option<String> {
-    let (at, c) = url
-        .char_indices()
-        .find(|(_, c)| c.is_whitespace() || c.is_control())?;
-    let what = if c == ' ' {
-        "a space".to_string()
-    } else if c.is_control() {
-        format!("a control character (U+{:04X})", u32::from(c))
-    } else {
-        format!("white space (U+{:04X})", u32::from(c))
-    };
-    // In the host, percent-encoding does not help: no host name holds one
-    // (issue 31).
-    if let Some(host) = authority(url).filter(|range| range.contains(&at)) {
-        return Some(format!(
-            "contains {what} in its host `{}`, which no host name can hold: check the host name",
-            url[host].escape_debug()
-        ));
-    }
-    let encoded: String = c
-        .encode_utf8(&mut [0; 4])
-        .bytes()
-        .map(|b| format!("%{b:02X}"))
-        .collect();
-    Some(format!(
-        "contains {what}, which a URL cannot hold: percent-encode it ({encoded})"
-    ))
+/// Check `url` as a retrieval URL (rule 5.3) under `profile`: the base it
+/// gives, or the problem that says why it cannot serve as one. The one rule
+/// for every entry point: [`Options::url`] in [`crate::rewrite`],
+/// [`crate::plan_rewrite`] and [`crate::explain`] (which report this problem
+/// as an error and go on without a retrieval base), the command line's
+/// `--url` and `--url-prefix` and Python's `url=` (which refuse the URL
+/// with it). White space around the URL is dropped; it is refused when
+/// empty, when it holds white space or a control character, when the
+/// profile cannot parse it (no scheme…), when an `http`-like URL has no
+/// host (`http://`), and when relative references cannot be resolved
+/// against it (`mailto:x@y`). The problem names the setting
+/// ([`Setting::Url`]), so each front end words it by its own argument.
+///
+/// ```
+/// use linkbase::{check_base, Profile};
+/// assert_eq!(check_base(" https://example.org/a/ ", Profile::Rfc3986).unwrap().as_str(), "https://example.org/a/");
+/// let problem = check_base("http://", Profile::Rfc3986).unwrap_err();
+/// assert_eq!(
+///     problem.to_string(),
+///     "the retrieval URL (Options::url) http://: no host: a http: URL needs one, as in http://example.org/docs/"
+/// );
+/// assert_eq!(
+///     problem.render(|_| "--url"),
+///     "--url http://: no host: a http: URL needs one, as in http://example.org/docs/"
+/// );
+/// ```
+pub fn check_base(url: &str, profile: Profile) -> Result<crate::resolve::Base, Message> {
+    retrieval(url, profile).map(|found| found.base)
 }
 
-/// Where the authority (`user@host:port`) of `scheme://authority/path` is
-/// in `url`, if it has one.
-fn authority(url: &str) -> Option<std::ops::Range<usize>> {
-    let start = url.find("://")? + 3;
-    let end = url[start..]
-        .find(['/', '?', '#'])
-        .map_or(url.len(), |n| start + n);
-    Some(start..end)
+/// [`check_base`], the base paired with its rule.
+fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
+    let url = url.trim();
+    if url.is_empty() {
+        return Err(Message::naming(
+            "",
+            Setting::Url,
+            " is empty: give the URL the input was retrieved from, as in https://example.org/docs/page.html",
+        ));
+    }
+    establish(url, None, BaseRule::Retrieval, profile, None)
+        .map_err(|e| Message::naming("", Setting::Url, format!(" {}: {e}", url.escape_debug())))
 }

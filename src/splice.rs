@@ -49,6 +49,102 @@ pub fn sorted<B: std::fmt::Debug>(mut edits: Vec<Edit<B>>) -> Vec<Edit<B>> {
     edits
 }
 
+/// The edits of a decoded text, held compactly until they are written: each
+/// a range of the text and a range of one buffer holding every replacement
+/// (32 bytes an edit, no allocation of its own), a replacement equal to the
+/// one before it stored once. A page of nothing but links has one edit a
+/// link, and a long base makes every replacement the same long text (`<a
+/// href=x>` under `<base href>` of 8 KB: the 8 KB before `x`): held as
+/// `Edit<String>`s they cost 72 bytes and more a link, the long base its
+/// length a link (issue 32, docs/hardening.md "Memory").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextEdits {
+    /// Each edit: the range it replaces and its replacement in `texts`.
+    edits: Vec<HeldEdit>,
+    /// The replacements, one after the other.
+    texts: String,
+}
+
+/// One edit of a [`TextEdits`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct HeldEdit {
+    range: Range<usize>,
+    text: Range<usize>,
+}
+
+impl TextEdits {
+    /// No edits.
+    pub fn new() -> TextEdits {
+        TextEdits::default()
+    }
+
+    /// Add the edit writing `text` over `range`, after those added before.
+    pub fn push(&mut self, range: Range<usize>, text: &str) {
+        self.push_with(range, |buffer| buffer.push_str(text));
+    }
+
+    /// Add the edit writing over `range` what `write` appends to the buffer
+    /// it is given (no allocation of its own).
+    pub fn push_with(&mut self, range: Range<usize>, write: impl FnOnce(&mut String)) {
+        let at = self.texts.len();
+        write(&mut self.texts);
+        let mut text = at..self.texts.len();
+        if let Some(last) = self.edits.last() {
+            if self.texts[last.text.clone()] == self.texts[text.clone()] {
+                self.texts.truncate(at);
+                text = last.text.clone();
+            }
+        }
+        self.edits.push(HeldEdit { range, text });
+    }
+
+    /// How many edits there are.
+    pub fn len(&self) -> usize {
+        self.edits.len()
+    }
+
+    /// Are there none?
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// The edits in order: each range and what is written there.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Range<usize>, &str)> + '_ {
+        self.edits
+            .iter()
+            .map(|e| (e.range.clone(), &self.texts[e.text.clone()]))
+    }
+
+    /// The same edits sorted, repeats and overlaps dropped, as [`sorted`].
+    pub fn sorted(mut self) -> TextEdits {
+        // Stable: of two edits of one range, the first found is kept.
+        self.edits.sort_by_key(|e| (e.range.start, e.range.end));
+        self.edits.dedup_by(|later, kept| {
+            debug_assert!(
+                later.range == kept.range || later.range.start >= kept.range.end,
+                "overlapping edits {kept:?} {later:?}"
+            );
+            later.range.start < kept.range.end || later.range == kept.range
+        });
+        self
+    }
+
+    /// `text` with these edits (sorted) applied, as [`apply_text`].
+    pub fn apply(&self, text: &str) -> String {
+        spliced_text(text, self.iter(), self.texts.len())
+    }
+}
+
+impl FromIterator<Edit<String>> for TextEdits {
+    fn from_iter<I: IntoIterator<Item = Edit<String>>>(edits: I) -> TextEdits {
+        let mut held = TextEdits::new();
+        for edit in edits {
+            held.push(edit.range, &edit.bytes);
+        }
+        held
+    }
+}
+
 /// The output of `input` with `edits` (sorted, not overlapping) as the
 /// pieces it is made of, in order: the bytes of `input` between the edits
 /// and the replacements, every byte outside the edits copied exactly once.
@@ -83,10 +179,21 @@ pub fn apply<B: AsRef<[u8]>>(input: &[u8], edits: &[Edit<B>]) -> Vec<u8> {
 /// end is skipped, as in [`pieces`].
 pub fn apply_text(text: &str, edits: &[Edit<String>]) -> String {
     let extra: usize = edits.iter().map(|e| e.bytes.len()).sum();
+    let edits = edits.iter().map(|e| (e.range.clone(), e.bytes.as_str()));
+    spliced_text(text, edits, extra)
+}
+
+/// [`apply_text`] of edits given as ranges and replacements (`extra`: about
+/// how many bytes they add).
+fn spliced_text<'e>(
+    text: &str,
+    edits: impl Iterator<Item = (Range<usize>, &'e str)>,
+    extra: usize,
+) -> String {
     let mut out = String::with_capacity(text.len() + extra);
     let mut at = 0;
-    for edit in edits {
-        let range = &edit.range;
+    for (range, bytes) in edits {
+        let range = &range;
         let (Some(before), true) = (
             text.get(at..range.start),
             range.end >= range.start && text.is_char_boundary(range.end),
@@ -94,7 +201,7 @@ pub fn apply_text(text: &str, edits: &[Edit<String>]) -> String {
             continue;
         };
         out.push_str(before);
-        out.push_str(&edit.bytes);
+        out.push_str(bytes);
         at = range.end;
     }
     out.push_str(&text[at..]);
@@ -404,6 +511,43 @@ mod tests {
             },
         ];
         assert_eq!(apply_text(text, &edits), "a(X)c(YYY)e");
+    }
+
+    #[test]
+    fn held_text_edits_store_a_repeated_replacement_once_and_sort_as_edits_do() {
+        let mut held = TextEdits::new();
+        held.push(6..7, "http://h/d/");
+        held.push(1..2, "http://h/d/");
+        held.push(6..7, "other");
+        held.push(3..3, "é");
+        // The same text twice in a row is stored once.
+        assert_eq!(held.texts, "http://h/d/otheré");
+        let sorted = held.sorted();
+        let plain = sorted_plain();
+        let got: Vec<_> = sorted.iter().collect();
+        assert_eq!(
+            got,
+            plain
+                .iter()
+                .map(|e| (e.range.clone(), e.bytes.as_str()))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(sorted.apply("abcdefgh"), apply_text("abcdefgh", &plain));
+        assert_eq!(sorted.apply("abcdefgh"), "ahttp://h/d/cédefhttp://h/d/h");
+    }
+
+    /// The edits of the test above as `Edit<String>`s, through [`sorted`].
+    fn sorted_plain() -> Vec<Edit<String>> {
+        let edit = |range: Range<usize>, text: &str| Edit {
+            range,
+            bytes: text.to_string(),
+        };
+        sorted(vec![
+            edit(6..7, "http://h/d/"),
+            edit(1..2, "http://h/d/"),
+            edit(6..7, "other"),
+            edit(3..3, "é"),
+        ])
     }
 
     #[test]

@@ -24,15 +24,14 @@
 //! passes — except in CI (`CI=true`), where that is a failure: `.ci/run`
 //! installs Debian's `chromium` package.
 
+#[path = "common/chromium.rs"]
+mod chromium;
+
+use chromium::{chromium_major, chromium_or_skip, content_type, read_in_chromium, Server};
 use linkbase::{Options, Profile};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 /// The files the server holds: path → (content type, body).
 type Site = Arc<Mutex<HashMap<String, (&'static str, Vec<u8>)>>>;
@@ -55,83 +54,6 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn content_type(path: &str) -> &'static str {
-    if path.ends_with(".html") {
-        "text/html"
-    } else if path.ends_with(".css") {
-        "text/css"
-    } else {
-        "application/octet-stream"
-    }
-}
-
-/// A bounded HTTP/1.0-style server: one request per connection, any path
-/// not in the site is an empty 200 (so that images and imported sheets
-/// "load" and their URLs are visible), stops when `stop` is set or after
-/// two minutes.
-fn serve(listener: TcpListener, site: Site, stop: Arc<AtomicBool>) {
-    listener.set_nonblocking(true).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !stop.load(Ordering::Relaxed) && Instant::now() < deadline {
-        match listener.accept() {
-            Ok((stream, _)) => {
-                let _ = answer(stream, &site);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            Err(_) => break,
-        }
-    }
-}
-
-fn answer(stream: TcpStream, site: &Site) -> std::io::Result<()> {
-    stream.set_nonblocking(false)?;
-    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
-            break;
-        }
-    }
-    let target = request_line.split(' ').nth(1).unwrap_or("/");
-    let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
-    let (kind, body) = site
-        .lock()
-        .unwrap()
-        .get(&path)
-        .cloned()
-        .unwrap_or((content_type(&path), Vec::new()));
-    let mut stream = stream;
-    write!(
-        stream,
-        "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-        body.len()
-    )?;
-    stream.write_all(&body)?;
-    stream.flush()
-}
-
-/// The Chromium binary, if one is installed.
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("LINKBASE_CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser"] {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return Some(candidate);
-            }
-        }
-    }
-    None
-}
-
 /// The first Chromium whose tree depth cap linkbase follows exactly
 /// (docs/hardening.md, "HTML tree depth: Chromium's cap"). Chromium 148
 /// (Debian 12's package) caps one level higher up the tree: at 510 nested
@@ -139,71 +61,11 @@ fn chromium() -> Option<PathBuf> {
 /// at 511.
 const CAP_AS_LINKBASE_FROM: u32 = 156;
 
-/// The major version `chromium --version` prints (`Chromium 148.0.…`).
-fn chromium_major(chromium: &std::path::Path) -> u32 {
-    let out = std::process::Command::new(chromium)
-        .arg("--version")
-        .output()
-        .expect("chromium --version");
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.split_whitespace()
-        .find_map(|word| word.split('.').next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no version in `chromium --version`: {text}"))
-}
-
 /// Load `url` in headless Chromium and return the harness's result: what
 /// each URL-bearing value resolved to.
-fn read_in_chromium(chromium: &Path, url: &str) -> BTreeMap<String, String> {
-    let profile = tempfile::tempdir().unwrap();
-    let mut child = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            // Only the local server answers; every other host fails at once.
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(url)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromium");
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut dom = String::new();
-        let _ = stdout.read_to_string(&mut dom);
-        dom
-    });
-    let deadline = Instant::now() + Duration::from_secs(90);
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium did not finish within 90 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let dom = reader.join().unwrap();
-    let start = dom
-        .find("done:")
-        .unwrap_or_else(|| panic!("the harness did not finish; chromium wrote:\n{dom}"));
-    let encoded = &dom[start + 5..];
-    let encoded = &encoded[..encoded.find('<').unwrap_or(encoded.len())];
-    let json = percent_encoding::percent_decode_str(encoded)
-        .decode_utf8()
-        .expect("the harness writes UTF-8");
-    serde_json::from_str(&json).expect("the harness writes a JSON object of strings")
+fn read_site(chromium: &Path, url: &str) -> BTreeMap<String, String> {
+    serde_json::from_value(read_in_chromium(chromium, url, 5000))
+        .expect("the harness writes a JSON object of strings")
 }
 
 /// The site with `DOCUMENTS` as written (`None`) or rewritten with `profile`.
@@ -237,28 +99,32 @@ fn site_files(
 
 #[test]
 fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
-    let Some(chromium) = chromium() else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("chromium not installed: CI requires it (.ci/run installs Debian's chromium)");
-        }
-        eprintln!("skipped: chromium not installed");
+    let Some(chromium) = chromium_or_skip() else {
         return;
     };
     let major = chromium_major(&chromium);
     let cap_as_linkbase = major >= CAP_AS_LINKBASE_FROM;
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
     let site: Site = Arc::new(Mutex::new(HashMap::new()));
-    let stop = Arc::new(AtomicBool::new(false));
+    // Any path not in the site is an empty 200 (so that images and imported
+    // sheets "load" and their URLs are visible).
     let server = {
-        let (site, stop) = (site.clone(), stop.clone());
-        std::thread::spawn(move || serve(listener, site, stop))
+        let site = site.clone();
+        Server::start(Arc::new(move |path: &str| {
+            let (kind, body) = site
+                .lock()
+                .unwrap()
+                .get(path)
+                .cloned()
+                .unwrap_or((content_type(path), Vec::new()));
+            (kind.to_string(), body)
+        }))
     };
+    let port = server.port;
     let harness = format!("http://127.0.0.1:{port}/site/harness.html");
     let elsewhere = format!("http://127.0.0.1:{port}/elsewhere/harness.html");
 
     *site.lock().unwrap() = site_files(port, None).0;
-    let original = read_in_chromium(&chromium, &harness);
+    let original = read_site(&chromium, &harness);
     if std::env::var_os("LINKBASE_BROWSER_DUMP").is_some() {
         for (key, url) in &original {
             eprintln!("{key}\t{url}");
@@ -280,8 +146,8 @@ fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
             all.insert(path.replacen("/site/", "/elsewhere/", 1), file.clone());
         }
         *site.lock().unwrap() = all;
-        let after = read_in_chromium(&chromium, &harness);
-        let moved = read_in_chromium(&chromium, &elsewhere);
+        let after = read_site(&chromium, &harness);
+        let moved = read_site(&chromium, &elsewhere);
         for (key, url) in &original {
             // Same-document references (`#top`, ``) follow the document.
             let same_document = DOCUMENTS.iter().any(|(path, _)| {
@@ -309,8 +175,7 @@ fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
             }
         }
     }
-    stop.store(true, Ordering::Relaxed);
-    server.join().unwrap();
+    drop(server);
 
     // The harness saw every kind of value (a broken harness must not pass).
     let count = |needle: &str| original.keys().filter(|k| k.contains(needle)).count();

@@ -753,6 +753,58 @@ fn xhtml_nested_seventy_thousand_deep_keeps_its_namespace() {
 }
 
 #[test]
+fn a_feed_nested_seventy_thousand_deep_keeps_its_namespace() {
+    // The feed layer read with quick-xml's NsReader, whose depth is a u16:
+    // past 65,535 open elements it wrapped (release: the Atom namespace
+    // forgotten, the link after the nesting left relative, exit 0; debug:
+    // "attempt to add with overflow"). It reads with the XHTML layer's
+    // namespace scopes now: depth is a Vec's length.
+    let input = deep_feed(70_000);
+    let out = linkbase::rewrite(&input, &options(Some(BASE), Format::Feed), Some("t.atom"));
+    let want = String::from_utf8(input.clone())
+        .unwrap()
+        .replacen("href=\"in\"", &format!("href=\"{BASE}in\""), 1)
+        .replacen("href=\"x\"", &format!("href=\"{BASE}x\""), 1);
+    assert_same_bytes("deep feed", &out.output, want.as_bytes());
+    assert_eq!(out.report.counts.rewritten, 2);
+    assert!(out.report.problems.is_empty(), "{:?}", out.report.problems);
+}
+
+#[test]
+fn an_html_document_over_4_gib_is_refused_not_wrapped() {
+    // html5ever's buffers and the light arena's u32 node numbers hold at
+    // most 4 GiB - 1; the library (and a --max-size over 4G) let a larger
+    // document through. A 4 GiB + 1 byte document of zeros, mapped, never
+    // written (the pages are the kernel's one zero page): refused with an
+    // error, unchanged, without reading it.
+    let len = (u32::MAX as usize) + 2;
+    // SAFETY: an anonymous private read-only mapping, unmapped below; the
+    // slice does not outlive it.
+    let input = unsafe {
+        let at = libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        );
+        assert_ne!(at, libc::MAP_FAILED, "mmap of {len} bytes");
+        std::slice::from_raw_parts(at as *const u8, len)
+    };
+    let out = linkbase::rewrite(input, &options(Some(BASE), Format::Html), Some("big.html"));
+    assert!(matches!(out.output, Cow::Borrowed(_)));
+    let message = out.report.problems[0].one_line();
+    assert!(
+        message.contains("over the 4294967295 an HTML parser's buffers hold; left unchanged"),
+        "{message}"
+    );
+    drop(out);
+    // SAFETY: the mapping made above, no longer borrowed.
+    unsafe { libc::munmap(input.as_ptr() as *mut libc::c_void, len) };
+}
+
+#[test]
 fn fake_gzip_headers_with_unterminated_names_hide_no_record() {
     // Each fake header scanned up to 1 MiB ahead for the end of its name;
     // the bytes known to hold no NUL are not scanned again. Both intact

@@ -54,13 +54,9 @@ fn an_unusable_retrieval_url_is_named_as_the_option() {
     let out = rewrite(b"<a href=x>x</a>", &options, Some("p.html"));
     let problem = the_problem(&out.report, Setting::Url);
     assert_eq!(problem.severity, Severity::Error);
-    assert!(
-        problem
-            .message
-            .to_string()
-            .starts_with("the retrieval URL (Options::url): "),
-        "{}",
-        problem.message
+    assert_eq!(
+        problem.message.to_string(),
+        "the retrieval URL (Options::url) docs/page.html: base `docs/page.html` is not an absolute URL (no scheme)"
     );
 }
 
@@ -170,8 +166,11 @@ fn no_base_rule_label_names_a_flag() {
 #[test]
 fn a_link_that_fails_to_resolve_is_a_problem_with_its_reason() {
     let mut options = Options::new();
-    options.url = Some("mailto:x@y".into());
-    let out = rewrite(b"<a href=x>", &options, None);
+    options.url = Some("http://h.example/d/".into());
+    // A `<base href>` that is not hierarchical: relative links fail.
+    let base = "<base href=\"mailto:x@y\">";
+    let input = format!("{base}<a href=x>");
+    let out = rewrite(input.as_bytes(), &options, None);
     assert!(out.report.has_errors());
     assert_eq!(out.report.counts.failed, 1);
     let messages: Vec<String> = out
@@ -185,7 +184,8 @@ fn a_link_that_fails_to_resolve_is_a_problem_with_its_reason() {
         ["Error: 1 link could not be resolved and was left as it is; first: `x` in <a href>: base `mailto:x@y` is not hierarchical; relative references cannot be resolved against it"]
     );
     // One problem per document or part, however many links fail there.
-    let out = rewrite(b"<a href=x><a href=y><img src=z>", &options, None);
+    let input = format!("{base}<a href=x><a href=y><img src=z>");
+    let out = rewrite(input.as_bytes(), &options, None);
     assert_eq!(out.report.counts.failed, 3);
     assert_eq!(out.report.problems.len(), 1);
     assert!(out.report.problems[0].message.to_string().starts_with(
@@ -193,4 +193,94 @@ fn a_link_that_fails_to_resolve_is_a_problem_with_its_reason() {
     ));
     // The problem repeats the count: it is not an error of its own.
     assert_eq!(out.report.error_count(), 0);
+}
+
+/// Issue 30: every `failed` count has an error problem saying why, in every
+/// entry point that counts links: `rewrite`, `plan_rewrite`,
+/// `warc::convert` (each record's report, and the WARC through `rewrite`),
+/// `absolutize_rcdom`; and a retrieval URL that cannot be a base is a
+/// problem saying why (`check_base`'s), not links counted as failed with
+/// their reasons on the records only. (Python: python/tests/test_errors.py;
+/// the command line: tests/same_input.rs.)
+#[test]
+fn every_failed_count_has_a_problem_in_every_entry_point() {
+    fn says_why(report: &Report, failed: u64, entry: &str) {
+        assert_eq!(
+            report.counts.failed, failed,
+            "{entry}: {:?}",
+            report.problems
+        );
+        let why: Vec<String> = report
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(|p| p.message.to_string())
+            .collect();
+        assert!(
+            why.iter().any(|m| m.starts_with(&format!(
+                "{failed} link{} could not be resolved",
+                if failed == 1 { "" } else { "s" }
+            )) && m.contains("base `mailto:x@y` is not hierarchical")),
+            "{entry}: {why:?}"
+        );
+        assert!(report.has_errors(), "{entry}");
+    }
+    let page = b"<base href=\"mailto:x@y\"><a href=x>x</a><img src=y>";
+    let mut options = Options::new();
+    options.url = Some("http://h.example/d/".into());
+    says_why(&rewrite(page, &options, None).report, 2, "rewrite");
+    let planned = linkbase::plan_rewrite(page, &options, Some("p.html"));
+    says_why(&planned.report, 2, "plan_rewrite");
+
+    let mut warc = Vec::new();
+    warc_gen::write_warcinfo(&mut warc).unwrap();
+    warc_gen::write_page(&mut warc, 1, "http://h.example/d/p.html", page).unwrap();
+    let mut records = Vec::new();
+    convert(
+        &warc[..],
+        Vec::new(),
+        &Options::new(),
+        &WarcOptions::new(),
+        Some("in.warc"),
+        |record| records.push(record.report),
+    )
+    .unwrap();
+    let failing: Vec<&Report> = records.iter().filter(|r| r.counts.failed > 0).collect();
+    assert_eq!(failing.len(), 1);
+    says_why(failing[0], 2, "warc::convert");
+    says_why(
+        &rewrite(&warc, &Options::new(), Some("in.warc")).report,
+        2,
+        "rewrite of a WARC",
+    );
+
+    let dom = linkbase_html5ever_parse(std::str::from_utf8(page).unwrap());
+    let report =
+        linkbase::html::absolutize_rcdom(&dom, Some("http://h.example/d/"), &Options::new());
+    says_why(&report, 2, "absolutize_rcdom");
+
+    // A retrieval URL that cannot be a base: one error saying why (the
+    // command line's and Python's refusal), no link counted as failed.
+    options.url = Some("http://".into());
+    let out = rewrite(b"<a href=x>", &options, None);
+    assert_eq!(
+        (out.report.counts.failed, out.report.counts.no_base),
+        (0, 1)
+    );
+    let messages: Vec<String> = out
+        .report
+        .problems
+        .iter()
+        .map(|p| p.message.render(|_| "--url"))
+        .collect();
+    assert_eq!(
+        messages,
+        ["--url http://: no host: a http: URL needs one, as in http://example.org/docs/"]
+    );
+}
+
+/// `page` parsed by the html5ever the library uses, into an `RcDom`.
+fn linkbase_html5ever_parse(page: &str) -> markup5ever_rcdom::RcDom {
+    use html5ever::tendril::TendrilSink;
+    html5ever::parse_document(markup5ever_rcdom::RcDom::default(), Default::default()).one(page)
 }

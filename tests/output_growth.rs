@@ -171,3 +171,45 @@ fn a_long_warc_target_uri_times_many_short_links_keeps_the_records_around_it() {
         .expect("the big record");
     assert!(big.1 > 1_000, "its links past the limit are left: {big:?}");
 }
+
+/// A page of nothing but links, `<a href=x>` 100,000 times (1 MB): each
+/// link holds its element in the tree and one edit until the output is
+/// written.
+const DENSE_LINKS: usize = 100_000;
+
+/// At most this much peak heap a link (debug build), the page itself
+/// included: the tree's element, node and attribute (about 130 bytes with
+/// the slack of growing vectors) and the edit held compactly
+/// (`splice::TextEdits`, 32 bytes; docs/hardening.md, "Memory"). Held as an
+/// `Edit<String>` with its own allocation, the edit made it 202 bytes
+/// (main at c10f936).
+const DENSE_BYTES_A_LINK: usize = 185;
+
+#[test]
+fn a_page_of_nothing_but_links_costs_at_most_185_bytes_a_link() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let page = short_links(DENSE_LINKS);
+    let mut options = Options::new();
+    options.format = Format::Html;
+    options.url = Some("http://h.example/d/".into());
+    let ((rewritten, output_len), usage) = alloc_meter::measure(|| {
+        let planned = linkbase::plan_rewrite(page.as_bytes(), &options, Some("links.html"));
+        let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
+        (planned.report.counts.rewritten, pieces)
+    });
+    let added = usage.added();
+    eprintln!(
+        "dense links: peak heap {added} bytes above the start, {} a link",
+        added / DENSE_LINKS
+    );
+    assert_eq!(rewritten, DENSE_LINKS as u64);
+    assert_eq!(
+        output_len,
+        DENSE_LINKS * "<a href=http://h.example/d/x>".len()
+    );
+    assert!(
+        added < DENSE_LINKS * DENSE_BYTES_A_LINK,
+        "peak heap {added} bytes above the start: {} a link (bound {DENSE_BYTES_A_LINK})",
+        added / DENSE_LINKS
+    );
+}

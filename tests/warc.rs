@@ -680,7 +680,7 @@ fn record_messages_name_the_target_uri_and_escape_what_a_terminal_obeys() {
     assert_eq!(lines.len(), 2, "{stderr}");
     assert!(
         lines[0]
-            == "in.warc: part record at offset 0: error: WARC-Target-URI: base `\\u{202e}moc.elpmaxe/a/` is not an absolute URL (no scheme)",
+            == "in.warc: part record at offset 0: error: WARC-Target-URI \\u{202e}moc.elpmaxe/a/: base `\\u{202e}moc.elpmaxe/a/` is not an absolute URL (no scheme)",
         "{stderr}"
     );
     assert_eq!(

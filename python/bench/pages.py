@@ -31,7 +31,10 @@ Rust bench): ``apt-get download python3.11-doc`` and ``dpkg -x``. Needs
 the linkbase wheel (as shipped: python/build-wheel.sh), lxml and selectolax in this Python
 (python/bench/requirements.txt) and cargo.
 
-    python python/bench/pages.py [--rounds N]
+    python python/bench/pages.py [--rounds N] [--no-rust]
+
+``--no-rust`` leaves the Rust example out (no cargo, no trained profile
+needed): linkbase.rewrite against lxml and selectolax, for any installed wheel.
 """
 
 import argparse
@@ -181,15 +184,16 @@ LABELS = [
 ]
 
 
-def measure(root: Path, pages, rounds: int):
+def measure(root: Path, pages, rounds: int, rust: bool = True):
     """Per page and tool, the times of every round. Each round runs each tool
     over the whole set, one page after the other (as the Rust example does),
     the tools one after the other, so that the load of a shared machine falls
-    on all alike and no tool runs with another's data in the caches."""
+    on all alike and no tool runs with another's data in the caches. Without
+    ``rust`` (``--no-rust``), the Rust example is left out."""
     times = {path: {key: [] for key, _ in LABELS} for path, _ in pages}
-    env = rust_build_env()
+    env = rust_build_env() if rust else None
     for _ in range(rounds):
-        for key, records in (("rust", True), ("rust-counts", False)):
+        for key, records in (("rust", True), ("rust-counts", False)) if rust else ():
             for path, t in rust_round(root, pages, records, env).items():
                 times[path][key].append(t)
         for key, fn in TOOLS.items():
@@ -201,15 +205,20 @@ def measure(root: Path, pages, rounds: int):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--no-rust", action="store_true",
+                        help="leave out the Rust example (it needs cargo, and with a PGO wheel "
+                             "a profile trained with LINKBASE_PGO_BENCH=1): linkbase.rewrite "
+                             "against lxml and selectolax only")
     args = parser.parse_args(argv)
+    labels = [(k, l) for k, l in LABELS if not (args.no_rust and k.startswith("rust"))]
     cache = Path(os.environ.get("LINKBASE_BENCH_CACHE", REPO / "target" / "tmp" / "bench-pages"))
     root = python_docs(cache)
     print(f"linkbase {linkbase.__version__}, lxml {lxml.__version__}, Python {sys.version.split()[0]}, "
           f"{args.rounds} rounds, medians; load average {os.getloadavg()[0]:.1f} at the start; "
           f"wheel built with PGO profile {linkbase._native._PGO_PROFILE or 'none'}")
     for set_name, pages in page_sets(root):
-        times = measure(root, pages, args.rounds)
-        med = {path: {k: statistics.median(v) for k, v in t.items()} for path, t in times.items()}
+        times = measure(root, pages, args.rounds, rust=not args.no_rust)
+        med = {path: {k: statistics.median(v) for k, v in t.items() if v} for path, t in times.items()}
 
         def paired(a, b):
             """Median over pages of the median over rounds of a/b."""
@@ -217,25 +226,27 @@ def main(argv):
                 statistics.median(x / y for x, y in zip(t[a], t[b])) for t in times.values()
             )
 
-        total = {k: sum(m[k] for m in med.values()) for k, _ in LABELS}
+        total = {k: sum(m[k] for m in med.values()) for k, _ in labels}
         mb = sum(len(d) for _, d in pages) / 1e6
         print(f"\n### {set_name} ({len(pages)} pages, {mb:.2f} MB)\n")
         print("| tool | time (sum of per-page medians) | MB/s | time / `linkbase.rewrite` (per page, paired) |")
         print("|---|---:|---:|---:|")
-        for key, label in LABELS:
+        for key, label in labels:
             t = total[key]
             print(f"| {label} | {t * 1e3:.1f} ms | {mb / t:.1f} | {paired(key, 'linkbase'):.2f}x |")
         print()
+        rust_line = "" if args.no_rust else (
+            f"; lxml / Rust: {paired('lxml', 'rust-counts'):.2f}x counts only, {paired('lxml', 'rust'):.2f}x with records")
         print(f"- lxml / linkbase.rewrite: **{paired('lxml', 'linkbase'):.2f}x** per page (paired median), "
               f"{total['lxml'] / total['linkbase']:.2f}x in all; with `records=True` read: "
-              f"**{paired('lxml', 'linkbase-records'):.2f}x** per page; "
-              f"lxml / Rust: {paired('lxml', 'rust-counts'):.2f}x counts only, {paired('lxml', 'rust'):.2f}x with records")
+              f"**{paired('lxml', 'linkbase-records'):.2f}x** per page{rust_line}")
         print(f"- selectolax / linkbase.rewrite: **{paired('selectolax', 'linkbase'):.2f}x** per page, "
               f"{total['selectolax'] / total['linkbase']:.2f}x in all")
-        print(f"- linkbase.rewrite / Rust, the same work (counts only): **{paired('linkbase', 'rust-counts'):.3f}x** per page, "
-              f"{total['linkbase'] / total['rust-counts']:.3f}x in all; records kept and read / Rust with records: "
-              f"**{paired('linkbase-records', 'rust'):.3f}x** per page, "
-              f"{total['linkbase-records'] / total['rust']:.3f}x in all")
+        if not args.no_rust:
+            print(f"- linkbase.rewrite / Rust, the same work (counts only): **{paired('linkbase', 'rust-counts'):.3f}x** per page, "
+                  f"{total['linkbase'] / total['rust-counts']:.3f}x in all; records kept and read / Rust with records: "
+                  f"**{paired('linkbase-records', 'rust'):.3f}x** per page, "
+                  f"{total['linkbase-records'] / total['rust']:.3f}x in all")
         print(f"- load average {os.getloadavg()[0]:.1f} at the end of the set")
         print(f"- records read: lazily {paired('linkbase-lazy-read', 'linkbase'):.2f}x the default's time, "
               f"kept (`records=True`) {paired('linkbase-records', 'linkbase'):.2f}x")

@@ -91,7 +91,6 @@ pub fn explain(
     let options = crate::options_for(&input, &args, name)?;
     let bytes = input.bytes();
     let found = py.detach(|| linkbase::explain(bytes, &options, name));
-    crate::options::check_url(&found.report)?;
     let parts = found
         .parts
         .into_iter()

@@ -4,7 +4,7 @@
 //! `linkbase offline SITE --url-prefix URL -o OUT`) and `offline_archive`
 //! (web archives made offline, as `linkbase offline ARCHIVE... -o OUT`).
 
-use crate::options::{Args, Error};
+use crate::options::{Args, BaseError, Error};
 use crate::{options_for, rewrite_with, Input, RecordsArg, Rewritten};
 use linkbase::offline::wget::{document_format, has_host_folders, mirror, Layout};
 use linkbase::offline::{Copy, CopyBuilder, Document, Kind};
@@ -176,6 +176,9 @@ pub fn offline_mirror(
     if !prefix.ends_with('/') {
         prefix.push('/');
     }
+    // The library's one rule for a base, as `--url-prefix` applies it.
+    linkbase::check_base(&prefix, linkbase::Profile::default())
+        .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
     if linkbase::offline::key(&prefix).is_none() {
         return Err(PyValueError::new_err(format!(
             "url_prefix {url_prefix:?} is not an absolute URL"

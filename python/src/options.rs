@@ -59,20 +59,16 @@ pub struct Args<'a> {
 impl Args<'_> {
     /// The library's options for these arguments.
     pub fn options(&self) -> PyResult<Options> {
-        if let Some(problem) = self
-            .url
-            .as_deref()
-            .and_then(linkbase::options::url_character_problem)
-        {
-            return Err(BaseError::new_err(format!(
-                "{}: {problem}",
-                python_term(Setting::Url)
-            )));
-        }
         let mut options = Options::new();
-        options.url = self.url.clone();
-        options.format = format(self.format)?;
         options.profile = profile(self.profile)?;
+        // The library's one rule for a retrieval URL, as the command line's
+        // `--url` applies it: refused before any work, saying why.
+        if let Some(url) = self.url.as_deref() {
+            linkbase::check_base(url, options.profile)
+                .map_err(|problem| BaseError::new_err(problem.render(python_term)))?;
+            options.url = Some(url.trim().to_string());
+        }
+        options.format = format(self.format)?;
         options.charset = self.charset.map(charset).transpose()?;
         options.absolutize_fragments = self.absolutize_fragments;
         options.extra_attributes = self.attributes.clone();
@@ -90,7 +86,8 @@ pub fn python_term(setting: Setting) -> &'static str {
         Setting::Force => "force=",
         Setting::MaxRecord => "max_record=",
         Setting::Format => "format=",
-        // A setting newer than this binding: the library's own term.
+        // A setting added to the library later: its Rust name until this
+        // table names its argument.
         other => other.term(),
     }
 }
@@ -98,17 +95,4 @@ pub fn python_term(setting: Setting) -> &'static str {
 /// A library message, with its setting named as the Python argument.
 pub fn message(problem: &linkbase::report::Problem) -> String {
     problem.message_naming(python_term)
-}
-
-/// A `BaseError` (a `ValueError`) when the report says the retrieval URL
-/// (`url=`) cannot be a base: the caller's argument is wrong.
-pub fn check_url(report: &linkbase::Report) -> PyResult<()> {
-    match report
-        .problems
-        .iter()
-        .find(|p| p.setting() == Some(Setting::Url))
-    {
-        Some(p) => Err(BaseError::new_err(message(p))),
-        None => Ok(()),
-    }
 }

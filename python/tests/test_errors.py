@@ -29,7 +29,7 @@ def test_bad_url_argument_of_rewrite():
     with pytest.raises(ValueError) as e:
         linkbase.rewrite(b"<a href=x>", "relative/only")
     assert str(e.value) == (
-        "the retrieval URL (url=): base `relative/only` is not an absolute URL (no scheme)"
+        "the retrieval URL (url=) relative/only: base `relative/only` is not an absolute URL (no scheme)"
     )
     with pytest.raises(linkbase.BaseError):
         list(linkbase.links(b"<a href=x>", "relative/only"))
@@ -40,14 +40,14 @@ def test_bad_url_argument_of_rewrite():
 def test_control_characters_in_url_are_refused_as_the_cli_refuses_them():
     # Issue 32, item 12: a NUL was accepted where the command line refuses
     # control characters in --url; the same rule and words now.
-    for url, code, encoded in [
-        ("http://h.example/a\x00b", "U+0000", "%00"),
-        ("http://h.example/a\x1bb", "U+001B", "%1B"),
+    for url, shown, code, encoded in [
+        ("http://h.example/a\x00b", "http://h.example/a\\0b", "U+0000", "%00"),
+        ("http://h.example/a\x1bb", "http://h.example/a\\u{1b}b", "U+001B", "%1B"),
     ]:
         with pytest.raises(linkbase.BaseError) as e:
             linkbase.rewrite(b"<a href=x>", url)
         assert str(e.value) == (
-            f"the retrieval URL (url=): contains a control character ({code}), "
+            f"the retrieval URL (url=) {shown}: contains a control character ({code}), "
             f"which a URL cannot hold: percent-encode it ({encoded})"
         )
     with pytest.raises(linkbase.BaseError, match="contains a space"):
@@ -80,9 +80,12 @@ def test_wrong_types():
 
 
 def test_a_failed_link_is_reported_not_raised():
-    out, report = linkbase.rewrite(b"<a href=g>", "mailto:someone@example.org")
-    assert out == b"<a href=g>"
-    (link,) = report.links
+    # A `<base href>` that is not hierarchical: the link fails, the rewrite
+    # goes on (a `url=` so is refused: test_a_url_that_cannot_be_a_base_...).
+    data = b"<base href='mailto:someone@example.org'><a href=g>"
+    out, report = linkbase.rewrite(data, "http://h.example/")
+    assert out == data
+    link = report.links[1]
     assert link.outcome == "failed"
     assert report.counts.failed == 1
     assert report.has_errors
@@ -92,6 +95,24 @@ def test_a_failed_link_is_reported_not_raised():
                   "base `mailto:someone@example.org` is not hierarchical; relative references "
                   "cannot be resolved against it"),
     ]
+
+
+def test_a_url_that_cannot_be_a_base_is_refused_as_the_cli_refuses_it():
+    # Issue 30: `url="http://"` used to return the input with failed=1; the
+    # library's one rule (check_base) refuses it, in the words of `--url`.
+    for url, why in [
+        ("http://", "no host: a http: URL needs one, as in http://example.org/docs/"),
+        ("mailto:x@y", "cannot serve as a base (rfc3986 profile): base `mailto:x@y` is not "
+                       "hierarchical; relative references cannot be resolved against it"),
+        ("", "is empty: give the URL the input was retrieved from, as in "
+             "https://example.org/docs/page.html"),
+    ]:
+        with pytest.raises(linkbase.BaseError) as e:
+            linkbase.rewrite(b"<a href=x>", url)
+        expected = f"the retrieval URL (url=) {url}: {why}" if url else f"the retrieval URL (url=) {why}"
+        assert str(e.value) == expected
+    # White space around the URL is dropped, as --url drops it.
+    assert linkbase.rewrite(b"<a href=x>", " http://h.example/d/ ").output == b"<a href=http://h.example/d/x>"
 
 
 def test_garbage_never_panics():
@@ -123,3 +144,42 @@ def test_html_named_as_a_message_is_read_as_html_as_the_cli_reads_it():
         "named like a message, but the content is an HTML document: "
         "read as HTML (format= mime reads it as a message)"
     )
+
+
+def test_every_failed_count_has_a_problem_in_every_entry_point():
+    # Issue 30 (and issue 31, item 5): rewrite, links' report, a WARC through
+    # rewrite and warc.convert's records: each failed count has its problem.
+    import io
+    import linkbase.warc
+
+    page = b"<base href='mailto:x@y'><a href=x>x</a><img src=y>"
+    why = ("2 links could not be resolved and were left as they are; first: `x` in <a href>: "
+           "base `mailto:x@y` is not hierarchical; relative references cannot be resolved against it")
+
+    def says_why(report, where):
+        assert report.counts.failed == 2, where
+        assert report.has_errors, where
+        assert [(p.severity, p.message) for p in report.problems] == [("error", why)], where
+
+    says_why(linkbase.rewrite(page, "http://h.example/d/").report, "rewrite")
+    says_why(linkbase.rewrite(page.decode(), "http://h.example/d/").report, "rewrite of a str")
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+    warc = (
+        b"WARC/1.1\r\nWARC-Type: response\r\n"
+        b"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n"
+        b"WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://h.example/d/p.html\r\n"
+        b"Content-Type: application/http; msgtype=response\r\n"
+        b"Content-Length: %d\r\n\r\n%s\r\n\r\n" % (len(http), http)
+    )
+    seen = []
+    summary = linkbase.warc.convert(io.BytesIO(warc), io.BytesIO(), on_record=seen.append)
+    assert summary.problems == 1
+    (record,) = seen
+    assert [(p.severity, p.message.endswith(why.split("; first: ")[1])) for p in record.report.problems] == [
+        ("error", True)
+    ]
+    assert record.report.counts.failed == 2
+    assert linkbase.rewrite(warc, name="in.warc").report.counts.failed == 2
+    assert linkbase.rewrite(warc, name="in.warc").report.problems[0].message == record.report.problems[0].message
+    says_why(linkbase.warc.rewrite_payload(page, "http://h.example/d/p.html", "text/html").report,
+             "warc.rewrite_payload")

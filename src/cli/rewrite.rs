@@ -157,12 +157,18 @@ pub fn usage_error(e: &UsageError) -> i32 {
 
 /// Process every entry on `settings.jobs` threads, and hand each result to
 /// `emit` in input order (results that finish early wait for their turn).
+///
+/// The threads take the entries largest rewrite first ([`work_order`]): a
+/// large page taken last would keep one thread busy while the others have
+/// nothing left (the Python documentation's 2.6 MB `contents.html` is a
+/// tenth of a thread's work at `-j 2`), and the many small files and the
+/// copies at the end fill the gaps.
 fn run_jobs(
     settings: &Settings,
     entries: &[inputs::Entry],
     mut emit: impl FnMut(result::JobResult),
 ) {
-    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     // One input, or one job: on this thread. Handing a single page to a
     // pool thread and its result back costs two thread wake-ups, each a
     // wait for a core on a busy machine (CHANGELOG.md, "Where the time
@@ -173,26 +179,35 @@ fn run_jobs(
         }
         return;
     }
-    // Should the pool fail to start, the work runs on rayon's global pool.
+    // A rayon pool, so that a WARC among the inputs sees it and converts
+    // its records on the thread it is given (src/cli/warc.rs). Should the
+    // pool fail to start, one thread does the work.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs)
         .build()
         .ok();
+    // The sizes are read on the pool's threads: on a network file system a
+    // stat per file of a large tree is worth sharing out too.
+    let order = match &pool {
+        Some(pool) => pool.install(|| work_order(entries)),
+        None => work_order(entries),
+    };
+    let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, result::JobResult)>();
     std::thread::scope(|scope| {
+        let (order, next) = (&order, &next);
         scope.spawn(move || {
-            let work = move || {
-                entries
-                    .par_iter()
-                    .enumerate()
-                    .for_each_with(tx, |tx, (i, entry)| {
-                        // The receiver lives until every result is in.
-                        let _ = tx.send((i, job::process_guarded(entry, settings)));
-                    })
+            let work = |tx: mpsc::Sender<(usize, result::JobResult)>| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    // The receiver lives until every result is in.
+                    let _ = tx.send((i, job::process_guarded(&entries[i], settings)));
+                }
             };
             match &pool {
-                Some(pool) => pool.install(work),
-                None => work(),
+                Some(pool) => {
+                    pool.broadcast(|_| work(tx.clone()));
+                }
+                None => work(tx),
             }
         });
         let mut pending = BTreeMap::new();
@@ -205,4 +220,25 @@ fn run_jobs(
             }
         }
     });
+}
+
+/// The order in which the threads take `entries` (indices into it): the
+/// files to rewrite, largest first (their size now; a file that cannot be
+/// read counts as empty and fails in its turn), then everything else
+/// (copies, skips) in input order. Ties keep input order.
+fn work_order(entries: &[inputs::Entry]) -> Vec<usize> {
+    use rayon::prelude::*;
+    let size = |entry: &inputs::Entry| match entry {
+        inputs::Entry::File(file) => {
+            Some(std::fs::metadata(&file.path).map(|m| m.len()).unwrap_or(0))
+        }
+        _ => None,
+    };
+    let mut keyed: Vec<(std::cmp::Reverse<Option<u64>>, usize)> = entries
+        .par_iter()
+        .enumerate()
+        .map(|(i, entry)| (std::cmp::Reverse(size(entry)), i))
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
 }

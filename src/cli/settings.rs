@@ -445,7 +445,9 @@ pub fn same_file(existing: &Path, maybe: &Path) -> bool {
 fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageError> {
     let mut prefix = prefix.trim().to_string();
     if prefix.is_empty() {
-        return checked_base("--url-prefix", "", profile).map(|_| String::new());
+        return Err(UsageError::new(
+            "--url-prefix is empty: give the URL of the input folder, as in --url-prefix https://example.org/docs/",
+        ));
     }
     if !prefix.ends_with('/') {
         prefix.push('/');
@@ -459,64 +461,12 @@ fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageE
     Ok(prefix)
 }
 
-/// Schemes whose URLs always have a host (the WHATWG URL Standard's special
-/// schemes less `file`, whose host may be empty: `file:///home/x`).
-const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
-
 /// Check that `url`, given with `flag` (`--url`, `--url-prefix`), can serve
-/// as a base under `profile`: a usage error, saying why, when it has white
-/// space or control characters in it, when an `http`-like URL has no host,
-/// or when relative references cannot be resolved against it (no scheme,
-/// not hierarchical: `mailto:x@y`). Checked before any file is touched.
+/// as a base under `profile`: a usage error, saying why, when not — the
+/// library's one rule ([`linkbase::check_base`]), its problem worded with
+/// the flag. Checked before any file is touched.
 pub fn checked_base(flag: &str, url: &str, profile: linkbase::Profile) -> Result<Base, UsageError> {
-    if url.is_empty() {
-        let (what, example) = match flag {
-            "--url-prefix" => ("the URL of the input folder", "https://example.org/docs/"),
-            _ => (
-                "the URL the input was retrieved from",
-                "https://example.org/docs/page.html",
-            ),
-        };
-        return Err(UsageError(format!(
-            "{flag} is empty: give {what}, as in {flag} {example}"
-        )));
-    }
-    let why = |reason: String| UsageError(format!("{flag} {}: {reason}", url.escape_debug()));
-    if let Some(problem) = linkbase::options::url_character_problem(url) {
-        return Err(why(problem));
-    }
-    let base = Base::parse(url, profile).map_err(|e| why(e.to_string()))?;
-    if let Some((scheme, rest)) = url.split_once(':') {
-        let scheme = scheme.to_ascii_lowercase();
-        if SCHEMES_WITH_HOST.contains(&scheme.as_str()) && host(rest).is_none_or(str::is_empty) {
-            return Err(why(format!(
-                "no host: a {scheme}: URL needs one, as in {scheme}://example.org/docs/"
-            )));
-        }
-    }
-    // Resolve a relative reference by the rewriter's own rules (the policy
-    // refuses a base that is not hierarchical, whatever the profile).
-    let base = linkbase::base::EstablishedBase::new(base, linkbase::base::BaseRule::Retrieval);
-    linkbase::base::absolute_url(Some(&base), "x").map_err(|e| {
-        why(format!(
-            "cannot serve as a base ({} profile): {e}",
-            profile.name()
-        ))
-    })?;
-    Ok(base.base)
-}
-
-/// The host of the part of a URL after `scheme:`: `None` without an
-/// authority (`//`); the host without user information and port.
-fn host(after_scheme: &str) -> Option<&str> {
-    let authority = after_scheme.strip_prefix("//")?;
-    let end = authority.find(['/', '?', '#']).unwrap_or(authority.len());
-    let authority = &authority[..end];
-    let host_and_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    if host_and_port.starts_with('[') {
-        return Some(host_and_port);
-    }
-    Some(host_and_port.split(':').next().unwrap_or_default())
+    linkbase::check_base(url, profile).map_err(|problem| UsageError(problem.render(|_| flag)))
 }
 
 /// `--attr` names: trimmed, ASCII-lowercased (HTML attribute names are).

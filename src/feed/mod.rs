@@ -27,9 +27,9 @@ use crate::options::Options;
 use crate::report::{ExplainedPart, Report};
 use crate::splice::Edit;
 use crate::xhtml::encoding::XmlInput;
+use crate::xhtml::scan::{self, Resolved, Scopes};
 use quick_xml::events::Event;
-use quick_xml::name::{Namespace, ResolveResult};
-use quick_xml::NsReader;
+use quick_xml::Reader;
 use vocab::Root;
 
 /// The edits that rewrite the feed `input` under the base from outside
@@ -181,18 +181,25 @@ pub fn looks_like_feed(input: &[u8]) -> bool {
     let Ok(work) = XmlInput::new(input, None) else {
         return false;
     };
-    let mut reader = NsReader::from_reader(work.bytes());
+    let bytes = work.bytes();
+    let mut reader = Reader::from_reader(bytes);
+    let mut scopes = Scopes::default();
     loop {
-        match reader.read_resolved_event() {
-            Ok((ns, Event::Start(start) | Event::Empty(start))) => {
+        match reader.read_event() {
+            Ok(Event::Start(start) | Event::Empty(start)) => {
+                let position = reader.buffer_position();
+                let Ok((ns, local, _)) = scan::open_element(&mut scopes, &start, bytes, position)
+                else {
+                    return false;
+                };
                 let ns = match ns {
-                    ResolveResult::Bound(Namespace(n)) => Some(n),
+                    Resolved::Bound(n) => Some(n),
                     _ => None,
                 };
-                return Root::of(ns, start.local_name().into_inner()).is_some();
+                return Root::of(ns, local).is_some();
             }
-            Ok((_, Event::Text(text))) if text.iter().all(u8::is_ascii_whitespace) => {}
-            Ok((_, Event::Decl(_) | Event::Comment(_) | Event::PI(_) | Event::DocType(_))) => {}
+            Ok(Event::Text(text)) if text.iter().all(u8::is_ascii_whitespace) => {}
+            Ok(Event::Decl(_) | Event::Comment(_) | Event::PI(_) | Event::DocType(_)) => {}
             _ => return false,
         }
     }

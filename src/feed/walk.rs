@@ -14,10 +14,10 @@ use crate::report::{Report, Severity};
 use crate::splice::Edit;
 use crate::xhtml::encoding::XmlInput;
 use crate::xhtml::scan::{self, Attribute, Element};
+use crate::xhtml::scan::{Resolved, Scopes};
 use crate::xhtml::value;
 use quick_xml::events::Event;
-use quick_xml::name::{Namespace, ResolveResult};
-use quick_xml::NsReader;
+use quick_xml::Reader;
 
 /// The attribute name a value found in an element's text is recorded under.
 pub const TEXT: &str = "(text)";
@@ -169,17 +169,14 @@ struct Names {
 impl Walk<'_, '_> {
     fn run(&mut self) {
         let bytes = self.work.bytes();
-        let mut reader = NsReader::from_reader(bytes);
+        let mut reader = Reader::from_reader(bytes);
+        // The namespace bindings in scope: the XHTML layer's, whose depth
+        // is a Vec's length (quick-xml's NsReader counts it in a u16).
+        let mut scopes = Scopes::default();
         let offset_of = |part: &[u8]| part.as_ptr() as usize - bytes.as_ptr() as usize;
         loop {
-            let (names, event) = match reader.read_resolved_event() {
-                Ok((ns, event)) => {
-                    let local = match &event {
-                        Event::Start(s) | Event::Empty(s) => s.local_name().into_inner(),
-                        _ => b"",
-                    };
-                    (names_of(&ns, local), event)
-                }
+            let event = match reader.read_event() {
+                Ok(event) => event,
                 Err(e) => {
                     let at = reader.error_position() as usize;
                     return self.stop(at, &e.to_string());
@@ -188,19 +185,27 @@ impl Walk<'_, '_> {
             match event {
                 Event::Start(ref start) | Event::Empty(ref start) => {
                     let empty = matches!(event, Event::Empty(_));
-                    let attrs = match scan::attributes(&reader, start, bytes) {
-                        Ok(attrs) => attrs,
-                        Err(e) => return self.stop(e.offset as usize, &e.message),
-                    };
+                    let position = reader.buffer_position();
+                    let (ns, local, attrs) =
+                        match scan::open_element(&mut scopes, start, bytes, position) {
+                            Ok(opened) => opened,
+                            Err(e) => return self.stop(e.offset as usize, &e.message),
+                        };
+                    let names = names_of(ns, local);
                     let qname = String::from_utf8_lossy(start.name().into_inner()).into_owned();
-                    let local =
-                        String::from_utf8_lossy(start.local_name().into_inner()).into_owned();
+                    let local = String::from_utf8_lossy(local).into_owned();
                     let at = offset_of(start.name().into_inner());
+                    if empty {
+                        scopes.pop();
+                    }
                     if !self.start(names, &qname, local, attrs, empty, at) {
                         return;
                     }
                 }
-                Event::End(_) => self.end(),
+                Event::End(_) => {
+                    scopes.pop();
+                    self.end();
+                }
                 Event::Text(ref text) => {
                     let at = offset_of(text);
                     self.run_of(Run::Text(at..at + text.len()));
@@ -638,7 +643,7 @@ fn content_ctx<'b>(
 
 /// What the pass needs of an element's namespace, read at once (the
 /// reader's answer borrows it).
-fn names_of(ns: &ResolveResult<'_>, local: &[u8]) -> Names {
+fn names_of(ns: Resolved<'_>, local: &[u8]) -> Names {
     const KNOWN: [&[u8]; 13] = [
         vocab::ATOM_10,
         vocab::ATOM_03,
@@ -655,7 +660,7 @@ fn names_of(ns: &ResolveResult<'_>, local: &[u8]) -> Names {
         b"urn:linkbase:other",
     ];
     let bound = match ns {
-        ResolveResult::Bound(Namespace(n)) => Some(*n),
+        Resolved::Bound(n) => Some(n),
         _ => None,
     };
     let vocab_ns = bound.map(|n| {
@@ -668,7 +673,7 @@ fn names_of(ns: &ResolveResult<'_>, local: &[u8]) -> Names {
     Names {
         root: Root::of(bound, local),
         vocab_ns,
-        unbound: matches!(ns, ResolveResult::Unbound),
-        element_ns: scan::element_ns_of(ns),
+        unbound: matches!(ns, Resolved::Unbound),
+        element_ns: scan::element_ns(ns),
     }
 }

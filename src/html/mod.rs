@@ -83,6 +83,25 @@ impl<'a> HtmlContext<'a> {
     }
 }
 
+/// The largest HTML document read, 4 GiB − 1 bytes: html5ever's buffers
+/// (tendrils) and the light arena's numbers (`src/html/dom`, `u32`) hold no
+/// more. Only a `--max-size` over 4G (or the library, which has no size
+/// limit) lets such a document through; it is refused here, never wrapped.
+const MAX_HTML_BYTES: u64 = u32::MAX as u64;
+
+/// Is `input` over [`MAX_HTML_BYTES`]? Then it is reported (left unchanged).
+fn too_large(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> bool {
+    let over = input.len() as u64 > MAX_HTML_BYTES;
+    if over {
+        let message = format!(
+            "the HTML document is {} bytes, over the {MAX_HTML_BYTES} an HTML parser's buffers hold; left unchanged",
+            input.len()
+        );
+        report.problem(ctx.location, Severity::Error, message);
+    }
+    over
+}
+
 /// The base in force in the document `input` (for `linkbase explain`): its
 /// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
 /// saved-from comment; `None` when there is none or the input cannot be decoded.
@@ -91,6 +110,9 @@ pub(crate) fn document_base(
     ctx: &HtmlContext<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
+    if too_large(input, ctx, report) {
+        return None;
+    }
     let charset = charset::sniff(input, ctx.transport_charset);
     let text = charset::decode(input, &charset).ok()?;
     let facts = DocumentFacts::new(ctx, charset::query_encoding(&charset));
@@ -109,6 +131,9 @@ pub(crate) fn plan_html(
     ctx: &HtmlContext<'_>,
     report: &mut Report,
 ) -> Option<Vec<crate::splice::Edit>> {
+    if too_large(input, ctx, report) {
+        return None;
+    }
     let charset = charset::sniff(input, ctx.transport_charset);
     let text = match charset::decode(input, &charset) {
         Ok(text) => text,
@@ -122,6 +147,6 @@ pub(crate) fn plan_html(
     let facts =
         DocumentFacts::new(ctx, charset::query_encoding(&charset)).written_in(&charset, spans);
     let edits = rewrite::rewrite_document(&text, facts, report);
-    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    let bytes = splice::to_bytes(input, &text, &charset, &edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }

@@ -306,10 +306,9 @@ mod tests {
             .iter()
             .map(|p| p.message.to_string())
             .collect();
-        assert_eq!(messages.len(), 1, "{messages:?}");
-        assert!(
-            messages[0].starts_with("the retrieval URL (Options::url): "),
-            "{messages:?}"
+        assert_eq!(
+            messages,
+            ["the retrieval URL (Options::url) no scheme: contains a space, which a URL cannot hold: percent-encode it (%20)"]
         );
     }
 }

@@ -14,7 +14,7 @@ use crate::base::{clean_reference, EstablishedBase};
 use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Outcome, Report, Severity};
-use crate::splice::Edit;
+use crate::splice::{Edit, TextEdits};
 use html5ever::QualName;
 
 /// How deep `iframe srcdoc` documents are followed inside each other.
@@ -35,11 +35,7 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
 
 /// Rewrite the document `text` (`facts`: what is known of it before it is
 /// parsed): the edits to make, sorted (none when nothing changes).
-pub fn rewrite_document(
-    text: &str,
-    facts: DocumentFacts<'_>,
-    report: &mut Report,
-) -> Vec<Edit<String>> {
+pub fn rewrite_document(text: &str, facts: DocumentFacts<'_>, report: &mut Report) -> TextEdits {
     let keep = keep(facts.ctx.options);
     let doc = dom::parse(text, facts.iframe_srcdoc(), &keep);
     if facts.ctx.options.offline.is_some() {
@@ -51,7 +47,7 @@ pub fn rewrite_document(
         facts: &facts,
         links: facts.link_rewriter(report).growing_at_most_for(text.len()),
         text,
-        edits: Vec::new(),
+        edits: TextEdits::new(),
     };
     for element in doc.elements(Scope::WithTemplates) {
         walk.element(&element);
@@ -59,7 +55,7 @@ pub fn rewrite_document(
     let edits = walk.edits;
     // The tree goes before the edits are sorted (the peak of a large page).
     drop(doc);
-    crate::splice::sorted(edits)
+    edits.sorted()
 }
 
 /// The base the document `text` establishes itself (5.1 `<base href>`), else
@@ -84,7 +80,7 @@ struct Walk<'a> {
     /// The document's text.
     text: &'a str,
     /// What to write where, in the order found.
-    edits: Vec<Edit<String>>,
+    edits: TextEdits,
 }
 
 impl Walk<'_> {
@@ -134,8 +130,8 @@ impl Walk<'_> {
         }
         match &attr.span {
             Some(span) => {
-                let edit = splice::value_edit(self.text, span, old, &new, self.facts.output);
-                self.edits.push(edit);
+                let output = self.facts.output;
+                splice::push_value_edit(&mut self.edits, self.text, span, old, &new, output);
             }
             // Every attribute the tree builder gives comes from a tag.
             None => debug_assert!(false, "attribute {name} without a source"),
@@ -173,10 +169,8 @@ impl Walk<'_> {
                 Some(output) => output.css_text(&new).into_owned(),
                 None => new,
             };
-            self.edits.push(Edit {
-                range: region.start + range.start..region.start + range.end,
-                bytes: text,
-            });
+            let range = region.start + range.start..region.start + range.end;
+            self.edits.push(range, &text);
         }
     }
 }
@@ -254,7 +248,7 @@ impl DocumentFacts<'_> {
             ..self.ctx
         };
         let edits = rewrite_document(value, self.nested(&ctx), links.report());
-        (!edits.is_empty()).then(|| crate::splice::apply_text(value, &edits))
+        (!edits.is_empty()).then(|| edits.apply(value))
     }
 }
 

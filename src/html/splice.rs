@@ -13,7 +13,7 @@
 use super::charset::Charset;
 use super::dom::ValueSpan;
 use crate::report::{Location, Report, Severity};
-use crate::splice::{fit_to_shift, Edit, Escape, OffsetMap, TO_ASCII};
+use crate::splice::{fit_to_shift, Edit, Escape, OffsetMap, TextEdits, TO_ASCII};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use html5ever::tokenizer::AttrQuote;
 
@@ -29,53 +29,56 @@ pub fn to_bytes(
     input: &[u8],
     text: &str,
     charset: &Charset,
-    edits: Vec<Edit<String>>,
+    edits: &TextEdits,
     location: &Location,
     report: &mut Report,
 ) -> Vec<Edit> {
     let mut map = OffsetMap::new(input, charset.encoding, charset.bom_len);
-    // One pass, in order; the edits' memory is reused for the result.
-    edits
-        .into_iter()
-        .filter_map(|edit| {
-            let range = map.range(&edit.range);
-            // In a stateful encoding, the states before and after the range.
-            let shift = range.as_ref().and_then(|r| {
-                let before = map.shift_at(r.start)?;
-                Some((before, map.shift_at(r.end)?))
-            });
-            let sound = range.as_ref().is_some_and(|r| {
-                map.exact()
-                    || decodes_to(
-                        charset.encoding,
-                        shift.map(|(before, _)| before),
-                        &input[r.clone()],
-                        &text[edit.range.clone()],
-                    )
-            });
-            match range {
-                Some(range) if sound => {
-                    let mut bytes = encode_piece(edit.bytes, charset);
-                    if let Some((before, after)) = shift {
-                        bytes = fit_to_shift(bytes, before, after, input.get(range.end).copied());
-                    }
-                    Some(Edit { range, bytes })
+    // One pass, in order.
+    let mut bytes = Vec::with_capacity(edits.len());
+    bytes.extend(edits.iter().filter_map(|(text_range, new)| {
+        let edit = Edit {
+            range: text_range,
+            bytes: new,
+        };
+        let range = map.range(&edit.range);
+        // In a stateful encoding, the states before and after the range.
+        let shift = range.as_ref().and_then(|r| {
+            let before = map.shift_at(r.start)?;
+            Some((before, map.shift_at(r.end)?))
+        });
+        let sound = range.as_ref().is_some_and(|r| {
+            map.exact()
+                || decodes_to(
+                    charset.encoding,
+                    shift.map(|(before, _)| before),
+                    &input[r.clone()],
+                    &text[edit.range.clone()],
+                )
+        });
+        match range {
+            Some(range) if sound => {
+                let mut bytes = encode_piece(edit.bytes, charset);
+                if let Some((before, after)) = shift {
+                    bytes = fit_to_shift(bytes, before, after, input.get(range.end).copied());
                 }
-                _ => {
-                    report.problem(
-                        location,
-                        Severity::Error,
-                        format!(
-                            "the bytes of {} cannot be told apart in {}; left unchanged",
-                            crate::quote::quote(&text[edit.range.clone()]),
-                            charset.encoding.name()
-                        ),
-                    );
-                    None
-                }
+                Some(Edit { range, bytes })
             }
-        })
-        .collect()
+            _ => {
+                report.problem(
+                    location,
+                    Severity::Error,
+                    format!(
+                        "the bytes of {} cannot be told apart in {}; left unchanged",
+                        crate::quote::quote(&text[edit.range.clone()]),
+                        charset.encoding.name()
+                    ),
+                );
+                None
+            }
+        }
+    }));
+    bytes
 }
 
 /// Do `bytes`, decoded on their own (in a stateful encoding, from the
@@ -101,7 +104,7 @@ fn decodes_to(
 
 /// `text` in the document's encoding, without a byte order mark. `text`
 /// holds only characters the encoding can hold (the writers make sure).
-pub fn encode_piece(text: String, charset: &Charset) -> Vec<u8> {
+pub fn encode_piece(text: &str, charset: &Charset) -> Vec<u8> {
     let encoding = charset.encoding;
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let little = encoding == UTF_16LE;
@@ -115,26 +118,28 @@ pub fn encode_piece(text: String, charset: &Charset) -> Vec<u8> {
             })
             .collect()
     } else if encoding == UTF_8 || text.is_ascii() {
-        text.into_bytes()
+        text.as_bytes().to_vec()
     } else {
-        encoding.encode(&text).0.into_owned()
+        encoding.encode(text).0.into_owned()
     }
 }
 
-/// The edit that writes `new` as the value of the attribute at `span` of
-/// `text`, whose value as parsed is `old`. Only the value's bytes change:
-/// the quote character is kept (`&` and it escaped); an unquoted value stays
-/// unquoted unless `new` needs quotes; a value written without character
-/// references, CR or NUL is replaced only where it differs from `new`;
-/// characters `output` cannot hold are written as numeric references
-/// (`None`: it holds every character).
-pub fn value_edit(
+/// Add to `edits` the edit that writes `new` as the value of the attribute
+/// at `span` of `text`, whose value as parsed is `old`. Only the value's
+/// bytes change: the quote character is kept (`&` and it escaped); an
+/// unquoted value stays unquoted unless `new` needs quotes; a value written
+/// without character references, CR or NUL is replaced only where it differs
+/// from `new`; characters `output` cannot hold are written as numeric
+/// references (`None`: it holds every character). The replacement is
+/// written straight into `edits`' buffer.
+pub fn push_value_edit(
+    edits: &mut TextEdits,
     text: &str,
     span: &ValueSpan,
     old: &str,
     new: &str,
     output: Option<&Charset>,
-) -> Edit<String> {
+) {
     let raw = &text[span.value.clone()];
     let quote = match span.quote {
         AttrQuote::Double => Some('"'),
@@ -142,28 +147,47 @@ pub fn value_edit(
         AttrQuote::Unquoted if !needs_quotes(new) => None,
         AttrQuote::Unquoted | AttrQuote::NoValue => {
             // Without a value, `value` is empty at the end of the name.
-            let at = span.value.clone();
             let eq = if span.quote == AttrQuote::NoValue {
                 "="
             } else {
                 ""
             };
-            return Edit {
-                range: at,
-                bytes: format!("{eq}\"{}\"", escape(new, Some('"'), output)),
-            };
+            edits.push_with(span.value.clone(), |out| {
+                out.push_str(eq);
+                out.push('"');
+                escape_into(out, new, Some('"'), output);
+                out.push('"');
+            });
+            return;
         }
     };
     if raw == old && memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
         let (prefix, suffix) = common_ends(old, new);
-        return Edit {
-            range: span.value.start + prefix..span.value.end - suffix,
-            bytes: escape(&new[prefix..new.len() - suffix], quote, output),
-        };
+        let range = span.value.start + prefix..span.value.end - suffix;
+        let new = &new[prefix..new.len() - suffix];
+        edits.push_with(range, |out| escape_into(out, new, quote, output));
+        return;
     }
+    edits.push_with(span.value.clone(), |out| {
+        escape_into(out, new, quote, output)
+    });
+}
+
+/// [`push_value_edit`] as one edit of its own.
+#[cfg(test)]
+pub fn value_edit(
+    text: &str,
+    span: &ValueSpan,
+    old: &str,
+    new: &str,
+    output: Option<&Charset>,
+) -> Edit<String> {
+    let mut edits = TextEdits::new();
+    push_value_edit(&mut edits, text, span, old, new, output);
+    let (range, bytes) = edits.iter().next().expect("one edit");
     Edit {
-        range: span.value.clone(),
-        bytes: escape(new, quote, output),
+        range,
+        bytes: bytes.to_string(),
     }
 }
 
@@ -228,10 +252,10 @@ fn word(s: &[u8], at: usize) -> u64 {
     u64::from_ne_bytes(bytes)
 }
 
-/// `value` written for an attribute value quoted with `quote` (`None`:
+/// Append to `out` `value` written for an attribute value quoted with `quote` (`None`:
 /// unquoted, and it needs no quotes): `&` and the quote as references, and
 /// characters `output` cannot hold as numeric references.
-pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> String {
+pub fn escape_into(out: &mut String, value: &str, quote: Option<char>, output: Option<&Charset>) {
     // Most values (URLs) are ASCII without `&` or a quote: as they are.
     let bytes = value.as_bytes();
     let special = match quote.filter(char::is_ascii) {
@@ -239,9 +263,10 @@ pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> Str
         None => memchr::memchr(b'&', bytes),
     };
     if special.is_none() && value.is_ascii() {
-        return value.to_string();
+        out.push_str(value);
+        return;
     }
-    let mut out = String::with_capacity(value.len() + 8);
+    out.reserve(value.len() + 8);
     for c in value.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -251,7 +276,6 @@ pub fn escape(value: &str, quote: Option<char>, output: Option<&Charset>) -> Str
             _ => out.push_str(&format!("&#{};", u32::from(c))),
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -384,7 +408,7 @@ mod tests {
                 input,
                 &text,
                 &charset,
-                edits.to_vec(),
+                &edits.iter().cloned().collect(),
                 &Location::file(None),
                 &mut report,
             );

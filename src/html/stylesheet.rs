@@ -18,7 +18,7 @@ use super::HtmlContext;
 use crate::base::EstablishedBase;
 use crate::policy::LinkRewriter;
 use crate::report::{Report, Severity};
-use crate::splice::Edit;
+use crate::splice::{Edit, TextEdits};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
 /// Rewrite the style sheet `input` (`ctx.transport_charset`: the transport's
@@ -53,7 +53,7 @@ pub fn plan_stylesheet(
         .growing_at_most_for(text.len());
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
     // a rewritten URL) is written as a CSS escape.
-    let edits: Vec<Edit<String>> =
+    let edits: TextEdits =
         crate::css::css_edits(&text, &mut |url| rewriter.rewrite("css", "url()", url))
             .into_iter()
             .map(|Edit { range, bytes: new }| Edit {
@@ -61,7 +61,7 @@ pub fn plan_stylesheet(
                 bytes: charset.css_text(&new).into_owned(),
             })
             .collect();
-    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    let bytes = splice::to_bytes(input, &text, &charset, &edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }
 

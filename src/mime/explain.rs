@@ -1,9 +1,8 @@
 //! `linkbase explain`: the part tree with each part's media type, transfer
 //! encoding, base and the rule that set it.
 
-use super::walk::{self, Structure};
-use super::{is_rewritable_type, traverse, OuterBase, TraversedPart};
-use crate::base::EstablishedBase;
+use super::walk::Structure;
+use super::{is_rewritable_type, Scope, TraversedPart};
 use crate::options::Options;
 use crate::report::{Location, Report};
 
@@ -19,77 +18,52 @@ pub fn explain_message(
     location: &Location,
     report: &mut Report,
 ) -> Vec<PartLine> {
-    let tree = walk::walk(input, location, report);
     let mut lines = Vec::new();
-    explain_tree(
-        input,
-        &tree,
-        options,
-        location,
-        report,
-        OuterBase::Retrieval,
-        &mut lines,
-    );
+    explain_scope(&Scope::whole(input, options, location), report, &mut lines);
     lines
 }
 
-fn explain_tree(
-    input: &[u8],
-    tree: &walk::Entity,
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-    outer: OuterBase,
-    lines: &mut Vec<PartLine>,
-) {
-    traverse(
-        input,
-        tree,
-        options,
-        location,
-        report,
-        outer,
-        &mut |part: &TraversedPart<'_>, report| {
-            let entity = part.entity;
-            let encoding = entity.transfer_encoding();
-            let mut base = part.base.cloned();
-            let decoded = match entity.structure {
-                Structure::Leaf if is_rewritable_type(&entity.media_type) => {
-                    super::decoded_body(input, entity, &encoding).ok()
-                }
-                Structure::EncodedMessage => super::decoded_body(input, entity, &encoding).ok(),
-                _ => None,
-            };
-            if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
-                let loc = entity.location(location);
-                let ctx = super::html_context(entity, options, part.base, &loc);
-                if let Some(format) = crate::by_format::of_content(&entity.media_type, content) {
-                    base = crate::by_format::base(format, content, &ctx, report);
-                }
+/// The lines of the message `scope` holds, and of each message enclosed in
+/// it, by the traversal and the decoding the rewrite uses ([`Scope`]). A
+/// part that cannot be decoded is shown without its content's base, and
+/// not reported: rewriting it reports that.
+fn explain_scope(scope: &Scope<'_>, report: &mut Report, lines: &mut Vec<PartLine>) {
+    let tree = scope.walk(report);
+    scope.traverse(&tree, report, &mut |part: &TraversedPart<'_>, report| {
+        let entity = part.entity;
+        let mut base = part.base.cloned();
+        let decoded = scope.content(entity).and_then(Result::ok);
+        if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
+            let loc = entity.location(scope.location);
+            let ctx = super::html_context(entity, scope.options, part.base, &loc);
+            if let Some(format) = crate::by_format::of_content(&entity.media_type, content) {
+                base = crate::by_format::base(format, content, &ctx, report);
             }
-            let note = match (&entity.structure, part.protected) {
-                (Structure::Unparsed(reason), _) => Some(reason.clone()),
-                (_, Some(why)) if is_rewritable_type(&entity.media_type) => Some(why.to_string()),
-                _ if entity.truncated => Some("no closing boundary (truncated?)".to_string()),
-                _ => None,
-            };
-            lines.push(PartLine {
-                depth: entity.depth,
-                path: entity.display_path().to_string(),
-                media_type: entity.media_type.clone(),
-                encoding: encoding.name().to_string(),
-                base: base.as_ref().map(|b| b.url().to_string()),
-                rule: base.as_ref().map(|b| b.rule),
-                note,
-            });
-            if let (Some(content), Structure::EncodedMessage) = (&decoded, &entity.structure) {
-                // The enclosed message, decoded, under its part.
-                let inner = walk::walk_enclosed(content, entity, location, report);
-                let outer = OuterBase::Enclosed(base.as_ref().map(EstablishedBase::inherited));
-                explain_tree(content, &inner, options, location, report, outer, lines);
-            }
-        },
-    );
+        }
+        let note = match (&entity.structure, part.protected) {
+            (Structure::Unparsed(reason), _) => Some(reason.clone()),
+            (_, Some(why)) if is_rewritable_type(&entity.media_type) => Some(why.to_string()),
+            _ if entity.truncated => Some("no closing boundary (truncated?)".to_string()),
+            _ => None,
+        };
+        lines.push(PartLine {
+            depth: entity.depth,
+            path: entity.display_path().to_string(),
+            media_type: entity.media_type.clone(),
+            encoding: entity.transfer_encoding().name().to_string(),
+            base: base.as_ref().map(|b| b.url().to_string()),
+            rule: base.as_ref().map(|b| b.rule),
+            note,
+        });
+        if let (Some(content), Structure::EncodedMessage) = (&decoded, &entity.structure) {
+            // The enclosed message, decoded, under its part.
+            explain_scope(
+                &scope.enclosed(content, entity, base.as_ref()),
+                report,
+                lines,
+            );
+        }
+    });
 }
 
 #[cfg(test)]

@@ -38,41 +38,20 @@ pub fn plan(
     location: &Location,
     report: &mut Report,
 ) -> Vec<PartEdit> {
-    let tree = walk::walk(input, location, report);
-    plan_tree(
-        input,
-        &tree,
-        options,
-        location,
-        report,
-        OuterBase::Retrieval,
-    )
+    plan_message(&Scope::whole(input, options, location), report)
 }
 
-fn plan_tree(
-    input: &[u8],
-    tree: &Entity,
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-    outer: OuterBase,
-) -> Vec<PartEdit> {
+/// The edits of the message `scope` holds ([`plan`]).
+fn plan_message(scope: &Scope<'_>, report: &mut Report) -> Vec<PartEdit> {
+    let tree = scope.walk(report);
     let mut planner = Planner {
-        input,
-        options,
-        location,
+        scope,
         edits: Vec::new(),
-        style_environments: style_environment::environments(input, tree, options),
+        style_environments: style_environment::environments(scope.input, &tree, scope.options),
     };
-    traverse(
-        input,
-        tree,
-        options,
-        location,
-        report,
-        outer,
-        &mut |part, report| planner.part(part, report),
-    );
+    scope.traverse(&tree, report, &mut |part, report| {
+        planner.part(part, report)
+    });
     let mut edits = planner.edits;
     edits.sort_by_key(|e| e.edit.range.start);
     edits
@@ -80,11 +59,128 @@ fn plan_tree(
 
 /// Where the base of a tree's top entity comes from when its heading sets none.
 #[derive(Clone, Debug)]
-pub enum OuterBase {
+enum OuterBase {
     /// The retrieval base (`--url`, `Snapshot-Content-Location`): a whole input.
     Retrieval,
     /// The enclosing part's base: the message inside an encoded `message/rfc822` part.
     Enclosed(Option<EstablishedBase>),
+}
+
+/// One message to walk and traverse — a whole input, or the message an
+/// encoded `message/rfc822` part encloses, decoded ([`Scope::enclosed`]) —
+/// with what all its parts share: the options, where problems go, and where
+/// its top entity's base comes from. Rewriting ([`plan`]) and explaining
+/// ([`explain::explain_message`]) both go through it, by the same steps.
+pub struct Scope<'a> {
+    /// The message's bytes (decoded, for an enclosed one).
+    input: &'a [u8],
+    options: &'a Options,
+    /// The input's location; each part's is made from it.
+    location: &'a Location,
+    /// Where its top entity's base comes from when its heading sets none.
+    outer: OuterBase,
+    /// The encoded `message/rfc822` part it is the content of, if it is one.
+    enclosing: Option<&'a Entity>,
+}
+
+impl<'a> Scope<'a> {
+    /// A whole input: its top entity's base is the retrieval base.
+    pub fn whole(input: &'a [u8], options: &'a Options, location: &'a Location) -> Scope<'a> {
+        Scope {
+            input,
+            options,
+            location,
+            outer: OuterBase::Retrieval,
+            enclosing: None,
+        }
+    }
+
+    /// The message the encoded `message/rfc822` part `part` encloses,
+    /// `decoded` ([`Scope::content`]), its top inheriting the part's `base`.
+    fn enclosed<'d>(
+        &'d self,
+        decoded: &'d [u8],
+        part: &'d Entity,
+        base: Option<&EstablishedBase>,
+    ) -> Scope<'d> {
+        Scope {
+            input: decoded,
+            options: self.options,
+            location: self.location,
+            outer: OuterBase::Enclosed(base.map(EstablishedBase::inherited)),
+            enclosing: Some(part),
+        }
+    }
+
+    /// The message's tree of entities.
+    fn walk(&self, report: &mut Report) -> Entity {
+        match self.enclosing {
+            None => walk::walk(self.input, self.location, report),
+            Some(part) => walk::walk_enclosed(self.input, part, self.location, report),
+        }
+    }
+
+    /// The content of `entity` (an entity of this message) with its
+    /// transfer encoding undone, when linkbase reads it: the body of a
+    /// rewritable leaf ([`is_rewritable_type`]) or of an encoded message;
+    /// `None` for any other entity.
+    fn content(
+        &self,
+        entity: &Entity,
+    ) -> Option<Result<std::borrow::Cow<'a, [u8]>, transfer::TransferError>> {
+        let read = match entity.structure {
+            Structure::Leaf => is_rewritable_type(&entity.media_type),
+            Structure::EncodedMessage => true,
+            _ => false,
+        };
+        read.then(|| decoded_body(self.input, entity, &entity.transfer_encoding()))
+    }
+
+    /// Visit every entity of `tree` (this message's) in input order with its
+    /// base established (innermost wins): own heading, else the enclosing
+    /// entity's base, else the retrieval base (`--url`,
+    /// `Snapshot-Content-Location`), else none. Signed and encrypted
+    /// subtrees are reported once and marked protected unless
+    /// `options.force`.
+    fn traverse(
+        &self,
+        tree: &Entity,
+        report: &mut Report,
+        visit: &mut dyn FnMut(&TraversedPart<'_>, &mut Report),
+    ) {
+        let (options, location) = (self.options, self.location);
+        let mut t = Traversal {
+            scope: self,
+            report,
+            visit,
+        };
+        // The retrieval base: `--url`, established once for the whole input,
+        // else each message's own `Snapshot-Content-Location`.
+        let url = match self.outer {
+            OuterBase::Retrieval if options.url.is_some() => {
+                Some(options.retrieval_base(location, t.report))
+            }
+            _ => None,
+        };
+        let retrieval = |message: &Entity, report: &mut Report| match &url {
+            Some(given) => given.clone(),
+            None => bases::snapshot_base(message, options, location, report),
+        };
+        if tree.structure == Structure::Mbox {
+            // Every message of an mbox file stands alone.
+            t.entity_only(tree, None, None);
+            for message in &tree.children {
+                let base = retrieval(message, t.report);
+                t.entity(message, base, None);
+            }
+        } else {
+            let base = match &self.outer {
+                OuterBase::Retrieval => retrieval(tree, t.report),
+                OuterBase::Enclosed(base) => base.clone(),
+            };
+            t.entity(tree, base, None);
+        }
+    }
 }
 
 /// What the traversal established for one entity.
@@ -99,59 +195,8 @@ pub struct TraversedPart<'t> {
     pub protected: Option<&'t str>,
 }
 
-/// Visit every entity of `tree` in input order with its base established
-/// (innermost wins): own heading, else the enclosing entity's base, else the
-/// retrieval base (`--url`, `Snapshot-Content-Location`), else none. Signed
-/// and encrypted subtrees are reported once and marked protected unless
-/// `options.force`.
-pub fn traverse(
-    input: &[u8],
-    tree: &Entity,
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-    outer: OuterBase,
-    visit: &mut dyn FnMut(&TraversedPart<'_>, &mut Report),
-) {
-    let mut t = Traversal {
-        input,
-        options,
-        location,
-        report,
-        visit,
-    };
-    // The retrieval base: `--url`, established once for the whole input,
-    // else each message's own `Snapshot-Content-Location`.
-    let url = match outer {
-        OuterBase::Retrieval if options.url.is_some() => {
-            Some(options.retrieval_base(location, t.report))
-        }
-        _ => None,
-    };
-    let retrieval = |message: &Entity, report: &mut Report| match &url {
-        Some(given) => given.clone(),
-        None => bases::snapshot_base(message, options, location, report),
-    };
-    if tree.structure == Structure::Mbox {
-        // Every message of an mbox file stands alone.
-        t.entity_only(tree, None, None);
-        for message in &tree.children {
-            let base = retrieval(message, t.report);
-            t.entity(message, base, None);
-        }
-    } else {
-        let base = match outer {
-            OuterBase::Retrieval => retrieval(tree, t.report),
-            OuterBase::Enclosed(base) => base,
-        };
-        t.entity(tree, base, None);
-    }
-}
-
 struct Traversal<'a, 'v> {
-    input: &'a [u8],
-    options: &'a Options,
-    location: &'a Location,
+    scope: &'a Scope<'a>,
     report: &'a mut Report,
     visit: &'v mut dyn FnMut(&TraversedPart<'_>, &mut Report),
 }
@@ -163,12 +208,12 @@ impl Traversal<'_, '_> {
         enclosing: Option<EstablishedBase>,
         protected: Option<String>,
     ) {
-        let loc = entity.location(self.location);
+        let loc = entity.location(self.scope.location);
         let heading = bases::heading_base(
             entity,
-            self.input,
+            self.scope.input,
             enclosing.as_ref(),
-            self.options,
+            self.scope.options,
             &loc,
             self.report,
         );
@@ -209,7 +254,7 @@ impl Traversal<'_, '_> {
 
     /// Does a signature cover `entity` (and so forbid changing it)?
     fn signature(&mut self, entity: &Entity, loc: &Location) -> Option<String> {
-        if self.options.force {
+        if self.scope.options.force {
             return None;
         }
         let why = match entity.media_type.as_str() {
@@ -320,30 +365,29 @@ pub fn is_rewritable_type(media_type: &str) -> bool {
         || Format::is_xml_media_type(media_type)
 }
 
-struct Planner<'a> {
-    input: &'a [u8],
-    options: &'a Options,
-    location: &'a Location,
+struct Planner<'s, 'a> {
+    scope: &'s Scope<'a>,
     edits: Vec<PartEdit>,
     /// The referring document's encoding of each `text/css` part, where known.
     style_environments: std::collections::HashMap<String, &'static encoding_rs::Encoding>,
 }
 
-impl Planner<'_> {
+impl Planner<'_, '_> {
     fn part(&mut self, part: &TraversedPart<'_>, report: &mut Report) {
         if part.protected.is_some() {
             return;
         }
         let entity = part.entity;
-        let loc = entity.location(self.location);
+        let loc = entity.location(self.scope.location);
         if let Some(rel) = &part.heading.relative_location {
-            let mut rewriter = LinkRewriter::new(rel.against.as_ref(), self.options, report, &loc)
-                .without_browser_rules();
+            let mut rewriter =
+                LinkRewriter::new(rel.against.as_ref(), self.scope.options, report, &loc)
+                    .without_browser_rules();
             if let Some(absolute) = rewriter.rewrite("header", "Content-Location", &rel.value) {
                 // A header that was 7-bit stays 7-bit (an encoded-word value
                 // decoded to non-ASCII is written as encoded-words again).
-                let replacement = if self.input[rel.span.clone()].is_ascii() {
-                    let newline = transfer::Newline::detect(&self.input[rel.span.start..])
+                let replacement = if self.scope.input[rel.span.clone()].is_ascii() {
+                    let newline = transfer::Newline::detect(&self.scope.input[rel.span.start..])
                         .unwrap_or(transfer::Newline::Lf);
                     headers::seven_bit_header_value(&absolute, newline.as_bytes())
                 } else {
@@ -412,35 +456,26 @@ impl Planner<'_> {
         loc: &Location,
         report: &mut Report,
     ) -> Option<Vec<u8>> {
-        let encoding = entity.transfer_encoding();
-        let decoded = self.decode(entity, &encoding, loc, report)?;
-        let tree = walk::walk_enclosed(&decoded, entity, self.location, report);
-        let inherited = OuterBase::Enclosed(base.map(EstablishedBase::inherited));
-        let edits = plan_tree(
-            &decoded,
-            &tree,
-            self.options,
-            self.location,
-            report,
-            inherited,
-        );
+        let decoded = self.decode(entity, loc, report)?;
+        let edits = plan_message(&self.scope.enclosed(&decoded, entity, base), report);
         if edits.is_empty() {
             return None;
         }
         let edits: Vec<Edit> = edits.into_iter().map(|e| e.edit).collect();
         let rewritten = crate::splice::apply(&decoded, &edits);
-        self.encode(entity, &encoding, &rewritten, loc, report)
+        self.encode(entity, &entity.transfer_encoding(), &rewritten, loc, report)
     }
 
-    /// The body of `entity` decoded; `None` (reported) when it cannot be.
-    fn decode(
-        &self,
+    /// The content of `entity` ([`Scope::content`]); `None` (reported) when
+    /// it cannot be decoded.
+    fn decode<'s>(
+        &'s self,
         entity: &Entity,
-        encoding: &TransferEncoding,
         loc: &Location,
         report: &mut Report,
-    ) -> Option<std::borrow::Cow<'_, [u8]>> {
-        decoded_body(self.input, entity, encoding)
+    ) -> Option<std::borrow::Cow<'s, [u8]>> {
+        self.scope
+            .content(entity)?
             .map_err(|e| report.problem(loc, Severity::Error, format!("{e}; left unchanged")))
             .ok()
     }
@@ -456,8 +491,8 @@ impl Planner<'_> {
         report: &mut Report,
     ) -> Option<Vec<u8>> {
         let frame = Frame {
-            original: &self.input[entity.body.clone()],
-            newline: part_newline(self.input, entity),
+            original: &self.scope.input[entity.body.clone()],
+            newline: part_newline(self.scope.input, entity),
             boundaries: &entity.enclosing_boundaries,
             text: !is_utf16(content, entity),
         };
@@ -494,7 +529,7 @@ impl Planner<'_> {
             );
             return None;
         }
-        let content = self.decode(entity, &encoding, loc, report)?;
+        let content = self.decode(entity, loc, report)?;
         // The trailing white space (the line breaks before the next boundary
         // or the next message of an mbox) is kept exactly: the HTML parser
         // would move it inside <body>.
@@ -507,7 +542,7 @@ impl Planner<'_> {
             );
             return None;
         }
-        let ctx = html_context(entity, self.options, base, loc);
+        let ctx = html_context(entity, self.scope.options, base, loc);
         // An XML part that is no feed is not read.
         let format = crate::by_format::of_content(&entity.media_type, text)?;
         let environment = self.style_environments.get(&entity.path).copied();
@@ -521,7 +556,7 @@ impl Planner<'_> {
         {
             rewritten = transfer::lone_lf_to_crlf(&rewritten).into_owned();
         }
-        let body = &self.input[entity.body.clone()];
+        let body = &self.scope.input[entity.body.clone()];
         if transfer::breaks_line_limit(&encoding, &rewritten, body) {
             let header = self.declare_quoted_printable(entity)?;
             report.problem(
@@ -557,7 +592,7 @@ impl Planner<'_> {
             part: entity.path.clone(),
         };
         if let Some(h) = entity.header("content-transfer-encoding") {
-            let raw = &self.input[h.value.clone()];
+            let raw = &self.scope.input[h.value.clone()];
             let start = h.value.start + raw.iter().take_while(|b| b.is_ascii_whitespace()).count();
             let end = h.value.end
                 - raw
@@ -567,7 +602,7 @@ impl Planner<'_> {
                     .count();
             return Some(edit(start.min(end)..end, "quoted-printable"));
         }
-        let block = &self.input[entity.span.start..entity.body.start];
+        let block = &self.scope.input[entity.span.start..entity.body.start];
         let newline = if block.ends_with(b"\r\n") {
             "\r\n"
         } else {

@@ -18,10 +18,15 @@
 //! handed out as it is decoded; damage in it is still reported, but what
 //! was handed out stays handed out.
 //!
-//! The inflater ([`flate2::Decompress`]) is reused from member to member.
+//! A `.warc.zst` (zstd frames, maybe a dictionary first: the IIPC
+//! proposal) goes the same way, frame after frame: one path for both, the
+//! decoder and what differs between them (how a unit starts, how it is
+//! named, how it is decoded and checked) in one [`Codec`]. The decoder
+//! ([`flate2::Decompress`], zstd's) is reused from unit to unit.
 
 use flate2::{Decompress, FlushDecompress, Status};
 use std::io::{self, Read};
+use zstd::stream::raw::Operation;
 
 /// The gzip magic and method (deflate): how a member starts.
 const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -138,12 +143,10 @@ enum Mode {
     Start,
     /// Plain bytes: the input as it is.
     Plain,
-    /// Between gzip members.
+    /// Between gzip members or zstd frames.
     Between,
-    /// Inside a member larger than `whole`, handed out as decoded.
+    /// Inside a member or frame larger than `whole`, handed out as decoded.
     Streaming,
-    /// Between zstd frames (`.warc.zst`).
-    ZstdBetween,
     End,
 }
 
@@ -153,34 +156,179 @@ enum Mode {
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 const ZSTD_DICTIONARY: u32 = 0x184D_2A5D;
 
+/// The compression of the input's units — gzip members (`.warc.gz`; also
+/// the default of a plain file, where members may follow: `cat a.warc.gz
+/// b.warc`) or zstd frames (`.warc.zst`) — with its decoder, reused from
+/// unit to unit. Everything the stream does differently for the two is
+/// here; the stream itself has one path.
+enum Codec {
+    /// gzip (RFC 1952): each member's header read, its data inflated, its
+    /// CRC and length checked.
+    Gzip {
+        inflate: Decompress,
+        crc: flate2::Crc,
+        /// File offsets `from..to` known to hold no NUL byte (the last
+        /// header-name scan that found none): never scanned twice.
+        no_nul: (u64, u64),
+    },
+    /// zstd (RFC 8878): a frame has no check of its own (its checksum is
+    /// optional), so one must decode to WARC text. The decoder is made at
+    /// the first frame, or with the file's dictionary.
+    Zstd {
+        decoder: Option<zstd::stream::raw::Decoder<'static>>,
+    },
+}
+
+impl Codec {
+    /// How a unit starts.
+    fn magic(&self) -> &'static [u8] {
+        match self {
+            Codec::Gzip { .. } => &MAGIC,
+            Codec::Zstd { .. } => &ZSTD_MAGIC,
+        }
+    }
+
+    /// How many bytes are looked at between units: a magic, or a zstd
+    /// skippable frame's head.
+    fn head_len(&self) -> usize {
+        match self {
+            Codec::Gzip { .. } => MAGIC.len(),
+            Codec::Zstd { .. } => 8,
+        }
+    }
+
+    /// A unit's name in messages, and its short name.
+    fn unit(&self) -> (&'static str, &'static str) {
+        match self {
+            Codec::Gzip { .. } => ("gzip member", "member"),
+            Codec::Zstd { .. } => ("zstd frame", "frame"),
+        }
+    }
+
+    /// Between units, may plain WARC text follow (gzip: members and plain
+    /// records mix; zstd: a file of frames)?
+    fn mixes_with_plain(&self) -> bool {
+        matches!(self, Codec::Gzip { .. })
+    }
+
+    /// Start the unit at the raw position: a gzip member's header read
+    /// (the raw position ends after it) and the inflater reset; the zstd
+    /// decoder made or reset.
+    fn start<R: Read>(&mut self, raw: &mut Raw<R>) -> io::Result<Result<(), Why>> {
+        match self {
+            Codec::Gzip {
+                inflate,
+                crc,
+                no_nul,
+            } => {
+                if let Err(why) = gzip_header(raw, no_nul)? {
+                    return Ok(Err(why));
+                }
+                inflate.reset(false);
+                crc.reset();
+            }
+            Codec::Zstd { decoder } => match decoder {
+                Some(decoder) => decoder.reinit()?,
+                None => *decoder = Some(zstd::stream::raw::Decoder::new()?),
+            },
+        }
+        Ok(Ok(()))
+    }
+
+    /// Decode (the rest of) the unit at the raw position into `into`
+    /// (appending). Stops at the unit's end (checked: `Done`), or with
+    /// `Large` once `into` is longer than `limit` (with no limit: once
+    /// anything was appended). `limit` is given for a unit just started.
+    fn decode<R: Read>(
+        &mut self,
+        raw: &mut Raw<R>,
+        into: &mut Vec<u8>,
+        limit: Option<usize>,
+    ) -> io::Result<Inflated> {
+        let starting = limit.is_some();
+        let unit_start = into.len();
+        loop {
+            if raw.available().is_empty() && !raw.more()? {
+                return Ok(Inflated::Bad(Why::Ended));
+            }
+            if into.capacity() - into.len() < CHUNK {
+                into.reserve(CHUNK.max(into.len() / 4));
+            }
+            let old_len = into.len();
+            let ended = match self {
+                Codec::Gzip { inflate, crc, .. } => {
+                    let old_in = inflate.total_in();
+                    let status =
+                        inflate.decompress_vec(raw.available(), into, FlushDecompress::None);
+                    raw.consume((inflate.total_in() - old_in) as usize);
+                    crc.update(&into[old_len..]);
+                    match status {
+                        Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
+                        Ok(Status::StreamEnd) => return gzip_trailer(raw, crc),
+                        Ok(_) => false,
+                    }
+                }
+                Codec::Zstd { decoder } => {
+                    use zstd::stream::raw::{InBuffer, OutBuffer};
+                    let decoder = decoder.as_mut().expect("Codec::start makes it");
+                    let mut input = InBuffer::around(raw.available());
+                    let mut output = OutBuffer::around_pos(into, old_len);
+                    let hint = decoder.run(&mut input, &mut output);
+                    raw.consume(input.pos());
+                    match hint {
+                        Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
+                        Ok(hint) => hint == 0,
+                    }
+                }
+            };
+            let large = match limit {
+                Some(limit) => into.len() > limit,
+                None => into.len() > old_len,
+            };
+            if !ended && !large {
+                continue;
+            }
+            // A zstd frame that decodes to something other than WARC
+            // records is taken for what it is, bytes that only start like a
+            // frame, and rescanned from its second byte, as a gzip member
+            // that fails its CRC.
+            if starting && matches!(self, Codec::Zstd { .. }) && !starts_plain(&into[unit_start..])
+            {
+                return Ok(Inflated::Bad(Why::Check(
+                    "it decodes to something other than a WARC record",
+                )));
+            }
+            return Ok(if ended {
+                Inflated::Done
+            } else {
+                Inflated::Large
+            });
+        }
+    }
+}
+
 /// The uncompressed stream (see the module's documentation).
 pub struct Stream<R> {
     raw: Raw<R>,
     mode: Mode,
-    /// Was the input gzip at its start?
-    gzip: bool,
-    /// Is the input zstd (`.warc.zst`: frames, maybe a dictionary first)?
-    zstd: bool,
-    /// The zstd decoder (with the file's dictionary), reused frame to frame.
-    zstd_decoder: Option<zstd::stream::raw::Decoder<'static>>,
-    /// Has a gzip member been seen (plain bytes are then handed out only
-    /// up to the next gzip magic, where a member may start)?
-    seen_gzip: bool,
-    inflate: Decompress,
-    crc: flate2::Crc,
+    /// Did the input start with a unit (a gzip member, a zstd frame or
+    /// dictionary)?
+    compressed: bool,
+    /// The units' compression and decoder.
+    codec: Codec,
+    /// Has a unit been seen (plain bytes are then handed out only up to the
+    /// next magic, where a unit may start)?
+    seen_unit: bool,
     /// Members larger than this (decoded) are streamed.
     whole: usize,
     /// Uncompressed bytes handed out.
     decoded: u64,
-    /// Where each gzip member, and each run of plain bytes after gzip,
-    /// starts: (uncompressed position, file offset, is a member); those
-    /// before the reader's position are forgotten but the last.
+    /// Where each unit, and each run of plain bytes after units, starts:
+    /// (uncompressed position, file offset, is a unit); those before the
+    /// reader's position are forgotten but the last.
     segments: Vec<(u64, u64, bool)>,
-    /// Where the member being decoded started, and its first decoded position.
+    /// Where the unit being decoded started, and its first decoded position.
     member_start: u64,
-    /// File offsets `from..to` known to hold no NUL byte (the last
-    /// header-name scan that found none): never scanned twice.
-    no_nul: (u64, u64),
 }
 
 impl<R: Read> Stream<R> {
@@ -202,20 +350,24 @@ impl<R: Read> Stream<R> {
         let head = raw.available();
         let zstd =
             head.starts_with(&ZSTD_MAGIC) || head.starts_with(&ZSTD_DICTIONARY.to_le_bytes());
+        let codec = match zstd {
+            true => Codec::Zstd { decoder: None },
+            false => Codec::Gzip {
+                inflate: Decompress::new(false),
+                crc: flate2::Crc::new(),
+                no_nul: (0, 0),
+            },
+        };
         Ok(Stream {
             raw,
             mode: Mode::Start,
-            gzip,
-            zstd,
-            zstd_decoder: None,
-            seen_gzip: false,
-            inflate: Decompress::new(false),
-            crc: flate2::Crc::new(),
+            compressed: gzip || zstd,
+            codec,
+            seen_unit: false,
             whole,
             decoded: 0,
             segments: Vec::new(),
             member_start: 0,
-            no_nul: (0, 0),
         })
     }
 
@@ -248,17 +400,17 @@ impl<R: Read> Stream<R> {
     /// Plain bytes start here (in a file that has had gzip).
     fn plain_from_here(&mut self) {
         self.mode = Mode::Plain;
-        if self.gzip || self.seen_gzip {
+        if self.compressed || self.seen_unit {
             self.segments.push((self.decoded, self.raw.offset(), false));
         }
     }
 
-    /// Is the stream stopped in plain bytes right before a gzip magic (a
-    /// member may start there if a record does)?
+    /// Is the stream stopped in plain bytes right before a magic (a unit
+    /// may start there if a record does)?
     pub fn at_magic(&self) -> bool {
         matches!(self.mode, Mode::Plain)
-            && self.seen_gzip
-            && self.raw.available().starts_with(&MAGIC)
+            && self.seen_unit
+            && self.raw.available().starts_with(self.codec.magic())
     }
 
     /// Append more bytes to `into`. `boundary`: the reader holds no bytes
@@ -269,37 +421,10 @@ impl<R: Read> Stream<R> {
             match self.mode {
                 Mode::End => return Ok(Fill::End),
                 Mode::Start => {
-                    self.mode = if self.zstd {
-                        Mode::ZstdBetween
-                    } else if self.gzip {
-                        Mode::Between
-                    } else {
-                        Mode::Plain
+                    self.mode = match self.compressed {
+                        true => Mode::Between,
+                        false => Mode::Plain,
                     };
-                }
-                Mode::ZstdBetween => {
-                    self.raw.ensure(8)?;
-                    let available = self.raw.available();
-                    if available.is_empty() {
-                        self.mode = Mode::End;
-                        continue;
-                    }
-                    if available.starts_with(&ZSTD_MAGIC) {
-                        return self.member(into);
-                    }
-                    let magic = available
-                        .get(..4)
-                        .map(|m| u32::from_le_bytes([m[0], m[1], m[2], m[3]]));
-                    match magic {
-                        Some(magic)
-                            if magic & 0xFFFF_FFF0 == 0x184D_2A50 && available.len() >= 8 =>
-                        {
-                            if let Some(damage) = self.skippable(magic)? {
-                                return Ok(Fill::Damage(damage));
-                            }
-                        }
-                        _ => return self.junk(),
-                    }
                 }
                 Mode::Plain => {
                     if boundary && self.at_magic() {
@@ -311,10 +436,10 @@ impl<R: Read> Stream<R> {
                         continue;
                     }
                     let available = self.raw.available();
-                    // After gzip members, plain bytes stop before a magic
-                    // (past the first byte): a member may start there.
-                    let n = if self.seen_gzip {
-                        memchr::memmem::find(&available[1..], &MAGIC)
+                    // After units, plain bytes stop before a magic (past the
+                    // first byte): a unit may start there.
+                    let n = if self.seen_unit {
+                        memchr::memmem::find(&available[1..], self.codec.magic())
                             .map_or(available.len(), |i| i + 1)
                     } else {
                         available.len()
@@ -325,16 +450,22 @@ impl<R: Read> Stream<R> {
                     return Ok(Fill::Data);
                 }
                 Mode::Between => {
-                    self.raw.ensure(MAGIC.len())?;
+                    self.raw.ensure(self.codec.head_len())?;
                     let available = self.raw.available();
                     if available.is_empty() {
                         self.mode = Mode::End;
                         continue;
                     }
-                    if available.starts_with(&MAGIC) {
+                    if available.starts_with(self.codec.magic()) {
                         return self.member(into);
                     }
-                    if starts_plain(available) {
+                    if let Some(magic) = self.skippable_magic() {
+                        if let Some(damage) = self.skippable(magic)? {
+                            return Ok(Fill::Damage(damage));
+                        }
+                        continue;
+                    }
+                    if self.codec.mixes_with_plain() && starts_plain(available) {
                         self.plain_from_here();
                         continue;
                     }
@@ -348,29 +479,24 @@ impl<R: Read> Stream<R> {
     /// Decode the member at the raw position into `into`: whole and checked,
     /// or (past `whole`) streamed.
     fn member(&mut self, into: &mut Vec<u8>) -> io::Result<Fill> {
-        self.seen_gzip = true;
+        self.seen_unit = true;
         let start = self.raw.offset();
         self.member_start = start;
         self.raw.mark = Some(self.raw.at);
         let before = into.len();
-        let result = if self.zstd {
-            self.zstd_frame_into(into, Some(before + self.whole))?
-        } else {
-            match self.header()? {
-                Ok(()) => {
-                    self.inflate.reset(false);
-                    self.crc.reset();
-                    self.inflate_into(into, Some(before + self.whole))?
-                }
-                Err(why) => Inflated::Bad(why),
+        let result = match self.codec.start(&mut self.raw)? {
+            Ok(()) => {
+                let limit = Some(before + self.whole);
+                self.codec.decode(&mut self.raw, into, limit)?
             }
+            Err(why) => Inflated::Bad(why),
         };
         match result {
             Inflated::Done => {
                 self.raw.mark = None;
                 self.segments.push((self.decoded, start, true));
                 self.decoded += (into.len() - before) as u64;
-                self.mode = self.between();
+                self.mode = Mode::Between;
                 Ok(Fill::Data)
             }
             Inflated::Large => {
@@ -391,27 +517,14 @@ impl<R: Read> Stream<R> {
         }
     }
 
-    /// Between members or frames.
-    fn between(&self) -> Mode {
-        if self.zstd {
-            Mode::ZstdBetween
-        } else {
-            Mode::Between
-        }
-    }
-
     /// Go on decoding a large member.
     fn stream_member(&mut self, into: &mut Vec<u8>) -> io::Result<Fill> {
         let before = into.len();
-        let inflated = if self.zstd {
-            self.zstd_frame_into(into, None)?
-        } else {
-            self.inflate_into(into, None)?
-        };
+        let inflated = self.codec.decode(&mut self.raw, into, None)?;
         match inflated {
             Inflated::Done => {
                 self.decoded += (into.len() - before) as u64;
-                self.mode = self.between();
+                self.mode = Mode::Between;
                 Ok(Fill::Data)
             }
             Inflated::Large => {
@@ -432,11 +545,7 @@ impl<R: Read> Stream<R> {
     /// The damage of the member at `start`, skipped to `resume`.
     fn damage(&self, start: u64, resume: Option<u64>, why: Why, reached: u64) -> Damage {
         let end = resume.unwrap_or(self.raw.offset());
-        let (unit, next_unit) = if self.zstd {
-            ("zstd frame", "frame")
-        } else {
-            ("gzip member", "member")
-        };
+        let (unit, next_unit) = self.codec.unit();
         // Where the decoder reached decides: a frame or member whose data
         // ran past the next one was cut there, whatever the decoder said
         // when it stopped (at the end of the input, it had only run out).
@@ -478,7 +587,7 @@ impl<R: Read> Stream<R> {
             message: format!(
                 "{} bytes that are neither a {} nor a WARC record; bytes {start}..{end} skipped, {to}",
                 end - start,
-                if self.zstd { "zstd frame" } else { "gzip member" }
+                self.codec.unit().0
             ),
         }))
     }
@@ -498,15 +607,11 @@ impl<R: Read> Stream<R> {
     fn resume(&mut self) -> io::Result<Option<u64>> {
         loop {
             let available = self.raw.available();
-            match find_restart(available, self.zstd) {
+            match find_restart(available, self.codec.magic()) {
                 Some(i) if available.len() - i >= 7 || self.raw.eof => {
                     self.raw.consume(i);
                     let rest = self.raw.available();
-                    if self.zstd && rest.starts_with(&ZSTD_MAGIC) {
-                        self.mode = Mode::ZstdBetween;
-                        return Ok(Some(self.raw.offset()));
-                    }
-                    if !self.zstd && rest.starts_with(&MAGIC) {
+                    if rest.starts_with(self.codec.magic()) {
                         self.mode = Mode::Between;
                         return Ok(Some(self.raw.offset()));
                     }
@@ -536,6 +641,16 @@ impl<R: Read> Stream<R> {
                 }
             }
         }
+    }
+
+    /// The magic of the zstd skippable frame (`0x184D2A50`–`0x184D2A5F`:
+    /// the dictionary, or an extension) at the raw position, its 8-byte head
+    /// available; `None` for anything else, and in a gzip file.
+    fn skippable_magic(&self) -> Option<u32> {
+        let head = self.raw.available().get(..8)?;
+        let magic = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+        let zstd = matches!(self.codec, Codec::Zstd { .. });
+        (zstd && magic & 0xFFFF_FFF0 == 0x184D_2A50).then_some(magic)
     }
 
     /// A skippable frame at the raw position (its 8-byte head available):
@@ -591,208 +706,113 @@ impl<R: Read> Stream<R> {
         };
         match zstd::stream::raw::Decoder::with_dictionary(&dictionary) {
             Ok(decoder) => {
-                self.zstd_decoder = Some(decoder);
+                self.codec = Codec::Zstd {
+                    decoder: Some(decoder),
+                };
                 Ok(None)
             }
             Err(e) => Ok(Some(bad(e.to_string(), end))),
         }
     }
+}
 
-    /// Decode (the rest of) the zstd frame at the raw position into `into`,
-    /// as [`Self::inflate_into`] does a gzip member.
-    fn zstd_frame_into(
-        &mut self,
-        into: &mut Vec<u8>,
-        limit: Option<usize>,
-    ) -> io::Result<Inflated> {
-        use zstd::stream::raw::{InBuffer, Operation, OutBuffer};
-        if self.zstd_decoder.is_none() {
-            self.zstd_decoder = Some(zstd::stream::raw::Decoder::new()?);
-        }
-        let starting = limit.is_some();
-        let Stream {
-            raw, zstd_decoder, ..
-        } = self;
-        let decoder = zstd_decoder.as_mut().expect("made above");
-        if starting {
-            decoder.reinit()?;
-        }
-        let frame_start = into.len();
-        loop {
-            if raw.available().is_empty() && !raw.more()? {
-                return Ok(Inflated::Bad(Why::Ended));
-            }
-            if into.capacity() - into.len() < CHUNK {
-                into.reserve(CHUNK.max(into.len() / 4));
-            }
-            let old_len = into.len();
-            let mut input = InBuffer::around(raw.available());
-            let position = into.len();
-            let mut output = OutBuffer::around_pos(into, position);
-            let hint = decoder.run(&mut input, &mut output);
-            let used = input.pos();
-            raw.consume(used);
-            match hint {
-                Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
-                Ok(0) => {
-                    // A frame has no check of its own (its checksum is
-                    // optional): one that decodes to something other than
-                    // WARC records is taken for what it is, bytes that
-                    // only start like a frame, and rescanned from its
-                    // second byte, as a gzip member that fails its CRC.
-                    if starting && !starts_plain(&into[frame_start..]) {
-                        return Ok(Inflated::Bad(Why::Check(
-                            "it decodes to something other than a WARC record",
-                        )));
-                    }
-                    return Ok(Inflated::Done);
-                }
-                Ok(_) => {
-                    let enough = match limit {
-                        Some(limit) => into.len() > limit,
-                        None => into.len() > old_len,
-                    };
-                    if enough {
-                        if starting && !starts_plain(&into[frame_start..]) {
-                            return Ok(Inflated::Bad(Why::Check(
-                                "it decodes to something other than a WARC record",
-                            )));
-                        }
-                        return Ok(Inflated::Large);
-                    }
-                }
-            }
-        }
+/// Read a gzip member's header (RFC 1952); the raw position ends after it.
+/// `no_nul`: file offsets known to hold no NUL byte, kept from member to
+/// member.
+fn gzip_header<R: Read>(raw: &mut Raw<R>, no_nul: &mut (u64, u64)) -> io::Result<Result<(), Why>> {
+    if !raw.ensure(10)? {
+        return Ok(Err(Why::Ended));
     }
-
-    /// Read a member's header (RFC 1952); the raw position ends after it.
-    fn header(&mut self) -> io::Result<Result<(), Why>> {
-        if !self.raw.ensure(10)? {
+    let head = &raw.available()[..10];
+    let flags = head[3];
+    if flags & 0xE0 != 0 {
+        return Ok(Err(Why::Header("reserved flag bits set")));
+    }
+    let mut at = 10;
+    if flags & 0x04 != 0 {
+        if !raw.ensure(at + 2)? {
             return Ok(Err(Why::Ended));
         }
-        let head = &self.raw.available()[..10];
-        let flags = head[3];
-        if flags & 0xE0 != 0 {
-            return Ok(Err(Why::Header("reserved flag bits set")));
-        }
-        let mut at = 10;
-        if flags & 0x04 != 0 {
-            if !self.raw.ensure(at + 2)? {
-                return Ok(Err(Why::Ended));
-            }
-            let a = self.raw.available();
-            let extra = usize::from(a[at]) | usize::from(a[at + 1]) << 8;
-            at += 2 + extra;
-        }
-        for flag in [0x08, 0x10] {
-            if flags & flag != 0 {
-                loop {
-                    if !self.raw.ensure(at + 1)? {
-                        return Ok(Err(Why::Ended));
-                    }
-                    // Bytes already known to hold no NUL are not scanned
-                    // again: fake headers one after the other, each with
-                    // an unterminated name, would each scan the same MiB.
-                    let here = self.raw.offset() + at as u64;
-                    let (from, to) = self.no_nul;
-                    let skip = if (from..to).contains(&here) {
-                        (to - here) as usize
-                    } else {
-                        0
-                    };
-                    let len = self.raw.available().len();
-                    if skip > MAX_GZIP_NAME {
-                        return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
-                    }
-                    let scan_from = (at + skip).min(len);
-                    let found = memchr::memchr(0, &self.raw.available()[scan_from..]);
-                    let scanned_to =
-                        self.raw.offset() + found.map_or(len, |i| scan_from + i) as u64;
-                    let known_from = if (from..=to).contains(&here) {
-                        from
-                    } else {
-                        here
-                    };
-                    self.no_nul = (known_from, scanned_to);
-                    match found {
-                        Some(i) => {
-                            at = scan_from + i + 1;
-                            if at - 1 - (here - self.raw.offset()) as usize > MAX_GZIP_NAME {
-                                return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
-                            }
-                            break;
+        let a = raw.available();
+        let extra = usize::from(a[at]) | usize::from(a[at + 1]) << 8;
+        at += 2 + extra;
+    }
+    for flag in [0x08, 0x10] {
+        if flags & flag != 0 {
+            loop {
+                if !raw.ensure(at + 1)? {
+                    return Ok(Err(Why::Ended));
+                }
+                // Bytes already known to hold no NUL are not scanned
+                // again: fake headers one after the other, each with
+                // an unterminated name, would each scan the same MiB.
+                let here = raw.offset() + at as u64;
+                let (from, to) = *no_nul;
+                let skip = if (from..to).contains(&here) {
+                    (to - here) as usize
+                } else {
+                    0
+                };
+                let len = raw.available().len();
+                if skip > MAX_GZIP_NAME {
+                    return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
+                }
+                let scan_from = (at + skip).min(len);
+                let found = memchr::memchr(0, &raw.available()[scan_from..]);
+                let scanned_to = raw.offset() + found.map_or(len, |i| scan_from + i) as u64;
+                let known_from = if (from..=to).contains(&here) {
+                    from
+                } else {
+                    here
+                };
+                *no_nul = (known_from, scanned_to);
+                match found {
+                    Some(i) => {
+                        at = scan_from + i + 1;
+                        if at - 1 - (here - raw.offset()) as usize > MAX_GZIP_NAME {
+                            return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
                         }
-                        None => {
-                            if len - at > MAX_GZIP_NAME {
-                                return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
-                            }
-                            if !self.raw.ensure(len + 1)? {
-                                return Ok(Err(Why::Ended));
-                            }
+                        break;
+                    }
+                    None => {
+                        if len - at > MAX_GZIP_NAME {
+                            return Ok(Err(Why::Header("a header name or comment over 1 MiB")));
+                        }
+                        if !raw.ensure(len + 1)? {
+                            return Ok(Err(Why::Ended));
                         }
                     }
                 }
             }
         }
-        if flags & 0x02 != 0 {
-            at += 2;
-        }
-        if !self.raw.ensure(at)? {
-            return Ok(Err(Why::Ended));
-        }
-        self.raw.consume(at);
-        Ok(Ok(()))
     }
+    if flags & 0x02 != 0 {
+        at += 2;
+    }
+    if !raw.ensure(at)? {
+        return Ok(Err(Why::Ended));
+    }
+    raw.consume(at);
+    Ok(Ok(()))
+}
 
-    /// Inflate the current member into `into` (appending). Stops at the
-    /// member's end (trailer checked: `Done`), or with `Large` once `into`
-    /// is longer than `limit` (with no limit: once anything was appended).
-    fn inflate_into(&mut self, into: &mut Vec<u8>, limit: Option<usize>) -> io::Result<Inflated> {
-        loop {
-            if self.raw.available().is_empty() && !self.raw.more()? {
-                return Ok(Inflated::Bad(Why::Ended));
-            }
-            if into.capacity() - into.len() < CHUNK {
-                into.reserve(CHUNK.max(into.len() / 4));
-            }
-            let old_in = self.inflate.total_in();
-            let old_len = into.len();
-            let status =
-                self.inflate
-                    .decompress_vec(self.raw.available(), into, FlushDecompress::None);
-            let used = (self.inflate.total_in() - old_in) as usize;
-            self.raw.consume(used);
-            self.crc.update(&into[old_len..]);
-            match status {
-                Err(e) => return Ok(Inflated::Bad(Why::Data(e.to_string()))),
-                Ok(Status::StreamEnd) => {
-                    if !self.raw.ensure(8)? {
-                        return Ok(Inflated::Bad(Why::Ended));
-                    }
-                    let t = &self.raw.available()[..8];
-                    let crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
-                    let size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
-                    self.raw.consume(8);
-                    if crc != self.crc.sum() {
-                        return Ok(Inflated::Bad(Why::Check("CRC mismatch")));
-                    }
-                    if size != self.crc.amount() {
-                        return Ok(Inflated::Bad(Why::Check("length mismatch")));
-                    }
-                    return Ok(Inflated::Done);
-                }
-                Ok(_) => {
-                    let enough = match limit {
-                        Some(limit) => into.len() > limit,
-                        None => into.len() > old_len,
-                    };
-                    if enough {
-                        return Ok(Inflated::Large);
-                    }
-                }
-            }
-        }
+/// The 8-byte trailer of a gzip member whose data `crc` checked (the raw
+/// position at it): its CRC and length must be the data's.
+fn gzip_trailer<R: Read>(raw: &mut Raw<R>, crc: &flate2::Crc) -> io::Result<Inflated> {
+    if !raw.ensure(8)? {
+        return Ok(Inflated::Bad(Why::Ended));
     }
+    let t = &raw.available()[..8];
+    let sum = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    let size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+    raw.consume(8);
+    if sum != crc.sum() {
+        return Ok(Inflated::Bad(Why::Check("CRC mismatch")));
+    }
+    if size != crc.amount() {
+        return Ok(Inflated::Bad(Why::Check("length mismatch")));
+    }
+    Ok(Inflated::Done)
 }
 
 /// Why a member is bad.
@@ -830,12 +850,11 @@ fn starts_plain(bytes: &[u8]) -> bool {
     trimmed.is_empty() || b"WARC/1.".starts_with(&trimmed[..trimmed.len().min(7)])
 }
 
-/// The first place in `bytes` where a gzip magic or `WARC/1.` starts, or
-/// may start (a partial pattern at the end counts). In compressed bytes
-/// either is as good as a line start: seven given bytes do not occur there
-/// by chance.
-fn find_restart(bytes: &[u8], zstd: bool) -> Option<usize> {
-    let frame: &[u8] = if zstd { &ZSTD_MAGIC } else { &MAGIC };
+/// The first place in `bytes` where a unit's magic (`frame`: gzip's,
+/// zstd's) or `WARC/1.` starts, or may start (a partial pattern at the end
+/// counts). In compressed bytes either is as good as a line start: seven
+/// given bytes do not occur there by chance.
+fn find_restart(bytes: &[u8], frame: &[u8]) -> Option<usize> {
     memchr::memchr2_iter(frame[0], b'W', bytes).find(|&i| {
         let rest = &bytes[i..];
         let pattern: &[u8] = if rest[0] == frame[0] {

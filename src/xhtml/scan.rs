@@ -9,10 +9,10 @@
 //! which is why it is not used here (docs/html.md, "XHTML").
 
 use super::super::html::{AttrNs, ElementNs};
-use super::namespaces::{declaration, Resolved, Scopes};
+use super::namespaces::declaration;
+pub use super::namespaces::{Resolved, Scopes};
 use quick_xml::events::{BytesStart, Event};
-use quick_xml::name::{Namespace, ResolveResult};
-use quick_xml::{NsReader, Reader};
+use quick_xml::Reader;
 use std::ops::Range;
 
 const XHTML_NS: &[u8] = b"http://www.w3.org/1999/xhtml";
@@ -109,7 +109,6 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
     // its text so far (`None`: no text yet).
     let mut style: Option<(usize, usize, Option<StyleText>)> = None;
     let offset_of = |part: &[u8]| part.as_ptr() as usize - bytes.as_ptr() as usize;
-    let span = |part: &[u8]| offset_of(part)..offset_of(part) + part.len();
     loop {
         let event = match reader.read_event() {
             Ok(event) => event,
@@ -120,52 +119,16 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
                 })
             }
         };
-        let not_well_formed = |message: String| NotWellFormed {
-            offset: reader.buffer_position(),
-            message,
-        };
         match event {
             Event::Start(ref start) | Event::Empty(ref start) => {
                 let empty = matches!(event, Event::Empty(_));
                 if let Some((_, _, text)) = style.as_mut() {
                     *text = Some(StyleText::Mixed);
                 }
-                // Every attribute's name and value as spans of the input.
-                let mut raw: Vec<(Range<usize>, Range<usize>)> = Vec::new();
-                for attr in start.attributes().with_checks(false) {
-                    let attr = attr.map_err(|e| not_well_formed(e.to_string()))?;
-                    raw.push((span(attr.key.into_inner()), span(&attr.value)));
-                }
-                if let Some(name) = duplicate(bytes, &raw) {
-                    return Err(not_well_formed(format!(
-                        "duplicated attribute `{}`",
-                        crate::quote::clip_bytes(name)
-                    )));
-                }
-                let declarations = raw
-                    .iter()
-                    .filter_map(|(k, v)| Some((declaration(&bytes[k.clone()])?, &bytes[v.clone()])))
-                    .collect();
-                scopes.push(declarations).map_err(not_well_formed)?;
-                let (ns, local) = scopes.element(&bytes[span(start.name().into_inner())]);
+                let (ns, local, attrs) =
+                    open_element(&mut scopes, start, bytes, reader.buffer_position())?;
                 let element_ns = element_ns(ns);
                 let local = String::from_utf8_lossy(local).into_owned();
-                let mut attrs = Vec::new();
-                for (key, value) in raw {
-                    let key = &bytes[key];
-                    if declaration(key).is_some() {
-                        continue;
-                    }
-                    let (attr_ns, attr_local) = scopes.attribute(key);
-                    let at = value.start;
-                    let quote = if at > 0 { bytes[at - 1] } else { b'"' };
-                    attrs.push(Attribute {
-                        ns: attr_ns_of(attr_ns),
-                        local: String::from_utf8_lossy(attr_local).into_owned(),
-                        value,
-                        quote,
-                    });
-                }
                 let is_template = element_ns == ElementNs::Html && local == "template";
                 let is_style =
                     matches!(element_ns, ElementNs::Html | ElementNs::Svg) && local == "style";
@@ -235,52 +198,61 @@ pub fn scan(bytes: &[u8]) -> Result<Vec<Element>, NotWellFormed> {
     Ok(elements)
 }
 
-/// The attributes of the start tag `start` (read by quick-xml's `reader`
-/// from `bytes`: the feed layer's reader),
-/// in source order, namespace declarations left out: each with its
-/// namespace, its local name and the span of its value in `bytes`.
-pub fn attributes(
-    reader: &NsReader<&[u8]>,
+/// The start tag `start` (read by quick-xml's plain `Reader` from `bytes`,
+/// `position` the reader's position after it) opens an element: its
+/// namespace declarations are pushed onto `scopes` (the caller pops them
+/// when the element ends, at once for an empty one) and its name resolved
+/// under them. Returns its namespace, its local name and its attributes in
+/// source order, namespace declarations left out. Shared by this module's
+/// [`scan`] and the feed layer's walk: neither uses quick-xml's `NsReader`,
+/// whose depth is a `u16` (the module [`super::namespaces`]).
+pub fn open_element<'a>(
+    scopes: &mut Scopes<'a>,
     start: &BytesStart<'_>,
-    bytes: &[u8],
-) -> Result<Vec<Attribute>, NotWellFormed> {
+    bytes: &'a [u8],
+    position: u64,
+) -> Result<(Resolved<'a>, &'a [u8], Vec<Attribute>), NotWellFormed> {
+    let not_well_formed = |message: String| NotWellFormed {
+        offset: position,
+        message,
+    };
+    let offset_of = |part: &[u8]| part.as_ptr() as usize - bytes.as_ptr() as usize;
+    let span = |part: &[u8]| offset_of(part)..offset_of(part) + part.len();
+    // Every attribute's name and value as spans of the input.
+    let mut raw: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    for attr in start.attributes().with_checks(false) {
+        let attr = attr.map_err(|e| not_well_formed(e.to_string()))?;
+        raw.push((span(attr.key.into_inner()), span(&attr.value)));
+    }
+    if let Some(name) = duplicate(bytes, &raw) {
+        return Err(not_well_formed(format!(
+            "duplicated attribute `{}`",
+            crate::quote::clip_bytes(name)
+        )));
+    }
+    let declarations = raw
+        .iter()
+        .filter_map(|(k, v)| Some((declaration(&bytes[k.clone()])?, &bytes[v.clone()])))
+        .collect();
+    scopes.push(declarations).map_err(not_well_formed)?;
+    let (ns, local) = scopes.element(&bytes[span(start.name().into_inner())]);
     let mut attrs = Vec::new();
-    for attr in start.attributes() {
-        let attr = attr.map_err(|e| NotWellFormed {
-            offset: reader.buffer_position(),
-            message: e.to_string(),
-        })?;
-        let key = attr.key;
-        if key.as_namespace_binding().is_some() {
+    for (key, value) in raw {
+        let key = &bytes[key];
+        if declaration(key).is_some() {
             continue;
         }
-        let (attr_ns, attr_local) = reader.resolver().resolve_attribute(key);
-        let value: &[u8] = &attr.value;
-        let at = value.as_ptr() as usize - bytes.as_ptr() as usize;
+        let (attr_ns, attr_local) = scopes.attribute(key);
+        let at = value.start;
         let quote = if at > 0 { bytes[at - 1] } else { b'"' };
         attrs.push(Attribute {
-            ns: attr_ns_of(resolved(&attr_ns)),
-            local: String::from_utf8_lossy(attr_local.into_inner()).into_owned(),
-            value: at..at + value.len(),
+            ns: attr_ns_of(attr_ns),
+            local: String::from_utf8_lossy(attr_local).into_owned(),
+            value,
             quote,
         });
     }
-    Ok(attrs)
-}
-
-/// The namespace of an element quick-xml's reader resolved (the feed
-/// layer's reader), as the HTML link table knows them.
-pub fn element_ns_of(ns: &ResolveResult<'_>) -> ElementNs {
-    element_ns(resolved(ns))
-}
-
-/// quick-xml's answer in this module's terms.
-fn resolved<'a>(ns: &ResolveResult<'a>) -> Resolved<'a> {
-    match ns {
-        ResolveResult::Unbound => Resolved::Unbound,
-        ResolveResult::Bound(Namespace(n)) => Resolved::Bound(n),
-        ResolveResult::Unknown(_) => Resolved::Unknown,
-    }
+    Ok((ns, local, attrs))
 }
 
 /// The first attribute name given twice in a tag (a well-formedness
@@ -297,7 +269,8 @@ fn duplicate<'a>(bytes: &'a [u8], attrs: &[(Range<usize>, Range<usize>)]) -> Opt
     (0..attrs.len()).find(|&i| !seen.insert(name(i))).map(name)
 }
 
-fn element_ns(ns: Resolved<'_>) -> ElementNs {
+/// A resolved element namespace as the HTML link table knows them.
+pub fn element_ns(ns: Resolved<'_>) -> ElementNs {
     match ns {
         Resolved::Bound(XHTML_NS) => ElementNs::Html,
         Resolved::Bound(SVG_NS) => ElementNs::Svg,

@@ -263,7 +263,7 @@ fn a_record_whose_target_uri_is_no_base_is_explained_as_rewrite_reports_it() {
     assert_eq!(
         stderr,
         format!(
-            "{name}: part record at offset 0: error: WARC-Target-URI: base `relative/p.x` is not an absolute URL (no scheme)\n"
+            "{name}: part record at offset 0: error: WARC-Target-URI relative/p.x: base `relative/p.x` is not an absolute URL (no scheme)\n"
         )
     );
     assert_eq!(status, Some(1));

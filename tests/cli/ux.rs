@@ -426,7 +426,7 @@ fn an_empty_url_says_what_is_wanted() {
         got,
         (
             String::new(),
-            "linkbase: error: --url is empty: give the URL the input was retrieved from, as in --url https://example.org/docs/page.html\n".to_string(),
+            "linkbase: error: --url is empty: give the URL the input was retrieved from, as in https://example.org/docs/page.html\n".to_string(),
             Some(2)
         )
     );

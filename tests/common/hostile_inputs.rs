@@ -383,6 +383,19 @@ pub fn deep_xhtml(depth: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// An Atom feed nested `depth` elements deep, closed, then a link (issue
+/// 32, item 8's class in the feed layer: it read with quick-xml's
+/// `NsReader`, whose depth is a `u16`).
+pub fn deep_feed(depth: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(depth * 7 + 256);
+    s.push_str("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>");
+    s.push_str(&"<e>".repeat(depth));
+    s.push_str("<link href=\"in\"/>");
+    s.push_str(&"</e>".repeat(depth));
+    s.push_str("<link href=\"x\"/></entry></feed>");
+    s.into_bytes()
+}
+
 /// A `.warc.gz`: an intact record, `n` fake gzip headers with a file name
 /// (FNAME) that never ends (10 bytes each, no NUL), then another intact
 /// record (issue 32, item 9: each fake header scanned up to 1 MiB ahead

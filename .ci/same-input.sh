@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The same input through the command line, the Rust library and the Python
+# wheel (issue 30): tests/same_input.rs again, now with its Python leg —
+# python/tests/same_input.py run by the interpreter given as $1, whose
+# `linkbase` is the wheel CI built and installed (.ci/run's Python step).
+# `cargo test` ran the file before, without that leg (no wheel yet); here the
+# trial "python: the wheel ran every case" must pass, not be ignored.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${1:?usage: .ci/same-input.sh PYTHON (the venv interpreter with the wheel installed)}
+# The wheel, not python/linkbase of the checkout: same_input.py runs from a
+# folder of its own; say which one it is.
+(cd / && "$PYTHON" -c 'import linkbase; print("same-input: linkbase", linkbase.__version__, "from", linkbase.__file__)')
+LINKBASE_PYTHON="$PYTHON" cargo test --quiet --test same_input -- --include-ignored
