@@ -9,8 +9,13 @@
 # aborted, and must:
 #   pass on   linkbase offline crawl.warc.gz -o OUT
 #             linkbase offline crawl.warc.gz recrawl.warc.gz -o OUT (revisits)
+#             linkbase offline crawl.wacz -o OUT (the WARC packed by py-wacz,
+#             `wacz create --detect-pages`, validated by `wacz validate`; its
+#             start page checked against pages.jsonl by tests/offline/start_page.py)
 #             linkbase offline MIRROR --url-prefix URL -o OUT (wget -r -p -E's;
-#             what the mirror holds: the URLs of its urls.tsv, all but one)
+#             what the mirror holds: the URLs of its urls.tsv, all but four)
+#             linkbase offline MIRROR --url-prefix URL -o OUT (the plain
+#             mirror, no -E: the copy adds .html to its pages, as -E would)
 #   fail on   wget's plain mirror (links to the live site, a lost page, query
 #             strings a browser drops from file: URLs), and on wget -k -E
 #             (images it did not fetch linked relative: missing files).
@@ -18,7 +23,8 @@
 # Then a real site nobody on the team wrote: Debian's python3-doc HTML, served
 # on 127.0.0.1, crawled into a WARC, made offline and checked the same way
 # over its first OFFLINE_REAL_PAGES pages (default 40; 0: all ~530, ~20 min).
-# Measured here: 1 min 40 s for the test site, 7 min 37 s in all on the
+# Measured here: 1 min 40 s for the test site (before the WACZ and plain
+# mirror checks, which add about 1 min 30 s, the venv's install included), 7 min 37 s in all on the
 # 2-core machine at a load of 4-6 (the Python docs: two crawls about 1 min,
 # the debug build's copy about 1.5 min, its check of 40 pages 2-3 min).
 set -euo pipefail
@@ -85,12 +91,30 @@ zcat "$work/crawl/recrawl.warc.gz" | grep -a -c '^WARC-Type: revisit' \
 # The revisits are the latest captures; their payloads are the first crawl's.
 diff -r "$work/copy-warc/$host" "$work/copy-dedup/$host"
 
-echo "== linkbase offline MIRROR --url-prefix $url (wget -r -p -E's mirror)"
+echo "== linkbase offline crawl.wacz (the crawl packed by py-wacz)"
+# py-wacz (PyPI, pinned in tests/offline/requirements-wacz.txt) in a venv of
+# its own, made once (about 1 min to install).
+WACZ_VENV=${WACZ_VENV:-target/wacz-venv}
+tests/interop/venv.sh "$WACZ_VENV" tests/offline/requirements-wacz.txt
+wacz=$PWD/$WACZ_VENV/bin/wacz
+(cd "$work/crawl" && "$wacz" create -o crawl.wacz --detect-pages crawl.warc.gz >/dev/null)
+"$wacz" validate -f "$work/crawl/crawl.wacz"
+"$linkbase" offline "$work/crawl/crawl.wacz" -o "$work/copy-wacz" --quiet
+# The same captures as the WARC: the same files; the start page lists pages.jsonl.
+diff -r "$work/copy-warc/$host" "$work/copy-wacz/$host"
+python3 tests/offline/start_page.py "$work/crawl/crawl.wacz" "$work/copy-wacz"
+
+echo "== linkbase offline MIRROR --url-prefix $url (wget -r -p -E's mirror, and the plain one)"
 "$linkbase" offline "$work/crawl/mirror-E" --url-prefix "$url" -o "$work/copy-mirror" --quiet
+"$linkbase" offline "$work/crawl/mirror" --url-prefix "$url" -o "$work/copy-plain" --quiet
+# Without -E, wget saved /page.php?id=1 (text/html) as page.php?id=1; the
+# copy names it page.php?id=1.html (docs/offline.md, "Names in a copy of a mirror").
+[ -f "$work/copy-plain/$host/page.php?id=1.html" ] && [ ! -e "$work/copy-plain/$host/page.php?id=1" ]
 
 echo "== Chromium, network off: linkbase's copies pass"
 check linkbase-warc "$warc" "$url" "$work/copy-warc" "$work/copy-warc/$host/index.html"
 check linkbase-dedup "$warc" "$url" "$work/copy-dedup" "$work/copy-dedup/$host/index.html"
+check linkbase-wacz "$warc" "$url" "$work/copy-wacz" "$work/copy-wacz/$host/index.html"
 check linkbase-mirror "$warc" "$url" "$work/copy-mirror" "$work/copy-mirror/$host/index.html" \
   --held-map "$work/copy-mirror/urls.tsv" | tee "$work/linkbase-mirror.out"
 # The mirror holds every URL of the crawl but four: the long query, whose
@@ -99,6 +123,12 @@ check linkbase-mirror "$warc" "$url" "$work/copy-mirror" "$work/copy-mirror/$hos
 # name (old.html, chain1.html) and not under their own.
 grep "not held:" "$work/linkbase-mirror.out" | sed 's/.*not held: http:\/\/[^/]*//' | cut -c1-20 >"$work/not-held"
 printf '%s\n' /chain2 /moved/final.html /moved/new.html '/search?q=offline-co' | diff - "$work/not-held"
+check linkbase-plain "$warc" "$url" "$work/copy-plain" "$work/copy-plain/$host/index.html" \
+  --held-map "$work/copy-plain/urls.tsv" | tee "$work/linkbase-plain.out"
+# The plain mirror holds the same but /docs, the page wget lost to the folder
+# /docs/ (its file was removed for the folder's).
+grep "not held:" "$work/linkbase-plain.out" | sed 's/.*not held: http:\/\/[^/]*//' | cut -c1-20 >"$work/not-held"
+printf '%s\n' /chain2 /docs /moved/final.html /moved/new.html '/search?q=offline-co' | diff - "$work/not-held"
 
 echo "== Chromium, network off: wget's plain mirror and wget -k -E must fail"
 for label in wget-mirror wget-k-E; do

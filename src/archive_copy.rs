@@ -83,6 +83,33 @@ pub const URL_MAP: &str = "urls.tsv";
 /// there with the same names are replaced). An error is an I/O error
 /// reading an archive or writing the copy, naming the file.
 pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Result<CopySummary> {
+    write_copy_reporting(archives, out, how, &mut |_| Ok(()))
+}
+
+/// One document of the copy, just rewritten and written: what
+/// [`write_copy_reporting`] hands to its caller, one at a time.
+#[derive(Debug)]
+pub struct Written<'a> {
+    /// The URL it was captured at (its `WARC-Target-URI`).
+    pub url: &'a str,
+    /// Its file in the copy (`/`-separated, relative to the copy's folder).
+    pub file: &'a str,
+    /// The rewrite's report: its links ([`LinkRecord`](crate::report::LinkRecord)s
+    /// when [`Options::keep_link_records`] is set in
+    /// [`ArchiveCopy::options`]), problems and `scripts` count.
+    pub report: &'a crate::Report,
+}
+
+/// [`write_copy`], handing each document rewritten to `each` as it is
+/// written (a per-link report: `linkbase offline ARCHIVE --report`), so
+/// that no document's records are kept beyond it. An error `each` returns
+/// ends the copy.
+pub fn write_copy_reporting(
+    archives: &[PathBuf],
+    out: &Path,
+    how: &ArchiveCopy,
+    each: &mut dyn FnMut(&Written<'_>) -> io::Result<()>,
+) -> io::Result<CopySummary> {
     let archives: Vec<Archive> = archives.iter().map(|p| Archive::at(p)).collect();
     let mut index = Index::build(&archives, how.max_record)?;
     let mut chosen = index.choose(how.at);
@@ -130,7 +157,7 @@ pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Re
     captures::read_payloads(&archives, &wanted, how.max_record, &mut |payload| {
         for &(url, content_type) in &takers[&payload.place] {
             let file = copy.file(url).expect("checked above");
-            let bytes = rewritten(
+            let done = rewritten(
                 &copy,
                 url,
                 file,
@@ -139,7 +166,10 @@ pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Re
                 how,
                 &mut summary,
             );
-            write_file(out, file, &bytes)?;
+            write_file(out, file, done.as_ref().map_or(&payload.body, |d| &d.0))?;
+            if let Some((_, report)) = &done {
+                each(&Written { url, file, report })?;
+            }
             summary.files += 1;
             for note in &payload.notes {
                 summary.notes.push(format!("{url}: {note}"));
@@ -208,8 +238,9 @@ fn kind_of(content_type: &str) -> Kind {
     Kind::of(Some(content_type), b"")
 }
 
-/// The bytes written for `url`'s payload `body`: its links rewritten for the
-/// copy when it is a document linkbase reads, else as captured.
+/// `url`'s payload `body` with its links rewritten for the copy, and the
+/// rewrite's report, when it is a document linkbase reads; `None`: it is
+/// written as captured.
 fn rewritten(
     copy: &Arc<Copy>,
     url: &str,
@@ -218,10 +249,8 @@ fn rewritten(
     body: &[u8],
     how: &ArchiveCopy,
     summary: &mut CopySummary,
-) -> Vec<u8> {
-    let Some(format) = Format::from_media_type(content_type) else {
-        return body.to_vec();
-    };
+) -> Option<(Vec<u8>, crate::Report)> {
+    let format = Format::from_media_type(content_type)?;
     let mut options = how.options.clone();
     options.url = Some(url.to_string());
     options.format = format;
@@ -239,7 +268,7 @@ fn rewritten(
             crate::report::Severity::Warning => summary.notes.push(line),
         }
     }
-    result.output.into_owned()
+    Some((result.output.into_owned(), result.report))
 }
 
 /// Write `bytes` to `out/name`, its folders created.

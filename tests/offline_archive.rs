@@ -6,6 +6,9 @@
 //! resource record, a 3xx chain followed, a 404, a loop and an orphan
 //! revisit left out.
 
+#[path = "common/warc_gen.rs"]
+mod warc_gen;
+
 use linkbase::warc::captures::{read_payloads, seconds_of, Chosen, Index, Place};
 use linkbase::warc::wacz::Archive;
 use std::collections::{BTreeMap, BTreeSet};
@@ -334,4 +337,114 @@ fn two_runs_give_the_same_bytes_and_the_input_is_untouched() {
     // -i is for a mirror folder.
     let in_place = linkbase(&["offline".as_ref(), input.as_os_str(), "-i".as_ref()]);
     assert_eq!(in_place.status.code(), Some(2));
+}
+
+/// The JSON lines of a `--report` file.
+fn report_lines(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn report_has_a_record_per_link_and_counts_the_scripts_of_each_page() {
+    // Two pages captured (written record by record, WARC/1.1): the home
+    // page links the other one by a query, a page elsewhere, its own
+    // fragment and a mail address, and builds a link in a script.
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("site.warc");
+    let mut bytes = Vec::new();
+    warc_gen::write_warcinfo(&mut bytes).unwrap();
+    warc_gen::write_page(
+        &mut bytes,
+        1,
+        "http://s.test/",
+        br##"<title>Home</title><a href="p?id=1">p</a><a href="https://elsewhere.test/x">x</a><a href="#top">t</a><a href="mailto:a@s.test">m</a><script>location = "/p?id=" + 2</script>"##,
+    )
+    .unwrap();
+    warc_gen::write_page(
+        &mut bytes,
+        2,
+        "http://s.test/p?id=1",
+        br#"<a href="/">home</a>"#,
+    )
+    .unwrap();
+    std::fs::write(&warc, &bytes).unwrap();
+    let out = dir.path().join("copy");
+    let report = dir.path().join("report.jsonl");
+    let run = linkbase(&[
+        "offline".as_ref(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--report".as_ref(),
+        report.as_os_str(),
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let lines = report_lines(&report);
+    let of = |file: &str, before: &str| {
+        lines
+            .iter()
+            .find(|l| l["file"] == file && l["before"] == before)
+            .unwrap_or_else(|| panic!("no record of {before} in {file}: {lines:#?}"))
+            .clone()
+    };
+    // By the naming rule (docs/offline.md): `/` is s.test/index.html,
+    // `/p?id=1` s.test/p?id=1.html, linked with its `?` percent-encoded.
+    let query = of("s.test/index.html", "p?id=1");
+    assert_eq!(query["outcome"], "local");
+    assert_eq!(query["after"], "p%3Fid=1.html");
+    assert_eq!(query["url"], "http://s.test/");
+    assert_eq!(query["element"], "a");
+    assert_eq!(query["attribute"], "href");
+    let home = of("s.test/p?id=1.html", "/");
+    assert_eq!(home["outcome"], "local");
+    assert_eq!(home["after"], "index.html");
+    assert_eq!(home["url"], "http://s.test/p?id=1");
+    // A page the archive does not hold: absolute, as it was.
+    let elsewhere = of("s.test/index.html", "https://elsewhere.test/x");
+    assert_eq!(elsewhere["outcome"], "absolute");
+    assert!(elsewhere.get("after").is_none());
+    assert_eq!(of("s.test/index.html", "#top")["outcome"], "same-document");
+    // The link the script builds cannot be made offline: counted.
+    let scripts: Vec<_> = lines.iter().filter(|l| l["outcome"] == "scripts").collect();
+    assert_eq!(scripts.len(), 1, "{lines:#?}");
+    assert_eq!(scripts[0]["file"], "s.test/index.html");
+    assert_eq!(scripts[0]["scripts"], 1);
+    // The page itself says so.
+    let page = std::fs::read_to_string(out.join("s.test/index.html")).unwrap();
+    assert!(
+        page.contains(r#"<script>location = "/p?id=" + 2</script>"#),
+        "{page}"
+    );
+    // A report inside the copy is refused before anything is written.
+    let inside = out.join("report.jsonl");
+    let refused = linkbase(&[
+        "offline".as_ref(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        dir.path().join("other").as_os_str(),
+        "--report".as_ref(),
+        dir.path().join("other/r.jsonl").as_os_str(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(!inside.exists() && !dir.path().join("other").exists());
+    // So is a report that is an archive read (it would be emptied).
+    let refused = linkbase(&[
+        "offline".as_ref(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        dir.path().join("other").as_os_str(),
+        "--report".as_ref(),
+        warc.as_os_str(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(std::fs::read(&warc).unwrap(), bytes);
 }

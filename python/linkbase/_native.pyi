@@ -222,6 +222,15 @@ def offline_mirror(
     *,
     layout: str = "auto",
 ) -> Tuple[int, int]: ...
+def offline_archive(
+    archives: Sequence[Union[str, "os.PathLike[str]"]],
+    out: Union[str, "os.PathLike[str]"],
+    *,
+    at: Optional[str] = None,
+    max_record: int = 268435456,
+    profile: str = "rfc3986",
+    attributes: Sequence[str] = (),
+) -> Dict[str, Any]: ...
 def resolve(base: str, reference: str, profile: str = "rfc3986") -> str: ...
 def explain(
     data: Data,

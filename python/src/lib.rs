@@ -342,6 +342,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
     m.add_function(wrap_pyfunction!(warc::convert, m)?)?;
     m.add_function(wrap_pyfunction!(offline::offline_mirror, m)?)?;
+    m.add_function(wrap_pyfunction!(offline::offline_archive, m)?)?;
     m.add_class::<offline::OfflineCopy>()?;
     m.add_class::<Rewritten>()?;
     m.add_class::<Report>()?;

@@ -1,7 +1,8 @@
 //! Offline copies from Python (docs/offline.md, docs/python.md):
 //! `OfflineCopy` (the library's `CopyBuilder`, `Copy` and a document's
-//! rewrite) and `offline_mirror` (a `wget -r -p` folder made offline, as
-//! `linkbase offline SITE --url-prefix URL -o OUT`).
+//! rewrite), `offline_mirror` (a `wget -r -p` folder made offline, as
+//! `linkbase offline SITE --url-prefix URL -o OUT`) and `offline_archive`
+//! (web archives made offline, as `linkbase offline ARCHIVE... -o OUT`).
 
 use crate::options::{Args, BaseError, Error};
 use crate::{options_for, rewrite_with, Input, RecordsArg, Rewritten};
@@ -10,6 +11,7 @@ use linkbase::offline::{Copy, CopyBuilder, Document, Kind};
 use linkbase::Format;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -260,19 +262,19 @@ fn write_mirror(
         .map(String::as_str)
         .zip(formats.iter().copied())
         .collect();
-    let held = mirror(prefix, &listed, layout);
+    let held = mirror(prefix, &listed, layout, true);
     let copy = Arc::new(held.copy);
     let mut rewritten = 0;
-    for ((file, format), url) in listed.iter().zip(held.urls) {
+    for (((file, format), url), name) in listed.iter().zip(held.urls).zip(&held.files) {
         let from = site.join(file);
-        let to = out.join(file);
+        let to = out.join(name);
         let bytes = std::fs::read(&from).map_err(|e| fail(&from, e))?;
         let content = match (format, url) {
             (Some(format), Some(url)) => {
                 let mut options = linkbase::Options::new();
                 options.url = Some(url);
                 options.format = *format;
-                options.offline = Some(Document::new(copy.clone(), *file));
+                options.offline = Some(Document::new(copy.clone(), name.as_str()));
                 rewritten += 1;
                 linkbase::rewrite(&bytes, &options, Some(file))
                     .output
@@ -311,4 +313,74 @@ fn write_atomic(to: &Path, content: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&temp);
     }
     written
+}
+
+/// Make the web archives `archives` (paths of `.warc`, `.warc.gz`,
+/// `.warc.zst` and `.wacz` files) one offline copy in the folder `out`
+/// (new or empty), as `linkbase offline ARCHIVE... -o OUT`: each captured
+/// URL one file, its pages and style sheets rewritten, `out/index.html`
+/// (a start page) and `out/urls.tsv`. `at`: where a URL has several
+/// captures, the one closest to this timestamp (as `--at`), else the latest.
+/// Returns the summary as a dict (the command line's counts, `problems`
+/// and `notes`); what the archives lack or break is in `problems`, not
+/// raised.
+#[pyfunction]
+#[pyo3(signature = (archives, out, *, at=None, max_record=256 << 20, profile="rfc3986",
+    attributes=Vec::new()))]
+pub fn offline_archive<'py>(
+    py: Python<'py>,
+    archives: Vec<PathBuf>,
+    out: PathBuf,
+    at: Option<&str>,
+    max_record: u64,
+    profile: &str,
+    attributes: Vec<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if archives.is_empty() {
+        return Err(PyValueError::new_err("archives: give at least one archive"));
+    }
+    let at = match at {
+        None => None,
+        Some(text) => Some(linkbase::warc::captures::seconds_of(text).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "at={text:?}: not a timestamp (20240102030405, any prefix of it, or 2024-01-02T03:04:05Z)"
+            ))
+        })?),
+    };
+    for archive in &archives {
+        if !archive.is_file() {
+            return Err(Error::new_err(format!(
+                "{}: no such file",
+                archive.display()
+            )));
+        }
+    }
+    let empty = std::fs::read_dir(&out).map(|mut e| e.next().is_none());
+    if out.exists() && !empty.unwrap_or(false) {
+        return Err(PyValueError::new_err(format!(
+            "{}: exists and is not an empty folder; an offline copy is written to a new folder",
+            out.display()
+        )));
+    }
+    let mut options = linkbase::Options::new();
+    options.profile = crate::options::profile(profile)?;
+    options.extra_attributes = attributes;
+    let mut how = linkbase::archive_copy::ArchiveCopy::default();
+    how.at = at;
+    how.max_record = max_record;
+    how.options = options;
+    let summary = py
+        .detach(|| linkbase::archive_copy::write_copy(&archives, &out, &how))
+        .map_err(|e| Error::new_err(e.to_string()))?;
+    let dict = PyDict::new(py);
+    dict.set_item("records", summary.records)?;
+    dict.set_item("files", summary.files)?;
+    dict.set_item("documents", summary.documents)?;
+    dict.set_item("redirects", summary.redirects)?;
+    dict.set_item("links", summary.links)?;
+    dict.set_item("pages", summary.pages)?;
+    dict.set_item("not_web", summary.not_web)?;
+    dict.set_item("problems", summary.problems)?;
+    dict.set_item("notes", summary.notes)?;
+    Ok(dict)
 }

@@ -1,12 +1,18 @@
-"""Offline copies from Python (docs/offline.md): ``OfflineCopy`` and
-``offline_mirror``. The expected link texts are checked by reading them as
+"""Offline copies from Python (docs/offline.md): ``OfflineCopy``,
+``offline_mirror`` and ``offline_archive``. The expected link texts are checked by reading them as
 a browser does from disk (``urllib.parse.urljoin`` against the document's
 ``file:`` URL), not copied from the output."""
 
+import html
+import io
+import json
 import urllib.parse
+import zipfile
 
 import linkbase
 import pytest
+
+from conftest import FIXTURES, need
 
 
 def opens(document_file: str, value: str) -> str:
@@ -77,3 +83,180 @@ def test_a_mirror_folder_made_offline(tmp_path):
     for path in out.rglob("*"):
         if path.is_file():
             assert (twice / path.relative_to(out)).read_bytes() == path.read_bytes(), path
+
+
+# ---- offline_archive: web archives made offline ------------------------------
+
+ARCHIVES = FIXTURES / "offline" / "archives"
+
+
+def url_map(out):
+    """``out/urls.tsv`` as a dict (URL -> file)."""
+    lines = (out / "urls.tsv").read_text().splitlines()
+    assert lines[0] == "#url\tfile"
+    return dict(line.split("\t") for line in lines[1:])
+
+
+def write_warc(path):
+    """A WARC written record by record by warcio: a page, a style sheet
+    captured twice (the second time a revisit by ``WARC-Refers-To``), an
+    image, a 301 to a page, and a ``resource`` record."""
+    warcio = need("warcio")
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    page = (
+        b'<!DOCTYPE html><title>Home</title><link rel=stylesheet href="a.css">'
+        b'<img src="/img.png"><a href="old">old</a><a href="notes.txt">notes</a>'
+        b'<a href="/missing">missing</a><a href="#top">top</a>'
+    )
+    css = b"body { background: url(img.png) }"
+    with open(path, "wb") as f:
+        w = WARCWriter(f, gzip=True, warc_version="1.1")
+
+        def response(url, date, status, body, ctype, extra=()):
+            http = StatusAndHeaders(status, [("Content-Type", ctype)] + list(extra), protocol="HTTP/1.1")
+            rec = w.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http,
+                                       warc_headers_dict={"WARC-Date": date})
+            w.write_record(rec)
+            return rec.rec_headers
+
+
+        response("http://t.test/", "2024-01-01T00:00:00Z", "200 OK", page, "text/html; charset=utf-8")
+        css_headers = response("http://t.test/a.css", "2024-01-01T00:00:00Z", "200 OK", css, "text/css")
+        revisit = w.create_revisit_record(
+            "http://t.test/a.css", digest=css_headers.get_header("WARC-Payload-Digest"), refers_to_uri="http://t.test/a.css",
+            refers_to_date="2024-01-01T00:00:00Z",
+            http_headers=StatusAndHeaders("304 Not Modified", [], protocol="HTTP/1.1"),
+        )
+        revisit.rec_headers.replace_header("WARC-Date", "2024-06-01T00:00:00Z")
+        revisit.rec_headers.add_header("WARC-Refers-To", css_headers.get_header("WARC-Record-ID"))
+        w.write_record(revisit)
+        response("http://t.test/img.png", "2024-01-01T00:00:00Z", "200 OK", b"\x89PNG\r\n\x1a\n", "image/png")
+        response("http://t.test/old", "2024-01-01T00:00:00Z", "301 Moved Permanently", b"",
+                 "text/html", [("Location", "/new.html")])
+        response("http://t.test/new.html", "2024-01-01T00:00:00Z", "200 OK", b"<title>New</title>",
+                 "text/html")
+        notes = w.create_warc_record("http://t.test/notes.txt", "resource",
+                                     payload=io.BytesIO(b"notes\n"), warc_content_type="text/plain")
+        w.write_record(notes)
+    # What warcio reads back: the records by type.
+    from warcio.archiveiterator import ArchiveIterator
+
+    types = {}
+    with open(path, "rb") as f:
+        for record in ArchiveIterator(f):
+            types[record.rec_type] = types.get(record.rec_type, 0) + 1
+    return types, css
+
+
+def test_a_warc_written_by_warcio_made_offline(tmp_path):
+    warc = tmp_path / "crawl.warc.gz"
+    types, css = write_warc(warc)
+    before = warc.read_bytes()
+    out = tmp_path / "copy"
+    summary = linkbase.offline_archive([warc], out)
+    assert summary["records"] == types
+    assert summary["problems"] == []
+    # Five URLs with a payload (the revisit is a.css's latest capture, its
+    # payload the original's), one redirect, the two HTML captures listed.
+    assert (summary["files"], summary["redirects"], summary["pages"]) == (5, 1, 2)
+    assert summary["documents"] == 3  # two pages and the style sheet
+    files = url_map(out)
+    # The naming rule (docs/offline.md): a directory URL is index.html, a
+    # 301's own name is a page (old.html), a link to it opens its target.
+    assert files["http://t.test/"] == "t.test/index.html"
+    assert files["http://t.test/old"] == files["http://t.test/new.html"] == "t.test/new.html"
+    # The revisit's payload is its original's (img.png is held: relative).
+    assert (out / files["http://t.test/a.css"]).read_bytes() == css
+    assert (out / files["http://t.test/notes.txt"]).read_bytes() == b"notes\n"
+    assert (out / files["http://t.test/img.png"]).read_bytes() == b"\x89PNG\r\n\x1a\n"
+    assert "http://t.test/missing" not in files
+    # Each link as a browser reads it from disk.
+    home = (out / "t.test/index.html").read_text()
+    hrefs = dict(
+        (value, opens("t.test/index.html", value))
+        for value in ["a.css", "img.png", "new.html", "notes.txt"]
+    )
+    assert hrefs == {
+        "a.css": files["http://t.test/a.css"],
+        "img.png": files["http://t.test/img.png"],
+        "new.html": files["http://t.test/new.html"],
+        "notes.txt": files["http://t.test/notes.txt"],
+    }
+    for written in ['href="a.css"', 'src="img.png"', 'href="new.html">old', 'href="notes.txt"',
+                    'href="http://t.test/missing"', 'href="#top"']:
+        assert written in home, (written, home)
+    refresh = (out / "t.test/old.html").read_text()
+    assert 'http-equiv="refresh" content="0; url=new.html"' in refresh
+    start = (out / "index.html").read_text()
+    assert 'href="t.test/index.html"' in start and 'href="t.test/new.html"' in start
+    assert warc.read_bytes() == before
+    # Two runs give the same bytes; a folder that is not empty is refused.
+    again = tmp_path / "again"
+    linkbase.offline_archive([str(warc)], again)
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert (again / path.relative_to(out)).read_bytes() == path.read_bytes(), path
+    with pytest.raises(ValueError, match="not an empty folder"):
+        linkbase.offline_archive([warc], out)
+    with pytest.raises(ValueError, match="not a timestamp"):
+        linkbase.offline_archive([warc], tmp_path / "x", at="yesterday")
+
+
+def expected_rows():
+    """fixtures/offline/archives/expected.tsv: what each URL of the capture
+    fixtures must be, written by hand from the rules."""
+    rows = []
+    for line in (ARCHIVES / "expected.tsv").read_text().splitlines():
+        if line and not line.startswith("#"):
+            url, at, what, value = line.split("\t")
+            rows.append((url, None if at == "-" else at, what, value))
+    return rows
+
+
+@pytest.mark.parametrize("archive", ["captures.warc.gz", "captures.wacz"])
+@pytest.mark.parametrize("at", [None, "20240115"])
+def test_the_capture_fixtures_made_offline(tmp_path, archive, at):
+    out = tmp_path / "copy"
+    summary = linkbase.offline_archive([ARCHIVES / archive], out, at=at)
+    # The revisit whose original is in no archive is the one problem.
+    assert len(summary["problems"]) == 1, summary["problems"]
+    assert "orphan.css" in summary["problems"][0]
+    files = url_map(out)
+    # The latest capture's rows, and at `at` its own rows where it has them
+    # (the other URLs have one capture, or captures with one payload).
+    rows = {url: (what, value) for url, when, what, value in expected_rows() if when is None}
+    rows.update({url: (what, value) for url, when, what, value in expected_rows()
+                 if when is not None and when == at})
+    for url, (what, value) in rows.items():
+        if what == "file":
+            assert value in (out / files[url]).read_text(errors="replace"), url
+        elif what == "redirect":
+            assert files[url] == files[value], url
+        else:
+            assert url not in files, url
+    if archive.endswith(".wacz"):
+        # The start page lists the WACZ's pages.jsonl, in its order.
+        with zipfile.ZipFile(ARCHIVES / archive) as z:
+            listed = [json.loads(l) for l in z.read("pages/pages.jsonl").splitlines()[1:]]
+        assert summary["pages"] == len(listed)
+        start = (out / "index.html").read_text()
+        positions = [start.index(html.escape(p["title"])) for p in listed]
+        assert positions == sorted(positions)
+
+
+def test_a_page_without_html_in_its_name_gets_it_in_the_copy(tmp_path):
+    # wget without -E saves /page.php?id=1 (served as text/html) as
+    # page.php?id=1: from disk a browser would not read it as HTML. The copy
+    # names it as wget -E would, and links to the new name.
+    site = tmp_path / "site" / "h.test"
+    site.mkdir(parents=True)
+    (site / "index.html").write_text('<a href="page.php?id=1">p</a>')
+    (site / "page.php?id=1").write_text('<!DOCTYPE html><a href="/">home</a>')
+    out = tmp_path / "copy"
+    assert linkbase.offline_mirror(tmp_path / "site", "http://h.test/", out) == (2, 2)
+    assert sorted(p.name for p in (out / "h.test").iterdir()) == ["index.html", "page.php?id=1.html"]
+    assert (out / "h.test/index.html").read_text() == '<a href="page.php%3Fid=1.html">p</a>'
+    assert opens("h.test/index.html", "page.php%3Fid=1.html") == "h.test/page.php?id=1.html"
+    assert (out / "h.test/page.php?id=1.html").read_text() == '<!DOCTYPE html><a href="index.html">home</a>'

@@ -140,7 +140,10 @@ pub fn copy_to_mirror(settings: &Settings, source: &InputFile) -> Result<(), Wri
     let Destination::Mirror(root) = &settings.destination else {
         return Ok(());
     };
-    let shown = root.join(&source.relative);
+    // (`linkbase offline SITE -o`: a page copied as it is, too large to
+    // rewrite say, still goes to its name in the copy.)
+    let relative = settings.output_relative(&source.relative);
+    let shown = root.join(&relative);
     let output = |what: &str, e: &io::Error| {
         error(format!(
             "output {}: {what}: {}",
@@ -148,7 +151,7 @@ pub fn copy_to_mirror(settings: &Settings, source: &InputFile) -> Result<(), Wri
             io_cause(e)
         ))
     };
-    let (folder, name) = mirror_folder(root, &source.relative, &shown)?;
+    let (folder, name) = mirror_folder(root, &relative, &shown)?;
     let target = folder.path_of(&name);
     let (source_folder, source_name) = match source.beneath() {
         Ok(Some(found)) => found,
@@ -307,14 +310,15 @@ fn place(
             (path.clone(), false)
         }
         (Destination::Mirror(folder), Some(input)) => {
-            let target = folder.join(&input.relative);
+            let relative = settings.output_relative(&input.relative);
+            let target = folder.join(&relative);
             if same_file(&input.path, &target) {
                 return Err(error(format!(
                     "the output {} would replace the input; use -i to rewrite in place",
                     target.display()
                 )));
             }
-            return mirror_place(folder, &input.relative, target);
+            return mirror_place(folder, &relative, target);
         }
         (Destination::InPlace { .. }, Some(input)) => {
             if !changed {

@@ -81,13 +81,14 @@ pub struct Settings {
 
 /// A mirror folder made offline (`linkbase offline SITE`): the copy it
 /// holds, and for each file rewritten (by its path under SITE) the URL it
-/// was fetched from and its format.
+/// was fetched from, its format and its name in the copy.
 #[derive(Debug)]
 pub struct OfflineSite {
     /// The URLs the folder holds and their files.
     pub copy: std::sync::Arc<linkbase::offline::Copy>,
-    /// Each page's and style sheet's URL and format.
-    pub documents: std::collections::HashMap<PathBuf, (String, linkbase::Format)>,
+    /// Each page's and style sheet's URL, format and name in the copy
+    /// (`/`-separated; with `-o`, an extension may have been added).
+    pub documents: std::collections::HashMap<PathBuf, (String, linkbase::Format, String)>,
 }
 
 impl Settings {
@@ -217,6 +218,21 @@ impl Settings {
         }
     }
 
+    /// Where the input at `relative` (under its folder) goes under `-o DIR`:
+    /// the same path, or (`linkbase offline SITE -o`) its name in the copy.
+    pub fn output_relative<'p>(&self, relative: &'p Path) -> std::borrow::Cow<'p, Path> {
+        let renamed = self
+            .offline
+            .as_ref()
+            .and_then(|site| site.documents.get(relative))
+            .map(|(_, _, file)| PathBuf::from(file))
+            .filter(|file| file != relative);
+        match renamed {
+            Some(file) => std::borrow::Cow::Owned(file),
+            None => std::borrow::Cow::Borrowed(relative),
+        }
+    }
+
     /// The options for one input whose path under its folder is `relative`
     /// (`None` for standard input).
     pub fn options_for(&self, relative: Option<&Path>) -> Options {
@@ -228,13 +244,12 @@ impl Settings {
         };
         let site = self.offline.as_ref();
         if let Some((site, rel)) = site.zip(relative) {
-            if let Some((url, format)) = site.documents.get(rel) {
+            if let Some((url, format, file)) = site.documents.get(rel) {
                 options.url = Some(url.clone());
                 if options.format == linkbase::Format::Auto {
                     options.format = *format;
                 }
-                let file = super::paths::slashed(rel);
-                let document = linkbase::offline::Document::new(site.copy.clone(), file);
+                let document = linkbase::offline::Document::new(site.copy.clone(), file.clone());
                 options.offline = Some(document);
             }
         }

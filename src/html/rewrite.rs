@@ -38,6 +38,10 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
 pub fn rewrite_document(text: &str, facts: DocumentFacts<'_>, report: &mut Report) -> TextEdits {
     let keep = keep(facts.ctx.options);
     let doc = dom::parse(text, facts.iframe_srcdoc(), &keep);
+    if facts.ctx.options.offline.is_some() {
+        // Links a script builds are not made offline: counted.
+        report.scripts += doc.scripts();
+    }
     let facts = facts.with_bases(doc.first_base_href(), &doc.leading_comments(), report);
     let mut walk = Walk {
         facts: &facts,
@@ -85,10 +89,6 @@ impl Walk<'_> {
     fn element(&mut self, el: &Element) {
         let ns = el.ns();
         let local = el.local_name();
-        if self.facts.ctx.options.offline.is_some() && ns == ElementNs::Html && local == "script" {
-            // Links a script builds are not made offline: counted.
-            self.links.report().scripts += 1;
-        }
         if let Some((css, tag_end)) = el.style_text() {
             self.style_text(ns, css, tag_end);
         }

@@ -202,6 +202,9 @@ pub struct Mirror {
     /// The likeliest URL of each file given, in their order (`None`: held
     /// under none, a file outside every host folder).
     pub urls: Vec<Option<String>>,
+    /// The name each file given has in the copy, in their order: its own,
+    /// or with the extension a browser needs added (`extensions`).
+    pub files: Vec<String>,
 }
 
 /// Hold every file of a mirror folder whose URL is `prefix` under the URLs
@@ -209,34 +212,88 @@ pub struct Mirror {
 /// (`/`-separated) and formats ([`document_format`]). The likeliest URL of
 /// every file is registered first, then the others, so that a file named
 /// as its URL wins over one that may have had `.html` added.
-pub fn mirror(prefix: &str, files: &[(&str, Option<Format>)], layout: Layout) -> Mirror {
+///
+/// With `extensions`, a page, XHTML document or style sheet whose name
+/// would not tell a browser opening it from disk what it is gets the
+/// extension the naming rule adds (`page.php?id=1` → `page.php?id=1.html`,
+/// as `wget -E`), unless a file of the folder (or another file renamed so)
+/// has that name already: its URLs lead to the new name ([`Mirror::files`]).
+pub fn mirror(
+    prefix: &str,
+    files: &[(&str, Option<Format>)],
+    layout: Layout,
+    extensions: bool,
+) -> Mirror {
+    let kinds: Vec<Kind> = files.iter().map(|&(_, format)| kind_of(format)).collect();
+    let names = if extensions {
+        with_extensions(files, &kinds)
+    } else {
+        files.iter().map(|&(file, _)| file.to_string()).collect()
+    };
+    // A renamed file is held under its new name's readings too, as a run
+    // over the copy reads it (so that the run finds the same map).
     let readings: Vec<Vec<String>> = files
         .iter()
-        .map(|&(file, format)| {
-            let kind = match format {
-                Some(Format::Html | Format::Auto) => Kind::Html,
-                Some(Format::Xhtml) => Kind::Xhtml,
-                Some(Format::Css) => Kind::Css,
-                _ => Kind::Other,
-            };
-            urls_of(prefix, file, kind, layout)
+        .zip(&kinds)
+        .zip(&names)
+        .map(|((&(file, _), &kind), name)| {
+            let mut urls = urls_of(prefix, file, kind, layout);
+            if name != file {
+                for url in urls_of(prefix, name, kind, layout) {
+                    if !urls.contains(&url) {
+                        urls.push(url);
+                    }
+                }
+            }
+            urls
         })
         .collect();
     let mut builder = CopyBuilder::new();
-    for (&(file, _), urls) in files.iter().zip(&readings) {
+    for (name, urls) in names.iter().zip(&readings) {
         if let Some(url) = urls.first() {
-            builder.add_file(url, file);
+            builder.add_file(url, name);
         }
     }
-    for (&(file, _), urls) in files.iter().zip(&readings) {
+    for (name, urls) in names.iter().zip(&readings) {
         for url in urls.iter().skip(1) {
-            builder.add_file(url, file);
+            builder.add_file(url, name);
         }
     }
     Mirror {
         copy: builder.build(),
         urls: readings.into_iter().map(|r| r.into_iter().next()).collect(),
+        files: names,
     }
+}
+
+/// The kind of a mirror's file rewritten as `format`.
+fn kind_of(format: Option<Format>) -> Kind {
+    match format {
+        Some(Format::Html | Format::Auto) => Kind::Html,
+        Some(Format::Xhtml) => Kind::Xhtml,
+        Some(Format::Css) => Kind::Css,
+        _ => Kind::Other,
+    }
+}
+
+/// Each file's name with the extension its kind needs added, where no
+/// other file has (or gets) that name.
+fn with_extensions(files: &[(&str, Option<Format>)], kinds: &[Kind]) -> Vec<String> {
+    let mut taken: std::collections::HashSet<String> =
+        files.iter().map(|&(file, _)| file.to_string()).collect();
+    files
+        .iter()
+        .zip(kinds)
+        .map(|(&(file, _), &kind)| {
+            let last = file.rsplit('/').next().unwrap_or(file);
+            match kind.missing_extension(last) {
+                Some(extension) if taken.insert(format!("{file}{extension}")) => {
+                    format!("{file}{extension}")
+                }
+                _ => file.to_string(),
+            }
+        })
+        .collect()
 }
 
 /// `scheme://HOST[:PORT]/` for the host folder `name` of a mirror of

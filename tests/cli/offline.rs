@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use url::Url;
 
+use crate::test_hooks;
 use crate::util::linkbase;
 
 fn have(tool: &str) -> bool {
@@ -154,9 +155,46 @@ fn links(report: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The name the file `file` of the crawl `site` must have in a copy made
+/// with `-o` (docs/offline.md, "Names in a copy of a mirror"): as `wget -E`
+/// names it, a page (by the WHATWG sniffing patterns: its first
+/// non-blank bytes `<!DOCTYPE HTML` or `<html`) whose name does not end in
+/// `.html`, `.htm` or `.shtml` gets `.html`, a style sheet (`.css` before a
+/// query) whose name does not end in `.css` gets `.css`.
+fn copy_name(site: &Path, file: &str) -> String {
+    let lower = file.rsplit('/').next().unwrap().to_ascii_lowercase();
+    let bytes = std::fs::read(site.join(file)).unwrap();
+    let start: Vec<u8> = bytes
+        .iter()
+        .skip_while(|b| b.is_ascii_whitespace())
+        .take(14)
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    let page = start.starts_with(b"<!doctype html") || start.starts_with(b"<html");
+    let style = lower.split(['?', '@']).next().unwrap().ends_with(".css");
+    if page
+        && ![".html", ".htm", ".shtml"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+    {
+        format!("{file}.html")
+    } else if style && !lower.ends_with(".css") {
+        format!("{file}.css")
+    } else {
+        file.to_string()
+    }
+}
+
 /// Check every link of the copy `out` of the crawl `site` (`saved`: wget's
-/// URL → file) against wget's log and the URL Standard.
-fn check_links(site: &Path, out: &Path, report: &Path, saved: &BTreeMap<String, String>) -> usize {
+/// URL → file; `named`: a file's name in the copy) against wget's log and
+/// the URL Standard.
+fn check_links(
+    site: &Path,
+    out: &Path,
+    report: &Path,
+    saved: &BTreeMap<String, String>,
+    named: &dyn Fn(&str) -> String,
+) -> usize {
     let by_file: BTreeMap<&str, &str> = saved
         .iter()
         .map(|(u, f)| (f.as_str(), u.as_str()))
@@ -181,13 +219,13 @@ fn check_links(site: &Path, out: &Path, report: &Path, saved: &BTreeMap<String, 
             continue;
         }
         let page_file = out_url
-            .join(&linkbase::offline::link_text("", &file))
+            .join(&linkbase::offline::link_text("", &named(&file)))
             .unwrap();
         match saved.get(&key(original.as_str())) {
             Some(target) => {
                 let opened = page_file.join(after).unwrap();
                 let want = out_url
-                    .join(&linkbase::offline::link_text("", target))
+                    .join(&linkbase::offline::link_text("", &named(target)))
                     .unwrap();
                 let mut opened_file = opened.clone();
                 opened_file.set_fragment(None);
@@ -241,10 +279,25 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             .success();
         assert_eq!(files(&site), before, "{name}: -o changed the input");
         let copy = files(&out);
+        let named = |file: &str| copy_name(&site, file);
+        let renamed: Vec<String> = saved
+            .values()
+            .filter(|f| named(f) != **f)
+            .cloned()
+            .collect();
+        // wget -E names files as the copy does; a plain crawl does not.
+        match name {
+            "plain" => assert!(
+                renamed.iter().any(|f| f.ends_with("?v=2")),
+                "plain: no page or style sheet needed an extension: {saved:?}"
+            ),
+            _ => assert!(renamed.is_empty(), "{name}: wget -E left {renamed:?}"),
+        }
         for (relative, bytes) in &before {
+            let in_copy = named(&relative.to_string_lossy());
             let copied = copy
-                .get(relative)
-                .unwrap_or_else(|| panic!("{name}: {relative:?} missing"));
+                .get(Path::new(&in_copy))
+                .unwrap_or_else(|| panic!("{name}: {relative:?} missing as {in_copy}"));
             let is_document = linkbase::detect::looks_like_html(bytes)
                 || relative.to_string_lossy().contains(".css");
             if !is_document {
@@ -254,13 +307,13 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
         let map = String::from_utf8(copy[Path::new("urls.tsv")].clone()).unwrap();
         assert!(map.starts_with("#url\tfile\n"), "{map}");
         for (url, file) in &saved {
-            let line = format!("{url}\t{file}\n");
+            let line = format!("{url}\t{}\n", named(file));
             assert!(
                 map.contains(&line),
                 "{name}: the map lacks {line:?}:\n{map}"
             );
         }
-        let local = check_links(&site, &out, &report, &saved);
+        let local = check_links(&site, &out, &report, &saved, &named);
         eprintln!("{name}: {} files, {local} links made local", copy.len());
         assert!(local >= 40, "{name}: only {local} links made local");
 
@@ -285,9 +338,21 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             .arg(&twice)
             .assert()
             .success();
+        let twice = files(&twice);
+        let changed: Vec<_> = copy
+            .iter()
+            .filter(|(k, v)| twice.get(*k) != Some(v))
+            .map(|(k, v)| {
+                (
+                    k,
+                    String::from_utf8_lossy(v),
+                    twice.get(k).map(|t| String::from_utf8_lossy(t)),
+                )
+            })
+            .collect();
         assert!(
-            files(&twice) == copy,
-            "{name}: a run over the copy changed it"
+            changed.is_empty() && twice.len() == copy.len(),
+            "{name}: a run over the copy changed it: {changed:#?}"
         );
 
         // In place: the same copy, the originals kept as backups.
@@ -307,7 +372,9 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
                 "-i",
                 "--backup",
                 ".orig",
+                "--report",
             ])
+            .arg(tmp.path().join(format!("{name}-in-place.jsonl")))
             .arg(&in_place)
             .assert()
             .success();
@@ -316,9 +383,20 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             let text = relative.to_string_lossy();
             match text.strip_suffix(".orig") {
                 Some(original) => assert_eq!(&before[Path::new(original)], bytes),
-                None => assert_eq!(&copy[relative], bytes, "{name}: -i gave another {text}"),
+                // -E: the copy's names are the crawl's, -i gives the same files.
+                None if renamed.is_empty() => {
+                    assert_eq!(&copy[relative], bytes, "{name}: -i gave another {text}")
+                }
+                None => assert!(
+                    before.contains_key(relative) || text == "urls.tsv",
+                    "{name}: -i made {text}"
+                ),
             }
         }
+        // -i renames nothing: its links lead to the crawl's own names.
+        let report = tmp.path().join(format!("{name}-in-place.jsonl"));
+        let local_in_place = check_links(&in_place, &in_place, &report, &saved, &|f| f.into());
+        assert_eq!(local_in_place, local, "{name}: -i made other links local");
         assert_eq!(
             converted
                 .keys()
@@ -381,4 +459,71 @@ fn usage_errors_are_one_line_and_touch_nothing() {
     }
     assert!(!tmp.path().join("out").exists());
     assert_eq!(files(&site).len(), 1);
+}
+
+#[test]
+fn in_place_a_failed_write_at_any_step_leaves_every_file_as_it_was() {
+    // The rewrite command's in-place guarantee (docs/hardening.md): the
+    // atomic writer's test hook fails each step in turn; the folder's files
+    // must be byte for byte what they were (no original replaced, no
+    // temporary file, no backup left; the map urls.tsv, a new file, may be
+    // there), and the run say so (exit status 1).
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(site.join("h.test/css")).unwrap();
+    std::fs::write(
+        site.join("h.test/index.html"),
+        r#"<link rel=stylesheet href="css/a.css?v=1"><a href="page.php?id=1">p</a>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("h.test/css/a.css?v=1"),
+        "body { background: url(/x.png) }",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("h.test/page.php?id=1"),
+        r#"<!DOCTYPE html><a href="/">home</a>"#,
+    )
+    .unwrap();
+    let before = files(&site);
+    test_hooks::require_test_hooks();
+    for step in [
+        "create",
+        "write",
+        "permissions",
+        "sync",
+        "backup",
+        "verify",
+        "rename",
+    ] {
+        let run = linkbase()
+            .env("LINKBASE_TEST_FAIL_AT", step)
+            .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+            .args(["--backup", ".orig"])
+            .arg(&site)
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+        assert!(stderr.contains("index.html"), "{step}: {stderr}");
+        // The map, a new file (never an original), may be written.
+        let mut now = files(&site);
+        if let Some(map) = now.remove(Path::new("urls.tsv")) {
+            assert!(map.starts_with(b"#url\tfile\n"), "{step}");
+            std::fs::remove_file(site.join("urls.tsv")).unwrap();
+        }
+        assert!(now == before, "{step}: the folder changed");
+    }
+    // Without the hook: converted in place, names kept (-i renames nothing).
+    linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+        .arg(&site)
+        .assert()
+        .success();
+    let after = files(&site);
+    assert_eq!(
+        std::str::from_utf8(&after[Path::new("h.test/index.html")]).unwrap(),
+        r#"<link rel=stylesheet href="css/a.css%3Fv=1"><a href="page.php%3Fid=1">p</a>"#
+    );
+    assert!(after.contains_key(Path::new("h.test/page.php?id=1")));
 }

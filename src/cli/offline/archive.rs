@@ -5,7 +5,7 @@
 use super::super::args::{OfflineArgs, UsageError};
 use super::super::rewrite::usage_error;
 use super::super::{EXIT_OK, EXIT_PARTIAL};
-use linkbase::archive_copy::{write_copy, ArchiveCopy, START_PAGE};
+use linkbase::archive_copy::{write_copy_reporting, ArchiveCopy, CopySummary, Written, START_PAGE};
 use linkbase::warc::captures::seconds_of;
 use linkbase::Options;
 use std::io::Write;
@@ -17,7 +17,19 @@ pub fn run(args: OfflineArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
-    let summary = match write_copy(&args.paths, &out, &how) {
+    // `--report`: created before the copy, each document's links written
+    // as it is done; the problems and notes at the end.
+    let mut report = match args.report.as_deref().map(Report::create).transpose() {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("linkbase: error: {e}");
+            return EXIT_PARTIAL;
+        }
+    };
+    let written = write_copy_reporting(&args.paths, &out, &how, &mut |document| {
+        report.as_mut().map_or(Ok(()), |r| r.document(document))
+    });
+    let summary = match written {
         Ok(summary) => summary,
         Err(e) => {
             eprintln!("linkbase: error: {e}");
@@ -32,9 +44,9 @@ pub fn run(args: OfflineArgs) -> i32 {
             eprintln!("linkbase: note: {line}");
         }
     }
-    if let Some(path) = &args.report {
-        if let Err(e) = write_report(path, &summary) {
-            eprintln!("linkbase: error: {}: {e}", path.display());
+    if let Some(report) = report {
+        if let Err(e) = report.finish(&summary) {
+            eprintln!("linkbase: error: {e}");
             return EXIT_PARTIAL;
         }
     }
@@ -96,7 +108,33 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
             ))
         })?),
     };
+    if let Some(report) = args.report.as_ref().filter(|r| *r != Path::new("-")) {
+        let inside = std::path::absolute(report)
+            .ok()
+            .zip(std::path::absolute(&out).ok())
+            .is_some_and(|(report, out)| report.starts_with(out));
+        if inside {
+            return Err(UsageError::new(format!(
+                "--report {}: is inside the copy's folder {}; give the report a place outside it",
+                report.display(),
+                out.display()
+            )));
+        }
+        // Creating the report empties it: never an archive read.
+        let same = |path: &Path| {
+            let (a, b) = (report.canonicalize(), path.canonicalize());
+            a.is_ok() && a.ok() == b.ok()
+        };
+        if let Some(archive) = args.paths.iter().find(|p| same(p)) {
+            return Err(UsageError::new(format!(
+                "--report {}: is the input {}; give the report a file of its own (no file was changed)",
+                report.display(),
+                archive.display()
+            )));
+        }
+    }
     let mut options = Options::new();
+    options.keep_link_records = args.report.is_some();
     options.profile = args.profile;
     options.extra_attributes = args.attributes.clone();
     let mut how = ArchiveCopy::default();
@@ -110,14 +148,88 @@ fn is_empty_folder(path: &Path) -> bool {
     std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none())
 }
 
-/// `--report`: one JSON line per problem and per note.
-fn write_report(path: &Path, summary: &linkbase::archive_copy::CopySummary) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    for (severity, lines) in [("error", &summary.problems), ("note", &summary.notes)] {
-        for line in lines {
-            let record = serde_json::json!({ "severity": severity, "message": line });
-            writeln!(out, "{record}")?;
-        }
+/// `--report FILE` of the archive mode (JSON Lines, docs/offline.md): for
+/// each document of the copy, one line per link (the rewrite's
+/// [`linkbase::report::LinkRecord`], its `file` the document's file in the copy,
+/// with `url`, the URL it was captured at) and one `scripts` line when it
+/// has scripts; at the end, one line per error and per note.
+struct Report {
+    path: std::path::PathBuf,
+    out: std::io::BufWriter<Box<dyn Write>>,
+}
+
+/// A link of a document of the copy.
+#[derive(serde::Serialize)]
+struct LinkLine<'a> {
+    #[serde(flatten)]
+    link: &'a linkbase::report::LinkRecord,
+    url: &'a str,
+}
+
+/// The scripts of a document of the copy (as the mirror mode's).
+#[derive(serde::Serialize)]
+struct ScriptsLine<'a> {
+    file: &'a str,
+    url: &'a str,
+    outcome: &'static str,
+    scripts: u64,
+    reason: &'static str,
+}
+
+impl Report {
+    fn create(path: &Path) -> std::io::Result<Report> {
+        let sink: Box<dyn Write> = if path == Path::new("-") {
+            Box::new(std::io::stdout())
+        } else {
+            Box::new(std::fs::File::create(path).map_err(|e| named(path, e))?)
+        };
+        Ok(Report {
+            path: path.to_path_buf(),
+            out: std::io::BufWriter::new(sink),
+        })
     }
-    out.flush()
+
+    fn document(&mut self, document: &Written<'_>) -> std::io::Result<()> {
+        let file: std::sync::Arc<str> = document.file.into();
+        for link in &document.report.links {
+            let mut link = link.clone();
+            link.file = Some(file.clone());
+            self.line(&LinkLine {
+                link: &link,
+                url: document.url,
+            })?;
+        }
+        if document.report.scripts > 0 {
+            self.line(&ScriptsLine {
+                file: document.file,
+                url: document.url,
+                outcome: "scripts",
+                scripts: document.report.scripts,
+                reason: "links a script builds when it runs are not made offline",
+            })?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, summary: &CopySummary) -> std::io::Result<()> {
+        for (severity, lines) in [("error", &summary.problems), ("note", &summary.notes)] {
+            for line in lines {
+                let record = serde_json::json!({ "severity": severity, "message": line });
+                self.line(&record)?;
+            }
+        }
+        let path = self.path.clone();
+        self.out.flush().map_err(|e| named(&path, e))
+    }
+
+    fn line(&mut self, value: &impl serde::Serialize) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.out, value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| self.out.write_all(b"\n"))
+            .map_err(|e| named(&self.path, e))
+    }
+}
+
+fn named(path: &Path, e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("--report {}: {e}", path.display()))
 }

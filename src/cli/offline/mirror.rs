@@ -199,12 +199,15 @@ fn prepare(
         .iter()
         .map(|f| (f.slashed.as_str(), f.format))
         .collect();
-    let held = mirror(&prefix, &listed, layout);
+    // A copy (`-o`) names its pages as a browser reading them from disk
+    // needs (an `.html` added, as `wget -E`); in place (`-i`) no file is renamed.
+    let extensions = matches!(settings.destination, Destination::Mirror(_));
+    let held = mirror(&prefix, &listed, layout, extensions);
     let copy = Arc::new(held.copy);
     let mut documents = HashMap::new();
-    for (file, url) in files.iter().zip(held.urls) {
+    for ((file, url), name) in files.iter().zip(held.urls).zip(held.files) {
         if let (Some(format), Some(url)) = (file.format, url) {
-            documents.insert(file.relative.clone(), (url, format));
+            documents.insert(file.relative.clone(), (url, format, name));
         }
     }
     for entry in entries.iter_mut() {

@@ -217,6 +217,8 @@ pub struct Document<'t> {
     /// Its nodes, elements, kept attributes and texts.
     arena: sink::Arena,
     has_base: bool,
+    /// How many HTML `script` elements it has.
+    scripts: u64,
 }
 
 /// Bytes fed to the tokenizer at a time: the text is not copied whole.
@@ -273,6 +275,12 @@ impl<'t> Document<'t> {
         self.elements(Scope::Document)
             .filter(|e| e.is_html("base"))
             .find_map(|e| e.attribute("href"))
+    }
+
+    /// How many HTML `script` elements the parse created (template
+    /// contents and all; a script is counted even when nothing of it is kept).
+    pub fn scripts(&self) -> u64 {
+        self.scripts
     }
 
     /// Every element in tree order, iteratively (deep nesting is fine).

@@ -210,6 +210,8 @@ pub(super) struct Sink<'t, 'k> {
     /// The name given to handles of nodes that are no elements.
     no_name: Rc<QualName>,
     has_base: Cell<bool>,
+    /// HTML `script` elements created.
+    scripts: Cell<u64>,
     /// `keep`'s answers for the attribute names met last (`keep` is asked
     /// about every attribute of every element, and answers by name alone:
     /// comparing a name's atoms with the one remembered is cheaper).
@@ -230,6 +232,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             recent_names: RefCell::new([const { [None, None] }; NAME_SETS]),
             no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             has_base: Cell::new(false),
+            scripts: Cell::new(0),
             kept_names: RefCell::new([const { None }; KEEP_SLOTS]),
         };
         (sink, Observer(announced))
@@ -240,6 +243,7 @@ impl<'t, 'k> Sink<'t, 'k> {
             text: self.text,
             arena: self.arena.take(),
             has_base: self.has_base.get(),
+            scripts: self.scripts.get(),
         }
     }
 
@@ -414,6 +418,9 @@ impl TreeSink for Sink<'_, '_> {
         };
         if name.expanded() == html5ever::expanded_name!(html "base") {
             self.has_base.set(true);
+        } else if name.expanded() == html5ever::expanded_name!(html "script") {
+            // Counted here: a script without attributes is not kept.
+            self.scripts.set(self.scripts.get() + 1);
         }
         let is_style =
             name.local == local_name!("style") && matches!(name.ns, ns!(html) | ns!(svg));

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Check the start page of an offline copy of a WACZ (issue 28):
+
+    start_page.py ARCHIVE.wacz COPY
+
+Its page list (pages/pages.jsonl, WACZ 1.1.1, read from the zip here) must be
+on COPY/index.html, in its order, each page's link opening (as a browser
+reads the link from disk: joined to the start page's file: URL, escapes
+decoded) the file COPY/urls.tsv maps its URL to, which exists. Python
+standard library only. Exit status 0, or 1 with each failure on a line.
+"""
+import html.parser
+import json
+import os
+import sys
+import urllib.parse
+import zipfile
+
+
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.hrefs.extend(v for k, v in attrs if k == "href")
+
+
+def main():
+    wacz, copy = sys.argv[1:3]
+    with zipfile.ZipFile(wacz) as z:
+        lines = z.read("pages/pages.jsonl").decode().splitlines()
+    pages = [json.loads(line) for line in lines[1:] if line.strip()]
+    with open(os.path.join(copy, "urls.tsv"), encoding="utf-8") as f:
+        rows = f.read().splitlines()
+    files = dict(row.split("\t") for row in rows[1:])
+    parser = Links()
+    with open(os.path.join(copy, "index.html"), encoding="utf-8") as f:
+        parser.feed(f.read())
+    base = "file://" + urllib.parse.quote(os.path.abspath(copy)) + "/index.html"
+    opened = []
+    for href in parser.hrefs:
+        url = urllib.parse.urlsplit(urllib.parse.urljoin(base, href))
+        if url.scheme == "file":
+            opened.append(os.path.relpath(urllib.parse.unquote(url.path), os.path.abspath(copy)))
+    failures = []
+    at = 0
+    for page in pages:
+        want = files.get(page["url"])
+        if want is None:
+            failures.append(f"{page['url']}: not in urls.tsv")
+            continue
+        if not os.path.isfile(os.path.join(copy, want)):
+            failures.append(f"{page['url']}: {want} does not exist")
+        try:
+            at = opened.index(want, at) + 1
+        except ValueError:
+            failures.append(f"{page['url']}: the start page has no link to {want} (in order)")
+    for failure in failures:
+        print(f"start page: {failure}")
+    print(f"start page: {len(pages)} pages of pages.jsonl, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
