@@ -138,21 +138,22 @@ fn each_changed_message_is_printed_whole() {
 
 /// `explain -r` over a folder that cannot be listed: an error that names
 /// the folder and the cause, and exit status 1 (it was 0, and the line
-/// had no cause). Root reads any folder, so the run is in a user namespace
-/// (`unshare --user`: an unprivileged user there) where mode 000 denies it.
+/// had no cause). Root reads any folder, so as root the run is made as user
+/// `nobody` (`util::linkbase_unprivileged`, setpriv(1)), whom mode 000 denies.
+#[cfg(unix)]
 #[test]
 fn explain_names_a_folder_it_cannot_list_and_its_cause() {
     let dir = scratch();
+    fs::create_dir_all(dir.path().join("tree")).unwrap();
     fs::write(dir.path().join("tree/a.html"), "<a href=x>x</a>").unwrap();
     let sub = dir.path().join("tree/sub");
+    fs::create_dir_all(&sub).unwrap();
     set_mode(&sub, 0o000);
-    let out = std::process::Command::new("unshare")
-        .arg("--user")
-        .arg(env!("CARGO_BIN_EXE_linkbase"))
+    let out = crate::util::linkbase_unprivileged(dir.path())
         .args(["explain", "-r", "tree"])
         .current_dir(dir.path())
         .output()
-        .expect("unshare (util-linux) runs");
+        .expect("linkbase runs");
     set_mode(&sub, 0o755);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),

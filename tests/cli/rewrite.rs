@@ -23,6 +23,8 @@ const PAGE_AFTER: &str =
     "<!DOCTYPE html><p><a href=\"https://example.org/docs/guide/x.html\">x</a></p>\n";
 
 use crate::util::linkbase;
+#[cfg(unix)]
+use crate::util::linkbase_unprivileged;
 
 /// Run linkbase with `args` and `input` on standard input.
 fn run_stdin(args: &[&str], input: impl Into<Vec<u8>>) -> assert_cmd::assert::Assert {
@@ -1101,26 +1103,6 @@ fn unreadable_inputs_are_errors_naming_the_file() {
         dir.path().join("out/page.html").exists(),
         "the rest is done"
     );
-}
-
-/// The linkbase command as a user whom file permissions stop: run as root
-/// (as CI is), it runs as user `nobody` (setpriv(1), uid and gid 65534, no
-/// supplementary groups), since root reads and writes past any mode;
-/// otherwise as the current user. `dir`, the test's temporary folder
-/// (mode 0700), is opened to that user.
-#[cfg(unix)]
-fn linkbase_unprivileged(dir: &Path) -> Command {
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        return linkbase();
-    }
-    let mut cmd = Command::new("setpriv");
-    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-        .arg(env!("CARGO_BIN_EXE_linkbase"))
-        .env_remove("LINKBASE_TEST_FAIL_AT");
-    cmd
 }
 
 #[cfg(unix)]

@@ -55,3 +55,23 @@ pub fn pseudo_terminal() -> (std::fs::File, std::fs::File) {
         )
     }
 }
+
+/// The linkbase command as a user whom file permissions stop: run as root
+/// (as CI is), it runs as user `nobody` (setpriv(1), uid and gid 65534, no
+/// supplementary groups), since root reads and writes past any mode;
+/// otherwise as the current user. `dir`, the test's temporary folder
+/// (mode 0700), is opened to that user.
+#[cfg(unix)]
+pub fn linkbase_unprivileged(dir: &std::path::Path) -> Command {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return linkbase();
+    }
+    let mut cmd = Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_linkbase"))
+        .env_remove("LINKBASE_TEST_FAIL_AT");
+    cmd
+}
