@@ -4,7 +4,6 @@
 #[path = "../common/warc_gen.rs"]
 mod warc_gen;
 use crate::test_hooks;
-use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::fs;
