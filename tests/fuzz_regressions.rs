@@ -832,6 +832,35 @@ fn url_strings_nested_past_the_css_nesting_limit() {
     fidelity::assert_same_tree("nested src()", input.as_bytes(), &out.output, None, &[]);
 }
 
+/// Finding 23 (the `html` target, 10-minute run on the merged code): past
+/// the nesting limit, an unquoted `url(i.png)` whose new URL needs quoting
+/// (here its parentheses) is written `url("…")`; the check read the refused
+/// function's string and `)` flat, not as the one `url(<URL>)` an unquoted
+/// URL token gives. The same URL either way (CSS Syntax 4.3.6), so the
+/// check was wrong. Seed `finding-23-flat-quoted-url-past-the-nesting-limit`.
+#[test]
+fn flat_quoted_url_past_the_nesting_limit() {
+    let seed = "finding-23-flat-quoted-url-past-the-nesting-limit";
+    let input = std::fs::read(format!("fuzz/seeds/html/{seed}")).unwrap();
+    html_fuzz_input::check_html_input(seed, &input);
+    let input = format!(
+        "<base href=\"http://h.example/a(b)/\"><p style=\"x:{}b:url(i.png)\">",
+        "[".repeat(100)
+    );
+    let out = linkbase::rewrite(
+        input.as_bytes(),
+        &options(Format::Html, "http://h.example/doc.html"),
+        None,
+    );
+    let output = String::from_utf8_lossy(&out.output);
+    assert!(
+        output.contains("url(\"http://h.example/a(b)/i.png\")")
+            || output.contains("url(&quot;http://h.example/a(b)/i.png&quot;)"),
+        "{output}"
+    );
+    fidelity::assert_same_tree("flat url()", input.as_bytes(), &out.output, None, &[]);
+}
+
 /// Finding 22 (the `mime` target, 10-minute run): in an mbox file, a second
 /// envelope line among a message's header fields *after* its Content-Type.
 /// linkbase reads it as a stray field (warned, ignored as Python's `email`
