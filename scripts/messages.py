@@ -100,6 +100,10 @@ def collect():
             for name in sorted(names):
                 if not name.endswith(".rs") or name in ("doc_example_tests.rs", "fuzzing.rs"):
                     continue
+                # A module of in-source tests (`mod tests;` in its own file:
+                # tests.rs, explain_tests.rs) prints nothing to a user.
+                if name == "tests.rs" or name.endswith("_tests.rs"):
+                    continue
                 path = os.path.join(folder, name)
                 rel = os.path.relpath(path, ROOT)
                 text = strip_tests(open(path, encoding="utf-8").read())
