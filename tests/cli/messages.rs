@@ -96,6 +96,34 @@ const CASES: &[Case] = &[
         status: 1,
         stderr: "program: error: not explained: binary file (NUL bytes; --format forces reading it)\n",
     },
+    Case {
+        name: "offline: --at with a mirror folder",
+        args: &["offline", "tree", "--url-prefix", "http://h.example/", "--at", "2024", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --at chooses among an archive's captures; a mirror folder has one of each URL: drop --at\n",
+    },
+    Case {
+        name: "offline: a mirror folder and an archive at once",
+        args: &["offline", "tree", "page.html", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: linkbase offline takes one mirror folder, or web archives (files), not both: run it once for each\n",
+    },
+    Case {
+        name: "offline: --url-prefix with an archive",
+        args: &["offline", "page.html", "--url-prefix", "http://h.example/", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: linkbase offline ARCHIVE: --url-prefix is for a mirror folder; an archive names each record's URL: drop --url-prefix\n",
+    },
+    Case {
+        name: "offline: two mirror folders",
+        args: &["offline", "tree", "tree/sub", "--url-prefix", "http://h.example/", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: linkbase offline takes one mirror folder (SITE), not 2: run it once for each folder\n",
+    },
 ];
 
 /// The scratch folder every case runs in.

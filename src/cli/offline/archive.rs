@@ -81,7 +81,7 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
     }
     if args.url_prefix.is_some() {
         return Err(UsageError::new(
-            "linkbase offline ARCHIVE: --url-prefix is for a mirror folder; an archive names each record's URL",
+            "linkbase offline ARCHIVE: --url-prefix is for a mirror folder; an archive names each record's URL: drop --url-prefix",
         ));
     }
     let Some(out) = args.output.clone() else {

@@ -54,9 +54,10 @@ pub fn run(args: OfflineArgs) -> i32 {
 /// The rewrite command's settings for `args`, the layout asked for, and SITE.
 fn settings(args: OfflineArgs) -> Result<(Settings, LayoutAsked, PathBuf), UsageError> {
     if args.paths.len() != 1 {
-        return Err(UsageError::new(
-            "linkbase offline takes one mirror folder (SITE)",
-        ));
+        return Err(UsageError(format!(
+            "linkbase offline takes one mirror folder (SITE), not {}: run it once for each folder",
+            args.paths.len()
+        )));
     }
     let Some(prefix) = args.url_prefix else {
         return Err(UsageError::new(

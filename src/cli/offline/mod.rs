@@ -13,7 +13,7 @@ pub fn run(args: OfflineArgs) -> i32 {
     if args.paths.iter().all(|p| p.is_dir()) {
         if args.at.is_some() {
             return usage_error(&UsageError::new(
-                "--at chooses among an archive's captures; a mirror folder has one of each URL",
+                "--at chooses among an archive's captures; a mirror folder has one of each URL: drop --at",
             ));
         }
         return mirror::run(args);
@@ -22,6 +22,6 @@ pub fn run(args: OfflineArgs) -> i32 {
         return archive::run(args);
     }
     usage_error(&UsageError::new(
-        "linkbase offline takes one mirror folder, or web archives (files), not both",
+        "linkbase offline takes one mirror folder, or web archives (files), not both: run it once for each",
     ))
 }
