@@ -8,6 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${1:?usage: .ci/same-input.sh PYTHON (the venv interpreter with the wheel installed)}
+# Made absolute (not resolved: a venv's python is a link that must stay one),
+# since the check below runs from another folder.
+case $PYTHON in /*) ;; *) PYTHON=$PWD/$PYTHON ;; esac
 # The wheel, not python/linkbase of the checkout: same_input.py runs from a
 # folder of its own; say which one it is.
 (cd / && "$PYTHON" -c 'import linkbase; print("same-input: linkbase", linkbase.__version__, "from", linkbase.__file__)')
