@@ -601,22 +601,12 @@ impl InPlace {
     }
 }
 
-const WRITE_STEPS: [&str; 7] = [
-    "create",
-    "write",
-    "permissions",
-    "sync",
-    "backup",
-    "verify",
-    "rename",
-];
-
 #[test]
 fn in_place_failing_at_every_step_leaves_the_original_and_no_temporary() {
     test_hooks::require_test_hooks();
     for case in InPlace::all() {
         let name = case.name;
-        for step in WRITE_STEPS {
+        for step in test_hooks::WRITE_STEPS {
             let what = format!("{name}, failing at {step}");
             let (dir, path, cmd) = case.prepare("LINKBASE_TEST_FAIL_AT", step);
             let assert = Command::from_std(cmd).assert().code(1);
@@ -655,7 +645,7 @@ fn in_place_killed_in_every_step_leaves_the_original_or_the_whole_new_file() {
     test_hooks::require_test_hooks();
     for case in InPlace::all() {
         let name = case.name;
-        for step in WRITE_STEPS {
+        for step in test_hooks::WRITE_STEPS {
             let what = format!("{name}, killed in {step}");
             let (dir, path, mut cmd) = case.prepare("LINKBASE_TEST_KILL_AT", step);
             let status = cmd.output().expect("run linkbase").status;

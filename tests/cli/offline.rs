@@ -488,15 +488,7 @@ fn in_place_a_failed_write_at_any_step_leaves_every_file_as_it_was() {
     .unwrap();
     let before = files(&site);
     test_hooks::require_test_hooks();
-    for step in [
-        "create",
-        "write",
-        "permissions",
-        "sync",
-        "backup",
-        "verify",
-        "rename",
-    ] {
+    for step in test_hooks::WRITE_STEPS {
         let run = linkbase()
             .env("LINKBASE_TEST_FAIL_AT", step)
             .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
