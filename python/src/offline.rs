@@ -172,12 +172,8 @@ pub fn offline_mirror(
     out: PathBuf,
     layout: &str,
 ) -> PyResult<(usize, usize)> {
-    let mut prefix = url_prefix.trim().to_string();
-    if !prefix.ends_with('/') {
-        prefix.push('/');
-    }
-    // The library's one rule for a base, as `--url-prefix` applies it.
-    linkbase::check_base(&prefix, linkbase::Profile::default())
+    // The library's one rule for a URL prefix, as `--url-prefix` applies it.
+    let prefix = linkbase::check_url_prefix(url_prefix, linkbase::Profile::default())
         .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
     if linkbase::offline::key(&prefix).is_none() {
         return Err(PyValueError::new_err(format!(
