@@ -96,7 +96,7 @@ def test_a_url_prefix_is_refused_as_the_cli_refuses_it(tmp_path):
         ("https://example.org/#top", "https://example.org/#top/: must be a URL without query or "
                                      "fragment, e.g. https://example.org/docs/"),
         (" ", "is empty: give the URL of the input folder, as in https://example.org/docs/"),
-        ("http://", "http:///: no host: a http: URL needs one, as in http://example.org/docs/"),
+        ("http://", "http://: no host: a http: URL needs one, as in http://example.org/docs/"),
     ]:
         with pytest.raises(linkbase.BaseError) as e:
             linkbase.offline_mirror(tmp_path / "site", prefix, tmp_path / "out")
