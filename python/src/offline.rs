@@ -173,7 +173,7 @@ pub fn offline_mirror(
     layout: &str,
 ) -> PyResult<(usize, usize)> {
     // The library's one rule for a URL prefix, as `--url-prefix` applies it.
-    let prefix = linkbase::check_url_prefix(url_prefix, linkbase::Profile::default())
+    let prefix = linkbase::options::check_url_prefix(url_prefix, linkbase::Profile::default())
         .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
     if linkbase::offline::key(&prefix).is_none() {
         return Err(PyValueError::new_err(format!(

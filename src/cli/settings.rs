@@ -442,10 +442,10 @@ pub fn same_file(existing: &Path, maybe: &Path) -> bool {
 }
 
 /// Check a `--url-prefix` and give it its trailing `/`: the library's one
-/// rule for a URL prefix ([`linkbase::check_url_prefix`]), its problem
+/// rule for a URL prefix ([`linkbase::options::check_url_prefix`]), its problem
 /// worded with the flag.
 fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageError> {
-    linkbase::check_url_prefix(prefix, profile)
+    linkbase::options::check_url_prefix(prefix, profile)
         .map_err(|problem| UsageError(problem.render(|_| "--url-prefix")))
 }
 

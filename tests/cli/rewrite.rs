@@ -641,7 +641,7 @@ cases! {
         stderr: is("linkbase: error: --url-prefix maps file paths to URLs; standard input has no path (use --url)\n"),
         ..Case::OK
     },
-    /// The library's rule for a URL prefix (`linkbase::check_url_prefix`).
+    /// The library's rule for a URL prefix (`linkbase::options::check_url_prefix`).
     url_prefix_with_a_query_is_a_usage_error: Case {
         files: &[file("page.html", PAGE)],
         args: &["{dir}/page.html", "--url-prefix", "https://example.org/?q=1"],

@@ -21,8 +21,8 @@
 //! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
 //!   five [`Profile`]s, against a base parsed once; [`check_base`]: whether
 //!   a retrieval URL can serve as a base, and why not, and
-//!   [`check_url_prefix`] the same for a folder's URL prefix, by the one
-//!   rule the command line and Python use too.
+//!   [`options::check_url_prefix`] the same for a folder's URL prefix, by
+//!   the one rule the command line and Python use too.
 //! - [`Options`] (with the input's [`Format`]) say how; the [`Report`] says
 //!   what became of every link and lists every problem.
 //!
@@ -36,7 +36,7 @@
 //! - [`base`]: which base rule set a base ([`base::BaseRule`]), and the
 //!   absolute URL a value stands for against one ([`base::absolute_url`]).
 //! - [`options`]: what an [`Options`] holds, [`check_base`] and
-//!   [`check_url_prefix`].
+//!   [`options::check_url_prefix`].
 //! - [`detect`](mod@detect): the detection rule and its parts
 //!   (`looks_like_html`, `looks_like_message`, `looks_like_feed`).
 //! - [`html`]: the links of an html5ever `RcDom` the caller already holds
@@ -164,7 +164,7 @@ mod xhtml;
 pub use detect::detect;
 pub use format::Format;
 pub use input::{explain, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
-pub use options::{check_base, check_url_prefix, Options};
+pub use options::{check_base, Options};
 pub use report::Report;
 pub use resolve::{resolve, Base, Profile};
 

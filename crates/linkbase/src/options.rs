@@ -132,7 +132,7 @@ pub fn check_base(url: &str, profile: Profile) -> Result<crate::resolve::Base, M
 /// end words it by its own argument.
 ///
 /// ```
-/// use linkbase::{check_url_prefix, Profile};
+/// use linkbase::{options::check_url_prefix, Profile};
 /// assert_eq!(check_url_prefix(" https://example.org/docs ", Profile::Rfc3986).unwrap(), "https://example.org/docs/");
 /// let problem = check_url_prefix("https://example.org/?q=1", Profile::Rfc3986).unwrap_err();
 /// assert_eq!(
