@@ -35,7 +35,7 @@
 //! writing knows the writer is there, can change the file or send a signal,
 //! and lets it go on by closing its end. Only this module reads them. The
 //! unit tests below use the same hooks without the environment
-//! ([`AtomicWriter::failing_at`]).
+//! (`AtomicWriter::failing_at`, in test and debug builds only).
 
 use super::interrupt::{self, Pending};
 use super::io::write_pieces;

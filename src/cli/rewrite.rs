@@ -1,8 +1,8 @@
 //! The default command: rewrite files, folders or standard input.
 //!
-//! The flags ([`RewriteArgs`], declared in [`args`](super::args)) are turned into typed [`Settings`] once
-//! ([`settings`](super::settings)), the inputs are listed in a fixed order
-//! ([`inputs`](super::inputs)), processed in parallel ([`job`](super::job)),
+//! The flags ([`RewriteArgs`], declared in [`super::args`]) are turned into typed [`Settings`] once
+//! ([`super::settings`]), the inputs are listed in a fixed order
+//! ([`super::inputs`]), processed in parallel ([`super::job`]),
 //! and everything the user sees — messages, report records, statistics — is
 //! emitted in input order ([`run_jobs`]), so the result does not depend on `-j`.
 
