@@ -28,7 +28,11 @@ pub struct OfflineCopy {
 impl OfflineCopy {
     fn builder(&mut self) -> PyResult<&mut CopyBuilder> {
         self.builder.as_mut().ok_or_else(|| {
-            PyValueError::new_err("the copy's files are named already: nothing more can be added")
+            PyValueError::new_err(
+                "the copy's files were named by its first question (file, target, link, map or \
+                 rewrite): nothing can be added after it; add every URL first, or start a new \
+                 OfflineCopy",
+            )
         })
     }
 
@@ -181,7 +185,8 @@ pub fn offline_mirror(
         .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
     if linkbase::offline::key(&prefix).is_none() {
         return Err(PyValueError::new_err(format!(
-            "url_prefix {url_prefix:?} is not an absolute URL"
+            "url_prefix {url_prefix:?} is not an absolute URL the copy can name its files by: \
+             give the URL the site folder was crawled from, as in http://127.0.0.1:8000/"
         )));
     }
     let (hosts, windows) = parse_layout(layout)?;
@@ -189,9 +194,12 @@ pub fn offline_mirror(
         .canonicalize()
         .map_err(|e| Error::new_err(format!("{}: {e}", site.display())))?;
     if out.exists() && out.canonicalize().is_ok_and(|o| o.starts_with(&site_real)) {
-        return Err(PyValueError::new_err(
-            "out must not be the site folder nor inside it",
-        ));
+        return Err(PyValueError::new_err(format!(
+            "out {}: is the site folder {} or inside it, and the copy would overwrite the \
+             mirror it is made from: give out a folder outside the site folder",
+            out.display(),
+            site.display()
+        )));
     }
     py.detach(|| write_mirror(&site, &prefix, &out, hosts, windows))
         .map_err(Error::new_err)

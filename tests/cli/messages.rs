@@ -1,7 +1,8 @@
 //! The messages changed by the review of every message (issue 31,
 //! docs/messages.md): each named case runs the exact command in a scratch
 //! folder holding `page.html` (one relative link, 1.6 KiB with padding),
-//! `out.txt` (a file), `program` (a binary file) and `tree/sub/` (a folder), and asserts the whole of
+//! `out.txt` (a file), `program` (a binary file), `meta-utf8.html` (a page whose `<meta>` says
+//! UTF-8, holding a byte that is not) and `tree/sub/` (a folder), and asserts the whole of
 //! standard error, standard output and the exit status. The expected lines
 //! are what the review asked each message to say: what happened, to which
 //! file or flag, and what to do.
@@ -124,6 +125,13 @@ const CASES: &[Case] = &[
         status: 2,
         stderr: "linkbase: error: linkbase offline takes one mirror folder (SITE), not 2: run it once for each folder\n",
     },
+    Case {
+        name: "a page not valid in the encoding its <meta> names",
+        args: &["--url", "https://example.org/", "meta-utf8.html", "-o", "fixed.html"],
+        stdin: "",
+        status: 1,
+        stderr: "meta-utf8.html: error: not valid UTF-8 (the encoding chosen by its <meta> declaration); left unchanged to avoid data loss: if it is in another encoding, give that with --charset\n",
+    },
 ];
 
 /// The scratch folder every case runs in.
@@ -137,6 +145,11 @@ fn scratch() -> tempfile::TempDir {
     .unwrap();
     fs::write(dir.path().join("out.txt"), "a file\n").unwrap();
     fs::write(dir.path().join("program"), b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+    fs::write(
+        dir.path().join("meta-utf8.html"),
+        b"<meta charset=utf-8><a href=x.html>caf\xe9</a>\n",
+    )
+    .unwrap();
     fs::create_dir_all(dir.path().join("tree/sub")).unwrap();
     dir
 }
