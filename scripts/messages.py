@@ -272,6 +272,8 @@ in that input; "left unchanged" or "left as it is" says what linkbase did about 
   process is done` (was `it changed since linkbase read it …; not rewritten (run again …)`);
 - a document not valid in the encoding its `<meta>`, `@charset` or the default chose: the remedy,
   `give that with --charset` (`Options::charset`, `charset=`);
+- a URL given without its scheme (`--url example.org/docs/`, `--url-prefix`, `url=`): `give the
+  absolute URL, with its scheme, as in https://example.org/docs/`;
 - Python: `offline_mirror`'s `url_prefix` and `out` errors, `OfflineCopy` after its first
   question, and a text or non-blocking file object given to `warc.convert` say what to give
   (`open(path, 'rb')`, a folder outside the site, …); each is marked `fixed` below with its test.

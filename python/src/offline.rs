@@ -161,6 +161,10 @@ impl OfflineCopy {
     }
 }
 
+/// What to give as `url_prefix`, in each of its errors.
+const PREFIX_REMEDY: &str =
+    "give the URL the site folder was crawled from, as in http://127.0.0.1:8000/";
+
 /// Make the mirror folder `site` (as `wget -r -p` writes it; its URL
 /// `url_prefix`) offline into the folder `out`, as `linkbase offline SITE
 /// --url-prefix URL -o OUT`: every file copied, pages and style sheets
@@ -177,16 +181,22 @@ pub fn offline_mirror(
     layout: &str,
 ) -> PyResult<(usize, usize)> {
     let mut prefix = url_prefix.trim().to_string();
+    if prefix.is_empty() {
+        return Err(BaseError::new_err(format!(
+            "url_prefix is empty: {PREFIX_REMEDY}"
+        )));
+    }
     if !prefix.ends_with('/') {
         prefix.push('/');
     }
     // The library's one rule for a base, as `--url-prefix` applies it.
     linkbase::check_base(&prefix, linkbase::Profile::default())
         .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
+    // Not reached: check_base refuses what the url crate cannot parse.
     if linkbase::offline::key(&prefix).is_none() {
         return Err(PyValueError::new_err(format!(
             "url_prefix {url_prefix:?} is not an absolute URL the copy can name its files by: \
-             give the URL the site folder was crawled from, as in http://127.0.0.1:8000/"
+             {PREFIX_REMEDY}"
         )));
     }
     let (hosts, windows) = parse_layout(layout)?;

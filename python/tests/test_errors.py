@@ -31,7 +31,8 @@ def test_bad_url_argument_of_rewrite():
     with pytest.raises(ValueError) as e:
         linkbase.rewrite(b"<a href=x>", "relative/only")
     assert str(e.value) == (
-        "the retrieval URL (url=) relative/only: base `relative/only` is not an absolute URL (no scheme)"
+        "the retrieval URL (url=) relative/only: base `relative/only` is not an absolute URL "
+        "(no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/"
     )
     with pytest.raises(linkbase.BaseError):
         list(linkbase.links(b"<a href=x>", "relative/only"))
@@ -206,15 +207,28 @@ def test_offline_mirror_into_the_site_folder_names_both_and_what_to_do(tmp_path)
     assert sorted(p.name for p in site.iterdir()) == ["copy", "index.html"]
 
 
-def test_offline_mirror_url_prefix_the_copy_cannot_name_files_by(tmp_path):
+@pytest.mark.parametrize(
+    "url_prefix, message",
+    [
+        (
+            "h.test/",
+            "url_prefix h.test/: base `h.test/` is not an absolute URL (no scheme); give the "
+            "absolute URL, with its scheme, as in https://example.org/docs/",
+        ),
+        (
+            "",
+            "url_prefix is empty: give the URL the site folder was crawled from, as in "
+            "http://127.0.0.1:8000/",
+        ),
+    ],
+)
+def test_offline_mirror_url_prefix_errors_say_what_to_give(tmp_path, url_prefix, message):
     site = tmp_path / "site"
     site.mkdir()
-    with pytest.raises(ValueError) as e:
-        linkbase.offline_mirror(site, "http://999.1.1.1/", tmp_path / "out")
-    assert str(e.value) == (
-        "url_prefix 'http://999.1.1.1/' is not an absolute URL the copy can name its files by: "
-        "give the URL the site folder was crawled from, as in http://127.0.0.1:8000/"
-    )
+    with pytest.raises(linkbase.BaseError) as e:
+        linkbase.offline_mirror(site, url_prefix, tmp_path / "out")
+    assert str(e.value) == message
+    assert not (tmp_path / "out").exists()
 
 
 def test_offline_copy_refuses_a_url_added_after_its_first_question():

@@ -132,6 +132,20 @@ const CASES: &[Case] = &[
         status: 1,
         stderr: "meta-utf8.html: error: not valid UTF-8 (the encoding chosen by its <meta> declaration); left unchanged to avoid data loss: if it is in another encoding, give that with --charset\n",
     },
+    Case {
+        name: "--url-prefix without its scheme",
+        args: &["-r", "tree", "--url-prefix", "example.org/docs", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --url-prefix example.org/docs/: base `example.org/docs/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/\n",
+    },
+    Case {
+        name: "offline: --url-prefix without its scheme",
+        args: &["offline", "tree", "--url-prefix", "127.0.0.1:8000", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --url-prefix 127.0.0.1:8000/: base `127.0.0.1:8000/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/\n",
+    },
 ];
 
 /// The scratch folder every case runs in.
