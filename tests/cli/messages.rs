@@ -226,3 +226,30 @@ fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
 }
+
+/// A `--report` file that cannot be written (`/dev/full`: every write fails
+/// with ENOSPC): the line names the file, the cause, and that the report is
+/// incomplete (it said `--report: No space left on device (os error 28)`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_report_that_cannot_be_written_is_named_with_its_cause() {
+    let dir = scratch();
+    let out = crate::util::linkbase()
+        .current_dir(dir.path())
+        .args([
+            "--url",
+            "https://example.org/",
+            "page.html",
+            "--report",
+            "/dev/full",
+        ])
+        .args(["-o", "new.html"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "linkbase: error: --report /dev/full: cannot write: No space left on device; the report is incomplete\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(dir.path().join("new.html").is_file());
+}
