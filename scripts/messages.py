@@ -6,6 +6,10 @@ review verdict (issue 31).
     scripts/messages.py --check   exit 1 if a message has no verdict, a
                                   verdict names a message that is gone, or
                                   docs/messages.md is not current
+    scripts/messages.py --init-review
+                                  append a `TODO` row to the review table for
+                                  each message without one (the check fails
+                                  until each TODO is a verdict)
 
 A message is a string literal of the non-test code under src/, crates/*/src/
 and python/src/ with at least three words: the text of an error, a warning,
@@ -242,6 +246,7 @@ in that input; "left unchanged" or "left as it is" says what linkbase did about 
    library, or in `python/tests/test_errors.py` for Python.
 2. Run `scripts/messages.py --check`: it names each message that has no row, and each row whose
    message is gone (with where its text is now, when it moved to another file).
+   `scripts/messages.py --init-review` appends a `TODO` row for each message without one.
 3. Add (or change) its row in `docs/messages-review.tsv`: four tab-separated cells, the
    verdict, the file relative to its crate's `src/` (`cli/atomic.rs`, `base.rs`, `python/lib.rs`
    for the Python module), the message exactly as this page shows it, and why (the test, for
@@ -330,7 +335,7 @@ def main():
         print(f"messages: {len(found)}, each with a verdict in {REVIEW_REL}")
         return 0
     if sys.argv[1:]:
-        print("usage: scripts/messages.py [--check]", file=sys.stderr)
+        print("usage: scripts/messages.py [--check | --init-review]", file=sys.stderr)
         return 2
     with open(OUT, "w", encoding="utf-8") as f:
         f.write(text)
