@@ -115,7 +115,7 @@ pub fn run_settings(
         }
         if let Some(report) = report.as_mut() {
             if let Err(e) = report.write(&result) {
-                progress.println(&format!("linkbase: error: --report: {e}"));
+                progress.println(&report_failure(&settings, &e));
                 totals.note_report_failure();
             }
         }
@@ -125,7 +125,7 @@ pub fn run_settings(
 
     if let Some(report) = report {
         if let Err(e) = report.finish() {
-            eprintln!("linkbase: error: --report: {e}");
+            eprintln!("{}", report_failure(&settings, &e));
             totals.note_report_failure();
         }
     }
@@ -241,4 +241,18 @@ fn work_order(entries: &[inputs::Entry]) -> Vec<usize> {
         .collect();
     keyed.sort_unstable();
     keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The line for a `--report` file that could not be written: which file,
+/// why, and that the report is incomplete (the run goes on; exit status 1).
+fn report_failure(settings: &Settings, e: &std::io::Error) -> String {
+    let path = settings
+        .report
+        .as_deref()
+        .unwrap_or(std::path::Path::new("-"));
+    format!(
+        "linkbase: error: --report {}: cannot write: {}; the report is incomplete",
+        path.display(),
+        super::io::io_cause(e)
+    )
 }
