@@ -745,7 +745,7 @@ cases! {
     },
     a_base_without_a_scheme_is_refused: RefusedBase {
         url: "example.org/docs/",
-        why: "base `example.org/docs/` is not an absolute URL (no scheme)",
+        why: "base `example.org/docs/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/",
     },
     /// Under another profile the message names it.
     a_refused_base_names_the_profile: Case {
