@@ -15,7 +15,7 @@ use crate::base::EstablishedBase;
 use crate::html::HtmlContext;
 use crate::options::Format;
 use crate::report::Report;
-use crate::splice::Edit;
+use crate::splice::{ByteEdits, Edit};
 use encoding_rs::Encoding;
 
 /// The edits that rewrite the document `input` of `format` (`Auto`: HTML),
@@ -31,13 +31,51 @@ pub fn plan(
     ctx: &HtmlContext<'_>,
     environment: Option<&'static Encoding>,
     report: &mut Report,
-) -> Option<Vec<Edit>> {
+) -> Option<PlannedEdits> {
     match format {
-        Format::Css => crate::html::plan_stylesheet(input, ctx, environment, report),
-        Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report),
-        Format::Feed => crate::feed::plan_feed(input, ctx, report),
-        Format::Html | Format::Auto => crate::html::plan_html(input, ctx, report),
+        Format::Css => crate::html::plan_stylesheet(input, ctx, environment, report)
+            .map(PlannedEdits::Each),
+        Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report).map(PlannedEdits::Each),
+        Format::Feed => crate::feed::plan_feed(input, ctx, report).map(PlannedEdits::Each),
+        Format::Html | Format::Auto => {
+            crate::html::plan_html_held(input, ctx, report).map(PlannedEdits::Held)
+        }
         Format::Mime | Format::Warc => None,
+    }
+}
+
+/// The edits [`plan`] gives: each with its replacement of its own, or held
+/// compactly (an HTML document's: a replacement repeated is held once).
+#[derive(Debug)]
+pub enum PlannedEdits {
+    /// Each edit with its own replacement.
+    Each(Vec<Edit>),
+    /// Held compactly.
+    Held(ByteEdits),
+}
+
+impl PlannedEdits {
+    /// The output of `input` as its pieces, in order (as [`crate::splice::pieces`]).
+    pub fn pieces<'a>(&'a self, input: &'a [u8]) -> Vec<&'a [u8]> {
+        match self {
+            PlannedEdits::Each(edits) => crate::splice::pieces(input, edits),
+            PlannedEdits::Held(edits) => edits.pieces(input),
+        }
+    }
+
+    /// The edits in order: each range and what is written there.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = (std::ops::Range<usize>, &[u8])> + '_> {
+        match self {
+            PlannedEdits::Each(edits) => {
+                Box::new(edits.iter().map(|e| (e.range.clone(), &e.bytes[..])))
+            }
+            PlannedEdits::Held(edits) => Box::new(edits.iter()),
+        }
+    }
+
+    /// `input` with these edits applied.
+    pub fn apply(&self, input: &[u8]) -> Vec<u8> {
+        self.pieces(input).concat()
     }
 }
 
@@ -51,7 +89,7 @@ pub fn rewrite(
     report: &mut Report,
 ) -> Option<Vec<u8>> {
     let edits = plan(format, input, ctx, environment, report)?;
-    Some(crate::splice::apply(input, &edits))
+    Some(edits.apply(input))
 }
 
 /// The base in force in the document `input` of `format` (for `explain`):

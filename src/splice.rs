@@ -98,11 +98,6 @@ impl TextEdits {
         self.edits.push(HeldEdit { range, text });
     }
 
-    /// How many edits there are.
-    pub fn len(&self) -> usize {
-        self.edits.len()
-    }
-
     /// Are there none?
     pub fn is_empty(&self) -> bool {
         self.edits.is_empty()
@@ -113,6 +108,11 @@ impl TextEdits {
         self.edits
             .iter()
             .map(|e| (e.range.clone(), &self.texts[e.text.clone()]))
+    }
+
+    /// Are all the replacements ASCII?
+    pub fn all_ascii(&self) -> bool {
+        self.texts.is_ascii()
     }
 
     /// The same edits sorted, repeats and overlaps dropped, as [`sorted`].
@@ -132,6 +132,112 @@ impl TextEdits {
     /// `text` with these edits (sorted) applied, as [`apply_text`].
     pub fn apply(&self, text: &str) -> String {
         spliced_text(text, self.iter(), self.texts.len())
+    }
+}
+
+/// Byte edits held compactly, as [`TextEdits`] holds text edits: each a
+/// range of the input and a range of one buffer holding every replacement
+/// (32 bytes an edit), a replacement equal to the one before it stored once.
+/// An HTML document's byte edits are its text edits with their ranges
+/// mapped to the input, the buffer taken over as it is when its bytes are
+/// the output's (UTF-8, or ASCII in an ASCII-compatible encoding): a long
+/// base times short links holds its replacement once, not once a link
+/// (issue 32, docs/hardening.md "Memory").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ByteEdits {
+    /// Each edit: the range of the input it replaces and its replacement in
+    /// `bytes`.
+    edits: Vec<HeldEdit>,
+    /// The replacements.
+    bytes: Vec<u8>,
+}
+
+impl ByteEdits {
+    /// No edits.
+    pub fn new() -> ByteEdits {
+        ByteEdits::default()
+    }
+
+    /// The byte edits of `texts`, whose replacements are already the
+    /// output's bytes, with each edit's range mapped by `map` (`None`: the
+    /// edit is left out). The buffer is taken over, not copied.
+    pub fn mapped(
+        texts: TextEdits,
+        mut map: impl FnMut(Range<usize>) -> Option<Range<usize>>,
+    ) -> ByteEdits {
+        let mut edits = texts.edits;
+        edits.retain_mut(|e| match map(e.range.clone()) {
+            Some(range) => {
+                e.range = range;
+                true
+            }
+            None => false,
+        });
+        ByteEdits {
+            edits,
+            bytes: texts.texts.into_bytes(),
+        }
+    }
+
+    /// Add the edit writing `bytes` over `range`, after those added before
+    /// (a replacement equal to the one before it is stored once).
+    pub fn push(&mut self, range: Range<usize>, bytes: &[u8]) {
+        if let Some(last) = self.edits.last() {
+            if self.bytes[last.text.clone()] == *bytes {
+                let text = last.text.clone();
+                self.edits.push(HeldEdit { range, text });
+                return;
+            }
+        }
+        let at = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        let text = at..self.bytes.len();
+        self.edits.push(HeldEdit { range, text });
+    }
+
+    /// Are there none?
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// The edits in order: each range and what is written there.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Range<usize>, &[u8])> + '_ {
+        self.edits
+            .iter()
+            .map(|e| (e.range.clone(), &self.bytes[e.text.clone()]))
+    }
+
+    /// The output of `input` with these edits (sorted, not overlapping) as
+    /// its pieces, as [`pieces`].
+    pub fn pieces<'a>(&'a self, input: &'a [u8]) -> Vec<&'a [u8]> {
+        let mut pieces = Vec::with_capacity(2 * self.edits.len() + 1);
+        let mut at = 0;
+        for (range, bytes) in self.iter() {
+            if range.start < at || range.end > input.len() || range.end < range.start {
+                continue;
+            }
+            pieces.push(&input[at..range.start]);
+            pieces.push(bytes);
+            at = range.end;
+        }
+        pieces.push(&input[at..]);
+        pieces
+    }
+
+    /// `input` with these edits applied, as [`apply`].
+    #[cfg(test)]
+    pub fn apply(&self, input: &[u8]) -> Vec<u8> {
+        self.pieces(input).concat()
+    }
+
+    /// The edits, each with its replacement of its own.
+    pub fn into_edits(self) -> Vec<Edit> {
+        self.iter()
+            .map(|(range, bytes)| Edit {
+                range,
+                bytes: bytes.to_vec(),
+            })
+            .collect()
     }
 }
 
