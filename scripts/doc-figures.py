@@ -63,13 +63,13 @@ def workspace_members():
 
 
 def library_modules():
-    """The library's top-level modules: the layer order of src/lib.rs ("Inside")."""
+    """The library's top-level modules: the layer order of crates/linkbase/src/lib.rs ("Inside")."""
     import importlib.util
     sys.dont_write_bytecode = True   # no scripts/__pycache__ left in the checkout
     spec = importlib.util.spec_from_file_location("module_graph", REPO / "scripts" / "module-graph.py")
     graph = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(graph)
-    return len(graph.layer_order((REPO / "src" / "lib.rs").read_text(encoding="utf-8")))
+    return len(graph.layer_order((REPO / "crates" / "linkbase" / "src" / "lib.rs").read_text(encoding="utf-8")))
 
 
 FIGURES = {

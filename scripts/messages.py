@@ -4,7 +4,7 @@
     scripts/messages.py           write docs/messages.md
     scripts/messages.py --check   exit 1 if docs/messages.md is not current
 
-A message is a string literal of the non-test code under src/ (and
+A message is a string literal of the non-test code under crates/linkbase/src/, src/ (and
 python/src/) with at least three words: the text of an error, a warning, a
 hint, a summary, a usage line. `{…}` are format! arguments (a file name, a
 count, a cause). The list is made so that each can be read in one place and
@@ -17,7 +17,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "docs", "messages.md")
-SOURCES = ["src", "python/src"]
+SOURCES = ["crates/linkbase/src", "src", "python/src"]
 CHAR = re.compile(r"'(?:\\u\{[0-9a-fA-F]+\}|\\x[0-9a-fA-F]{2}|\\.|[^\\'\n])'")
 WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
 

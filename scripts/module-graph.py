@@ -21,7 +21,7 @@ same rules as tests/layers.rs, which enforces them for the library.
 
 The picture is Mermaid (GitHub and most Markdown viewers draw it; nothing to
 install): one box per crate, one node per top-level module, in the library's
-layer order (the crate overview in src/lib.rs, "Inside"); an arrow A --> B
+layer order (the crate overview in crates/linkbase/src/lib.rs, "Inside"); an arrow A --> B
 when A imports B. Within a crate, an arrow that a chain of other arrows
 already implies is left out (transitive reduction; every import is listed in
 full below the picture). Between crates, one arrow from the importing crate
@@ -275,7 +275,7 @@ def root_reexports(root_text):
 
 def layer_order(lib_text):
     """The library's layer order: the modules named at the start of each bullet of
-    the crate overview's "Inside" list (src/lib.rs), as tests/layers.rs reads it."""
+    the crate overview's "Inside" list (crates/linkbase/src/lib.rs), as tests/layers.rs reads it."""
     order, inside = [], False
     for line in lib_text.splitlines():
         if not line.startswith("//!"):

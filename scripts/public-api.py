@@ -10,7 +10,7 @@ The listing holds every item a dependent can name: each path with its kind
 each public field and enum variant, each public inherent method and
 associated constant, each trait's methods, and `#[non_exhaustive]` where it is
 set. It is built for the library as a dependent uses it, without the
-command line (`--no-default-features`). It does not render signatures: a
+command line (crates/linkbase). It does not render signatures: a
 changed argument type shows in the dependent's build (tests/dependent), a
 new or removed name shows here. CI runs `--check`, so every change to the
 public API is made deliberately, with this file in the same commit
@@ -35,7 +35,7 @@ LISTING = REPO / "docs" / "public-api.txt"
 def build_json() -> dict:
     env = dict(os.environ, RUSTC_BOOTSTRAP="1")
     subprocess.run(
-        ["cargo", "rustdoc", "--quiet", "--lib", "-p", "linkbase", "--no-default-features",
+        ["cargo", "rustdoc", "--quiet", "--lib", "-p", "linkbase",
          "--", "-Z", "unstable-options", "--output-format", "json"],
         cwd=REPO, env=env, check=True)
     target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
@@ -131,7 +131,7 @@ def listing(doc: dict) -> list:
 def main() -> int:
     lines = listing(build_json())
     text = "".join(line + "\n" for line in lines)
-    header = ("# The public API of the linkbase library (cargo rustdoc JSON, --no-default-features),\n"
+    header = ("# The public API of the linkbase library (crates/linkbase, cargo rustdoc JSON),\n"
               "# one item a line. Made by scripts/public-api.py --write; CI checks it (--check).\n")
     if "--write" in sys.argv:
         LISTING.write_text(header + text, encoding="utf-8")

@@ -1,4 +1,4 @@
-//! The feed layer (src/feed/, docs/feeds.md) through the library's entry
+//! The feed layer (crates/linkbase/src/feed/, docs/feeds.md) through the library's entry
 //! points: each expected output is written by hand from the rules (RFC 4287
 //! §2 and XML Base for bases, RFC 3986 §5 for resolution).
 

@@ -1,30 +1,33 @@
 //! The crate's layering, enforced: each top-level module of the library may
 //! use only the modules below it in the crate overview's order ([`layers`]:
-//! the bullets of "Inside" in `src/lib.rs`, the one list). Every
-//! `crate::…` and `super::…` path in `src/**/*.rs` (comments and string
-//! literals aside) is mapped to the top-level module it names — a root
-//! re-export (`crate::Profile`) to the module `src/lib.rs` re-exports it
-//! from — and one that names a module at or above its own fails the test,
-//! with the file, the line and the path. `src/cli/` and `src/main.rs` are the
-//! binary: they may use everything public.
+//! the bullets of "Inside" in `crates/linkbase/src/lib.rs`, the one list).
+//! Every `crate::…` and `super::…` path in `crates/linkbase/src/**/*.rs`
+//! (comments and string literals aside) is mapped to the top-level module it
+//! names — a root re-export (`crate::Profile`) to the module `lib.rs`
+//! re-exports it from — and one that names a module at or above its own
+//! fails the test, with the file, the line and the path. The command
+//! (`src/main.rs`, `src/cli/`) is a crate of its own, which reaches the
+//! library only through `linkbase::` (the crate boundary sees to it); its
+//! modules are checked for import circles too.
 //!
-//! `LINKBASE_LAYERS_SRC=dir` checks another tree (an older commit, say).
+//! `LINKBASE_LAYERS_SRC=dir` checks another library tree (an older commit,
+//! say: there `src/`, whose `cli` and `main` are skipped as the binary).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first: each knows only those
 /// before it. The one list is the crate overview's ("Inside" in
-/// `src/lib.rs`, of the tree checked): the modules named in backquotes at the
+/// `crates/linkbase/src/lib.rs`, of the tree checked): the modules named in backquotes at the
 /// start of each of its bullets, before the first colon, in order.
 fn layers() -> &'static [String] {
     static LAYERS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     LAYERS.get_or_init(|| {
-        let lib = std::fs::read_to_string(src_dir().join("lib.rs")).expect("src/lib.rs");
+        let lib = std::fs::read_to_string(src_dir().join("lib.rs")).expect("crates/linkbase/src/lib.rs");
         let order = layer_order(&lib);
         assert!(
             !order.is_empty(),
-            "src/lib.rs: no layer order found (a `## Inside` section of `//! - `module`: …` bullets)"
+            "crates/linkbase/src/lib.rs: no layer order found (a `## Inside` section of `//! - `module`: …` bullets)"
         );
         order
     })
@@ -57,8 +60,14 @@ fn layer_order(lib: &str) -> Vec<String> {
 fn src_dir() -> PathBuf {
     match std::env::var_os("LINKBASE_LAYERS_SRC") {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/linkbase/src"),
     }
+}
+
+/// The command's source (`src/`: `main.rs` and `cli/`), checked for import
+/// circles only.
+fn binary_src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
 #[test]
@@ -85,18 +94,18 @@ fn no_module_uses_one_above_it() {
     for m in &modules {
         if !layers().contains(m) && !BINARY.contains(&m.as_str()) {
             problems.push(format!(
-                "src/{m}: a top-level module missing from the layer order (a bullet of \"Inside\" in src/lib.rs: place it in the order)"
+                "crates/linkbase/src/{m}: a top-level module missing from the layer order (a bullet of \"Inside\" in crates/linkbase/src/lib.rs: place it in the order)"
             ));
         }
     }
     for layer in layers() {
         if !modules.iter().any(|m| m == layer) {
             problems.push(format!(
-                "the layer order (src/lib.rs, \"Inside\") names `{layer}`, which is no module of src/"
+                "the layer order (crates/linkbase/src/lib.rs, \"Inside\") names `{layer}`, which is no module of crates/linkbase/src/"
             ));
         }
     }
-    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("src/lib.rs");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("crates/linkbase/src/lib.rs");
     let reexports = root_reexports(&lib);
     let mut files = Vec::new();
     rust_files(&src, &mut files);
@@ -108,7 +117,7 @@ fn no_module_uses_one_above_it() {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        let display = format!("src/{}", relative.display());
+        let display = format!("crates/linkbase/src/{}", relative.display());
         problems.extend(violations(&display, &module, &text, &reexports));
     }
     assert!(
@@ -225,31 +234,37 @@ fn an_upward_import_is_caught_however_written() {
     assert_eq!(unknown.len(), 1, "an unknown root name is reported");
 }
 
-/// No import circle anywhere: among the top-level modules of `src/` (the
-/// library's and the binary's), and among the modules of every folder
-/// (`src/html/`, `src/cli/`, …), no module uses, through any chain of its
+/// No import circle anywhere: among the top-level modules of the library
+/// (`crates/linkbase/src/`) and of the command (`src/`), and among the
+/// modules of every folder (`html/`, `cli/`, …), no module uses, through any chain of its
 /// siblings, one that uses it back. A module's parent (`mod.rs`) is not its
 /// sibling: a parent declaring and calling its children, and children using
 /// what the parent defines, is no circle; a name the parent only re-exports
 /// (`pub(crate) use rewrite::Start`) counts as the child that defines it.
 #[test]
 fn no_import_circle() {
-    let src = src_dir();
-    let mut paths = Vec::new();
-    rust_files(&src, &mut paths);
-    paths.sort();
-    let files: Vec<SourceFile> = paths
-        .iter()
-        .map(|file| {
-            let relative = file.strip_prefix(&src).unwrap();
-            SourceFile {
-                display: format!("src/{}", relative.display()),
-                module: module_path(relative),
-                text: std::fs::read_to_string(file).unwrap(),
-            }
-        })
-        .collect();
-    let circles = circles(&files);
+    let mut circles = Vec::new();
+    for (src, shown_as) in [
+        (src_dir(), "crates/linkbase/src"),
+        (binary_src_dir(), "src"),
+    ] {
+        let mut paths = Vec::new();
+        rust_files(&src, &mut paths);
+        paths.sort();
+        assert!(!paths.is_empty(), "no Rust file under {}", src.display());
+        let files: Vec<SourceFile> = paths
+            .iter()
+            .map(|file| {
+                let relative = file.strip_prefix(&src).unwrap();
+                SourceFile {
+                    display: format!("{shown_as}/{}", relative.display()),
+                    module: module_path(relative),
+                    text: std::fs::read_to_string(file).unwrap(),
+                }
+            })
+            .collect();
+        circles.extend(self::circles(&files));
+    }
     assert!(
         circles.is_empty(),
         "import circles (each: the modules, and one import per step):\n{}",
@@ -748,7 +763,7 @@ fn module_path(relative: &Path) -> Vec<String> {
     parts
 }
 
-/// The names `src/lib.rs` re-exports (`pub use module::…`), and from which
+/// The names `crates/linkbase/src/lib.rs` re-exports (`pub use module::…`), and from which
 /// top-level module.
 fn root_reexports(lib: &str) -> BTreeMap<String, String> {
     let mut names = BTreeMap::new();

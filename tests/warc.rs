@@ -903,7 +903,7 @@ fn the_output_is_the_same_bytes_for_any_jobs_and_gzip_level_checks() {
 }
 
 /// Records run in tasks of up to 64 consecutive records (fewer when their
-/// blocks pass 128 KiB) on the pool's threads (`src/warc/pipeline.rs`):
+/// blocks pass 128 KiB) on the pool's threads (`crates/linkbase/src/warc/pipeline.rs`):
 /// damage in the middle of a task — a gzip member with a bad CRC, one cut
 /// short, junk between members — is each reported once, with the message
 /// and range docs/warc.md gives, every intact record around it is

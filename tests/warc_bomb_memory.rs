@@ -3,7 +3,7 @@
 //! `--max-size` of links costs many times that while its links are
 //! rewritten (its tree and edits), and `-j 2` rewrote two such records at
 //! once. The large decoded bodies being rewritten at once now add up to at
-//! most `--max-size` (`src/warc/budget.rs`).
+//! most `--max-size` (`crates/linkbase/src/warc/budget.rs`).
 //!
 //! The `linkbase` binary on a WARC of four responses, each a gzip body of a
 //! few KB inflating to 2 MB of `<a href=x>` (200,000 links), each followed

@@ -18,7 +18,8 @@ echo "-- dependent by git (file://$repo at $(git -C "$repo" rev-parse --short HE
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$here/src" "$work/"
-sed -e "s|^linkbase = { path = \"../..\",|linkbase = { git = \"file://$repo\", rev = \"$(git -C "$repo" rev-parse HEAD)\",|" \
+# (cargo finds the package named `linkbase` in the repository, crates/linkbase.)
+sed -e "s|^linkbase = { path = \"../../crates/linkbase\" }|linkbase = { git = \"file://$repo\", rev = \"$(git -C "$repo" rev-parse HEAD)\" }|" \
   "$here/Cargo.toml" >"$work/Cargo.toml"
 grep -q '^linkbase = { git = ' "$work/Cargo.toml"
 (cd "$work" && cargo run --quiet --target-dir "$target")

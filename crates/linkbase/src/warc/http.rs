@@ -404,7 +404,7 @@ mod tests {
 
     /// 45 bytes of brotli (made with `brotli -q 11`) that decode to 20 MiB
     /// of `<a href=x>y</a>` lines.
-    const BROTLI_BOMB: &[u8] = include_bytes!("../../fixtures/bombs/links-20mib.html.br");
+    const BROTLI_BOMB: &[u8] = include_bytes!("../../../../fixtures/bombs/links-20mib.html.br");
 
     #[test]
     fn decompression_bombs_in_every_coding_stop_at_the_limit() {

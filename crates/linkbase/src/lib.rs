@@ -178,10 +178,10 @@ pub mod limits {
 
 /// The examples of docs/library.md, run by `cargo test --doc`.
 #[cfg(doctest)]
-#[doc = include_str!("../docs/library.md")]
+#[doc = include_str!("../../../docs/library.md")]
 struct LibraryGuide;
 
 /// The library example of docs/offline.md, run by `cargo test --doc`.
 #[cfg(doctest)]
-#[doc = include_str!("../docs/offline.md")]
+#[doc = include_str!("../../../docs/offline.md")]
 struct OfflineGuide;

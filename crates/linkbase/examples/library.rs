@@ -3,8 +3,8 @@
 //!
 //! `cargo run --example library` prints what it does; `cargo test` runs it
 //! too (the `#[test]` at the end), and every `assert` in it is a check. It
-//! needs only the library: `cargo run --no-default-features --example
-//! library` builds it without the command line's crates.
+//! needs only the library: `cargo run -p linkbase --example library` (the
+//! library's crate has none of the command line's crates).
 //!
 //! The expected URLs are those of the specifications, not linkbase's own
 //! output: RFC 3986 §5.4 (normal and abnormal examples, base
