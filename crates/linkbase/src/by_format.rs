@@ -33,8 +33,9 @@ pub fn plan(
     report: &mut Report,
 ) -> Option<PlannedEdits> {
     match format {
-        Format::Css => crate::html::plan_stylesheet(input, ctx, environment, report)
-            .map(PlannedEdits::Each),
+        Format::Css => {
+            crate::html::plan_stylesheet(input, ctx, environment, report).map(PlannedEdits::Each)
+        }
         Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report).map(PlannedEdits::Each),
         Format::Feed => crate::feed::plan_feed(input, ctx, report).map(PlannedEdits::Each),
         Format::Html | Format::Auto => {

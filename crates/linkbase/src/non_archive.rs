@@ -13,10 +13,10 @@
 //! (any input), which detects an input's format and sends every input but a
 //! web archive here. (Named `planned` before issue 23.)
 
+use crate::by_format::PlannedEdits;
 use crate::html::HtmlContext;
 use crate::options::{Format, Options};
 use crate::report::{ExplainedPart, Location, Report, Severity};
-use crate::by_format::PlannedEdits;
 use std::borrow::Cow;
 
 /// The result of rewriting one input.

@@ -431,11 +431,7 @@ mod tests {
             let decoded = crate::html::charset::decode(&out, &charset).expect(name);
             assert_eq!(decoded, apply_text(&text, &edits), "case {name}");
             // Everything before the value is the input's bytes.
-            assert_eq!(
-                &out[..first],
-                &input[..first],
-                "case {name}"
-            );
+            assert_eq!(&out[..first], &input[..first], "case {name}");
         }
     }
 }
