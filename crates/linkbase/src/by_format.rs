@@ -17,6 +17,8 @@ use crate::options::Format;
 use crate::report::Report;
 use crate::splice::{ByteEdits, Edit};
 use encoding_rs::Encoding;
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// The edits that rewrite the document `input` of `format` (`Auto`: HTML),
 /// sorted and not overlapping; `None` when nothing changes. `environment`
@@ -64,13 +66,22 @@ impl PlannedEdits {
         }
     }
 
-    /// The edits in order: each range and what is written there.
-    pub fn iter(&self) -> Box<dyn Iterator<Item = (std::ops::Range<usize>, &[u8])> + '_> {
+    /// The edits in order: each range and what is written there (put
+    /// together when it is held in two pieces).
+    pub fn iter(&self) -> Box<dyn Iterator<Item = (Range<usize>, Cow<'_, [u8]>)> + '_> {
         match self {
-            PlannedEdits::Each(edits) => {
-                Box::new(edits.iter().map(|e| (e.range.clone(), &e.bytes[..])))
-            }
-            PlannedEdits::Held(edits) => Box::new(edits.iter()),
+            PlannedEdits::Each(edits) => Box::new(
+                edits
+                    .iter()
+                    .map(|e| (e.range.clone(), Cow::Borrowed(&e.bytes[..]))),
+            ),
+            PlannedEdits::Held(edits) => Box::new(edits.iter().map(|(range, [prefix, rest])| {
+                let bytes = match prefix.is_empty() {
+                    true => Cow::Borrowed(rest),
+                    false => Cow::Owned([prefix, rest].concat()),
+                };
+                (range, bytes)
+            })),
         }
     }
 

@@ -77,12 +77,16 @@ impl<'a> PlannedRewrite<'a> {
 
     /// The edits the output is made of, in order: each a range of the input
     /// and the bytes written instead (none when nothing changed). Outside
-    /// them the output is the input.
-    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, &[u8])> {
+    /// them the output is the input. A replacement that shares its
+    /// beginning with an earlier one is held in two pieces
+    /// ([`pieces`](Self::pieces) writes them so) and put together here.
+    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, Cow<'_, [u8]>)> {
         match &self.output {
             PlannedOutput::Unchanged => Vec::new(),
             PlannedOutput::Edited(edits) => edits.iter().collect(),
-            PlannedOutput::Whole(output) => vec![(0..self.input.len(), &output[..])],
+            PlannedOutput::Whole(output) => {
+                vec![(0..self.input.len(), Cow::Borrowed(&output[..]))]
+            }
         }
     }
 

@@ -82,9 +82,16 @@ pub fn to_bytes(
         return ByteEdits::mapped(edits, |r| place(&r).map(|(range, _)| range));
     }
     let mut bytes = ByteEdits::new();
-    for (text_range, new) in edits.iter() {
+    for (text_range, [prefix, rest]) in edits.iter() {
         let Some((range, shift)) = place(&text_range) else {
             continue;
+        };
+        let joined;
+        let new = if prefix.is_empty() {
+            rest
+        } else {
+            joined = [prefix, rest].concat();
+            &joined
         };
         let mut encoded = encode_piece(new, charset);
         if let Some((before, after)) = shift {
@@ -201,7 +208,7 @@ pub fn value_edit(
     let (range, bytes) = edits.iter().next().expect("one edit");
     Edit {
         range,
-        bytes: bytes.to_string(),
+        bytes: bytes.concat(),
     }
 }
 
