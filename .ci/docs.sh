@@ -12,6 +12,10 @@ python3 scripts/module-graph.py --check
 # The figures the code decides (fuzz targets, fixture cases, modules, the
 # public API's size), marked in the docs <!-- figure: NAME -->: counted.
 python3 scripts/doc-figures.py --check
+# Every message the tool can print (docs/messages.md, issue 31): each has a
+# verdict in docs/messages-review.tsv, no verdict names a message that is
+# gone, and the page is current (scripts/messages.py; a second).
+python3 scripts/messages.py --check
 # The docs index names every page of docs/ (one line each), and no page that is gone.
 missing=0
 for page in docs/*.md docs/*.txt; do

@@ -100,6 +100,55 @@ fn input_not_valid_in_the_given_charset_names_the_charset_option() {
     }
 }
 
+/// Not valid in the encoding the document itself names (its `<meta>`, its
+/// `@charset`, or the default): the remedy is the transport charset, which
+/// overrides those (issue 31); a byte order mark, which nothing overrides,
+/// gets none.
+#[test]
+fn input_not_valid_in_its_own_encoding_names_the_charset_option_as_the_remedy() {
+    let mut options = Options::new();
+    options.url = Some("https://example.org/".into());
+    for (name, input, chosen) in [
+        (
+            "p.html",
+            &b"<meta charset=utf-8><a href=x>caf\xe9</a>"[..],
+            "by its <meta> declaration",
+        ),
+        (
+            "s.css",
+            &b"@charset \"utf-8\"; p { background: url(x.png) } /* \xe9 */"[..],
+            "by its @charset rule",
+        ),
+        (
+            "t.css",
+            &b"p { background: url(x.png) } /* \xe9 */"[..],
+            "by default",
+        ),
+    ] {
+        let out = rewrite(input, &options, Some(name));
+        assert_eq!(&out.output[..], input, "{name}");
+        let problem = the_problem(&out.report, Setting::Charset);
+        assert_eq!(
+            problem.message.to_string(),
+            format!(
+                "not valid UTF-8 (the encoding chosen {chosen}); left unchanged to avoid data \
+                 loss: if it is in another encoding, give that with Options::charset"
+            ),
+            "{name}"
+        );
+    }
+    let bom = rewrite(
+        b"\xef\xbb\xbf<a href=x>caf\xe9</a>",
+        &options,
+        Some("b.html"),
+    );
+    assert_eq!(
+        bom.report.problems[0].message.to_string(),
+        "not valid UTF-8 (the encoding chosen by its byte order mark); left unchanged to avoid data loss"
+    );
+    assert_eq!(bom.report.problems[0].setting(), None);
+}
+
 #[test]
 fn a_record_over_the_size_limit_names_the_warc_option() {
     let warc = warc_gen::one_small_response();

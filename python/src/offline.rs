@@ -28,7 +28,11 @@ pub struct OfflineCopy {
 impl OfflineCopy {
     fn builder(&mut self) -> PyResult<&mut CopyBuilder> {
         self.builder.as_mut().ok_or_else(|| {
-            PyValueError::new_err("the copy's files are named already: nothing more can be added")
+            PyValueError::new_err(
+                "the copy's files were named by its first question (file, target, link, map or \
+                 rewrite): nothing can be added after it; add every URL first, or start a new \
+                 OfflineCopy",
+            )
         })
     }
 
@@ -157,6 +161,10 @@ impl OfflineCopy {
     }
 }
 
+/// What to give as `url_prefix`, in each of its errors.
+const PREFIX_REMEDY: &str =
+    "give the URL the site folder was crawled from, as in http://127.0.0.1:8000/";
+
 /// Make the mirror folder `site` (as `wget -r -p` writes it; its URL
 /// `url_prefix`) offline into the folder `out`, as `linkbase offline SITE
 /// --url-prefix URL -o OUT`: every file copied, pages and style sheets
@@ -173,15 +181,22 @@ pub fn offline_mirror(
     layout: &str,
 ) -> PyResult<(usize, usize)> {
     let mut prefix = url_prefix.trim().to_string();
+    if prefix.is_empty() {
+        return Err(BaseError::new_err(format!(
+            "url_prefix is empty: {PREFIX_REMEDY}"
+        )));
+    }
     if !prefix.ends_with('/') {
         prefix.push('/');
     }
     // The library's one rule for a base, as `--url-prefix` applies it.
     linkbase::check_base(&prefix, linkbase::Profile::default())
         .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
+    // Not reached: check_base refuses what the url crate cannot parse.
     if linkbase::offline::key(&prefix).is_none() {
         return Err(PyValueError::new_err(format!(
-            "url_prefix {url_prefix:?} is not an absolute URL"
+            "url_prefix {url_prefix:?} is not an absolute URL the copy can name its files by: \
+             {PREFIX_REMEDY}"
         )));
     }
     let (hosts, windows) = parse_layout(layout)?;
@@ -189,9 +204,12 @@ pub fn offline_mirror(
         .canonicalize()
         .map_err(|e| Error::new_err(format!("{}: {e}", site.display())))?;
     if out.exists() && out.canonicalize().is_ok_and(|o| o.starts_with(&site_real)) {
-        return Err(PyValueError::new_err(
-            "out must not be the site folder nor inside it",
-        ));
+        return Err(PyValueError::new_err(format!(
+            "out {}: is the site folder {} or inside it, and the copy would overwrite the \
+             mirror it is made from: give out a folder outside the site folder",
+            out.display(),
+            site.display()
+        )));
     }
     py.detach(|| write_mirror(&site, &prefix, &out, hosts, windows))
         .map_err(Error::new_err)

@@ -30,13 +30,19 @@ impl Read for PyReader {
             if chunk.is_none() {
                 // A non-blocking stream with nothing ready: not supported.
                 return Err(io::Error::other(WarcError::new_err(
-                    "the input file object returned None from read() (non-blocking?)",
+                    "the input file object's read() returned None (a non-blocking stream with \
+                     nothing ready?): give a blocking binary file, as open(path, 'rb') makes",
                 )));
             }
             let bytes = chunk.cast::<PyBytes>().map_err(|_| {
-                io::Error::other(pyo3::exceptions::PyTypeError::new_err(
-                    "the input file object must be binary: read() returned no bytes",
-                ))
+                let kind = chunk
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "not bytes".to_string(), |n| n.to_string());
+                io::Error::other(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "the input file object's read() returned {kind}, not bytes: open the file \
+                     in binary mode (open(path, 'rb')), or pass its path"
+                )))
             })?;
             let bytes = bytes.as_bytes();
             let n = bytes.len().min(buf.len());

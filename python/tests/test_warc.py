@@ -158,7 +158,7 @@ def test_an_exception_of_the_file_object_is_raised():
 
 
 def test_a_text_file_object_is_refused():
-    with pytest.raises(TypeError, match="must be binary"):
+    with pytest.raises(TypeError, match="in binary mode"):
         linkbase.warc.convert(io.StringIO("WARC/1.1\r\n"), io.BytesIO())
 
 

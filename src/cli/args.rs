@@ -4,6 +4,10 @@
 //! ([`UsageError`]). Nothing here reads a file or runs anything: the
 //! subcommands' modules take these values ([`super::settings`] turns the
 //! rewrite command's into typed settings once).
+//!
+//! The doc comments of the flags are their `--help` text (clap reads
+//! them), written for a terminal: `HOST[:PORT]` there is no link.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};

@@ -35,7 +35,7 @@
 //! writing knows the writer is there, can change the file or send a signal,
 //! and lets it go on by closing its end. Only this module reads them. The
 //! unit tests below use the same hooks without the environment
-//! ([`AtomicWriter::failing_at`]).
+//! (`AtomicWriter::failing_at`, in test and debug builds only).
 
 use super::interrupt::{self, Pending};
 use super::io::write_pieces;
@@ -264,14 +264,14 @@ impl Identity {
     /// in words; `None` when it is the same file, unchanged.
     fn change(&self, now: &Identity) -> Option<String> {
         if (now.device, now.inode) != (self.device, self.inode) {
-            Some("it was replaced by another file since linkbase read it".into())
+            Some("another process replaced the file while linkbase rewrote it".into())
         } else if now.size != self.size {
             Some(format!(
-                "it changed since linkbase read it ({} bytes then, {} now)",
+                "another process changed the file while linkbase rewrote it ({} bytes when read, {} now)",
                 self.size, now.size
             ))
         } else if now.modified != self.modified {
-            Some("it was modified since linkbase read it".into())
+            Some("another process modified the file while linkbase rewrote it".into())
         } else {
             None
         }
@@ -563,7 +563,7 @@ fn still_the_file_read(target: &Path, read: &Identity) -> Result<(), WriteError>
     match read.change(&Identity::of(&now)) {
         None => Ok(()),
         Some(change) => Err(at(Step::Verify)(io::Error::other(format!(
-            "{change}; not rewritten (run again to rewrite it)"
+            "{change}; run linkbase again once that process is done"
         )))),
     }
 }
@@ -909,7 +909,7 @@ appended
             .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "left as it is: it changed since linkbase read it (23 bytes then, 32 now); not rewritten (run again to rewrite it)"
+            "left as it is: another process changed the file while linkbase rewrote it (23 bytes when read, 32 now); run linkbase again once that process is done"
         );
         assert_eq!(names(dir.path()), ["page.html"]);
     }

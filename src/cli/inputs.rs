@@ -289,7 +289,7 @@ fn copied(file: InputFile, reason: &str) -> Entry {
     })
 }
 
-/// Does the walk take this file? By its name ([`walk_takes_name`](super::paths::walk_takes_name)), or by
+/// Does the walk take this file? By its name ([`super::paths::walk_takes_name`]), or by
 /// content for files with no extension (or `.txt`, `.raw`), and an `.xml`
 /// file when its root element is a feed's ([`linkbase::detect::looks_like_feed`]).
 pub fn handles(path: &Path) -> bool {

@@ -77,7 +77,7 @@ pub fn write(
 /// file written to (`None`: standard output, or what is not a regular file).
 pub type Fill<'a> = dyn FnMut(&mut dyn Write, Option<&Path>) -> io::Result<()> + 'a;
 
-/// [`write`] for output produced while it is written (a WARC's conversion
+/// [`write()`] for output produced while it is written (a WARC's conversion
 /// records): `fill` writes it to the writer it is given, told the file
 /// written to (`None`: standard output). A file is replaced only when
 /// `fill` succeeded.

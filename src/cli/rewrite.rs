@@ -1,8 +1,8 @@
 //! The default command: rewrite files, folders or standard input.
 //!
-//! The flags ([`RewriteArgs`], declared in [`args`](super::args)) are turned into typed [`Settings`] once
-//! ([`settings`](super::settings)), the inputs are listed in a fixed order
-//! ([`inputs`](super::inputs)), processed in parallel ([`job`](super::job)),
+//! The flags ([`RewriteArgs`], declared in [`super::args`]) are turned into typed [`Settings`] once
+//! ([`super::settings`]), the inputs are listed in a fixed order
+//! ([`super::inputs`]), processed in parallel ([`super::job`]),
 //! and everything the user sees — messages, report records, statistics — is
 //! emitted in input order ([`run_jobs`]), so the result does not depend on `-j`.
 
@@ -115,7 +115,7 @@ pub fn run_settings(
         }
         if let Some(report) = report.as_mut() {
             if let Err(e) = report.write(&result) {
-                progress.println(&format!("linkbase: error: --report: {e}"));
+                progress.println(&report_failure(&settings, &e));
                 totals.note_report_failure();
             }
         }
@@ -125,7 +125,7 @@ pub fn run_settings(
 
     if let Some(report) = report {
         if let Err(e) = report.finish() {
-            eprintln!("linkbase: error: --report: {e}");
+            eprintln!("{}", report_failure(&settings, &e));
             totals.note_report_failure();
         }
     }
@@ -241,4 +241,18 @@ fn work_order(entries: &[inputs::Entry]) -> Vec<usize> {
         .collect();
     keyed.sort_unstable();
     keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The line for a `--report` file that could not be written: which file,
+/// why, and that the report is incomplete (the run goes on; exit status 1).
+fn report_failure(settings: &Settings, e: &std::io::Error) -> String {
+    let path = settings
+        .report
+        .as_deref()
+        .unwrap_or(std::path::Path::new("-"));
+    format!(
+        "linkbase: error: --report {}: cannot write: {}; the report is incomplete",
+        path.display(),
+        super::io::io_cause(e)
+    )
 }

@@ -138,7 +138,12 @@ pub fn process(
             result.report.problem(
                 &linkbase::report::Location::file(result.name.as_deref()),
                 linkbase::report::Severity::Error,
-                format!("--report: cannot keep the link records: {}", io_cause(&e)),
+                format!(
+                    "--report: cannot keep the link records in a temporary file ({}): {}; \
+                     the report lacks them (make room there, or set TMPDIR to a folder with room)",
+                    std::env::temp_dir().display(),
+                    io_cause(&e)
+                ),
             );
             None
         }

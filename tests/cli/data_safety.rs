@@ -294,7 +294,7 @@ fn two_concurrent_in_place_runs_leave_every_original_in_its_backup() {
                         assert!(
                             line.contains(": error: cannot write the backup: ")
                                 && line.ends_with(".orig already exists (another run's backup?); linkbase never overwrites a backup")
-                                || line.contains(": error: left as it is: it "),
+                                || line.contains(": error: left as it is: another process "),
                             "trial {trial}: {line}"
                         );
                     }
@@ -437,7 +437,7 @@ fn a_file_appended_to_during_in_place_is_left_with_the_append() {
         (
             Some(1),
             format!(
-                "{}: error: left as it is: it changed since linkbase read it ({} bytes then, {} now); not rewritten (run again to rewrite it)\n",
+                "{}: error: left as it is: another process changed the file while linkbase rewrote it ({} bytes when read, {} now); run linkbase again once that process is done\n",
                 file.display(),
                 before.len(),
                 before.len() + appended.len()
@@ -472,7 +472,7 @@ fn a_file_replaced_during_in_place_is_left_as_the_other_process_made_it() {
         (
             Some(1),
             format!(
-                "{}: error: left as it is: it was replaced by another file since linkbase read it; not rewritten (run again to rewrite it)\n",
+                "{}: error: left as it is: another process replaced the file while linkbase rewrote it; run linkbase again once that process is done\n",
                 file.display()
             )
         )

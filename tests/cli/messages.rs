@@ -1,7 +1,8 @@
 //! The messages changed by the review of every message (issue 31,
 //! docs/messages.md): each named case runs the exact command in a scratch
 //! folder holding `page.html` (one relative link, 1.6 KiB with padding),
-//! `out.txt` (a file), `program` (a binary file) and `tree/sub/` (a folder), and asserts the whole of
+//! `out.txt` (a file), `program` (a binary file), `meta-utf8.html` (a page whose `<meta>` says
+//! UTF-8, holding a byte that is not) and `tree/sub/` (a folder), and asserts the whole of
 //! standard error, standard output and the exit status. The expected lines
 //! are what the review asked each message to say: what happened, to which
 //! file or flag, and what to do.
@@ -124,6 +125,27 @@ const CASES: &[Case] = &[
         status: 2,
         stderr: "linkbase: error: linkbase offline takes one mirror folder (SITE), not 2: run it once for each folder\n",
     },
+    Case {
+        name: "a page not valid in the encoding its <meta> names",
+        args: &["--url", "https://example.org/", "meta-utf8.html", "-o", "fixed.html"],
+        stdin: "",
+        status: 1,
+        stderr: "meta-utf8.html: error: not valid UTF-8 (the encoding chosen by its <meta> declaration); left unchanged to avoid data loss: if it is in another encoding, give that with --charset\n",
+    },
+    Case {
+        name: "--url-prefix without its scheme",
+        args: &["-r", "tree", "--url-prefix", "example.org/docs", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --url-prefix example.org/docs/: base `example.org/docs/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/\n",
+    },
+    Case {
+        name: "offline: --url-prefix without its scheme",
+        args: &["offline", "tree", "--url-prefix", "127.0.0.1:8000", "-o", "copy"],
+        stdin: "",
+        status: 2,
+        stderr: "linkbase: error: --url-prefix 127.0.0.1:8000/: base `127.0.0.1:8000/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/\n",
+    },
 ];
 
 /// The scratch folder every case runs in.
@@ -137,6 +159,11 @@ fn scratch() -> tempfile::TempDir {
     .unwrap();
     fs::write(dir.path().join("out.txt"), "a file\n").unwrap();
     fs::write(dir.path().join("program"), b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+    fs::write(
+        dir.path().join("meta-utf8.html"),
+        b"<meta charset=utf-8><a href=x.html>caf\xe9</a>\n",
+    )
+    .unwrap();
     fs::create_dir_all(dir.path().join("tree/sub")).unwrap();
     dir
 }
@@ -198,4 +225,31 @@ fn explain_names_a_folder_it_cannot_list_and_its_cause() {
 fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// A `--report` file that cannot be written (`/dev/full`: every write fails
+/// with ENOSPC): the line names the file, the cause, and that the report is
+/// incomplete (it said `--report: No space left on device (os error 28)`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_report_that_cannot_be_written_is_named_with_its_cause() {
+    let dir = scratch();
+    let out = crate::util::linkbase()
+        .current_dir(dir.path())
+        .args([
+            "--url",
+            "https://example.org/",
+            "page.html",
+            "--report",
+            "/dev/full",
+        ])
+        .args(["-o", "new.html"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "linkbase: error: --report /dev/full: cannot write: No space left on device; the report is incomplete\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(dir.path().join("new.html").is_file());
 }

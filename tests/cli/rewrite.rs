@@ -784,7 +784,7 @@ fn unusable_base_urls_are_usage_errors_before_any_file_is_touched() {
         ),
         (
             "example.org/docs/",
-            "base `example.org/docs/` is not an absolute URL (no scheme)",
+            "base `example.org/docs/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/",
         ),
     ];
     let dir = tempfile::tempdir().unwrap();

@@ -116,11 +116,23 @@ impl Options {
 /// );
 /// ```
 pub fn check_base(url: &str, profile: Profile) -> Result<crate::resolve::Base, Message> {
-    retrieval(url, profile).map(|found| found.base)
+    worded_retrieval(url, profile, true).map(|found| found.base)
 }
 
 /// [`check_base`], the base paired with its rule.
 fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
+    worded_retrieval(url, profile, false)
+}
+
+/// What [`check_base`] adds to the problem of a URL given without its
+/// scheme (`example.org/docs/`): someone typed it, and can write it whole
+/// (issue 31). A base the input holds (a WARC record's target) gets none.
+const WITHOUT_SCHEME: &str =
+    "; give the absolute URL, with its scheme, as in https://example.org/docs/";
+
+/// [`retrieval`]; `typed`: the URL was given by someone, who is told how to
+/// write it when it has no scheme ([`WITHOUT_SCHEME`]).
+fn worded_retrieval(url: &str, profile: Profile, typed: bool) -> Result<EstablishedBase, Message> {
     let url = url.trim();
     if url.is_empty() {
         return Err(Message::naming(
@@ -129,6 +141,13 @@ fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
             " is empty: give the URL the input was retrieved from, as in https://example.org/docs/page.html",
         ));
     }
-    establish(url, None, BaseRule::Retrieval, profile, None)
-        .map_err(|e| Message::naming("", Setting::Url, format!(" {}: {e}", url.escape_debug())))
+    establish(url, None, BaseRule::Retrieval, profile, None).map_err(|e| {
+        let without_scheme = typed && !crate::resolve::has_scheme(url);
+        let advice = if without_scheme { WITHOUT_SCHEME } else { "" };
+        Message::naming(
+            "",
+            Setting::Url,
+            format!(" {}: {e}{advice}", url.escape_debug()),
+        )
+    })
 }

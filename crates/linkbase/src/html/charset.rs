@@ -57,7 +57,8 @@ pub struct Undecodable {
 
 impl Undecodable {
     /// The problem's message: it names [`Options::charset`](crate::Options::charset)
-    /// when the transport chose the encoding.
+    /// as what chose the encoding (the transport), or else as the remedy
+    /// (the transport charset overrides all but a byte order mark).
     pub fn message(&self) -> Message {
         let why = match self.source {
             CharsetSource::Bom => "by its byte order mark",
@@ -72,7 +73,14 @@ impl Undecodable {
         let tail = "); left unchanged to avoid data loss";
         match self.source {
             CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
-            _ => Message::from(head + tail),
+            // A byte order mark decides: no setting overrides it.
+            CharsetSource::Bom => Message::from(head + tail),
+            // The transport charset overrides the rest: the remedy.
+            _ => Message::naming(
+                head + tail + ": if it is in another encoding, give that with ",
+                Setting::Charset,
+                "",
+            ),
         }
     }
 }
