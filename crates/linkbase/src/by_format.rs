@@ -68,20 +68,22 @@ impl PlannedEdits {
 
     /// The edits in order: each range and what is written there (put
     /// together when it is held in two pieces).
-    pub fn iter(&self) -> Box<dyn Iterator<Item = (Range<usize>, Cow<'_, [u8]>)> + '_> {
+    pub fn edits(&self) -> Vec<(Range<usize>, Cow<'_, [u8]>)> {
         match self {
-            PlannedEdits::Each(edits) => Box::new(
-                edits
-                    .iter()
-                    .map(|e| (e.range.clone(), Cow::Borrowed(&e.bytes[..]))),
-            ),
-            PlannedEdits::Held(edits) => Box::new(edits.iter().map(|(range, [prefix, rest])| {
-                let bytes = match prefix.is_empty() {
-                    true => Cow::Borrowed(rest),
-                    false => Cow::Owned([prefix, rest].concat()),
-                };
-                (range, bytes)
-            })),
+            PlannedEdits::Each(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), Cow::Borrowed(&e.bytes[..])))
+                .collect(),
+            PlannedEdits::Held(edits) => edits
+                .iter()
+                .map(|(range, [prefix, rest])| {
+                    let bytes = match prefix.is_empty() {
+                        true => Cow::Borrowed(rest),
+                        false => Cow::Owned([prefix, rest].concat()),
+                    };
+                    (range, bytes)
+                })
+                .collect(),
         }
     }
 

@@ -83,7 +83,7 @@ impl<'a> PlannedRewrite<'a> {
     pub fn edits(&self) -> Vec<(std::ops::Range<usize>, Cow<'_, [u8]>)> {
         match &self.output {
             PlannedOutput::Unchanged => Vec::new(),
-            PlannedOutput::Edited(edits) => edits.iter().collect(),
+            PlannedOutput::Edited(edits) => edits.edits(),
             PlannedOutput::Whole(output) => {
                 vec![(0..self.input.len(), Cow::Borrowed(&output[..]))]
             }
