@@ -180,17 +180,15 @@ pub fn offline_mirror(
     out: PathBuf,
     layout: &str,
 ) -> PyResult<(usize, usize)> {
-    let mut prefix = url_prefix.trim().to_string();
-    if prefix.is_empty() {
+    // Empty: refused by the library's rule too; said here with what
+    // offline_mirror wants, the URL the site was crawled from.
+    if url_prefix.trim().is_empty() {
         return Err(BaseError::new_err(format!(
             "url_prefix is empty: {PREFIX_REMEDY}"
         )));
     }
-    if !prefix.ends_with('/') {
-        prefix.push('/');
-    }
-    // The library's one rule for a base, as `--url-prefix` applies it.
-    linkbase::check_base(&prefix, linkbase::Profile::default())
+    // The library's one rule for a URL prefix, as `--url-prefix` applies it.
+    let prefix = linkbase::options::check_url_prefix(url_prefix, linkbase::Profile::default())
         .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
     // Not reached: check_base refuses what the url crate cannot parse.
     if linkbase::offline::key(&prefix).is_none() {

@@ -85,6 +85,27 @@ def test_a_mirror_folder_made_offline(tmp_path):
             assert (twice / path.relative_to(out)).read_bytes() == path.read_bytes(), path
 
 
+def test_a_url_prefix_is_refused_as_the_cli_refuses_it(tmp_path):
+    # Issue 30: the library's one rule for a URL prefix (options::check_url_prefix),
+    # in the words of `--url-prefix` (tests/cli/rewrite.rs): no query or
+    # fragment, an empty one refused (with offline_mirror's own remedy), a
+    # base check_base accepts.
+    (tmp_path / "site").mkdir()
+    for prefix, why in [
+        ("https://example.org/?q=1", "https://example.org/?q=1/: must be a URL without query or "
+                                     "fragment, e.g. https://example.org/docs/"),
+        ("https://example.org/#top", "https://example.org/#top/: must be a URL without query or "
+                                     "fragment, e.g. https://example.org/docs/"),
+        (" ", "is empty: give the URL the site folder was crawled from, as in "
+              "http://127.0.0.1:8000/"),
+        ("http://", "http://: no host: a http: URL needs one, as in http://example.org/docs/"),
+    ]:
+        with pytest.raises(linkbase.BaseError) as e:
+            linkbase.offline_mirror(tmp_path / "site", prefix, tmp_path / "out")
+        assert str(e.value) == f"url_prefix {why}"
+    assert not (tmp_path / "out").exists()
+
+
 # ---- offline_archive: web archives made offline ------------------------------
 
 ARCHIVES = FIXTURES / "offline" / "archives"

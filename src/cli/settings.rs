@@ -441,24 +441,12 @@ pub fn same_file(existing: &Path, maybe: &Path) -> bool {
     }
 }
 
-/// Check a `--url-prefix` and give it its trailing `/`.
+/// Check a `--url-prefix` and give it its trailing `/`: the library's one
+/// rule for a URL prefix ([`linkbase::options::check_url_prefix`]), its problem
+/// worded with the flag.
 fn url_prefix(prefix: &str, profile: linkbase::Profile) -> Result<String, UsageError> {
-    let mut prefix = prefix.trim().to_string();
-    if prefix.is_empty() {
-        return Err(UsageError::new(
-            "--url-prefix is empty: give the URL of the input folder, as in --url-prefix https://example.org/docs/",
-        ));
-    }
-    if !prefix.ends_with('/') {
-        prefix.push('/');
-    }
-    checked_base("--url-prefix", &prefix, profile)?;
-    if prefix.contains(['?', '#']) {
-        return Err(UsageError(format!(
-            "--url-prefix {prefix}: must be a URL without query or fragment, e.g. https://example.org/docs/"
-        )));
-    }
-    Ok(prefix)
+    linkbase::options::check_url_prefix(prefix, profile)
+        .map_err(|problem| UsageError(problem.render(|_| "--url-prefix")))
 }
 
 /// Check that `url`, given with `flag` (`--url`, `--url-prefix`), can serve

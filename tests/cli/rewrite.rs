@@ -1,9 +1,17 @@
 //! The command line, end to end (assert_cmd): every flag and every error of
 //! the rewrite command, the exit statuses, determinism across `-j`.
+//!
+//! A run whose whole story is its files, arguments and standard input and
+//! what it gives back (the exit status, standard output and error, the
+//! files written) is a row of a table of named cases ([`cases!`], a
+//! [`Case`] each: one test per row, named by it); what needs more (a
+//! report read as JSON, permissions, pipes, special files, a terminal) is a
+//! test of its own.
 
 #[path = "../common/warc_gen.rs"]
 mod warc_gen;
 use crate::test_hooks;
+use crate::util::{cases, file, has, input, is, linkbase, names_in, Case, Row};
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::fs;
@@ -21,7 +29,6 @@ const PAGE_URL: &str = "https://example.org/docs/page.html";
 const PAGE_AFTER: &str =
     "<!DOCTYPE html><p><a href=\"https://example.org/docs/guide/x.html\">x</a></p>\n";
 
-use crate::util::linkbase;
 #[cfg(unix)]
 use crate::util::linkbase_unprivileged;
 
@@ -37,18 +44,30 @@ fn write(path: &Path, content: impl AsRef<[u8]>) {
     fs::write(path, content).unwrap();
 }
 
-/// A folder `site/` with pages, a style sheet, an image and a nested folder.
+/// The image of [`SITE`] (not rewritten: copied).
+const LOGO: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+
+/// A folder `site/` with pages, a style sheet, an image and a nested
+/// folder: 117 bytes in the four files that are read.
+const SITE: [(&str, &[u8]); 5] = [
+    ("site/index.html", b"<a href=\"guide/a.html\">a</a>\n"),
+    ("site/guide/a.html", b"<a href=\"b.html\">b</a>\n"),
+    ("site/guide/b.htm", b"<img src=\"../img/logo.png\">\n"),
+    ("site/style.css", b"body { background: url(img/bg.png) }\n"),
+    ("site/img/logo.png", LOGO),
+];
+
+/// [`SITE`] written in `root`; its folder.
 fn site(root: &Path) -> PathBuf {
-    let site = root.join("site");
-    write(&site.join("index.html"), "<a href=\"guide/a.html\">a</a>\n");
-    write(&site.join("guide/a.html"), "<a href=\"b.html\">b</a>\n");
-    write(&site.join("guide/b.htm"), "<img src=\"../img/logo.png\">\n");
-    write(
-        &site.join("style.css"),
-        "body { background: url(img/bg.png) }\n",
-    );
-    write(&site.join("img/logo.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
-    site
+    for (path, content) in SITE {
+        write(&root.join(path), content);
+    }
+    root.join("site")
+}
+
+/// [`site`] as a [`Case::setup`].
+fn with_site(root: &Path) {
+    site(root);
 }
 
 fn stderr_of(output: &std::process::Output) -> String {
@@ -105,13 +124,12 @@ fn help_documents_every_flag_under_headings() {
     }
 }
 
-#[test]
-fn version_prints_name_and_crate_version() {
-    linkbase()
-        .arg("--version")
-        .assert()
-        .success()
-        .stdout(format!("linkbase {}\n", env!("CARGO_PKG_VERSION")));
+cases! {
+    version_prints_name_and_crate_version: Case {
+        args: &["--version"],
+        stdout: is(concat!("linkbase ", env!("CARGO_PKG_VERSION"), "\n")),
+        ..Case::OK
+    },
 }
 
 #[test]
@@ -125,270 +143,196 @@ fn completions_bash_prints_a_completion_script() {
 
 // --- one input ---------------------------------------------------------------
 
-#[test]
-fn a_file_is_rewritten_to_standard_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
-    linkbase()
-        .arg(&page)
-        .args(["--url", PAGE_URL])
-        .assert()
-        .success()
-        .stdout(PAGE_AFTER)
-        .stderr("");
-}
-
-#[test]
-fn standard_input_is_rewritten_to_standard_output() {
-    for args in [&["--url", PAGE_URL][..], &["-", "--url", PAGE_URL][..]] {
-        run_stdin(args, PAGE)
-            .success()
-            .stdout(PAGE_AFTER)
-            .stderr("");
-    }
-}
-
-#[test]
-fn output_file_receives_the_rewrite() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    let out = dir.path().join("out.html");
-    write(&page, PAGE);
-    linkbase()
-        .arg(&page)
-        .args(["--url", PAGE_URL, "-o"])
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
-    assert_eq!(fs::read_to_string(&out).unwrap(), PAGE_AFTER);
-    assert_eq!(fs::read_to_string(&page).unwrap(), PAGE, "input untouched");
-}
-
-#[test]
-fn standard_input_goes_to_an_output_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.html");
-    linkbase()
-        .args(["--url", PAGE_URL, "-o"])
-        .arg(&out)
-        .write_stdin(PAGE)
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
-    assert_eq!(fs::read_to_string(&out).unwrap(), PAGE_AFTER);
-}
-
-#[test]
-fn a_document_without_base_is_written_back_byte_for_byte() {
-    // No --url, no <base>, no saved-from comment: rule 5.4, nothing changes.
-    let input = "<!DOCTYPE html>\n<P><A HREF = 'x.html' >x</A>\r\n<!-- odd   spacing -->";
-    linkbase()
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(input)
-        .stderr("<stdin>: 1 relative link left as it is: no base (give --url)\n");
+cases! {
+    a_file_is_rewritten_to_standard_output: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "--url", PAGE_URL],
+        stdout: is(PAGE_AFTER),
+        ..Case::OK
+    },
+    standard_input_is_rewritten_to_standard_output: Case {
+        args: &["--url", PAGE_URL],
+        stdin: input(PAGE),
+        stdout: is(PAGE_AFTER),
+        ..Case::OK
+    },
+    standard_input_named_dash_is_rewritten_to_standard_output: Case {
+        args: &["-", "--url", PAGE_URL],
+        stdin: input(PAGE),
+        stdout: is(PAGE_AFTER),
+        ..Case::OK
+    },
+    output_file_receives_the_rewrite: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "--url", PAGE_URL, "-o", "{dir}/out.html"],
+        after: &[file("out.html", PAGE_AFTER), file("page.html", PAGE)],
+        ..Case::OK
+    },
+    standard_input_goes_to_an_output_file: Case {
+        args: &["--url", PAGE_URL, "-o", "{dir}/out.html"],
+        stdin: input(PAGE),
+        after: &[file("out.html", PAGE_AFTER)],
+        ..Case::OK
+    },
+    /// No --url, no <base>, no saved-from comment: rule 5.4, nothing changes.
+    a_document_without_base_is_written_back_byte_for_byte: Case {
+        stdin: input("<!DOCTYPE html>\n<P><A HREF = 'x.html' >x</A>\r\n<!-- odd   spacing -->"),
+        stdout: is("<!DOCTYPE html>\n<P><A HREF = 'x.html' >x</A>\r\n<!-- odd   spacing -->"),
+        stderr: is("<stdin>: 1 relative link left as it is: no base (give --url)\n"),
+        ..Case::OK
+    },
 }
 
 // --- relative links and no base ------------------------------------------------
 
-#[test]
-fn relative_links_without_a_base_get_one_warning_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    // Two relative links, one absolute, one same-document: two are left for
-    // want of a base.
-    let input = "<a href=\"a.html\">a</a><img src=\"i.png\"><a href=\"https://x.example/\">x</a><a href=\"#top\">t</a>\n";
-    write(&page, input);
-    let out = dir.path().join("out.html");
-    let name = page.display().to_string();
-    linkbase()
-        .arg(&page)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout("")
-        .stderr(format!(
-            "{name}: 2 relative links left as they are: no base (give --url)\n"
-        ));
-    assert_eq!(fs::read_to_string(&out).unwrap(), input);
-    // --quiet silences it; the exit status stays 0.
-    linkbase()
-        .arg(&page)
-        .args(["--quiet", "-o"])
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
-    // A page without relative links says nothing.
-    write(&page, "<a href=\"https://x.example/\">x</a>\n");
-    linkbase().arg(&page).assert().success().stderr("");
+/// Two relative links, one absolute, one same-document: two are left for
+/// want of a base.
+const TWO_RELATIVE: &str = "<a href=\"a.html\">a</a><img src=\"i.png\"><a href=\"https://x.example/\">x</a><a href=\"#top\">t</a>\n";
+
+/// A multipart message with two HTML parts of relative links and a text part.
+const MESSAGE_WITHOUT_BASE: &str = "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\n\n<a href=x.html>x</a><a href=y.html>y</a>\n--b\nContent-Type: text/plain\n\nsee x.html\n--b\nContent-Type: text/html\n\n<img src=i.png>\n--b--\n";
+
+cases! {
+    relative_links_without_a_base_get_one_warning_line: Case {
+        files: &[file("page.html", TWO_RELATIVE)],
+        args: &["{dir}/page.html", "-o", "{dir}/out.html"],
+        stderr: is("{dir}/page.html: 2 relative links left as they are: no base (give --url)\n"),
+        after: &[file("out.html", TWO_RELATIVE)],
+        ..Case::OK
+    },
+    /// --quiet silences it; the exit status stays 0.
+    relative_links_without_a_base_are_not_reported_under_quiet: Case {
+        files: &[file("page.html", TWO_RELATIVE)],
+        args: &["{dir}/page.html", "--quiet", "-o", "{dir}/out.html"],
+        after: &[file("out.html", TWO_RELATIVE)],
+        ..Case::OK
+    },
+    a_page_without_relative_links_says_nothing: Case {
+        files: &[file("page.html", "<a href=\"https://x.example/\">x</a>\n")],
+        args: &["{dir}/page.html"],
+        stdout: is("<a href=\"https://x.example/\">x</a>\n"),
+        ..Case::OK
+    },
+    each_part_without_a_base_gets_its_own_line: Case {
+        files: &[file("m.eml", MESSAGE_WITHOUT_BASE)],
+        args: &["{dir}/m.eml"],
+        stdout: is(MESSAGE_WITHOUT_BASE),
+        stderr: is("{dir}/m.eml: part 1: 2 relative links left as they are: no base (no absolute Content-Base or Content-Location in the message to resolve against; give --url if it was retrieved from a URL)\n\
+                    {dir}/m.eml: part 3: 1 relative link left as it is: no base (no absolute Content-Base or Content-Location in the message to resolve against; give --url if it was retrieved from a URL)\n"),
+        ..Case::OK
+    },
+    /// One summary line, no line per file: each of the four files has one
+    /// relative link, left; 117 bytes read.
+    a_folder_without_a_base_counts_the_links_in_the_summary: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "-o", "{dir}/out"],
+        stderr: is("linkbase: 0 of 4 inputs changed; 1 other file copied to the mirror; 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at (rate)/s\n"),
+        ..Case::OK
+    },
+    /// "リンク" in Shift_JIS, without any <meta charset>: only --charset
+    /// tells. Written back in Shift_JIS: the text's bytes as they were.
+    charset_overrides_the_document_encoding: Case {
+        args: &["--charset", "shift_jis", "--url", "https://example.org/"],
+        stdin: input(b"<a href=\"x.html\">\x83\x8A\x83\x93\x83\x4E</a>"),
+        stdout: is(b"<a href=\"https://example.org/x.html\">\x83\x8A\x83\x93\x83\x4E</a>"),
+        ..Case::OK
+    },
+    an_unknown_charset_is_a_usage_error: Case {
+        args: &["--charset", "klingon"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: is("linkbase: error: invalid value 'klingon' for '--charset <LABEL>': unknown charset `klingon` (expected an encoding label such as utf-8, shift_jis, windows-1252)\n\nFor more information, try '--help'.\n"),
+        ..Case::OK
+    },
+    profile_rfc3986_resolves_a_query_reference_against_the_whole_path: Case {
+        args: &["--profile", "rfc3986", "--url", "http://a/b/c/d;p?q"],
+        stdin: input("<a href=\"?y\">y</a>"),
+        stdout: is("<a href=\"http://a/b/c/d;p?y\">y</a>"),
+        ..Case::OK
+    },
+    /// The seed draft's Appendix C reads `?y` as part of the path.
+    profile_url_syntax_01_resolves_a_query_reference_as_a_path_segment: Case {
+        args: &["--profile", "url-syntax-01", "--url", "http://a/b/c/d;p?q"],
+        stdin: input("<a href=\"?y\">y</a>"),
+        stdout: is("<a href=\"http://a/b/c/?y\">y</a>"),
+        ..Case::OK
+    },
+    an_unknown_profile_is_a_usage_error: Case {
+        args: &["--profile", "rfc9999"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: is("linkbase: error: invalid value 'rfc9999' for '--profile <PROFILE>'\n  [possible values: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg]\n\n  tip: a similar value exists: 'rfc3986'\n\nFor more information, try '--help'.\n"),
+        ..Case::OK
+    },
+    same_document_references_are_left_as_they_are: Case {
+        args: &["--url", PAGE_URL],
+        stdin: input("<a href=\"#top\">top</a>"),
+        stdout: is("<a href=\"#top\">top</a>"),
+        ..Case::OK
+    },
+    absolutize_fragments_rewrites_same_document_references: Case {
+        args: &["--url", PAGE_URL, "--absolutize-fragments"],
+        stdin: input("<a href=\"#top\">top</a>"),
+        stdout: is("<a href=\"https://example.org/docs/page.html#top\">top</a>"),
+        ..Case::OK
+    },
+    /// Without --attr neither attribute is a URL: nothing changes, and the
+    /// run says it found no link.
+    data_attributes_are_not_links_without_attr: Case {
+        args: &["--url", PAGE_URL],
+        stdin: input("<img data-src=\"lazy.png\" data-other=\"keep.png\">"),
+        stdout: is("<img data-src=\"lazy.png\" data-other=\"keep.png\">"),
+        stderr: is("<stdin>: no links found (read as HTML; --format css, mime or xhtml reads it as something else)\n"),
+        ..Case::OK
+    },
+    /// With it only the named one (names are matched case-insensitively).
+    attr_adds_url_bearing_attributes: Case {
+        args: &["--url", PAGE_URL, "--attr", "DATA-SRC"],
+        stdin: input("<img data-src=\"lazy.png\" data-other=\"keep.png\">"),
+        stdout: is("<img data-src=\"https://example.org/docs/lazy.png\" data-other=\"keep.png\">"),
+        ..Case::OK
+    },
+    an_empty_attr_is_a_usage_error: Case {
+        args: &["--attr", " "],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: is("linkbase: error: --attr ``: not an attribute name (one word without spaces, quotes, `/`, `=` or `>`, such as data-src)\n"),
+        ..Case::OK
+    },
+    format_forces_how_the_input_is_read: Case {
+        args: &["--format", "css", "--url", "https://example.org/s/style.css"],
+        stdin: input("p { background: url(img/bg.png) }\n"),
+        stdout: is("p { background: url(https://example.org/s/img/bg.png) }\n"),
+        ..Case::OK
+    },
+    an_unknown_format_is_a_usage_error: Case {
+        args: &["--format", "pdf"],
+        stdin: input("p { background: url(img/bg.png) }\n"),
+        code: 2,
+        stderr: is("linkbase: error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc, feed]\n\nFor more information, try '--help'.\n"),
+        ..Case::OK
+    },
+    /// Left as it is, with a warning (not an error: exit status 0).
+    a_signed_message_is_left_unchanged_with_a_warning: Case {
+        args: &["--format", "mime"],
+        stdin: input(SIGNED),
+        stdout: is(SIGNED),
+        stderr: is("<stdin>: warning: signed (multipart/signed): left unchanged, rewriting would break the signature (--force rewrites it)\n"),
+        ..Case::OK
+    },
+    /// With --force the HTML part's link is rewritten against the message's
+    /// Content-Base, and nothing else changes: the signature part, the
+    /// headers, the delimiters stay byte for byte.
+    force_rewrites_a_signed_message: Case {
+        args: &["--format", "mime", "--force"],
+        stdin: input(SIGNED),
+        stdout: is(SIGNED_FORCED),
+        ..Case::OK
+    },
 }
 
-#[test]
-fn each_part_without_a_base_gets_its_own_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let message = dir.path().join("m.eml");
-    let input = "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\n\n<a href=x.html>x</a><a href=y.html>y</a>\n--b\nContent-Type: text/plain\n\nsee x.html\n--b\nContent-Type: text/html\n\n<img src=i.png>\n--b--\n";
-    write(&message, input);
-    let name = message.display().to_string();
-    linkbase()
-        .arg(&message)
-        .assert()
-        .success()
-        .stdout(input)
-        .stderr(format!(
-            "{name}: part 1: 2 relative links left as they are: no base (no absolute Content-Base or Content-Location in the message to resolve against; give --url if it was retrieved from a URL)\n\
-             {name}: part 3: 1 relative link left as it is: no base (no absolute Content-Base or Content-Location in the message to resolve against; give --url if it was retrieved from a URL)\n"
-        ));
-}
-
-#[test]
-fn a_folder_without_a_base_counts_the_links_in_the_summary() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    let output = linkbase()
-        .arg("-r")
-        .arg(&site)
-        .arg("-o")
-        .arg(dir.path().join("out"))
-        .assert()
-        .success()
-        .stdout("")
-        .get_output()
-        .clone();
-    // One summary line, no line per file: each of the four files has one
-    // relative link, left; 117 bytes read (see the summary test).
-    let err = stderr_of(&output);
-    assert!(
-        err.starts_with(
-            "linkbase: 0 of 4 inputs changed; 1 other file copied to the mirror; 0 links rewritten, 4 left (4 with no base: give --url-prefix), 0 errors, 117 bytes at "
-        ) && err.ends_with("/s\n")
-            && err.lines().count() == 1,
-        "{err}"
-    );
-}
-
-#[test]
-fn charset_overrides_the_document_encoding() {
-    // "リンク" in Shift_JIS, without any <meta charset>: only --charset tells.
-    let mut input = b"<a href=\"x.html\">".to_vec();
-    input.extend_from_slice(b"\x83\x8A\x83\x93\x83\x4E");
-    input.extend_from_slice(b"</a>");
-    // Written back in Shift_JIS: the text's bytes as they were.
-    let mut expected = b"<a href=\"https://example.org/x.html\">".to_vec();
-    expected.extend_from_slice(b"\x83\x8A\x83\x93\x83\x4E");
-    expected.extend_from_slice(b"</a>");
-    run_stdin(
-        &["--charset", "shift_jis", "--url", "https://example.org/"],
-        input,
-    )
-    .success()
-    .stdout(expected)
-    .stderr("");
-}
-
-#[test]
-fn an_unknown_charset_is_a_usage_error() {
-    run_stdin(&["--charset", "klingon"], PAGE)
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: invalid value 'klingon' for '--charset <LABEL>': unknown charset `klingon` (expected an encoding label such as utf-8, shift_jis, windows-1252)\n\nFor more information, try '--help'.\n");
-}
-
-#[test]
-fn profile_selects_the_resolution_algorithm() {
-    // The seed draft's Appendix C reads `?y` as part of the path.
-    let cases = [
-        ("rfc3986", "<a href=\"http://a/b/c/d;p?y\">y</a>"),
-        ("url-syntax-01", "<a href=\"http://a/b/c/?y\">y</a>"),
-    ];
-    for (profile, expected) in cases {
-        run_stdin(
-            &["--profile", profile, "--url", "http://a/b/c/d;p?q"],
-            "<a href=\"?y\">y</a>",
-        )
-        .success()
-        .stdout(expected)
-        .stderr("");
-    }
-}
-
-#[test]
-fn an_unknown_profile_is_a_usage_error() {
-    run_stdin(&["--profile", "rfc9999"], PAGE)
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: invalid value 'rfc9999' for '--profile <PROFILE>'\n  [possible values: rfc3986, url-syntax-01, rfc1808, relative-url-01, whatwg]\n\n  tip: a similar value exists: 'rfc3986'\n\nFor more information, try '--help'.\n");
-}
-
-#[test]
-fn absolutize_fragments_rewrites_same_document_references() {
-    let input = "<a href=\"#top\">top</a>";
-    run_stdin(&["--url", PAGE_URL], input)
-        .success()
-        .stdout(input)
-        .stderr("");
-    run_stdin(&["--url", PAGE_URL, "--absolutize-fragments"], input)
-        .success()
-        .stdout("<a href=\"https://example.org/docs/page.html#top\">top</a>")
-        .stderr("");
-}
-
-#[test]
-fn attr_adds_url_bearing_attributes() {
-    let input = "<img data-src=\"lazy.png\" data-other=\"keep.png\">";
-    // Without --attr neither attribute is a URL: nothing changes, and the
-    // run says it found no link.
-    run_stdin(&["--url", PAGE_URL], input)
-        .success()
-        .stdout(input)
-        .stderr("<stdin>: no links found (read as HTML; --format css, mime or xhtml reads it as something else)\n");
-    // With it only the named one (names are matched case-insensitively).
-    run_stdin(&["--url", PAGE_URL, "--attr", "DATA-SRC"], input)
-        .success()
-        .stdout("<img data-src=\"https://example.org/docs/lazy.png\" data-other=\"keep.png\">")
-        .stderr("");
-}
-
-#[test]
-fn an_empty_attr_is_a_usage_error() {
-    run_stdin(&["--attr", " "], PAGE)
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: --attr ``: not an attribute name (one word without spaces, quotes, `/`, `=` or `>`, such as data-src)\n");
-}
-
-#[test]
-fn format_forces_how_the_input_is_read() {
-    let css = "p { background: url(img/bg.png) }\n";
-    linkbase()
-        .args([
-            "--format",
-            "css",
-            "--url",
-            "https://example.org/s/style.css",
-        ])
-        .write_stdin(css)
-        .assert()
-        .success()
-        .stdout("p { background: url(https://example.org/s/img/bg.png) }\n")
-        .stderr("");
-    run_stdin(&["--format", "pdf"], css)
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: invalid value 'pdf' for '--format <FORMAT>'\n  [possible values: auto, html, xhtml, mime, css, warc, feed]\n\nFor more information, try '--help'.\n");
-}
-
-#[test]
-fn force_rewrites_a_signed_message() {
-    let message = "MIME-Version: 1.0\n\
+/// A signed message with an HTML part, and the same rewritten with --force.
+const SIGNED: &str = "MIME-Version: 1.0\n\
 Content-Base: https://example.org/mail/\n\
 Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=\"b\"\n\
 \n\
@@ -401,24 +345,19 @@ Content-Type: application/pgp-signature\n\
 \n\
 sig\n\
 --b--\n";
-    // Left as it is, with a warning (not an error: exit status 0).
-    run_stdin(&["--format", "mime"], message)
-        .success()
-        .stdout(message)
-        .stderr("<stdin>: warning: signed (multipart/signed): left unchanged, rewriting would break the signature (--force rewrites it)\n");
-    // With --force the HTML part's link is rewritten against the message's
-    // Content-Base, and nothing else changes: the signature part, the
-    // headers, the delimiters stay byte for byte.
-    let forced = message.replace(
-        "<a href=\"x.html\">",
-        "<a href=\"https://example.org/mail/x.html\">",
-    );
-    assert_ne!(forced, message);
-    run_stdin(&["--format", "mime", "--force"], message)
-        .success()
-        .stdout(forced)
-        .stderr("");
-}
+const SIGNED_FORCED: &str = "MIME-Version: 1.0\n\
+Content-Base: https://example.org/mail/\n\
+Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=\"b\"\n\
+\n\
+--b\n\
+Content-Type: text/html\n\
+\n\
+<a href=\"https://example.org/mail/x.html\">x</a>\n\
+--b\n\
+Content-Type: application/pgp-signature\n\
+\n\
+sig\n\
+--b--\n";
 
 #[test]
 fn messages_in_a_folder_are_rewritten_part_by_part() {
@@ -589,43 +528,34 @@ fn report_dash_writes_to_standard_output_when_documents_go_elsewhere() {
             "outcome": "rewritten",
         })
     );
-    // Standard output carries the document: the report cannot go there too.
-    run_stdin(&["--report", "-"], PAGE)
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: --report - writes to standard output, which carries the document: use -o FILE, -i or a report file\n");
 }
 
-#[test]
-fn report_to_an_impossible_path_is_an_error_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
-    let report = dir.path().join("no/such/folder/r.jsonl");
-    linkbase()
-        .arg("--report")
-        .arg(&report)
-        .write_stdin(PAGE)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(format!(
-            "linkbase: error: --report {}: cannot create: No such file or directory\n",
-            report.display()
-        ));
-}
-
-#[test]
-fn stats_prints_counts_per_outcome_and_attribute() {
-    // 22 + 18 + 17 bytes: two links rewritten (href, src), one same-document.
-    let input = "<a href=\"a.html\">a</a><a href=\"#x\">x</a><img src=\"i.png\">";
-    let out = run_stdin(&["--url", PAGE_URL, "--stats"], input)
-        .success()
-        .get_output()
-        .clone();
-    let err = stderr_of(&out);
-    // The tables: outcome names left-aligned to 14, counts right-aligned to
-    // 10; the attribute table's columns as wide as their widest cell, two
-    // spaces apart.
-    let tables = "\
+cases! {
+    /// Standard output carries the document: the report cannot go there too.
+    report_dash_with_the_document_on_standard_output_is_a_usage_error: Case {
+        args: &["--report", "-"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: is("linkbase: error: --report - writes to standard output, which carries the document: use -o FILE, -i or a report file\n"),
+        ..Case::OK
+    },
+    report_to_an_impossible_path_is_an_error_before_any_work: Case {
+        args: &["--report", "{dir}/no/such/folder/r.jsonl"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: is("linkbase: error: --report {dir}/no/such/folder/r.jsonl: cannot create: No such file or directory\n"),
+        absent: &["no"],
+        ..Case::OK
+    },
+    /// 22 + 18 + 17 bytes: two links rewritten (href, src), one
+    /// same-document. The tables: outcome names left-aligned to 14, counts
+    /// right-aligned to 10; the attribute table's columns as wide as their
+    /// widest cell, two spaces apart.
+    stats_prints_counts_per_outcome_and_attribute: Case {
+        args: &["--url", PAGE_URL, "--stats"],
+        stdin: input("<a href=\"a.html\">a</a><a href=\"#x\">x</a><img src=\"i.png\">"),
+        stdout: is("<a href=\"https://example.org/docs/a.html\">a</a><a href=\"#x\">x</a><img src=\"https://example.org/docs/i.png\">"),
+        stderr: is("\
 links per outcome:
   rewritten               2
   absolute                0
@@ -640,53 +570,32 @@ links per attribute:
   href               1         0              1            0      0        0       0      2
   src                1         0              0            0      0        0       0      1
   total              2         0              1            0      0        0       0      3
-linkbase: 1 of 1 input changed; 2 links rewritten, 1 left, 0 errors, 57 bytes at ";
-    assert!(err.starts_with(tables), "{err}");
-    let rate = &err[tables.len()..];
-    assert!(rate.ends_with("/s\n") && rate.lines().count() == 1, "{err}");
+linkbase: 1 of 1 input changed; 2 links rewritten, 1 left, 0 errors, 57 bytes at (rate)/s
+"),
+        ..Case::OK
+    },
 }
 
 // --- many inputs ---------------------------------------------------------------
 
-#[test]
-fn recursive_mirrors_the_tree_into_the_output_folder() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    let out = dir.path().join("out");
-    linkbase()
-        .arg("-r")
-        .arg(&site)
-        .args(["--url-prefix", "https://example.org/site", "-o"])
-        .arg(&out)
-        .assert()
-        .success();
-    let read = |rel: &str| fs::read_to_string(out.join(rel)).unwrap();
-    let expected = [
-        (
-            "index.html",
-            "<a href=\"https://example.org/site/guide/a.html\">a</a>\n",
-        ),
-        (
-            "guide/a.html",
-            "<a href=\"https://example.org/site/guide/b.html\">b</a>\n",
-        ),
-        (
-            "guide/b.htm",
-            "<img src=\"https://example.org/site/img/logo.png\">\n",
-        ),
-        (
-            "style.css",
-            "body { background: url(https://example.org/site/img/bg.png) }\n",
-        ),
-    ];
-    for (file, content) in expected {
-        assert_eq!(read(file), content, "{file}");
-    }
-    assert_eq!(
-        fs::read(out.join("img/logo.png")).unwrap(),
-        fs::read(site.join("img/logo.png")).unwrap(),
-        "files not rewritten are copied"
-    );
+/// The summary of a run over [`SITE`] that rewrites every link.
+const SITE_SUMMARY: &str = "linkbase: 4 of 4 inputs changed; 1 other file copied to the mirror; 4 links rewritten, 0 left, 0 errors, 117 bytes at (rate)/s\n";
+
+cases! {
+    recursive_mirrors_the_tree_into_the_output_folder: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "--url-prefix", "https://example.org/site", "-o", "{dir}/out"],
+        stderr: is(SITE_SUMMARY),
+        after: &[
+            file("out/index.html", "<a href=\"https://example.org/site/guide/a.html\">a</a>\n"),
+            file("out/guide/a.html", "<a href=\"https://example.org/site/guide/b.html\">b</a>\n"),
+            file("out/guide/b.htm", "<img src=\"https://example.org/site/img/logo.png\">\n"),
+            file("out/style.css", "body { background: url(https://example.org/site/img/bg.png) }\n"),
+            // Files not rewritten are copied.
+            file("out/img/logo.png", LOGO),
+        ],
+        ..Case::OK
+    },
 }
 
 #[test]
@@ -718,81 +627,55 @@ fn url_prefix_maps_paths_to_percent_encoded_urls() {
     );
 }
 
-#[test]
-fn url_prefix_applies_to_a_file_by_its_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
-    linkbase()
-        .arg(&page)
-        .args(["--url-prefix", "https://example.org/docs/"])
-        .assert()
-        .success()
-        .stdout(PAGE_AFTER)
-        .stderr("");
+cases! {
+    url_prefix_applies_to_a_file_by_its_name: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "--url-prefix", "https://example.org/docs/"],
+        stdout: is(PAGE_AFTER),
+        ..Case::OK
+    },
+    url_prefix_needs_paths: Case {
+        args: &["--url-prefix", "https://example.org/"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: is("linkbase: error: --url-prefix maps file paths to URLs; standard input has no path (use --url)\n"),
+        ..Case::OK
+    },
+    /// The library's rule for a URL prefix (`linkbase::options::check_url_prefix`).
+    url_prefix_with_a_query_is_a_usage_error: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "--url-prefix", "https://example.org/?q=1"],
+        code: 2,
+        stderr: is("linkbase: error: --url-prefix https://example.org/?q=1/: must be a URL without query or fragment, e.g. https://example.org/docs/\n"),
+        after: &[file("page.html", PAGE)],
+        ..Case::OK
+    },
+    url_prefix_with_a_fragment_is_a_usage_error: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "--url-prefix", "https://example.org/docs/#top"],
+        code: 2,
+        stderr: is("linkbase: error: --url-prefix https://example.org/docs/#top/: must be a URL without query or fragment, e.g. https://example.org/docs/\n"),
+        after: &[file("page.html", PAGE)],
+        ..Case::OK
+    },
 }
 
-#[test]
-fn url_prefix_needs_paths_and_an_absolute_url() {
-    run_stdin(&["--url-prefix", "https://example.org/"], PAGE)
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: --url-prefix maps file paths to URLs; standard input has no path (use --url)\n");
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
-    linkbase()
-        .arg(&page)
-        .args(["--url-prefix", "https://example.org/?q=1"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: --url-prefix https://example.org/?q=1/: must be a URL without query or fragment, e.g. https://example.org/docs/\n");
+/// A URL that cannot serve as a base, and why: refused as `--url` (to an
+/// output file and in place) and as `--url-prefix` (which gets its `/`
+/// before it is checked), each a usage error before any file is touched.
+struct RefusedBase {
+    url: &'static str,
+    why: &'static str,
 }
 
-#[test]
-fn unusable_base_urls_are_usage_errors_before_any_file_is_touched() {
-    // (the URL, why it is refused)
-    let cases = [
-        (
-            "http://",
-            "no host: a http: URL needs one, as in http://example.org/docs/",
-        ),
-        (
-            "https://:8080/x",
-            "no host: a https: URL needs one, as in https://example.org/docs/",
-        ),
-        (
-            "http:page.html",
-            "no host: a http: URL needs one, as in http://example.org/docs/",
-        ),
-        (
-            "https://exa mple.org/",
-            "contains a space in its host `exa mple.org`, which no host name can hold: check the host name",
-        ),
-        (
-            "https://example.org/my docs/",
-            "contains a space, which a URL cannot hold: percent-encode it (%20)",
-        ),
-        (
-            "https://example.org/a\tb/",
-            "contains a control character (U+0009), which a URL cannot hold: percent-encode it (%09)",
-        ),
-        (
-            "mailto:x@y.example",
-            "cannot serve as a base (rfc3986 profile): base `mailto:x@y.example` is not hierarchical; relative references cannot be resolved against it",
-        ),
-        (
-            "example.org/docs/",
-            "base `example.org/docs/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/",
-        ),
-    ];
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    let page = site.join("index.html");
-    let original = fs::read(&page).unwrap();
-    let out = dir.path().join("out");
-    for (url, why) in cases {
+impl Row for RefusedBase {
+    fn run(&self) {
+        let RefusedBase { url, why } = *self;
+        let dir = tempfile::tempdir().unwrap();
+        let site = site(dir.path());
+        let page = site.join("index.html");
+        let original = fs::read(&page).unwrap();
+        let out = dir.path().join("out");
         let shown = url.replace('\t', "\\t");
         linkbase()
             .arg(&page)
@@ -809,7 +692,6 @@ fn unusable_base_urls_are_usage_errors_before_any_file_is_touched() {
             .code(2)
             .stdout("")
             .stderr(format!("linkbase: error: --url {shown}: {why}\n"));
-        // --url-prefix gets its `/` before it is checked.
         let prefix = if url.ends_with('/') {
             url.to_string()
         } else {
@@ -826,47 +708,68 @@ fn unusable_base_urls_are_usage_errors_before_any_file_is_touched() {
             .code(2)
             .stdout("")
             .stderr(format!("linkbase: error: --url-prefix {shown}: {why}\n"));
+        assert!(!out.exists(), "an output was written");
+        assert_eq!(fs::read(&page).unwrap(), original);
+        assert_eq!(names_in(&site), ["guide", "img", "index.html", "style.css"]);
     }
-    assert!(!out.exists(), "an output was written");
-    assert_eq!(fs::read(&page).unwrap(), original);
-    assert_eq!(names_in(&site), ["guide", "img", "index.html", "style.css"]);
-    // Under another profile the message names it.
-    linkbase()
-        .arg(&page)
-        .args(["--profile", "rfc1808", "--url", "urn:isbn:0451450523"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: --url urn:isbn:0451450523: cannot serve as a base (rfc1808 profile): base `urn:isbn:0451450523` is not hierarchical; relative references cannot be resolved against it\n");
 }
 
-#[test]
-fn url_with_several_inputs_is_a_usage_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    linkbase()
-        .arg("-r")
-        .arg(&site)
-        .args(["--url", PAGE_URL, "-o"])
-        .arg(dir.path().join("out"))
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: --url names the URL of one document; for several files or a folder use --url-prefix\n");
-}
-
-#[test]
-fn url_and_url_prefix_conflict() {
-    linkbase()
-        .args([
-            "--url",
-            PAGE_URL,
-            "--url-prefix",
-            "https://example.org/",
-            "x.html",
-        ])
-        .assert()
-        .code(2);
+cases! {
+    a_base_without_a_host_is_refused: RefusedBase {
+        url: "http://",
+        why: "no host: a http: URL needs one, as in http://example.org/docs/",
+    },
+    a_base_with_a_port_and_no_host_is_refused: RefusedBase {
+        url: "https://:8080/x",
+        why: "no host: a https: URL needs one, as in https://example.org/docs/",
+    },
+    a_base_without_an_authority_is_refused: RefusedBase {
+        url: "http:page.html",
+        why: "no host: a http: URL needs one, as in http://example.org/docs/",
+    },
+    a_base_with_a_space_in_its_host_is_refused: RefusedBase {
+        url: "https://exa mple.org/",
+        why: "contains a space in its host `exa mple.org`, which no host name can hold: check the host name",
+    },
+    a_base_with_a_space_is_refused: RefusedBase {
+        url: "https://example.org/my docs/",
+        why: "contains a space, which a URL cannot hold: percent-encode it (%20)",
+    },
+    a_base_with_a_control_character_is_refused: RefusedBase {
+        url: "https://example.org/a\tb/",
+        why: "contains a control character (U+0009), which a URL cannot hold: percent-encode it (%09)",
+    },
+    a_base_that_is_not_hierarchical_is_refused: RefusedBase {
+        url: "mailto:x@y.example",
+        why: "cannot serve as a base (rfc3986 profile): base `mailto:x@y.example` is not hierarchical; relative references cannot be resolved against it",
+    },
+    a_base_without_a_scheme_is_refused: RefusedBase {
+        url: "example.org/docs/",
+        why: "base `example.org/docs/` is not an absolute URL (no scheme); give the absolute URL, with its scheme, as in https://example.org/docs/",
+    },
+    /// Under another profile the message names it.
+    a_refused_base_names_the_profile: Case {
+        setup: Some(with_site),
+        args: &["{dir}/site/index.html", "--profile", "rfc1808", "--url", "urn:isbn:0451450523"],
+        code: 2,
+        stderr: is("linkbase: error: --url urn:isbn:0451450523: cannot serve as a base (rfc1808 profile): base `urn:isbn:0451450523` is not hierarchical; relative references cannot be resolved against it\n"),
+        after: &[SITE[0]],
+        ..Case::OK
+    },
+    url_with_several_inputs_is_a_usage_error: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "--url", PAGE_URL, "-o", "{dir}/out"],
+        code: 2,
+        stderr: is("linkbase: error: --url names the URL of one document; for several files or a folder use --url-prefix\n"),
+        absent: &["out"],
+        ..Case::OK
+    },
+    url_and_url_prefix_conflict: Case {
+        args: &["--url", PAGE_URL, "--url-prefix", "https://example.org/", "x.html"],
+        code: 2,
+        stderr: is("linkbase: error: the argument '--url <URL>' cannot be used with '--url-prefix <URL>'\n\nUsage: linkbase --url <URL> <PATH>...\n\nFor more information, try '--help'.\n"),
+        ..Case::OK
+    },
 }
 
 #[test]
@@ -943,165 +846,112 @@ fn recursive_does_not_follow_symbolic_links() {
     assert_eq!(names_in(&dir.path().join("out")), ["a.html", "loop"]);
 }
 
-#[test]
-fn several_files_are_mirrored_by_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = dir.path().join("a.html");
-    let b = dir.path().join("sub/b.html");
-    write(&a, PAGE);
-    write(&b, PAGE);
-    let out = dir.path().join("out");
-    linkbase()
-        .arg(&a)
-        .arg(&b)
-        .args(["--url-prefix", "https://example.org/docs/", "-q", "-o"])
-        .arg(&out)
-        .assert()
-        .success();
-    // Each named file's URL is the prefix and its file name.
-    assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), PAGE_AFTER);
-    assert_eq!(fs::read_to_string(out.join("b.html")).unwrap(), PAGE_AFTER);
-    assert_eq!(names_in(&out), ["a.html", "b.html"]);
-}
+/// The message for several inputs and nowhere to write them.
+const SEVERAL_INPUTS: &str = "linkbase: error: several inputs: give an output folder with -o DIR, or rewrite in place with -i\n";
 
-#[test]
-fn several_inputs_without_an_output_are_a_usage_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = dir.path().join("a.html");
-    write(&a, PAGE);
-    linkbase()
-        .arg(&a)
-        .arg(&a)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: several inputs: give an output folder with -o DIR, or rewrite in place with -i\n");
-    let site = site(dir.path());
-    linkbase()
-        .arg("-r")
-        .arg(&site)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr("linkbase: error: several inputs: give an output folder with -o DIR, or rewrite in place with -i\n");
-}
-
-#[test]
-fn an_output_folder_inside_the_input_tree_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    for out in [
-        site.join("out"),
-        site.clone(),
-        site.join("guide/deeper/out"),
-    ] {
-        linkbase()
-            .arg("-r")
-            .arg(&site)
-            .arg("-o")
-            .arg(&out)
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(format!(
-                "linkbase: error: -o {}: the output folder {} the input {}; -o DIR must be outside every input (or rewrite in place with -i)\n",
-                out.display(),
-                if out == site { "is" } else { "is inside" },
-                site.display()
-            ));
-    }
-    assert!(!site.join("out").exists() && !site.join("guide/deeper").exists());
-}
-
-#[test]
-fn an_output_file_equal_to_the_input_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
-    linkbase()
-        .arg(&page)
-        .arg("-o")
-        .arg(&page)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(format!(
-            "linkbase: error: -o {}: the output is the input; use -i to rewrite in place\n",
-            page.display()
-        ));
-    assert_eq!(fs::read_to_string(&page).unwrap(), PAGE);
+cases! {
+    /// Each named file's URL is the prefix and its file name.
+    several_files_are_mirrored_by_name: Case {
+        files: &[file("a.html", PAGE), file("sub/b.html", PAGE)],
+        args: &["{dir}/a.html", "{dir}/sub/b.html", "--url-prefix", "https://example.org/docs/", "-q", "-o", "{dir}/out"],
+        after: &[file("out/a.html", PAGE_AFTER), file("out/b.html", PAGE_AFTER)],
+        listing: &[("out", &["a.html", "b.html"])],
+        ..Case::OK
+    },
+    several_files_without_an_output_are_a_usage_error: Case {
+        files: &[file("a.html", PAGE)],
+        args: &["{dir}/a.html", "{dir}/a.html"],
+        code: 2,
+        stderr: is(SEVERAL_INPUTS),
+        ..Case::OK
+    },
+    a_folder_without_an_output_is_a_usage_error: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site"],
+        code: 2,
+        stderr: is(SEVERAL_INPUTS),
+        ..Case::OK
+    },
+    an_output_folder_inside_the_input_tree_is_refused: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "-o", "{dir}/site/out"],
+        code: 2,
+        stderr: is("linkbase: error: -o {dir}/site/out: the output folder is inside the input {dir}/site; -o DIR must be outside every input (or rewrite in place with -i)\n"),
+        absent: &["site/out"],
+        ..Case::OK
+    },
+    an_output_folder_equal_to_the_input_is_refused: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "-o", "{dir}/site"],
+        code: 2,
+        stderr: is("linkbase: error: -o {dir}/site: the output folder is the input {dir}/site; -o DIR must be outside every input (or rewrite in place with -i)\n"),
+        listing: &[("site", &["guide", "img", "index.html", "style.css"])],
+        ..Case::OK
+    },
+    an_output_folder_deep_inside_the_input_tree_is_refused: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "-o", "{dir}/site/guide/deeper/out"],
+        code: 2,
+        stderr: is("linkbase: error: -o {dir}/site/guide/deeper/out: the output folder is inside the input {dir}/site; -o DIR must be outside every input (or rewrite in place with -i)\n"),
+        absent: &["site/guide/deeper"],
+        ..Case::OK
+    },
+    an_output_file_equal_to_the_input_is_refused: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "-o", "{dir}/page.html"],
+        code: 2,
+        stderr: is("linkbase: error: -o {dir}/page.html: the output is the input; use -i to rewrite in place\n"),
+        after: &[file("page.html", PAGE)],
+        ..Case::OK
+    },
 }
 
 // --- errors: one line each, processing continues ---------------------------------
 
-#[test]
-fn a_folder_without_recursive_is_an_error_and_the_rest_is_done() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
-    let out = dir.path().join("out");
-    let output = linkbase()
-        .arg(&site)
-        .arg(&page)
-        .args(["--url-prefix", "https://example.org/docs/", "-o"])
-        .arg(&out)
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    // One input is processed: no summary line.
-    assert_eq!(
-        stderr_of(&output),
-        format!(
-            "{}: error: is a folder (use -r to rewrite the files in it)\n",
-            site.display()
-        )
-    );
-    assert_eq!(
-        fs::read_to_string(out.join("page.html")).unwrap(),
-        PAGE_AFTER
-    );
-}
+/// A non-hierarchical base: relative references cannot be resolved. (As
+/// --url it is refused; a document's own <base> cannot be.)
+const UNRESOLVABLE: &str =
+    "<base href=\"mailto:someone@example.org\"><a href=\"x.html\">x</a><img src=\"y.png\">";
 
-#[cfg(unix)] // the causes are the POSIX messages
-#[test]
-fn unreadable_inputs_are_errors_naming_the_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
-    let missing = dir.path().join("missing.html");
-    let not_a_folder = page.join("x.html");
-    let output = linkbase()
-        .arg(&missing)
-        .arg(&not_a_folder)
-        .arg(&page)
-        .arg("-o")
-        .arg(dir.path().join("out"))
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let err = stderr_of(&output);
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(
-        lines[0],
-        format!(
-            "{}: error: cannot read: No such file or directory",
-            missing.display()
-        )
-    );
-    assert_eq!(
-        lines[1],
-        format!(
-            "{}: error: cannot read: Not a directory",
-            not_a_folder.display()
-        )
-    );
-    assert!(
-        dir.path().join("out/page.html").exists(),
-        "the rest is done"
-    );
+cases! {
+    /// One input is processed: no summary line.
+    a_folder_without_recursive_is_an_error_and_the_rest_is_done: Case {
+        setup: Some(with_site),
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/site", "{dir}/page.html", "--url-prefix", "https://example.org/docs/", "-o", "{dir}/out"],
+        code: 1,
+        stderr: is("{dir}/site: error: is a folder (use -r to rewrite the files in it)\n"),
+        after: &[file("out/page.html", PAGE_AFTER)],
+        ..Case::OK
+    },
+    /// The causes are the POSIX messages; the rest is done (one input
+    /// processed: no summary line).
+    #[cfg(unix)]
+    unreadable_inputs_are_errors_naming_the_file: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/missing.html", "{dir}/page.html/x.html", "{dir}/page.html", "-o", "{dir}/out"],
+        code: 1,
+        stderr: is("{dir}/missing.html: error: cannot read: No such file or directory\n\
+                    {dir}/page.html/x.html: error: cannot read: Not a directory\n\
+                    {dir}/page.html: 1 relative link left as it is: no base (give --url-prefix)\n"),
+        after: &[file("out/page.html", PAGE)],
+        ..Case::OK
+    },
+    links_that_fail_to_resolve_are_one_error_line_per_file: Case {
+        stdin: input(UNRESOLVABLE),
+        code: 1,
+        stdout: is(UNRESOLVABLE),
+        stderr: is("<stdin>: error: 2 links could not be resolved and were left as they are; first: `x.html` in <a href>: base `mailto:someone@example.org` is not hierarchical; relative references cannot be resolved against it\n"),
+        ..Case::OK
+    },
+    /// One link: the line says so in the singular.
+    a_link_that_fails_to_resolve_is_one_error_line_in_the_singular: Case {
+        stdin: input("<base href=\"mailto:a@b.example\"><a href=\"x.html\">x</a>"),
+        code: 1,
+        stdout: is("<base href=\"mailto:a@b.example\"><a href=\"x.html\">x</a>"),
+        stderr: is("<stdin>: error: 1 link could not be resolved and was left as it is; first: `x.html` in <a href>: base `mailto:a@b.example` is not hierarchical; relative references cannot be resolved against it\n"),
+        ..Case::OK
+    },
 }
 
 #[cfg(unix)]
@@ -1123,16 +973,12 @@ fn a_file_without_read_permission_is_an_error() {
         ));
 }
 
+/// The links of [`UNRESOLVABLE`] in `--report`: their outcomes, and the
+/// problem that says why (standard error:
+/// links_that_fail_to_resolve_are_one_error_line_per_file).
 #[test]
-fn links_that_fail_to_resolve_are_one_error_line_per_file() {
-    // A non-hierarchical base: relative references cannot be resolved. (As
-    // --url it is refused; a document's own <base> cannot be.)
-    let input =
-        "<base href=\"mailto:someone@example.org\"><a href=\"x.html\">x</a><img src=\"y.png\">";
-    run_stdin(&[], input)
-        .code(1)
-        .stdout(input)
-        .stderr("<stdin>: error: 2 links could not be resolved and were left as they are; first: `x.html` in <a href>: base `mailto:someone@example.org` is not hierarchical; relative references cannot be resolved against it\n");
+fn links_that_fail_to_resolve_are_reported_with_the_reason() {
+    let input = UNRESOLVABLE;
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("r.jsonl");
     let mut cmd = linkbase();
@@ -1163,26 +1009,16 @@ fn links_that_fail_to_resolve_are_one_error_line_per_file() {
         problems,
         ["2 links could not be resolved and were left as they are; first: `x.html` in <a href>: base `mailto:someone@example.org` is not hierarchical; relative references cannot be resolved against it"]
     );
-    // One link: the line says so in the singular.
-    run_stdin(&[], "<base href=\"mailto:a@b.example\"><a href=\"x.html\">x</a>")
-        .code(1)
-        .stderr("<stdin>: error: 1 link could not be resolved and was left as it is; first: `x.html` in <a href>: base `mailto:a@b.example` is not hierarchical; relative references cannot be resolved against it\n");
 }
 
-#[test]
-fn a_binary_file_is_skipped_with_a_message() {
-    let dir = tempfile::tempdir().unwrap();
-    let binary = dir.path().join("image.html");
-    write(&binary, b"GIF89a\x01\0\x01\0\0\0\0;<a href=x>");
-    linkbase()
-        .arg(&binary)
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(format!(
-            "{}: error: skipped: binary file (NUL bytes; --format forces reading it)\n",
-            binary.display()
-        ));
+cases! {
+    a_binary_file_is_skipped_with_a_message: Case {
+        files: &[file("image.html", b"GIF89a\x01\0\x01\0\0\0\0;<a href=x>")],
+        args: &["{dir}/image.html"],
+        code: 1,
+        stderr: is("{dir}/image.html: error: skipped: binary file (NUL bytes; --format forces reading it)\n"),
+        ..Case::OK
+    },
 }
 
 #[test]
@@ -1258,46 +1094,42 @@ fn utf16_text_is_not_taken_for_binary() {
         .stdout(text);
 }
 
-#[test]
-fn a_file_over_max_size_is_skipped() {
-    let dir = tempfile::tempdir().unwrap();
-    let big = dir.path().join("big.html");
-    let small = dir.path().join("small.html");
-    write(&big, "<p>x</p>".repeat(200)); // 1600 bytes
-    write(&small, PAGE);
-    let output = linkbase()
-        .arg(&big)
-        .arg(&small)
-        .args(["--max-size", "1K", "-q", "-o"])
-        .arg(dir.path().join("out"))
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    assert_eq!(
-        stderr_of(&output),
-        format!(
-            "{}: error: skipped: 1.6 KiB is over --max-size 1.0 KiB (a larger --max-size reads it)\n",
-            big.display()
-        )
-    );
-    assert_eq!(
-        fs::read_to_string(dir.path().join("out/small.html")).unwrap(),
-        PAGE,
-        "no base: as it was"
-    );
-    assert!(!dir.path().join("out/big.html").exists());
-    // standard input too
-    run_stdin(&["--max-size", "10"], PAGE)
-        .code(1)
-        .stdout("")
-        .stderr("<stdin>: error: skipped: over --max-size 10 B (a larger --max-size reads it)\n");
+cases! {
+    a_file_over_max_size_is_skipped: Case {
+        files: &[file("big.html", &"<p>x</p>".repeat(200)), file("small.html", PAGE)], // 1600 bytes
+        args: &["{dir}/big.html", "{dir}/small.html", "--max-size", "1K", "-q", "-o", "{dir}/out"],
+        code: 1,
+        stderr: is("{dir}/big.html: error: skipped: 1.6 KiB is over --max-size 1.0 KiB (a larger --max-size reads it)\n"),
+        // No base: as it was.
+        after: &[file("out/small.html", PAGE)],
+        absent: &["out/big.html"],
+        ..Case::OK
+    },
+    standard_input_over_max_size_is_skipped: Case {
+        args: &["--max-size", "10"],
+        stdin: input(PAGE),
+        code: 1,
+        stderr: is("<stdin>: error: skipped: over --max-size 10 B (a larger --max-size reads it)\n"),
+        ..Case::OK
+    },
+    /// Bytes that are not valid in the encoding --charset names: the library's
+    /// message (`Options::charset`) names the flag.
+    bytes_invalid_in_the_charset_are_an_error_naming_the_flag: Case {
+        args: &["--charset", "utf-8", "--url", PAGE_URL],
+        stdin: input(b"<a href=x>caf\xff</a>"),
+        code: 1,
+        stdout: is(b"<a href=x>caf\xff</a>"),
+        stderr: is("<stdin>: error: not valid UTF-8 (the encoding chosen by the transport / --charset); \
+                    left unchanged to avoid data loss\n"),
+        ..Case::OK
+    },
 }
 
 /// Where the library's message names one of its settings (`Options::charset`,
 /// `WarcOptions::max_record`, `Options::force`), the command line prints the
 /// flag that sets it, on standard error and in the `--report` lines
-/// (tests/library_messages.rs checks the library's own words).
+/// (tests/library_messages.rs checks the library's own words; standard error
+/// for `--charset`: bytes_invalid_in_the_charset_are_an_error_naming_the_flag).
 #[test]
 fn library_messages_name_the_flags() {
     // A record over --max-size inside a WARC (a library message, unlike a
@@ -1324,17 +1156,6 @@ fn library_messages_name_the_flags() {
         [
             serde_json::json!({"part": "record at offset 0", "severity": "error", "message": too_large})
         ]
-    );
-    // Bytes that are not valid in the encoding --charset names.
-    run_stdin(
-        &["--charset", "utf-8", "--url", PAGE_URL],
-        &b"<a href=x>caf\xff</a>"[..],
-    )
-    .code(1)
-    .stdout(&b"<a href=x>caf\xff</a>"[..])
-    .stderr(
-        "<stdin>: error: not valid UTF-8 (the encoding chosen by the transport / --charset); \
-         left unchanged to avoid data loss\n",
     );
     // A signed message, in the report too (standard error: force_rewrites_a_signed_message).
     let report = dir.path().join("signed.jsonl");
@@ -1458,23 +1279,16 @@ fn in_place_rewrites_files_and_keeps_permissions() {
     assert_eq!(names, ["page.html"], "no temporary or backup left");
 }
 
-#[test]
-fn in_place_with_backup_keeps_the_original() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    let original = fs::read(site.join("guide/a.html")).unwrap();
-    linkbase()
-        .arg("-r")
-        .arg(&site)
-        .args(["-i", "--backup", ".orig", "-q"])
-        .args(["--url-prefix", "https://example.org/site/"])
-        .assert()
-        .success();
-    assert_eq!(fs::read(site.join("guide/a.html.orig")).unwrap(), original);
-    assert_eq!(
-        fs::read_to_string(site.join("guide/a.html")).unwrap(),
-        "<a href=\"https://example.org/site/guide/b.html\">b</a>\n"
-    );
+cases! {
+    in_place_with_backup_keeps_the_original: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "-i", "--backup", ".orig", "-q", "--url-prefix", "https://example.org/site/"],
+        after: &[
+            file("site/guide/a.html.orig", "<a href=\"b.html\">b</a>\n"),
+            file("site/guide/a.html", "<a href=\"https://example.org/site/guide/b.html\">b</a>\n"),
+        ],
+        ..Case::OK
+    },
 }
 
 #[test]
@@ -1634,56 +1448,47 @@ fn a_file_listed_twice_is_processed_once() {
     assert_eq!(outcomes, ["rewritten", "ignored"]);
 }
 
-#[test]
-fn two_files_with_the_same_mirror_path_are_an_error_for_the_second() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = dir.path().join("a/style.css");
-    let b = dir.path().join("b/style.css");
-    write(&a, SHEET);
-    write(&b, "q { background: url(other.png) }");
-    let out = dir.path().join("out");
-    linkbase()
-        .arg(&a)
-        .arg(&b)
-        .args(["-q", "-o"])
-        .arg(&out)
-        .assert()
-        .code(1)
-        .stderr(format!(
-            "{}: error: its output would be the same file as that of {}; skipped\n",
-            b.display(),
-            a.display()
-        ));
-    assert_eq!(fs::read_to_string(out.join("style.css")).unwrap(), SHEET);
-}
-
-#[test]
-fn conflicting_output_flags_are_usage_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("page.html");
-    write(&page, PAGE);
-    let cases: [(&str, &[&str], &str); 4] = [
-        (
-            "-i with -o",
-            &["-i", "-o", "x.html"],
-            "linkbase: error: -i and -o x.html ask for two things: -i rewrites each input where it is, -o writes the result to x.html and leaves the input as it is; drop one of them\n",
-        ),
-        ("--backup without -i", &["--backup", ".bak"], "--in-place"),
-        ("-i with stdin", &["-i", "-"], "standard input"),
-        ("stdin and files", &["-", "x.html"], "standard input"),
-    ];
-    for (name, args, message) in cases {
-        let mut cmd = linkbase();
-        if !args.contains(&"-") {
-            cmd.arg(&page);
-        }
-        cmd.args(args)
-            .write_stdin(PAGE)
-            .assert()
-            .code(2)
-            .stderr(contains(message).name(name));
-    }
-    assert_eq!(fs::read_to_string(&page).unwrap(), PAGE);
+cases! {
+    two_files_with_the_same_mirror_path_are_an_error_for_the_second: Case {
+        files: &[file("a/style.css", SHEET), file("b/style.css", "q { background: url(other.png) }")],
+        args: &["{dir}/a/style.css", "{dir}/b/style.css", "-q", "-o", "{dir}/out"],
+        code: 1,
+        stderr: is("{dir}/b/style.css: error: its output would be the same file as that of {dir}/a/style.css; skipped\n"),
+        after: &[file("out/style.css", SHEET)],
+        ..Case::OK
+    },
+    in_place_and_output_conflict: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "-i", "-o", "x.html"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: is("linkbase: error: -i and -o x.html ask for two things: -i rewrites each input where it is, -o writes the result to x.html and leaves the input as it is; drop one of them\n"),
+        after: &[file("page.html", PAGE)],
+        ..Case::OK
+    },
+    backup_without_in_place_is_a_usage_error: Case {
+        files: &[file("page.html", PAGE)],
+        args: &["{dir}/page.html", "--backup", ".bak"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: has("--in-place"),
+        after: &[file("page.html", PAGE)],
+        ..Case::OK
+    },
+    in_place_with_standard_input_is_a_usage_error: Case {
+        args: &["-i", "-"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: has("standard input"),
+        ..Case::OK
+    },
+    standard_input_and_files_are_a_usage_error: Case {
+        args: &["-", "x.html"],
+        stdin: input(PAGE),
+        code: 2,
+        stderr: has("standard input"),
+        ..Case::OK
+    },
 }
 
 // --- parallelism, progress, summary ----------------------------------------------
@@ -1763,42 +1568,25 @@ fn jobs_must_be_a_positive_number() {
     }
 }
 
-#[test]
-fn summary_is_shown_for_several_files_and_silenced_by_quiet() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    let run = |quiet: bool| {
-        let mut cmd = linkbase();
-        cmd.arg("-r")
-            .arg(&site)
-            .arg("--url-prefix")
-            .arg("https://example.org/site/");
-        cmd.arg("-o")
-            .arg(dir.path().join(if quiet { "q" } else { "loud" }));
-        if quiet {
-            cmd.arg("--quiet");
-        }
-        stderr_of(&cmd.assert().success().get_output().clone())
-    };
-    let loud = run(false);
-    // 29 + 23 + 28 + 37 bytes read (the image is not read); the rate varies.
-    let summary = loud.strip_suffix("/s\n").unwrap_or_default();
-    let (summary, rate) = summary.rsplit_once(" at ").unwrap_or_default();
-    assert_eq!(
-        summary,
-        "linkbase: 4 of 4 inputs changed; 1 other file copied to the mirror; 4 links rewritten, 0 left, 0 errors, 117 bytes",
-        "{loud}"
-    );
-    assert!(
-        rate.ends_with(" bytes") || rate.ends_with(" kB") || rate.ends_with(" MB"),
-        "{loud}"
-    );
-    assert_eq!(run(true), "");
-}
-
-#[test]
-fn a_single_file_run_prints_no_summary() {
-    run_stdin(&["--url", PAGE_URL], PAGE).success().stderr("");
+cases! {
+    /// 29 + 23 + 28 + 37 bytes read (the image is not read); the rate varies.
+    summary_is_shown_for_several_files: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "--url-prefix", "https://example.org/site/", "-o", "{dir}/loud"],
+        stderr: is(SITE_SUMMARY),
+        ..Case::OK
+    },
+    summary_is_silenced_by_quiet: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "--url-prefix", "https://example.org/site/", "-o", "{dir}/q", "--quiet"],
+        ..Case::OK
+    },
+    a_single_file_run_prints_no_summary: Case {
+        args: &["--url", PAGE_URL],
+        stdin: input(PAGE),
+        stdout: is(PAGE_AFTER),
+        ..Case::OK
+    },
 }
 
 #[test]
@@ -1819,16 +1607,6 @@ fn no_progress_bar_when_standard_error_is_not_a_terminal() {
 }
 
 // --- outputs that are not regular files, and symbolic links ---------------------
-
-/// The names in `dir`, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 /// `page.html` (`PAGE`) written in `dir` and rewritten into `output` (a
 /// special file): the run succeeds and prints nothing.
@@ -2107,27 +1885,17 @@ fn bare_linkbase_on_a_terminal_says_what_it_wants() {
     assert_eq!(out.status.code(), Some(0));
 }
 
-/// `--check` (and `--diff`) write nothing, and that holds for the files a
-/// mirror would copy too: the output folder is not even made.
-#[test]
-fn check_with_a_mirror_folder_copies_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = site(dir.path());
-    let out = dir.path().join("out");
-    let output = linkbase()
-        .arg("-r")
-        .arg(&site)
-        .arg("-o")
-        .arg(&out)
-        .args(["--url-prefix", "https://example.org/", "--check"])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    assert!(!out.exists(), "{}", stderr_of(&output));
-    let err = stderr_of(&output);
-    assert!(
-        err.starts_with("linkbase: 4 of 4 inputs would change; 1 other file passed over; "),
-        "{err}"
-    );
+cases! {
+    /// `--check` (and `--diff`) write nothing, and that holds for the files a
+    /// mirror would copy too: the output folder is not even made. Standard
+    /// output lists the inputs that would change.
+    check_with_a_mirror_folder_copies_nothing: Case {
+        setup: Some(with_site),
+        args: &["-r", "{dir}/site", "-o", "{dir}/out", "--url-prefix", "https://example.org/", "--check"],
+        code: 1,
+        stdout: is("{dir}/site/guide/a.html\n{dir}/site/guide/b.htm\n{dir}/site/index.html\n{dir}/site/style.css\n"),
+        stderr: is("linkbase: 4 of 4 inputs would change; 1 other file passed over; 4 links to rewrite, 0 left, 0 errors, 117 bytes at (rate)/s\n"),
+        absent: &["out"],
+        ..Case::OK
+    },
 }

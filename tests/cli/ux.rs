@@ -435,7 +435,7 @@ fn an_empty_url_says_what_is_wanted() {
         got,
         (
             String::new(),
-            "linkbase: error: --url-prefix is empty: give the URL of the input folder, as in --url-prefix https://example.org/docs/\n".to_string(),
+            "linkbase: error: --url-prefix is empty: give the URL of the input folder, as in https://example.org/docs/\n".to_string(),
             Some(2)
         )
     );

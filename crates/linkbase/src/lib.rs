@@ -20,8 +20,9 @@
 //!   Python use too.
 //! - [`Base`] and [`resolve()`]: reference resolution alone, under one of
 //!   five [`Profile`]s, against a base parsed once; [`check_base`]: whether
-//!   a retrieval URL can serve as a base, and why not, by the one rule the
-//!   command line and Python use too.
+//!   a retrieval URL can serve as a base, and why not, and
+//!   [`options::check_url_prefix`] the same for a folder's URL prefix, by
+//!   the one rule the command line and Python use too.
 //! - [`Options`] (with the input's [`Format`]) say how; the [`Report`] says
 //!   what became of every link and lists every problem.
 //!
@@ -34,7 +35,8 @@
 //! - [`resolve`](mod@resolve): the errors and results of resolution.
 //! - [`base`]: which base rule set a base ([`base::BaseRule`]), and the
 //!   absolute URL a value stands for against one ([`base::absolute_url`]).
-//! - [`options`]: what an [`Options`] holds, and [`check_base`].
+//! - [`options`]: what an [`Options`] holds, [`check_base`] and
+//!   [`options::check_url_prefix`].
 //! - [`detect`](mod@detect): the detection rule and its parts
 //!   (`looks_like_html`, `looks_like_message`, `looks_like_feed`).
 //! - [`html`]: the links of an html5ever `RcDom` the caller already holds

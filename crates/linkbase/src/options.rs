@@ -119,6 +119,53 @@ pub fn check_base(url: &str, profile: Profile) -> Result<crate::resolve::Base, M
     worded_retrieval(url, profile, true).map(|found| found.base)
 }
 
+/// Check `prefix` as a URL prefix under `profile`: the URL of a folder, to
+/// which each file's path below the folder is appended to give the file's
+/// retrieval URL (the command line's `--url-prefix`, `linkbase offline
+/// --url-prefix`, Python's `offline_mirror(url_prefix=…)`). The one rule
+/// for every entry point: white space around it dropped, a `/` appended
+/// when it does not end with one; refused when empty, when the prefix with
+/// its `/` cannot serve as a base ([`check_base`]), and when it holds a
+/// query or a fragment (`?`, `#`: a path appended after it would land in
+/// them). Returns the prefix with its `/`. The problem names
+/// [`Setting::Url`] (the files' retrieval URLs start with it), so each front
+/// end words it by its own argument.
+///
+/// ```
+/// use linkbase::{options::check_url_prefix, Profile};
+/// assert_eq!(check_url_prefix(" https://example.org/docs ", Profile::Rfc3986).unwrap(), "https://example.org/docs/");
+/// let problem = check_url_prefix("https://example.org/?q=1", Profile::Rfc3986).unwrap_err();
+/// assert_eq!(
+///     problem.render(|_| "--url-prefix"),
+///     "--url-prefix https://example.org/?q=1/: must be a URL without query or fragment, e.g. https://example.org/docs/"
+/// );
+/// ```
+pub fn check_url_prefix(prefix: &str, profile: Profile) -> Result<String, Message> {
+    let mut prefix = prefix.trim().to_string();
+    if prefix.is_empty() {
+        return Err(Message::naming(
+            "",
+            Setting::Url,
+            " is empty: give the URL of the input folder, as in https://example.org/docs/",
+        ));
+    }
+    if !prefix.ends_with('/') {
+        prefix.push('/');
+    }
+    check_base(&prefix, profile)?;
+    if prefix.contains(['?', '#']) {
+        return Err(Message::naming(
+            "",
+            Setting::Url,
+            format!(
+                " {}: must be a URL without query or fragment, e.g. https://example.org/docs/",
+                prefix.escape_debug()
+            ),
+        ));
+    }
+    Ok(prefix)
+}
+
 /// [`check_base`], the base paired with its rule.
 fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
     worded_retrieval(url, profile, false)

@@ -23,6 +23,10 @@
 //!   default scope, `input` in a `select` fragment: there the unpatched
 //!   parser gives other trees).
 
+// The library is `linkbase_html5ever` (PATCHES.md); these tests, like
+// linkbase's code, call it by upstream's name.
+extern crate linkbase_html5ever as html5ever;
+
 use html5ever::tendril::TendrilSink;
 use html5ever::{ns, parse_document, parse_fragment, LocalName, ParseOpts, QualName};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
