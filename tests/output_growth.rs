@@ -213,3 +213,111 @@ fn a_page_of_nothing_but_links_costs_at_most_185_bytes_a_link() {
         added / DENSE_LINKS
     );
 }
+
+/// At most this much peak heap above [`DENSE_BYTES_A_LINK`] a link for a
+/// long base times short links, the same link each time or each its own:
+/// the page's tree and edits, the base held once (`splice::TextEdits`
+/// holds a long new value that begins as the last long one held whole does
+/// as that beginning and its own rest). Before (main at 611d29f) each
+/// edit's bytes were copied into an allocation of their own when the edits
+/// were mapped to the input (the 16 MiB of new values the limit allows,
+/// held again), and distinct new values were each held whole as text too.
+const HELD_ONCE_SLACK: usize = 1 << 20;
+
+/// `n` distinct short links `<a href=x0>`, `<a href=x1>`, …: each new
+/// value is the long base and a text of its own.
+fn distinct_links(n: usize) -> String {
+    (0..n).map(|i| format!("<a href=x{i}>")).collect()
+}
+
+#[test]
+fn a_long_base_href_holds_a_repeated_new_value_once() {
+    long_base_href_holds_its_base_once("repeated", &short_links(LINKS));
+}
+
+#[test]
+fn a_long_base_href_holds_its_base_once_whatever_the_links() {
+    long_base_href_holds_its_base_once("distinct", &distinct_links(LINKS));
+}
+
+fn long_base_href_holds_its_base_once(case: &str, links: &str) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let page = format!("<base href=\"{}\">{}", long_base(), links);
+    let mut options = Options::new();
+    options.format = Format::Html;
+    let ((counts, output_len), usage) = alloc_meter::measure(|| {
+        let planned = linkbase::plan_rewrite(page.as_bytes(), &options, Some("page.html"));
+        let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
+        (planned.report.counts, pieces)
+    });
+    let added = usage.added();
+    eprintln!(
+        "<base href>, {case} links: peak heap {added} bytes above the start, output {output_len}"
+    );
+    assert!(counts.rewritten > 1_000, "{counts:?}");
+    assert!(output_len > 16 << 20, "output {output_len}");
+    let bound = LINKS * DENSE_BYTES_A_LINK + HELD_ONCE_SLACK;
+    assert!(
+        added < bound,
+        "peak heap {added} bytes above the start for a {} byte page (bound {bound})",
+        page.len()
+    );
+}
+
+/// Counts what is written to it and keeps none of it (a file, as far as the
+/// heap can tell).
+#[derive(Default)]
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len();
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_long_warc_target_uri_holds_a_repeated_new_value_once() {
+    long_warc_target_uri_holds_its_base_once("repeated", &short_links(LINKS));
+}
+
+#[test]
+fn a_long_warc_target_uri_holds_its_base_once_whatever_the_links() {
+    long_warc_target_uri_holds_its_base_once("distinct", &distinct_links(LINKS));
+}
+
+fn long_warc_target_uri_holds_its_base_once(case: &str, links: &str) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut warc = Vec::new();
+    warc_gen::write_warcinfo(&mut warc).unwrap();
+    let uri = format!("{}page.html", long_base());
+    warc_gen::write_page(&mut warc, 1, &uri, links.as_bytes()).unwrap();
+    let ((summary, out), usage) = alloc_meter::measure(|| {
+        linkbase::warc::convert(
+            &warc[..],
+            Counted::default(),
+            &Options::new(),
+            &linkbase::warc::WarcOptions::new(),
+            Some("crawl.warc"),
+            |_| {},
+        )
+        .expect("the run goes on")
+    });
+    let added = usage.added();
+    let written = out.0;
+    eprintln!(
+        "WARC-Target-URI, {case} links: peak heap {added} bytes above the start, output {written}"
+    );
+    assert_eq!(summary.conversions, 1, "{summary:?}");
+    assert!(written > 16 << 20, "output {written}");
+    // The conversion record is encoded whole before it is written (its
+    // length comes first): one copy of it counts.
+    let bound = written + LINKS * DENSE_BYTES_A_LINK + HELD_ONCE_SLACK;
+    assert!(
+        added < bound,
+        "peak heap {added} bytes above the start (bound {bound})"
+    );
+}

@@ -146,6 +146,8 @@ proptest! {
         options.format = linkbase::Format::Html;
         let planned = linkbase::plan_rewrite(doc.as_bytes(), &options, None);
         let edits = planned.edits();
+        let edits: Vec<(std::ops::Range<usize>, &[u8])> =
+            edits.iter().map(|(r, b)| (r.clone(), &b[..])).collect();
         let once: Vec<u8> = planned.pieces().concat();
         let checked = html_splice_check::check(doc.as_bytes(), &once, Some(&edits), None);
         prop_assert!(checked.is_ok(), "{:?}", checked);

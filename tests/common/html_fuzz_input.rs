@@ -29,6 +29,8 @@ pub fn check_html_input(case: &str, data: &[u8]) {
     }
     let planned = linkbase::plan_rewrite(input, &options, Some("fuzz.html"));
     let edits = planned.edits();
+    let edits: Vec<(std::ops::Range<usize>, &[u8])> =
+        edits.iter().map(|(r, b)| (r.clone(), &b[..])).collect();
     let output: Vec<u8> = planned.pieces().concat();
     let sniffed = charset::sniff(input, None);
     if charset::decode(input, &sniffed).is_err() {

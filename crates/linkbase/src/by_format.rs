@@ -15,8 +15,10 @@ use crate::base::EstablishedBase;
 use crate::html::HtmlContext;
 use crate::options::Format;
 use crate::report::Report;
-use crate::splice::Edit;
+use crate::splice::{ByteEdits, Edit};
 use encoding_rs::Encoding;
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// The edits that rewrite the document `input` of `format` (`Auto`: HTML),
 /// sorted and not overlapping; `None` when nothing changes. `environment`
@@ -31,13 +33,63 @@ pub fn plan(
     ctx: &HtmlContext<'_>,
     environment: Option<&'static Encoding>,
     report: &mut Report,
-) -> Option<Vec<Edit>> {
+) -> Option<PlannedEdits> {
     match format {
-        Format::Css => crate::html::plan_stylesheet(input, ctx, environment, report),
-        Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report),
-        Format::Feed => crate::feed::plan_feed(input, ctx, report),
-        Format::Html | Format::Auto => crate::html::plan_html(input, ctx, report),
+        Format::Css => {
+            crate::html::plan_stylesheet(input, ctx, environment, report).map(PlannedEdits::Each)
+        }
+        Format::Xhtml => crate::xhtml::plan_xhtml(input, ctx, report).map(PlannedEdits::Each),
+        Format::Feed => crate::feed::plan_feed(input, ctx, report).map(PlannedEdits::Each),
+        Format::Html | Format::Auto => {
+            crate::html::plan_html_held(input, ctx, report).map(PlannedEdits::Held)
+        }
         Format::Mime | Format::Warc => None,
+    }
+}
+
+/// The edits [`plan`] gives: each with its replacement of its own, or held
+/// compactly (an HTML document's: a replacement repeated is held once).
+#[derive(Debug)]
+pub enum PlannedEdits {
+    /// Each edit with its own replacement.
+    Each(Vec<Edit>),
+    /// Held compactly.
+    Held(ByteEdits),
+}
+
+impl PlannedEdits {
+    /// The output of `input` as its pieces, in order (as [`crate::splice::pieces`]).
+    pub fn pieces<'a>(&'a self, input: &'a [u8]) -> Vec<&'a [u8]> {
+        match self {
+            PlannedEdits::Each(edits) => crate::splice::pieces(input, edits),
+            PlannedEdits::Held(edits) => edits.pieces(input),
+        }
+    }
+
+    /// The edits in order: each range and what is written there (put
+    /// together when it is held in two pieces).
+    pub fn edits(&self) -> Vec<(Range<usize>, Cow<'_, [u8]>)> {
+        match self {
+            PlannedEdits::Each(edits) => edits
+                .iter()
+                .map(|e| (e.range.clone(), Cow::Borrowed(&e.bytes[..])))
+                .collect(),
+            PlannedEdits::Held(edits) => edits
+                .iter()
+                .map(|(range, [prefix, rest])| {
+                    let bytes = match prefix.is_empty() {
+                        true => Cow::Borrowed(rest),
+                        false => Cow::Owned([prefix, rest].concat()),
+                    };
+                    (range, bytes)
+                })
+                .collect(),
+        }
+    }
+
+    /// `input` with these edits applied.
+    pub fn apply(&self, input: &[u8]) -> Vec<u8> {
+        self.pieces(input).concat()
     }
 }
 
@@ -51,7 +103,7 @@ pub fn rewrite(
     report: &mut Report,
 ) -> Option<Vec<u8>> {
     let edits = plan(format, input, ctx, environment, report)?;
-    Some(crate::splice::apply(input, &edits))
+    Some(edits.apply(input))
 }
 
 /// The base in force in the document `input` of `format` (for `explain`):

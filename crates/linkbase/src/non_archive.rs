@@ -13,10 +13,10 @@
 //! (any input), which detects an input's format and sends every input but a
 //! web archive here. (Named `planned` before issue 23.)
 
+use crate::by_format::PlannedEdits;
 use crate::html::HtmlContext;
 use crate::options::{Format, Options};
 use crate::report::{ExplainedPart, Location, Report, Severity};
-use crate::splice::{self, Edit};
 use std::borrow::Cow;
 
 /// The result of rewriting one input.
@@ -53,7 +53,7 @@ enum PlannedOutput {
     Unchanged,
     /// The input with these edits (HTML, XHTML, style sheets, MIME),
     /// sorted, not overlapping.
-    Edited(Vec<Edit>),
+    Edited(PlannedEdits),
     /// A new file, not an edit of the input: a WARC of `conversion` records
     /// (the original records are never altered, so none are copied).
     Whole(Vec<u8>),
@@ -70,22 +70,23 @@ impl<'a> PlannedRewrite<'a> {
     pub fn pieces(&self) -> Vec<&[u8]> {
         match &self.output {
             PlannedOutput::Unchanged => vec![self.input],
-            PlannedOutput::Edited(edits) => splice::pieces(self.input, edits),
+            PlannedOutput::Edited(edits) => edits.pieces(self.input),
             PlannedOutput::Whole(output) => vec![&output[..]],
         }
     }
 
     /// The edits the output is made of, in order: each a range of the input
     /// and the bytes written instead (none when nothing changed). Outside
-    /// them the output is the input.
-    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, &[u8])> {
+    /// them the output is the input. A replacement that shares its
+    /// beginning with an earlier one is held in two pieces
+    /// ([`pieces`](Self::pieces) writes them so) and put together here.
+    pub fn edits(&self) -> Vec<(std::ops::Range<usize>, Cow<'_, [u8]>)> {
         match &self.output {
             PlannedOutput::Unchanged => Vec::new(),
-            PlannedOutput::Edited(edits) => edits
-                .iter()
-                .map(|e| (e.range.clone(), &e.bytes[..]))
-                .collect(),
-            PlannedOutput::Whole(output) => vec![(0..self.input.len(), &output[..])],
+            PlannedOutput::Edited(edits) => edits.edits(),
+            PlannedOutput::Whole(output) => {
+                vec![(0..self.input.len(), Cow::Borrowed(&output[..]))]
+            }
         }
     }
 
@@ -93,7 +94,7 @@ impl<'a> PlannedRewrite<'a> {
     pub fn assemble(self) -> Rewrite<'a> {
         let output = match self.output {
             PlannedOutput::Unchanged => Cow::Borrowed(self.input),
-            PlannedOutput::Edited(edits) => Cow::Owned(splice::apply(self.input, &edits)),
+            PlannedOutput::Edited(edits) => Cow::Owned(edits.apply(self.input)),
             PlannedOutput::Whole(output) => Cow::Owned(output),
         };
         Rewrite {
@@ -130,7 +131,7 @@ pub fn plan<'a>(
 ) -> PlannedRewrite<'a> {
     let location = Location::file(name);
     let mut report = Report::new(options.keep_link_records);
-    let edited = |edits: Option<Vec<Edit>>| match edits {
+    let edited = |edits: Option<PlannedEdits>| match edits {
         Some(edits) => PlannedOutput::Edited(edits),
         None => PlannedOutput::Unchanged,
     };
@@ -153,7 +154,9 @@ pub fn plan<'a>(
             if edits.is_empty() {
                 PlannedOutput::Unchanged
             } else {
-                PlannedOutput::Edited(edits.into_iter().map(|e| e.edit).collect())
+                PlannedOutput::Edited(PlannedEdits::Each(
+                    edits.into_iter().map(|e| e.edit).collect(),
+                ))
             }
         }
         Format::Warc => {

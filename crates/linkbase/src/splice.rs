@@ -53,23 +53,79 @@ pub fn sorted<B: std::fmt::Debug>(mut edits: Vec<Edit<B>>) -> Vec<Edit<B>> {
 /// a range of the text and a range of one buffer holding every replacement
 /// (32 bytes an edit, no allocation of its own), a replacement equal to the
 /// one before it stored once. A page of nothing but links has one edit a
-/// link, and a long base makes every replacement the same long text (`<a
-/// href=x>` under `<base href>` of 8 KB: the 8 KB before `x`): held as
+/// link, and a long base makes every replacement a long text (`<a href=x>`
+/// under `<base href>` of 8 KB: the 8 KB before `x`): held as
 /// `Edit<String>`s they cost 72 bytes and more a link, the long base its
-/// length a link (issue 32, docs/hardening.md "Memory").
+/// length a link. A replacement of [`SHARE_FROM`] bytes or more that begins
+/// as the last long one held whole does (the same base, another short link)
+/// holds only what follows that common beginning (issue 32,
+/// docs/hardening.md "Memory").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextEdits {
     /// Each edit: the range it replaces and its replacement in `texts`.
     edits: Vec<HeldEdit>,
+    /// The replacements held as a beginning of another and a rest.
+    splits: Vec<Split>,
     /// The replacements, one after the other.
     texts: String,
+    /// The last replacement of [`SHARE_FROM`] bytes or more held whole.
+    anchor: Range<usize>,
 }
 
-/// One edit of a [`TextEdits`].
+/// One edit of a [`TextEdits`] or [`ByteEdits`]: the range it replaces and
+/// its replacement: a range of the buffer, or, when `text.start >
+/// text.end`, the split `text.start - 1`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct HeldEdit {
     range: Range<usize>,
     text: Range<usize>,
+}
+
+/// A replacement held in two ranges of the buffer: the beginning it shares
+/// with one held whole before it, and the rest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Split {
+    prefix: Range<usize>,
+    rest: Range<usize>,
+}
+
+/// The length from which a replacement's beginning is looked for in the
+/// last long one held whole (shorter ones, nearly every URL, are held
+/// whole at no extra cost); it is shared when at least half this long.
+pub const SHARE_FROM: usize = 256;
+
+impl HeldEdit {
+    /// The two ranges of the buffer its replacement is made of: the shared
+    /// beginning (empty when it is held whole) and the rest.
+    fn parts(&self, splits: &[Split]) -> [Range<usize>; 2] {
+        if self.text.start > self.text.end {
+            let split = &splits[self.text.start - 1];
+            [split.prefix.clone(), split.rest.clone()]
+        } else {
+            [self.text.start..self.text.start, self.text.clone()]
+        }
+    }
+}
+
+/// Is `new` (bytes of `buffer`) the replacement of `last`?
+fn same_replacement(buffer: &[u8], splits: &[Split], last: &HeldEdit, new: Range<usize>) -> bool {
+    let [prefix, rest] = last.parts(splits);
+    let new = &buffer[new];
+    let cut = prefix.len();
+    new.len() == cut + rest.len() && new[..cut] == buffer[prefix] && new[cut..] == buffer[rest]
+}
+
+/// Sort `edits` by range, repeats and overlaps dropped, as [`sorted`].
+fn sort_held(edits: &mut Vec<HeldEdit>) {
+    // Stable: of two edits of one range, the first found is kept.
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits.dedup_by(|later, kept| {
+        debug_assert!(
+            later.range == kept.range || later.range.start >= kept.range.end,
+            "overlapping edits {kept:?} {later:?}"
+        );
+        later.range.start < kept.range.end || later.range == kept.range
+    });
 }
 
 impl TextEdits {
@@ -88,19 +144,37 @@ impl TextEdits {
     pub fn push_with(&mut self, range: Range<usize>, write: impl FnOnce(&mut String)) {
         let at = self.texts.len();
         write(&mut self.texts);
-        let mut text = at..self.texts.len();
+        let text = at..self.texts.len();
         if let Some(last) = self.edits.last() {
-            if self.texts[last.text.clone()] == self.texts[text.clone()] {
+            if same_replacement(self.texts.as_bytes(), &self.splits, last, text.clone()) {
                 self.texts.truncate(at);
-                text = last.text.clone();
+                let text = last.text.clone();
+                self.edits.push(HeldEdit { range, text });
+                return;
             }
         }
+        if text.len() >= SHARE_FROM {
+            let anchor = &self.texts[self.anchor.clone()];
+            let new = &self.texts[text.clone()];
+            let mut shared = common_prefix(anchor.as_bytes(), new.as_bytes());
+            while !new.is_char_boundary(shared) {
+                shared -= 1;
+            }
+            if shared >= SHARE_FROM / 2 {
+                let prefix = self.anchor.start..self.anchor.start + shared;
+                self.texts.replace_range(at..at + shared, "");
+                let rest = at..self.texts.len();
+                self.splits.push(Split { prefix, rest });
+                let index = self.splits.len();
+                self.edits.push(HeldEdit {
+                    range,
+                    text: index..0,
+                });
+                return;
+            }
+            self.anchor = text.clone();
+        }
         self.edits.push(HeldEdit { range, text });
-    }
-
-    /// How many edits there are.
-    pub fn len(&self) -> usize {
-        self.edits.len()
     }
 
     /// Are there none?
@@ -108,30 +182,160 @@ impl TextEdits {
         self.edits.is_empty()
     }
 
-    /// The edits in order: each range and what is written there.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Range<usize>, &str)> + '_ {
-        self.edits
-            .iter()
-            .map(|e| (e.range.clone(), &self.texts[e.text.clone()]))
+    /// Are all the replacements ASCII?
+    pub fn all_ascii(&self) -> bool {
+        self.texts.is_ascii()
+    }
+
+    /// The edits in order: each range and what is written there, in two
+    /// pieces (the first empty unless the replacement shares its beginning
+    /// with another).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Range<usize>, [&str; 2])> + '_ {
+        self.edits.iter().map(|e| {
+            let [prefix, rest] = e.parts(&self.splits);
+            (e.range.clone(), [&self.texts[prefix], &self.texts[rest]])
+        })
     }
 
     /// The same edits sorted, repeats and overlaps dropped, as [`sorted`].
     pub fn sorted(mut self) -> TextEdits {
-        // Stable: of two edits of one range, the first found is kept.
-        self.edits.sort_by_key(|e| (e.range.start, e.range.end));
-        self.edits.dedup_by(|later, kept| {
-            debug_assert!(
-                later.range == kept.range || later.range.start >= kept.range.end,
-                "overlapping edits {kept:?} {later:?}"
-            );
-            later.range.start < kept.range.end || later.range == kept.range
-        });
+        sort_held(&mut self.edits);
         self
     }
 
     /// `text` with these edits (sorted) applied, as [`apply_text`].
     pub fn apply(&self, text: &str) -> String {
         spliced_text(text, self.iter(), self.texts.len())
+    }
+}
+
+/// How many bytes `a` and `b` share at their start: compared a word at a
+/// time, then a byte at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// Byte edits held compactly, as [`TextEdits`] holds text edits: each a
+/// range of the input and a range of one buffer holding every replacement
+/// (32 bytes an edit), a replacement equal to the one before it stored once.
+/// An HTML document's byte edits are its text edits with their ranges
+/// mapped to the input, the buffer taken over as it is when its bytes are
+/// the output's (UTF-8, or ASCII in an ASCII-compatible encoding): a long
+/// base times short links holds the base once, not once a link (issue 32,
+/// docs/hardening.md "Memory").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ByteEdits {
+    /// Each edit: the range of the input it replaces and its replacement in
+    /// `bytes`.
+    edits: Vec<HeldEdit>,
+    /// The replacements held as a beginning of another and a rest.
+    splits: Vec<Split>,
+    /// The replacements.
+    bytes: Vec<u8>,
+}
+
+impl ByteEdits {
+    /// No edits.
+    pub fn new() -> ByteEdits {
+        ByteEdits::default()
+    }
+
+    /// The byte edits of `texts`, whose replacements are already the
+    /// output's bytes, with each edit's range mapped by `map` (`None`: the
+    /// edit is left out). The buffer is taken over, not copied.
+    pub fn mapped(
+        texts: TextEdits,
+        mut map: impl FnMut(Range<usize>) -> Option<Range<usize>>,
+    ) -> ByteEdits {
+        let mut edits = texts.edits;
+        edits.retain_mut(|e| match map(e.range.clone()) {
+            Some(range) => {
+                e.range = range;
+                true
+            }
+            None => false,
+        });
+        ByteEdits {
+            edits,
+            splits: texts.splits,
+            bytes: texts.texts.into_bytes(),
+        }
+    }
+
+    /// Add the edit writing `bytes` over `range`, after those added before
+    /// (a replacement equal to the one before it is stored once).
+    pub fn push(&mut self, range: Range<usize>, bytes: &[u8]) {
+        let at = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        let text = at..self.bytes.len();
+        if let Some(last) = self.edits.last() {
+            if same_replacement(&self.bytes, &self.splits, last, text.clone()) {
+                self.bytes.truncate(at);
+                let text = last.text.clone();
+                self.edits.push(HeldEdit { range, text });
+                return;
+            }
+        }
+        self.edits.push(HeldEdit { range, text });
+    }
+
+    /// Are there none?
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// The edits in order: each range and what is written there, in two
+    /// pieces (the first empty unless the replacement shares its beginning
+    /// with another).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Range<usize>, [&[u8]; 2])> + '_ {
+        self.edits.iter().map(|e| {
+            let [prefix, rest] = e.parts(&self.splits);
+            (e.range.clone(), [&self.bytes[prefix], &self.bytes[rest]])
+        })
+    }
+
+    /// The output of `input` with these edits (sorted, not overlapping) as
+    /// its pieces, as [`pieces`].
+    pub fn pieces<'a>(&'a self, input: &'a [u8]) -> Vec<&'a [u8]> {
+        let mut pieces = Vec::with_capacity(2 * self.edits.len() + 1);
+        let mut at = 0;
+        for (range, [prefix, rest]) in self.iter() {
+            if range.start < at || range.end > input.len() || range.end < range.start {
+                continue;
+            }
+            pieces.push(&input[at..range.start]);
+            if !prefix.is_empty() {
+                pieces.push(prefix);
+            }
+            pieces.push(rest);
+            at = range.end;
+        }
+        pieces.push(&input[at..]);
+        pieces
+    }
+
+    /// `input` with these edits applied, as [`apply`].
+    #[cfg(test)]
+    pub fn apply(&self, input: &[u8]) -> Vec<u8> {
+        self.pieces(input).concat()
+    }
+
+    /// The edits, each with its replacement of its own.
+    pub fn into_edits(self) -> Vec<Edit> {
+        self.iter()
+            .map(|(range, bytes)| Edit {
+                range,
+                bytes: bytes.concat(),
+            })
+            .collect()
     }
 }
 
@@ -179,7 +383,9 @@ pub fn apply<B: AsRef<[u8]>>(input: &[u8], edits: &[Edit<B>]) -> Vec<u8> {
 /// end is skipped, as in [`pieces`].
 pub fn apply_text(text: &str, edits: &[Edit<String>]) -> String {
     let extra: usize = edits.iter().map(|e| e.bytes.len()).sum();
-    let edits = edits.iter().map(|e| (e.range.clone(), e.bytes.as_str()));
+    let edits = edits
+        .iter()
+        .map(|e| (e.range.clone(), ["", e.bytes.as_str()]));
     spliced_text(text, edits, extra)
 }
 
@@ -187,7 +393,7 @@ pub fn apply_text(text: &str, edits: &[Edit<String>]) -> String {
 /// how many bytes they add).
 fn spliced_text<'e>(
     text: &str,
-    edits: impl Iterator<Item = (Range<usize>, &'e str)>,
+    edits: impl Iterator<Item = (Range<usize>, [&'e str; 2])>,
     extra: usize,
 ) -> String {
     let mut out = String::with_capacity(text.len() + extra);
@@ -201,7 +407,8 @@ fn spliced_text<'e>(
             continue;
         };
         out.push_str(before);
-        out.push_str(bytes);
+        out.push_str(bytes[0]);
+        out.push_str(bytes[1]);
         at = range.end;
     }
     out.push_str(&text[at..]);
@@ -524,19 +731,64 @@ mod tests {
         assert_eq!(held.texts, "http://h/d/otheré");
         let sorted = held.sorted();
         let plain = sorted_plain();
-        let got: Vec<_> = sorted.iter().collect();
+        let got: Vec<_> = sorted.iter().map(|(r, t)| (r, t.concat())).collect();
         assert_eq!(
             got,
             plain
                 .iter()
-                .map(|e| (e.range.clone(), e.bytes.as_str()))
+                .map(|e| (e.range.clone(), e.bytes.clone()))
                 .collect::<Vec<_>>()
         );
         assert_eq!(sorted.apply("abcdefgh"), apply_text("abcdefgh", &plain));
         assert_eq!(sorted.apply("abcdefgh"), "ahttp://h/d/cédefhttp://h/d/h");
     }
 
-    /// The edits of the test above as `Edit<String>`s, through [`sorted`].
+    #[test]
+    fn long_replacements_hold_only_what_follows_a_shared_beginning() {
+        let base = format!("http://h.example/{}/", "é".repeat(300));
+        let mut held = TextEdits::new();
+        let mut plain = Vec::new();
+        // Distinct short links under one long base, a short replacement and
+        // a long one that shares nothing between them, in source order.
+        let texts = [
+            format!("{base}x0"),
+            format!("{base}x1"),
+            "http://o/".to_string(),
+            format!("{base}x2"),
+            format!("http://other.example/{}", "b".repeat(400)),
+            format!("{base}x3"),
+            format!("{base}x3"),
+        ];
+        for (i, text) in texts.iter().enumerate() {
+            let range = 3 * i..3 * i + 1;
+            held.push(range.clone(), text);
+            plain.push(Edit {
+                range,
+                bytes: text.clone(),
+            });
+        }
+        // The base held once, then again after the other long text took
+        // its place; never once a link.
+        let whole = texts[0].len() + texts[4].len() + texts[5].len();
+        assert!(held.texts.len() < whole + 20, "{}", held.texts.len());
+        let input = "a".repeat(30);
+        assert_eq!(held.apply(&input), apply_text(&input, &plain));
+        let got: Vec<_> = held.iter().map(|(r, t)| (r, t.concat())).collect();
+        let want: Vec<_> = plain
+            .iter()
+            .map(|e| (e.range.clone(), e.bytes.clone()))
+            .collect();
+        assert_eq!(got, want);
+        // As bytes, the buffer taken over: the same output.
+        let bytes = ByteEdits::mapped(held, Some);
+        assert_eq!(
+            bytes.apply(input.as_bytes()),
+            apply_text(&input, &plain).into_bytes()
+        );
+    }
+
+    /// The edits of `held_text_edits_store_a_repeated_replacement_once…` as
+    /// `Edit<String>`s, through [`sorted`].
     fn sorted_plain() -> Vec<Edit<String>> {
         let edit = |range: Range<usize>, text: &str| Edit {
             range,

@@ -131,6 +131,16 @@ pub(crate) fn plan_html(
     ctx: &HtmlContext<'_>,
     report: &mut Report,
 ) -> Option<Vec<crate::splice::Edit>> {
+    plan_html_held(input, ctx, report).map(crate::splice::ByteEdits::into_edits)
+}
+
+/// [`plan_html`]'s edits held compactly ([`crate::splice::ByteEdits`]): a
+/// replacement repeated is held once.
+pub(crate) fn plan_html_held(
+    input: &[u8],
+    ctx: &HtmlContext<'_>,
+    report: &mut Report,
+) -> Option<crate::splice::ByteEdits> {
     if too_large(input, ctx, report) {
         return None;
     }
@@ -147,6 +157,6 @@ pub(crate) fn plan_html(
     let facts =
         DocumentFacts::new(ctx, charset::query_encoding(&charset)).written_in(&charset, spans);
     let edits = rewrite::rewrite_document(&text, facts, report);
-    let bytes = splice::to_bytes(input, &text, &charset, &edits, ctx.location, report);
+    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }

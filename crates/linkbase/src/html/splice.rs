@@ -13,8 +13,12 @@
 use super::charset::Charset;
 use super::dom::ValueSpan;
 use crate::report::{Location, Report, Severity};
-use crate::splice::{fit_to_shift, Edit, Escape, OffsetMap, TextEdits, TO_ASCII};
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
+use crate::splice::{fit_to_shift, ByteEdits, Escape, OffsetMap, TextEdits, TO_ASCII};
+use encoding_rs::{Encoding, ISO_2022_JP, UTF_16BE, UTF_16LE, UTF_8};
+use std::ops::Range;
+
+#[cfg(test)]
+use crate::splice::Edit;
 use html5ever::tokenizer::AttrQuote;
 
 /// The byte edits of `edits` (sorted text edits of `text`, which is `input`
@@ -24,25 +28,23 @@ use html5ever::tokenizer::AttrQuote;
 /// around it ([`fit_to_shift`]), so the bytes after it read as before. An edit
 /// whose input bytes do not decode, on their own, to the text they stand for
 /// (which only a stateful encoding could do) is left out and reported: the
-/// value it was for stays as it was.
+/// value it was for stays as it was. When the replacements' text is already
+/// their bytes (UTF-8, or ASCII in an ASCII-compatible stateless encoding),
+/// the edits' buffer is taken over, not copied ([`ByteEdits::mapped`]).
 pub fn to_bytes(
     input: &[u8],
     text: &str,
     charset: &Charset,
-    edits: &TextEdits,
+    edits: TextEdits,
     location: &Location,
     report: &mut Report,
-) -> Vec<Edit> {
-    let mut map = OffsetMap::new(input, charset.encoding, charset.bom_len);
-    // One pass, in order.
-    let mut bytes = Vec::with_capacity(edits.len());
-    bytes.extend(edits.iter().filter_map(|(text_range, new)| {
-        let edit = Edit {
-            range: text_range,
-            bytes: new,
-        };
-        let range = map.range(&edit.range);
-        // In a stateful encoding, the states before and after the range.
+) -> ByteEdits {
+    let encoding = charset.encoding;
+    let mut map = OffsetMap::new(input, encoding, charset.bom_len);
+    // The input range of one text range, if its bytes are sound (one pass,
+    // in order); in a stateful encoding also the states before and after it.
+    let mut place = |text_range: &Range<usize>| {
+        let range = map.range(text_range);
         let shift = range.as_ref().and_then(|r| {
             let before = map.shift_at(r.start)?;
             Some((before, map.shift_at(r.end)?))
@@ -50,34 +52,53 @@ pub fn to_bytes(
         let sound = range.as_ref().is_some_and(|r| {
             map.exact()
                 || decodes_to(
-                    charset.encoding,
+                    encoding,
                     shift.map(|(before, _)| before),
                     &input[r.clone()],
-                    &text[edit.range.clone()],
+                    &text[text_range.clone()],
                 )
         });
         match range {
-            Some(range) if sound => {
-                let mut bytes = encode_piece(edit.bytes, charset);
-                if let Some((before, after)) = shift {
-                    bytes = fit_to_shift(bytes, before, after, input.get(range.end).copied());
-                }
-                Some(Edit { range, bytes })
-            }
+            Some(range) if sound => Some((range, shift)),
             _ => {
                 report.problem(
                     location,
                     Severity::Error,
                     format!(
                         "the bytes of {} cannot be told apart in {}; left unchanged",
-                        crate::quote::quote(&text[edit.range.clone()]),
-                        charset.encoding.name()
+                        crate::quote::quote(&text[text_range.clone()]),
+                        encoding.name()
                     ),
                 );
                 None
             }
         }
-    }));
+    };
+    let as_is = encoding != UTF_16LE
+        && encoding != UTF_16BE
+        && encoding != ISO_2022_JP
+        && (encoding == UTF_8 || edits.all_ascii());
+    if as_is {
+        return ByteEdits::mapped(edits, |r| place(&r).map(|(range, _)| range));
+    }
+    let mut bytes = ByteEdits::new();
+    for (text_range, [prefix, rest]) in edits.iter() {
+        let Some((range, shift)) = place(&text_range) else {
+            continue;
+        };
+        let joined;
+        let new = if prefix.is_empty() {
+            rest
+        } else {
+            joined = [prefix, rest].concat();
+            &joined
+        };
+        let mut encoded = encode_piece(new, charset);
+        if let Some((before, after)) = shift {
+            encoded = fit_to_shift(encoded, before, after, input.get(range.end).copied());
+        }
+        bytes.push(range, &encoded);
+    }
     bytes
 }
 
@@ -187,7 +208,7 @@ pub fn value_edit(
     let (range, bytes) = edits.iter().next().expect("one edit");
     Edit {
         range,
-        bytes: bytes.to_string(),
+        bytes: bytes.concat(),
     }
 }
 
@@ -282,7 +303,7 @@ pub fn escape_into(out: &mut String, value: &str, quote: Option<char>, output: O
 mod tests {
     use super::*;
     use crate::html::charset::sniff;
-    use crate::splice::{apply, apply_text};
+    use crate::splice::apply_text;
 
     fn span(text: &str, value: &str, quote: AttrQuote) -> ValueSpan {
         let name = text.find("href").unwrap_or(0);
@@ -408,19 +429,16 @@ mod tests {
                 input,
                 &text,
                 &charset,
-                &edits.iter().cloned().collect(),
+                edits.iter().cloned().collect(),
                 &Location::file(None),
                 &mut report,
             );
-            let out = apply(input, &bytes);
+            let out = bytes.apply(input);
+            let first = bytes.iter().next().expect(name).0.start;
             let decoded = crate::html::charset::decode(&out, &charset).expect(name);
             assert_eq!(decoded, apply_text(&text, &edits), "case {name}");
             // Everything before the value is the input's bytes.
-            assert_eq!(
-                &out[..bytes[0].range.start],
-                &input[..bytes[0].range.start],
-                "case {name}"
-            );
+            assert_eq!(&out[..first], &input[..first], "case {name}");
         }
     }
 }

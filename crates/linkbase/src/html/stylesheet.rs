@@ -61,8 +61,8 @@ pub fn plan_stylesheet(
                 bytes: charset.css_text(&new).into_owned(),
             })
             .collect();
-    let bytes = splice::to_bytes(input, &text, &charset, &edits, ctx.location, report);
-    (!bytes.is_empty()).then_some(bytes)
+    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    (!bytes.is_empty()).then(|| bytes.into_edits())
 }
 
 /// The bytes an `@charset` rule starts with, exactly (`@charset "`).
