@@ -92,9 +92,9 @@ def test_a_url_prefix_is_refused_as_the_cli_refuses_it(tmp_path):
     # base check_base accepts.
     (tmp_path / "site").mkdir()
     for prefix, why in [
-        ("https://example.org/?q=1", "https://example.org/?q=1/: must be a URL without query or "
+        ("https://example.org/?q=1", "https://example.org/?q=1: must be a URL without query or "
                                      "fragment, e.g. https://example.org/docs/"),
-        ("https://example.org/#top", "https://example.org/#top/: must be a URL without query or "
+        ("https://example.org/#top", "https://example.org/#top: must be a URL without query or "
                                      "fragment, e.g. https://example.org/docs/"),
         (" ", "is empty: give the URL the site folder was crawled from, as in "
               "http://127.0.0.1:8000/"),

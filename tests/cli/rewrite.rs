@@ -646,7 +646,7 @@ cases! {
         files: &[file("page.html", PAGE)],
         args: &["{dir}/page.html", "--url-prefix", "https://example.org/?q=1"],
         code: 2,
-        stderr: is("linkbase: error: --url-prefix https://example.org/?q=1/: must be a URL without query or fragment, e.g. https://example.org/docs/\n"),
+        stderr: is("linkbase: error: --url-prefix https://example.org/?q=1: must be a URL without query or fragment, e.g. https://example.org/docs/\n"),
         after: &[file("page.html", PAGE)],
         ..Case::OK
     },
@@ -654,7 +654,7 @@ cases! {
         files: &[file("page.html", PAGE)],
         args: &["{dir}/page.html", "--url-prefix", "https://example.org/docs/#top"],
         code: 2,
-        stderr: is("linkbase: error: --url-prefix https://example.org/docs/#top/: must be a URL without query or fragment, e.g. https://example.org/docs/\n"),
+        stderr: is("linkbase: error: --url-prefix https://example.org/docs/#top: must be a URL without query or fragment, e.g. https://example.org/docs/\n"),
         after: &[file("page.html", PAGE)],
         ..Case::OK
     },

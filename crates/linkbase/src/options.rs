@@ -137,11 +137,12 @@ pub fn check_base(url: &str, profile: Profile) -> Result<crate::resolve::Base, M
 /// let problem = check_url_prefix("https://example.org/?q=1", Profile::Rfc3986).unwrap_err();
 /// assert_eq!(
 ///     problem.render(|_| "--url-prefix"),
-///     "--url-prefix https://example.org/?q=1/: must be a URL without query or fragment, e.g. https://example.org/docs/"
+///     "--url-prefix https://example.org/?q=1: must be a URL without query or fragment, e.g. https://example.org/docs/"
 /// );
 /// ```
 pub fn check_url_prefix(prefix: &str, profile: Profile) -> Result<String, Message> {
-    let mut prefix = prefix.trim().to_string();
+    let given = prefix.trim();
+    let mut prefix = given.to_string();
     if prefix.is_empty() {
         return Err(Message::naming(
             "",
@@ -159,7 +160,7 @@ pub fn check_url_prefix(prefix: &str, profile: Profile) -> Result<String, Messag
             Setting::Url,
             format!(
                 " {}: must be a URL without query or fragment, e.g. https://example.org/docs/",
-                prefix.escape_debug()
+                given.escape_debug()
             ),
         ));
     }

@@ -37,16 +37,23 @@ pub struct Edit<B = Vec<u8>> {
 /// cannot happen: edits lie inside distinct attribute values and style
 /// texts).
 pub fn sorted<B: std::fmt::Debug>(mut edits: Vec<Edit<B>>) -> Vec<Edit<B>> {
-    edits.sort_by_key(|e| (e.range.start, e.range.end));
-    // In place: `later` is dropped when it repeats or overlaps `kept`.
+    sort_by_range(&mut edits, |e| &e.range);
+    edits
+}
+
+/// The rule of [`sorted`], for any edit whose range `range` gives: sorted by
+/// range (stable: of two edits of one range the first found is kept), an
+/// edit that repeats or overlaps the one kept before it dropped, in place.
+fn sort_by_range<T: std::fmt::Debug>(edits: &mut Vec<T>, range: impl Fn(&T) -> &Range<usize>) {
+    edits.sort_by_key(|e| (range(e).start, range(e).end));
     edits.dedup_by(|later, kept| {
+        let (later_range, kept_range) = (range(later), range(kept));
         debug_assert!(
-            later.range == kept.range || later.range.start >= kept.range.end,
+            later_range == kept_range || later_range.start >= kept_range.end,
             "overlapping edits {kept:?} {later:?}"
         );
-        later.range.start < kept.range.end || later.range == kept.range
+        later_range.start < kept_range.end || later_range == kept_range
     });
-    edits
 }
 
 /// The edits of a decoded text, held compactly until they are written: each
@@ -113,19 +120,6 @@ fn same_replacement(buffer: &[u8], splits: &[Split], last: &HeldEdit, new: Range
     let new = &buffer[new];
     let cut = prefix.len();
     new.len() == cut + rest.len() && new[..cut] == buffer[prefix] && new[cut..] == buffer[rest]
-}
-
-/// Sort `edits` by range, repeats and overlaps dropped, as [`sorted`].
-fn sort_held(edits: &mut Vec<HeldEdit>) {
-    // Stable: of two edits of one range, the first found is kept.
-    edits.sort_by_key(|e| (e.range.start, e.range.end));
-    edits.dedup_by(|later, kept| {
-        debug_assert!(
-            later.range == kept.range || later.range.start >= kept.range.end,
-            "overlapping edits {kept:?} {later:?}"
-        );
-        later.range.start < kept.range.end || later.range == kept.range
-    });
 }
 
 impl TextEdits {
@@ -199,7 +193,7 @@ impl TextEdits {
 
     /// The same edits sorted, repeats and overlaps dropped, as [`sorted`].
     pub fn sorted(mut self) -> TextEdits {
-        sort_held(&mut self.edits);
+        sort_by_range(&mut self.edits, |e| &e.range);
         self
     }
 
