@@ -114,12 +114,21 @@ impl HeldEdit {
     }
 }
 
-/// Is `new` (bytes of `buffer`) the replacement of `last`?
-fn same_replacement(buffer: &[u8], splits: &[Split], last: &HeldEdit, new: Range<usize>) -> bool {
+/// The held text of the last of `edits` when `new` (bytes of `buffer`, just
+/// appended) is its replacement again: then `new` need not be kept.
+fn repeat_of_last(
+    edits: &[HeldEdit],
+    splits: &[Split],
+    buffer: &[u8],
+    new: Range<usize>,
+) -> Option<Range<usize>> {
+    let last = edits.last()?;
     let [prefix, rest] = last.parts(splits);
     let new = &buffer[new];
     let cut = prefix.len();
-    new.len() == cut + rest.len() && new[..cut] == buffer[prefix] && new[cut..] == buffer[rest]
+    let same =
+        new.len() == cut + rest.len() && new[..cut] == buffer[prefix] && new[cut..] == buffer[rest];
+    same.then(|| last.text.clone())
 }
 
 impl TextEdits {
@@ -139,13 +148,11 @@ impl TextEdits {
         let at = self.texts.len();
         write(&mut self.texts);
         let text = at..self.texts.len();
-        if let Some(last) = self.edits.last() {
-            if same_replacement(self.texts.as_bytes(), &self.splits, last, text.clone()) {
-                self.texts.truncate(at);
-                let text = last.text.clone();
-                self.edits.push(HeldEdit { range, text });
-                return;
-            }
+        let bytes = self.texts.as_bytes();
+        if let Some(held) = repeat_of_last(&self.edits, &self.splits, bytes, text.clone()) {
+            self.texts.truncate(at);
+            self.edits.push(HeldEdit { range, text: held });
+            return;
         }
         if text.len() >= SHARE_FROM {
             let anchor = &self.texts[self.anchor.clone()];
@@ -270,13 +277,10 @@ impl ByteEdits {
         let at = self.bytes.len();
         self.bytes.extend_from_slice(bytes);
         let text = at..self.bytes.len();
-        if let Some(last) = self.edits.last() {
-            if same_replacement(&self.bytes, &self.splits, last, text.clone()) {
-                self.bytes.truncate(at);
-                let text = last.text.clone();
-                self.edits.push(HeldEdit { range, text });
-                return;
-            }
+        if let Some(held) = repeat_of_last(&self.edits, &self.splits, &self.bytes, text.clone()) {
+            self.bytes.truncate(at);
+            self.edits.push(HeldEdit { range, text: held });
+            return;
         }
         self.edits.push(HeldEdit { range, text });
     }
@@ -299,21 +303,7 @@ impl ByteEdits {
     /// The output of `input` with these edits (sorted, not overlapping) as
     /// its pieces, as [`pieces`].
     pub fn pieces<'a>(&'a self, input: &'a [u8]) -> Vec<&'a [u8]> {
-        let mut pieces = Vec::with_capacity(2 * self.edits.len() + 1);
-        let mut at = 0;
-        for (range, [prefix, rest]) in self.iter() {
-            if range.start < at || range.end > input.len() || range.end < range.start {
-                continue;
-            }
-            pieces.push(&input[at..range.start]);
-            if !prefix.is_empty() {
-                pieces.push(prefix);
-            }
-            pieces.push(rest);
-            at = range.end;
-        }
-        pieces.push(&input[at..]);
-        pieces
+        pieces_of(input, self.iter())
     }
 
     /// `input` with these edits applied, as [`apply`].
@@ -351,15 +341,30 @@ impl FromIterator<Edit<String>> for TextEdits {
 /// predecessor or lie past the end is skipped rather than corrupting the
 /// output.
 pub fn pieces<'a, B: AsRef<[u8]>>(input: &'a [u8], edits: &'a [Edit<B>]) -> Vec<&'a [u8]> {
+    let edits = edits
+        .iter()
+        .map(|e| (e.range.clone(), [&[][..], e.bytes.as_ref()]));
+    pieces_of(input, edits)
+}
+
+/// [`pieces`] of edits given as ranges and replacements in two parts (the
+/// first left out when empty): the one rule for skipping an edit that
+/// overlaps its predecessor or lies past the end.
+fn pieces_of<'a>(
+    input: &'a [u8],
+    edits: impl ExactSizeIterator<Item = (Range<usize>, [&'a [u8]; 2])>,
+) -> Vec<&'a [u8]> {
     let mut pieces = Vec::with_capacity(2 * edits.len() + 1);
     let mut at = 0;
-    for edit in edits {
-        let range = &edit.range;
+    for (range, [prefix, rest]) in edits {
         if range.start < at || range.end > input.len() || range.end < range.start {
             continue;
         }
         pieces.push(&input[at..range.start]);
-        pieces.push(edit.bytes.as_ref());
+        if !prefix.is_empty() {
+            pieces.push(prefix);
+        }
+        pieces.push(rest);
         at = range.end;
     }
     pieces.push(&input[at..]);
