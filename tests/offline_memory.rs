@@ -60,13 +60,7 @@ fn an_archive_copy_peaks_near_its_largest_record_not_the_archive() {
     })
     .unwrap();
     let many = rss::write_file(dir, "crawl.warc", |w| {
-        let html = std::fs::read(&page)?;
-        warc_gen::write_warcinfo(w)?;
-        for n in 0..PAGES {
-            let uri = format!("https://example.org/blog/{n}/post.html");
-            warc_gen::write_page(w, n, &uri, &html)?;
-        }
-        Ok(())
+        warc_gen::write_blog_crawl(w, PAGES, &std::fs::read(&page)?)
     })
     .unwrap();
     let baseline = copy_peak(binary, &tiny, &dir.join("tiny"));

@@ -41,12 +41,7 @@ fn a_warc_peaks_near_its_largest_record_not_its_size() {
     let single = rss::linkbase_peak(binary, &page, &dir.join("page.out"), &url, 1).unwrap();
     let html = std::fs::read(&page).unwrap();
     let warc = rss::write_file(dir, "crawl.warc", |w| {
-        warc_gen::write_warcinfo(w)?;
-        for n in 0..PAGES {
-            let uri = format!("https://example.org/blog/{n}/post.html");
-            warc_gen::write_page(w, n, &uri, &html)?;
-        }
-        Ok(())
+        warc_gen::write_blog_crawl(w, PAGES, &html)
     })
     .unwrap();
     drop(html);

@@ -1,6 +1,6 @@
 //! WARC files for tests and benches: `response` records of HTML pages,
 //! written record by record (the writing process stays small; see
-//! `rss.rs`). Shared by `tests/warc_memory.rs`, `benches/warc.rs`, and the
+//! `rss.rs`). Shared by `tests/warc_memory.rs`, `tests/offline_memory.rs`, `benches/warc.rs`, and the
 //! message tests (`tests/cli/rewrite.rs`, `tests/library_messages.rs`).
 
 // Each crate that includes this module uses only part of it.
@@ -61,6 +61,17 @@ pub fn write_page(out: &mut impl Write, n: usize, uri: &str, html: &[u8]) -> io:
         ],
         &[head.as_bytes(), html],
     )
+}
+
+/// Write a crawl: a `warcinfo` record, then `pages` copies of the page
+/// `html`, the `n`th retrieved from `https://example.org/blog/{n}/post.html`.
+pub fn write_blog_crawl(out: &mut impl Write, pages: usize, html: &[u8]) -> io::Result<()> {
+    write_warcinfo(out)?;
+    for n in 0..pages {
+        let uri = format!("https://example.org/blog/{n}/post.html");
+        write_page(out, n, &uri, html)?;
+    }
+    Ok(())
 }
 
 /// A WARC of one `response` record whose HTTP body is `<a href=x>x</a>`,
