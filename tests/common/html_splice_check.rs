@@ -39,9 +39,6 @@ pub fn check(
     if let Some(edits) = edits {
         check_bytes(input, output, edits)?;
     }
-    if input == output {
-        return Ok(());
-    }
     let mut charset = linkbase::fuzzing::charset::sniff(input, transport);
     if transport.is_none() && linkbase::fuzzing::charset::decode(input, &charset).is_err() {
         // A MIME part whose charset the caller does not know: windows-1252
@@ -51,8 +48,29 @@ pub fn check(
     }
     let decode =
         |bytes| linkbase::fuzzing::charset::decode(bytes, &charset).map_err(|e| e.to_string());
-    let (before, after) = (decode(input)?, decode(output)?);
+    let before = decode(input)?;
+    light_parse_check(&before)?;
+    if input == output {
+        return Ok(());
+    }
+    let after = decode(output)?;
     check_text(&before, &after, srcdoc_mode(false))
+}
+
+/// The light parse (linkbase's `html::dom::light`), where it does not give
+/// up, gives everything the rewrite's walk reads exactly as the full tree
+/// builder does: with the attributes the default options keep, and with
+/// more kept (`--attr` names, among them SVG's camel-case ones).
+pub fn light_parse_check(text: &str) -> Result<(), String> {
+    let mut more = linkbase::options::Options::default();
+    more.extra_attributes = ["id", "class", "viewBox", "xmlns", "d", "fill"]
+        .map(String::from)
+        .to_vec();
+    for options in [linkbase::options::Options::default(), more] {
+        linkbase::fuzzing::light_parse::compare(text, &options)
+            .map_err(|e| format!("the light parse differs from the full parse: {e}"))?;
+    }
+    Ok(())
 }
 
 /// Scripting off, as the rewrite parses.

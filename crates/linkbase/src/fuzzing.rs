@@ -58,3 +58,18 @@ pub mod resolve {
         crate::resolve::scheme_len(s)
     }
 }
+
+/// The light parse (`html::dom::light`) checked against the full tree
+/// builder: everything the rewrite's walk reads of a document, compared.
+pub mod light_parse {
+    pub use crate::html::dom::light::Bail;
+    use crate::options::Options;
+
+    /// Parse `text` both ways, keeping the attributes `options` keeps:
+    /// `Ok(None)` when the light parse ran and gave the same as the full
+    /// one, `Ok(Some(why))` when it gave up (the full parse then runs),
+    /// `Err` with both views when they differ.
+    pub fn compare(text: &str, options: &Options) -> Result<Option<Bail>, String> {
+        crate::html::rewrite::compare_parses(text, options)
+    }
+}

@@ -23,7 +23,7 @@ pub const MAX_SRCDOC_DEPTH: usize = 8;
 /// The attributes the rewrite can look at: those of the link table, the
 /// ones that qualify them (`http-equiv`, `codebase`, `classid`) and the
 /// `--attr` names. The parser keeps no other.
-fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
+pub(crate) fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
     move |name: &QualName| {
         super::links::LINK_ATTRIBUTES
             .iter()
@@ -33,11 +33,60 @@ fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
     }
 }
 
+/// Could the rewrite keep an attribute of a foreign element written `name`
+/// (as the tokenizer gives it: lower case, a prefix if written), whatever the
+/// tree builder makes of its case and prefix? A superset of [`keep`]'s
+/// answers for SVG and MathML attributes, for the light parse
+/// (`dom::light`), which gives up on a foreign element with such an
+/// attribute.
+pub(crate) fn may_keep(options: &Options) -> impl Fn(&str) -> bool + '_ {
+    move |name: &str| {
+        super::links::LINK_ATTRIBUTES
+            .iter()
+            .any(|row| row.name.eq_ignore_ascii_case(name))
+            || name.eq_ignore_ascii_case("http-equiv")
+            || options
+                .extra_attributes
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Parse `text` for the rewrite: by the light parse where it can.
+fn parse<'t>(text: &'t str, facts: &DocumentFacts<'_>) -> dom::Document<'t> {
+    let keep = keep(facts.ctx.options);
+    let may_keep = may_keep(facts.ctx.options);
+    dom::parse_fast(text, facts.iframe_srcdoc(), &keep, &may_keep)
+}
+
+/// The light parse of `text` against the full one, with the attributes
+/// `options` keeps: `Ok(None)` when both give what the walk reads alike,
+/// `Ok(Some(why))` when the light parse gave up, else the two views
+/// (`dom::Document::walk_view`) that differ.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn compare_parses(
+    text: &str,
+    options: &Options,
+) -> Result<Option<dom::light::Bail>, String> {
+    let keep = keep(options);
+    let may_keep = may_keep(options);
+    let mut why = None;
+    let Some(light) = dom::light::parse(text, &keep, &may_keep, &mut why) else {
+        return Ok(why);
+    };
+    let full = dom::parse(text, false, &keep);
+    let (light, full) = (light.walk_view(), full.walk_view());
+    if light == full {
+        Ok(None)
+    } else {
+        Err(format!("light parse:\n{light}\nfull parse:\n{full}"))
+    }
+}
+
 /// Rewrite the document `text` (`facts`: what is known of it before it is
 /// parsed): the edits to make, sorted (none when nothing changes).
 pub fn rewrite_document(text: &str, facts: DocumentFacts<'_>, report: &mut Report) -> TextEdits {
-    let keep = keep(facts.ctx.options);
-    let doc = dom::parse(text, facts.iframe_srcdoc(), &keep);
+    let doc = parse(text, &facts);
     if facts.ctx.options.offline.is_some() {
         // Links a script builds are not made offline: counted.
         report.scripts += doc.scripts();
@@ -65,8 +114,7 @@ pub fn document_base(
     facts: DocumentFacts<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
-    let keep = keep(facts.ctx.options);
-    let doc = dom::parse(text, facts.iframe_srcdoc(), &keep);
+    let doc = parse(text, &facts);
     facts
         .with_bases(doc.first_base_href(), &doc.leading_comments(), report)
         .into_base()

@@ -6,6 +6,7 @@
 //! contents, the comments a saved page marks itself with, and the text of
 //! `style` elements. Text and other comments are not kept.
 
+pub mod light;
 mod sink;
 
 use html5ever::tendril::StrTendril;
@@ -224,6 +225,28 @@ pub struct Document<'t> {
 /// Bytes fed to the tokenizer at a time: the text is not copied whole.
 const FEED_CHUNK: usize = 64 * 1024;
 
+/// Where the next piece of `rest` fed to the tokenizer ends: at most
+/// [`FEED_CHUNK`] bytes, on a character boundary.
+fn chunk_end(rest: &str) -> usize {
+    let mut cut = FEED_CHUNK.min(rest.len());
+    while !rest.is_char_boundary(cut) {
+        cut += 1;
+    }
+    cut
+}
+
+/// Parse `text` as [`parse`] does, by the light parse ([`light`]) where it
+/// can, else by the full tree builder. `may_keep`: see [`light::parse`].
+pub fn parse_fast<'t>(
+    text: &'t str,
+    iframe_srcdoc: bool,
+    keep: Keep<'_>,
+    may_keep: &dyn Fn(&str) -> bool,
+) -> Document<'t> {
+    let mut why = None;
+    light::parse(text, keep, may_keep, &mut why).unwrap_or_else(|| parse(text, iframe_srcdoc, keep))
+}
+
 /// Parse `text` as a whole document (scripting disabled, so `<noscript>`
 /// content is markup). `iframe_srcdoc` parses it as an `iframe srcdoc`
 /// document. Only attributes `keep` accepts are kept.
@@ -250,10 +273,7 @@ pub fn parse<'t>(text: &'t str, iframe_srcdoc: bool, keep: Keep<'_>) -> Document
     let input = BufferQueue::default();
     let mut rest = text;
     while !rest.is_empty() {
-        let mut cut = FEED_CHUNK.min(rest.len());
-        while !rest.is_char_boundary(cut) {
-            cut += 1;
-        }
+        let cut = chunk_end(rest);
         input.push_back(StrTendril::from(&rest[..cut]));
         // The tokenizer stops after each `</script>` (for a caller that runs
         // scripts) and at a `<meta charset>` (for one that changes encoding
@@ -275,6 +295,38 @@ impl<'t> Document<'t> {
         self.elements(Scope::Document)
             .filter(|e| e.is_html("base"))
             .find_map(|e| e.attribute("href"))
+    }
+
+    /// Everything the rewrite's walk reads of the document, written out one
+    /// item a line: every element in tree order (template contents
+    /// included) with its namespace, name, kept attributes (namespace, name,
+    /// value, where written) and `style` text; the first `<base href>`; the
+    /// script count; the leading comments. Two parses whose views are equal
+    /// give the same edits and report.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub fn walk_view(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for e in self.elements(Scope::WithTemplates) {
+            let _ = writeln!(out, "element {:?} {}", e.ns(), e.local_name());
+            for a in e.attributes() {
+                let _ = writeln!(
+                    out,
+                    "  attribute {:?} {} = {:?} at {:?}",
+                    AttrNs::of_namespace(&a.ns),
+                    &*a.local,
+                    e.value_of(a),
+                    a.span
+                );
+            }
+            if let Some(style) = e.style_text() {
+                let _ = writeln!(out, "  style {style:?}");
+            }
+        }
+        let _ = writeln!(out, "base {:?}", self.first_base_href());
+        let _ = writeln!(out, "scripts {}", self.scripts());
+        let _ = writeln!(out, "comments {:?}", self.leading_comments());
+        out
     }
 
     /// How many HTML `script` elements the parse created (template
