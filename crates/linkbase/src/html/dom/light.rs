@@ -1833,3 +1833,83 @@ fn reset_mode(st: &State) -> Result<Mode, Bail> {
     }
     Err(Bail::Unmodelled)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, Bail};
+    use html5ever::QualName;
+
+    /// The attributes these tests keep.
+    const KEPT: [&str; 6] = ["href", "src", "action", "name", "lang", "class"];
+
+    fn keep(name: &QualName) -> bool {
+        KEPT.contains(&&*name.local)
+    }
+
+    fn may_keep(name: &str) -> bool {
+        KEPT.iter().any(|k| k.eq_ignore_ascii_case(name))
+    }
+
+    /// What the light parse does with `text`: its walk view, or why it gave up.
+    fn light(text: &str) -> Result<String, Bail> {
+        let mut why = None;
+        match parse(text, &keep, &may_keep, &mut why) {
+            Some(doc) => Ok(doc.walk_view()),
+            None => Err(why.expect("a reason")),
+        }
+    }
+
+    #[test]
+    fn ordinary_pages_parse_as_the_tree_builder_does() {
+        let cases = [
+            "<!doctype html><html lang=en><head><title>t</title><base href=/b/><link rel=x href=a.css></head><body><p>a <a href=b>b</a><p><b>c</b><ul><li>d<li><img src=e></ul>",
+            "<p>implied html, head and body<div><em>x<code>y</code></em></div>",
+            "<table><tr><td><a href=x>1</a><td><p>2</table><p>after",
+            "<table class=t>\n<thead>\n<tr><th>h</th></tr>\n</thead>\n<tbody>\n<tr><td>c</td></tr>\n</tbody>\n</table>",
+            "<form action=a><svg viewBox='0 0 1 1'><path d=M0 /></svg><input name=q></form>",
+            "<style>a{b:url(c)}</style><script>if (a<b) x()</script><textarea><a href=no></textarea>",
+            "<noscript><a href=n></a></noscript><head><noscript><link href=l></noscript></head>",
+            "<!-- saved from url=(0019)http://example.com/ --><html><!-- two --><head><!-- three -->",
+            "<p>a</p></body><!-- after body --></html><!-- after html -->",
+            "<h1><a href=x>x</a></h2><dl><dt>a<dd>b</dl><pre>\nx</pre><plaintext><a href=no>",
+        ];
+        for text in cases {
+            let full = super::super::parse(text, false, &keep).walk_view();
+            assert_eq!(light(text), Ok(full), "{text}");
+        }
+    }
+
+    #[test]
+    fn each_rule_the_light_parse_does_not_model_gives_up() {
+        let cases = [
+            ("<template><a href=x></a></template>", Bail::Template),
+            ("<frameset></frameset>", Bail::Frameset),
+            ("<image src=x>", Bail::Image),
+            ("<select><option>x</select>", Bail::Select),
+            ("<ruby>a<rt>b</ruby>", Bail::Ruby),
+            ("<p>a\0b", Bail::Nul),
+            ("<p>x<body class=late>", Bail::MergedAttributes),
+            ("<p><b>x</p>y", Bail::Reconstruct),
+            ("<b>x<div>y</b>z</div>", Bail::Adoption),
+            ("<a href=1>x<a href=2>y", Bail::Adoption),
+            ("<b><b><b><b>x", Bail::NoahsArk),
+            ("<table><a href=x>", Bail::TableRepair),
+            ("<table>text", Bail::TableRepair),
+            ("<table><caption>c</caption></table>", Bail::TableRepair),
+            ("<p><table>", Bail::TableInParagraph),
+            ("<svg><a href=x></a></svg>", Bail::Foreign),
+            ("<svg><use xlink:href=#x /></svg>", Bail::Foreign),
+            (
+                "<svg><foreignObject><p>x</p></foreignObject></svg>",
+                Bail::Foreign,
+            ),
+            ("<svg><p>breaks out</svg>", Bail::Foreign),
+            ("<math><mi>x</mi></math>", Bail::Foreign),
+        ];
+        for (text, why) in cases {
+            assert_eq!(light(text), Err(why), "{text}");
+        }
+        let deep = "<div>".repeat(super::MAX_DEPTH + 1);
+        assert_eq!(light(&deep), Err(Bail::Depth));
+    }
+}
