@@ -23,6 +23,8 @@
 mod html_splice_check;
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use linkbase::fuzzing::light_parse::Bail;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -65,14 +67,31 @@ fn pages(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Tally of one input: `true` when the light parse ran (and agreed).
-fn check(text: &str, name: &str) -> Result<bool, Failed> {
+/// Check one input: `Ok(None)` when the light parse ran (and agreed), else
+/// why it gave up (with the default options).
+fn check(text: &str, name: &str) -> Result<Option<Bail>, Failed> {
     html_splice_check::light_parse_check(text).map_err(|e| format!("{name}: {e}"))?;
     Ok(
         linkbase::fuzzing::light_parse::compare(text, &Default::default())
-            .map_err(|e| format!("{name}: {e}"))?
-            .is_none(),
+            .map_err(|e| format!("{name}: {e}"))?,
     )
+}
+
+/// How many inputs gave up, by reason.
+#[derive(Default)]
+struct Tally(BTreeMap<String, usize>);
+
+impl Tally {
+    /// Count `why`; 1 when the light parse ran.
+    fn add(&mut self, why: Option<Bail>) -> usize {
+        match why {
+            None => 1,
+            Some(why) => {
+                *self.0.entry(format!("{why:?}")).or_default() += 1;
+                0
+            }
+        }
+    }
 }
 
 fn python_docs() -> Result<(), Failed> {
@@ -83,15 +102,16 @@ fn python_docs() -> Result<(), Failed> {
     if files.len() < 500 {
         return Err(format!("{}: {} pages, expected 530", dir.display(), files.len()).into());
     }
-    let mut light = 0;
+    let (mut light, mut gave_up) = (0, Tally::default());
     for file in &files {
         let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let text = String::from_utf8_lossy(&bytes);
-        light += usize::from(check(&text, &file.display().to_string())?);
+        light += gave_up.add(check(&text, &file.display().to_string())?);
     }
     println!(
-        "python-docs: {light} of {} pages took the light path",
-        files.len()
+        "python-docs: {light} of {} pages took the light path, all alike; gave up: {:?}",
+        files.len(),
+        gave_up.0
     );
     if light * 10 < files.len() * 9 {
         return Err(format!("only {light} of {} pages took the light path", files.len()).into());
@@ -123,16 +143,19 @@ fn html5lib() -> Result<(), Failed> {
         .filter(|p| p.extension().is_some_and(|e| e == "dat"))
         .collect();
     files.sort();
-    let (mut inputs, mut light) = (0, 0);
+    let (mut inputs, mut light, mut gave_up) = (0, 0, Tally::default());
     for file in &files {
         let dat = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         for (i, data) in data_sections(&dat).iter().enumerate() {
             inputs += 1;
             let name = format!("{} #{}", file.display(), i + 1);
-            light += usize::from(check(data, &name)?);
+            light += gave_up.add(check(data, &name)?);
         }
     }
-    println!("html5lib: {light} of {inputs} inputs took the light path, all agreed");
+    println!(
+        "html5lib: {light} of {inputs} inputs took the light path, all alike; gave up: {:?}",
+        gave_up.0
+    );
     if inputs < 1000 {
         return Err(format!("{}: only {inputs} inputs", dir.display()).into());
     }
