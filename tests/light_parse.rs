@@ -17,7 +17,7 @@
 //!   `scripts/light-parse-html5lib.sh`).
 //!
 //! Each is skipped (libtest's "ignored") when its inputs are absent, except
-//! `python-docs` under `LINKBASE_REQUIRE_CORPUS=1` (CI installs the pages).
+//! `python-docs` under `LINKBASE_REQUIRE_PYTHON_DOCS=1` (`.ci/light-parse.sh`).
 
 #[path = "common/html_splice_check.rs"]
 mod html_splice_check;
@@ -42,7 +42,7 @@ fn python_docs_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/usr/share/doc/python3.11/html"));
     let present = dir.join("library/stdtypes.html").is_file();
-    if !present && std::env::var_os("LINKBASE_REQUIRE_CORPUS").is_some() {
+    if !present && std::env::var_os("LINKBASE_REQUIRE_PYTHON_DOCS").is_some() {
         // Run, and fail there: CI must have the pages.
         return Some(dir);
     }
