@@ -497,9 +497,6 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
     for note in &payload.notes {
         result.report.problem(&at, Severity::Warning, note.clone());
     }
-    // Large decoded bodies are rewritten at once up to `--max-size` in all,
-    // whatever `-j` (`budget.rs`); held until the record is written.
-    let _share = budget::DECODED.take(payload.body.len() as u64, warc.max_record);
     let record_options = payload.options(record, options);
     let name = location.file.as_deref();
     let mut plan = crate::non_archive::plan(&payload.body, payload.format, &record_options, name);
