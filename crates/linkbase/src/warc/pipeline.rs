@@ -17,9 +17,9 @@
 //! (one record may take it past its bound), their encoded output, and each
 //! thread's record being converted: about `jobs × (the largest record's
 //! working memory) + 2 × (jobs × 1 MiB + the largest record)`, within
-//! issue 21's `jobs × (largest record + 16 MB)`; of the records being
-//! converted, those with a large decoded body are rewritten one budget of
-//! `--max-size` at a time (`budget.rs`). The tasks' output buffers are kept
+//! issue 21's `jobs × (largest record + 16 MB)`; the decoded bodies of the
+//! records being converted add up to at most `--max-size` plus one body,
+//! whatever `jobs` (`budget.rs`). The tasks' output buffers are kept
 //! in a small pool and reused.
 //!
 //! **Order**: each record's conversion depends on nothing but the record
