@@ -24,7 +24,7 @@
 //!    8 MiB body while it waited for its turn to rewrite it. The peak above
 //!    the baseline at `-j 8` must be at most 3× the peak at `-j 1`: 1.97×
 //!    (14.4 MB, 28.5 MB; the bound is `--max-size` and one body, plus under
-//!    1 MiB per thread); main at 240dc35: 5.44× (14.3 MB, 78.1 MB; -j 2
+//!    1 MiB per thread); main at 856938c: 5.44× (14.3 MB, 78.1 MB; -j 2
 //!    25.6 MB, where this branch's is 20.1 MB).
 //!
 //! The children run with `MALLOC_ARENA_MAX=1` and
