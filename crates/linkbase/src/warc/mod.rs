@@ -558,7 +558,7 @@ fn convert_record(mut record: Record, context: &Context, out: &mut Converted) ->
     result.outcome = RecordOutcome::Converted;
     let head = writer::head(&fields, length);
     let size = head.len() + length + 4;
-    if !second_pass::second_pass(size, payload.body.len()) {
+    if !second_pass::second_pass(size, payload.body.len(), *packing) {
         writer::encode_into(&mut out.bytes, &fields, &pieces, *packing);
         return result;
     }

@@ -14,11 +14,11 @@
 //! the first, on the thread that converts it, finds the length and the
 //! digest (the record's head); the second, on the thread that writes in
 //! input order, writes it straight into the output and its gzip member or
-//! zstd frame compressor ([`super::writer::Writer::write_in_pieces`]).
+//! gzip member's deflater ([`super::writer::Writer::write_in_pieces`]).
 //! Until then it holds its payload and the edits, not the bytes. The
 //! output is the same bytes either way.
 
-use super::writer::Writer;
+use super::writer::{Packing, Writer};
 use crate::by_format::PlannedEdits;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -28,12 +28,15 @@ use std::ops::Range;
 pub const SECOND_PASS_FROM: usize = 1 << 20;
 
 /// Is a conversion record of `size` bytes (uncompressed) made from a
-/// payload of `payload` bytes written in a second pass? When it is over
-/// [`SECOND_PASS_FROM`] and more than twice its payload: a record that
-/// grew less holds about its payload either way, and is compressed on the
-/// thread that converts it, in parallel (and small records keep their path).
-pub fn second_pass(size: usize, payload: usize) -> bool {
-    size >= SECOND_PASS_FROM && size / 2 > payload
+/// payload of `payload` bytes, packed as `packing`, written in a second
+/// pass? When it is over [`SECOND_PASS_FROM`] and more than twice its
+/// payload: a record that grew less holds about its payload either way,
+/// and is compressed on the thread that converts it, in parallel (small
+/// records keep their path). Not in a `.warc.zst`: a zstd frame written
+/// as it is made is other bytes than the frame of the record whole
+/// (`writer::pack`), so the record is encoded whole, as before.
+pub fn second_pass(size: usize, payload: usize, packing: Packing) -> bool {
+    size >= SECOND_PASS_FROM && size / 2 > payload && !matches!(packing, Packing::Zstd(_))
 }
 
 /// A conversion record held as its plan: its head (version line, fields,
@@ -144,11 +147,22 @@ mod tests {
 
     #[test]
     fn a_record_grown_past_a_mebibyte_and_twice_its_payload_takes_the_second_pass() {
-        assert!(!second_pass(SECOND_PASS_FROM - 1, 1));
-        assert!(second_pass(SECOND_PASS_FROM, 1));
-        assert!(second_pass(SECOND_PASS_FROM, SECOND_PASS_FROM / 2 - 1));
-        assert!(!second_pass(SECOND_PASS_FROM, SECOND_PASS_FROM / 2));
-        assert!(!second_pass(10 * SECOND_PASS_FROM, 9 * SECOND_PASS_FROM));
+        let plain = Packing::Plain;
+        assert!(!second_pass(SECOND_PASS_FROM - 1, 1, plain));
+        assert!(second_pass(SECOND_PASS_FROM, 1, plain));
+        assert!(second_pass(SECOND_PASS_FROM, 1, Packing::GzipDefault));
+        assert!(!second_pass(SECOND_PASS_FROM, 1, Packing::Zstd(3)));
+        assert!(second_pass(
+            SECOND_PASS_FROM,
+            SECOND_PASS_FROM / 2 - 1,
+            plain
+        ));
+        assert!(!second_pass(SECOND_PASS_FROM, SECOND_PASS_FROM / 2, plain));
+        assert!(!second_pass(
+            10 * SECOND_PASS_FROM,
+            9 * SECOND_PASS_FROM,
+            plain
+        ));
     }
 
     #[test]

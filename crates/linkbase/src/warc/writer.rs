@@ -92,9 +92,9 @@ const WRITE_CHUNK: usize = 64 << 10;
 /// The record of `head` and the `block` pieces, and the CRLF CRLF that ends
 /// it, packed as `packing` says into `out`; with `write`, `out` is handed
 /// to it (and emptied) whenever it holds [`WRITE_CHUNK`] bytes or more, and
-/// at the end: the record is never held whole, compressed or not. The same
-/// bytes either way (a deflater's and a zstd context's output does not depend
-/// on the room they are given).
+/// at the end: the record is never held whole, plain or in a gzip member
+/// (a zstd frame is made of the record whole). The same bytes either way
+/// (a deflater's output does not depend on the room it is given).
 fn pack(
     out: &mut Vec<u8>,
     mut write: Option<&mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>>,
@@ -125,14 +125,14 @@ fn pack(
         },
         Packing::Gzip(level) => gzip_member(out, &mut write, parts, size, level)?,
         Packing::GzipDefault => gzip_member(out, &mut write, parts, size, default_level(size))?,
-        Packing::Zstd(level) => match write {
-            None => {
-                let mut plain = Vec::with_capacity(size);
-                parts.for_each(|p| plain.extend_from_slice(p));
-                zstd_frame(out, &plain, level)
-            }
-            Some(ref mut write) => zstd_frame_in_pieces(out, write, parts, size, level)?,
-        },
+        // Whole: zstd's streaming compressor, which sees the record through
+        // its window buffer, finds other matches past its window (2 MiB at
+        // level 3) than one call with the record whole (other bytes).
+        Packing::Zstd(level) => {
+            let mut plain = Vec::with_capacity(size);
+            parts.for_each(|p| plain.extend_from_slice(p));
+            zstd_frame(out, &plain, level)
+        }
     }
     match &mut write {
         Some(write) if !out.is_empty() => write(out),
@@ -171,56 +171,6 @@ fn zstd_frame(out: &mut Vec<u8>, plain: &[u8], level: i32) {
         compressor
             .compress_to_buffer(plain, &mut after)
             .expect("compressing into a buffer of the bound's size cannot fail");
-    })
-}
-
-/// [`zstd_frame`] of `parts` (`size` bytes in all) fed one after the
-/// other, `out` handed to `write` whenever it holds [`WRITE_CHUNK`] bytes:
-/// the same frame (the content size pledged first), the record never whole.
-fn zstd_frame_in_pieces<'a>(
-    out: &mut Vec<u8>,
-    write: &mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>,
-    parts: impl Iterator<Item = &'a [u8]>,
-    size: usize,
-    level: i32,
-) -> io::Result<()> {
-    use zstd::zstd_safe::{zstd_sys::ZSTD_EndDirective, InBuffer, OutBuffer};
-    let failed = |code| io::Error::other(zstd::zstd_safe::get_error_name(code));
-    with_zstd(level, |compressor| {
-        let context = compressor.context_mut();
-        context
-            .set_pledged_src_size(Some(size as u64))
-            .map_err(failed)?;
-        let mut parts = parts.peekable();
-        while let Some(part) = parts.next() {
-            let last = parts.peek().is_none();
-            let directive = match last {
-                true => ZSTD_EndDirective::ZSTD_e_end,
-                false => ZSTD_EndDirective::ZSTD_e_continue,
-            };
-            let mut input = InBuffer::around(part);
-            loop {
-                if out.capacity() - out.len() < WRITE_CHUNK {
-                    out.reserve(WRITE_CHUNK);
-                }
-                let at = out.len();
-                let mut output = OutBuffer::around_pos(out, at);
-                let left = context
-                    .compress_stream2(&mut output, &mut input, directive)
-                    .map_err(failed)?;
-                if out.len() >= WRITE_CHUNK {
-                    write(out)?;
-                }
-                let done = match last {
-                    true => left == 0,
-                    false => input.pos() == part.len(),
-                };
-                if done {
-                    break;
-                }
-            }
-        }
-        Ok(())
     })
 }
 
@@ -325,7 +275,8 @@ impl<W: Write> Writer<W> {
 
     /// Write the record of `head` ([`head`]) and the `block` pieces,
     /// packed as this writer packs: the same bytes as [`encode`], but
-    /// written as they are made (in chunks of [`WRITE_CHUNK`]), never held whole.
+    /// written as they are made (in chunks of [`WRITE_CHUNK`]), plain or
+    /// gzip never held whole (zstd: see [`pack`]).
     pub fn write_in_pieces(&mut self, head: &str, block: &[&[u8]]) -> io::Result<()> {
         let out = &mut self.out;
         let mut write = |bytes: &mut Vec<u8>| {
