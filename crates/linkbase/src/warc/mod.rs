@@ -16,8 +16,9 @@
 //! Inside (private): the reader (records from any `Read`, never the whole
 //! file), one record's fields and block, the HTTP message of a `response`
 //! record, which records are rewritten and their payload and base, the
-//! WARC/1.1 writer (one gzip member per record for `.warc.gz`), and `sha1:`
-//! digests and deterministic record IDs.
+//! WARC/1.1 writer (one gzip member per record for `.warc.gz`), the large
+//! grown records held as their plan and written in a second pass, and
+//! `sha1:` digests and deterministic record IDs.
 
 mod arc;
 mod budget;

@@ -20,7 +20,12 @@
 //! issue 21's `jobs × (largest record + 16 MB)`; of the records being
 //! converted, those with a large decoded body are rewritten one budget of
 //! `--max-size` at a time (`budget.rs`). The tasks' output buffers are kept
-//! in a small pool and reused.
+//! in a small pool and reused. A conversion record whose links grew it
+//! (1 MiB or more, over twice its payload) is not encoded into its task's
+//! buffer: the task holds its payload and edits, and the record is written
+//! from them, in a second pass, when its turn comes (`second_pass.rs`), so
+//! what waits is bounded by the input, not by what the links add. (A
+//! `.warc.zst` record is encoded whole, as its frame must be made.)
 //!
 //! **Order**: each record's conversion depends on nothing but the record
 //! and the options, and the results are written in input order, so the
