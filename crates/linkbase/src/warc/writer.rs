@@ -197,9 +197,8 @@ fn gzip_member<'a>(
     } else {
         0
     };
-    match write {
-        None => out.reserve(size / 3 + 64),
-        Some(_) => out.reserve(WRITE_CHUNK + 4096),
+    if write.is_none() {
+        out.reserve(size / 3 + 64);
     }
     out.extend_from_slice(&[0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, xfl, 255]);
     let mut crc = crc32fast::Hasher::new();
@@ -225,9 +224,11 @@ fn gzip_member<'a>(
             };
             let mut input = piece;
             loop {
-                if out.capacity() - out.len() < 4096 {
-                    out.reserve(out.len().max(4096));
-                }
+                // Room for all this call can write: a deflater stopped for
+                // want of room forgets the match it looked ahead at (zlib-rs,
+                // as zlib-ng, levels 3 to 6), and its output would depend on
+                // the buffer's history (a buffer reused, chunks written).
+                out.reserve(deflate_room(input.len()));
                 let before = deflater.total_in();
                 let status = deflater
                     .compress_vec(input, out, flush)
@@ -253,6 +254,14 @@ fn gzip_member<'a>(
     // ISIZE: the length modulo 2^32 (RFC 1952).
     out.extend_from_slice(&amount.to_le_bytes());
     Ok(())
+}
+
+/// Bytes of room a deflater is given for `input` bytes: more than it can
+/// write for them (zlib's `deflateBound`, generously) after a block's
+/// worth of pending output (its pending buffer: 64 KiB at the default
+/// memory level), so that it never stops for want of room.
+fn deflate_room(input: usize) -> usize {
+    input + (input >> 10) + (65 << 10)
 }
 
 /// Writes encoded records to `W`.
@@ -432,6 +441,45 @@ mod tests {
                     written == encode(&fields, block, packing),
                     "{packing:?}, {length} bytes"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn a_member_does_not_depend_on_the_room_its_buffer_had() {
+        // 1 MB that deflate hardly shrinks, in one piece and in many: the
+        // deflater (level 6, zlib-rs's "medium") given little room stopped
+        // and forgot its look-ahead match, so the bytes depended on the
+        // buffer's history. The same member whatever the buffer held
+        // before, and written in pieces.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let noise: Vec<u8> = (0..1 << 20)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                b"abcdefghijklmnopqrstuvwxyz0123456789"[(state % 36) as usize]
+            })
+            .collect();
+        let pieces: Vec<&[u8]> = noise.chunks(3_000).collect();
+        let fields = [("WARC-Type", "conversion")];
+        for block in [&[&noise[..]][..], &pieces[..]] {
+            for packing in [Packing::GzipDefault, Packing::Gzip(4), Packing::Gzip(9)] {
+                let alone = encode(&fields, block, packing);
+                for before in [0, 100, 700_000] {
+                    let mut out = vec![7u8; before];
+                    encode_into(&mut out, &fields, block, packing);
+                    assert!(
+                        out[before..] == alone[..],
+                        "{packing:?} after {before} bytes"
+                    );
+                }
+                let length = block.iter().map(|p| p.len()).sum();
+                let mut writer = Writer::new(Vec::new(), packing);
+                writer
+                    .write_in_pieces(&head(&fields, length), block)
+                    .unwrap();
+                assert!(writer.finish().unwrap() == alone, "{packing:?} in pieces");
             }
         }
     }
