@@ -1110,7 +1110,7 @@ fn small_records_are_compressed_at_level_1_unless_a_level_is_given() {
     assert!(one[2].0 != six[2].0 && one[1].0 != six[1].0);
 }
 
-/// A conversion record over 1 MiB and twice its payload (a 1 KB
+/// A conversion record whose block is over 1 MiB and twice its payload (a 1 KB
 /// `WARC-Target-URI` times 2,000 links `<a href=x>`: 20 KB in, 2 MB out) is
 /// held as its payload and edits and written in a second pass, on the
 /// thread that writes in order (`warc/second_pass.rs`), between small

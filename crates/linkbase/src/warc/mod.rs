@@ -557,12 +557,11 @@ fn convert_record(mut record: Record, context: &Context, out: &mut Converted) ->
     fields.push(("WARC-Payload-Digest", &block_digest));
     fields.push(("Content-Type", &content_type));
     result.outcome = RecordOutcome::Converted;
-    let head = writer::head(&fields, length);
-    let size = head.len() + length + 4;
-    if !second_pass::second_pass(size, payload.body.len(), *packing) {
+    if !second_pass::second_pass(length, payload.body.len(), *packing) {
         writer::encode_into(&mut out.bytes, &fields, &pieces, *packing);
         return result;
     }
+    let head = writer::head(&fields, length);
     // Held as its plan (the payload and its edits), written in the second
     // pass, in input order (`second_pass.rs`).
     drop((pieces, fields));

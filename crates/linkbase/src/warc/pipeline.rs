@@ -21,7 +21,7 @@
 //! converted, those with a large decoded body are rewritten one budget of
 //! `--max-size` at a time (`budget.rs`). The tasks' output buffers are kept
 //! in a small pool and reused. A conversion record whose links grew it
-//! (1 MiB or more, over twice its payload) is not encoded into its task's
+//! (a block of 1 MiB or more, over twice its payload) is not encoded into its task's
 //! buffer: the task holds its payload and edits, and the record is written
 //! from them, in a second pass, when its turn comes (`second_pass.rs`), so
 //! what waits is bounded by the input, not by what the links add. (A

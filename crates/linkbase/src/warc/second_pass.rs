@@ -7,8 +7,8 @@
 //! block, so encoding it means having its whole block at hand; a record
 //! whose links grew it (a long base times many short links: up to the
 //! links' limit, 8× its payload) would hold its whole output until
-//! written. Such a record ([`second_pass`]: over [`SECOND_PASS_FROM`]
-//! bytes and more than twice its payload) is encoded in two passes over
+//! written. Such a record ([`second_pass`]: its block [`SECOND_PASS_FROM`]
+//! bytes or more and more than twice its payload) is encoded in two passes over
 //! the same pieces, the payload's bytes between edits and the edits
 //! (`PlannedRewrite::pieces`, as the command line writes an HTML file):
 //! the first, on the thread that converts it, finds the length and the
@@ -23,20 +23,20 @@ use crate::by_format::PlannedEdits;
 use std::io::{self, Write};
 use std::ops::Range;
 
-/// Records at least this large (uncompressed) are written in a second
+/// Records whose block is at least this large are written in a second
 /// pass when they grew ([`second_pass`]).
 pub const SECOND_PASS_FROM: usize = 1 << 20;
 
-/// Is a conversion record of `size` bytes (uncompressed) made from a
+/// Is a conversion record whose block is `block` bytes, made from a
 /// payload of `payload` bytes, packed as `packing`, written in a second
-/// pass? When it is over [`SECOND_PASS_FROM`] and more than twice its
-/// payload: a record that grew less holds about its payload either way,
-/// and is compressed on the thread that converts it, in parallel (small
-/// records keep their path). Not in a `.warc.zst`: a zstd frame written
-/// as it is made is other bytes than the frame of the record whole
-/// (`writer::pack`), so the record is encoded whole, as before.
-pub fn second_pass(size: usize, payload: usize, packing: Packing) -> bool {
-    size >= SECOND_PASS_FROM && size / 2 > payload && !matches!(packing, Packing::Zstd(_))
+/// pass? When its block is [`SECOND_PASS_FROM`] or more and more than
+/// twice its payload: a record that grew less holds about its payload
+/// either way, and is compressed on the thread that converts it, in
+/// parallel (small records keep their path). Not in a `.warc.zst`: a zstd
+/// frame written as it is made is other bytes than the frame of the record
+/// whole (`writer::pack`), so the record is encoded whole, as before.
+pub fn second_pass(block: usize, payload: usize, packing: Packing) -> bool {
+    block >= SECOND_PASS_FROM && block / 2 > payload && !matches!(packing, Packing::Zstd(_))
 }
 
 /// A conversion record held as its plan: its head (version line, fields,
