@@ -86,6 +86,9 @@ pub fn head(fields: &[(&str, &str)], length: usize) -> String {
     head
 }
 
+/// Where [`pack`] hands its output (and empties the buffer): the writer's.
+type WriteOut<'w> = &'w mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>;
+
 /// Bytes of output gathered before [`Writer::write_in_pieces`] writes them.
 const WRITE_CHUNK: usize = 64 << 10;
 
@@ -97,7 +100,7 @@ const WRITE_CHUNK: usize = 64 << 10;
 /// (a deflater's output does not depend on the room it is given).
 fn pack(
     out: &mut Vec<u8>,
-    mut write: Option<&mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>>,
+    mut write: Option<WriteOut<'_>>,
     head: &str,
     block: &[&[u8]],
     packing: Packing,
@@ -185,7 +188,7 @@ thread_local! {
 /// it whenever it holds [`WRITE_CHUNK`] bytes (see [`pack`]).
 fn gzip_member<'a>(
     out: &mut Vec<u8>,
-    write: &mut Option<&mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>>,
+    write: &mut Option<WriteOut<'_>>,
     parts: impl Iterator<Item = &'a [u8]> + Clone,
     size: usize,
     level: u32,
