@@ -93,7 +93,7 @@ struct WarcCounts<'a> {
 
 /// Writes the report, one JSON value a line.
 pub struct ReportWriter {
-    out: BufWriter<Box<dyn Write>>,
+    out: BufWriter<Box<dyn Write + Send>>,
     /// Standard output's reader went away: the rest of the report is dropped quietly.
     closed: bool,
 }
@@ -101,7 +101,7 @@ pub struct ReportWriter {
 impl ReportWriter {
     /// Create (truncate) `path`; `-` is standard output.
     pub fn create(path: &Path) -> io::Result<Self> {
-        let sink: Box<dyn Write> = if path == Path::new("-") {
+        let sink: Box<dyn Write + Send> = if path == Path::new("-") {
             Box::new(io::stdout())
         } else {
             Box::new(File::create(path)?)
