@@ -264,6 +264,47 @@ fn long_base_href_holds_its_base_once(case: &str, links: &str) {
     );
 }
 
+/// Links alternating between two long beginnings: `<a href=x>` under the
+/// 4 KB `<base href>`, and a 4 KB link of another host written with a
+/// character reference, `//b.example/…/?a&amp;b` (given its scheme, and
+/// written whole: a long new value that shares nothing with the base),
+/// 1,000 times each.
+const ALTERNATING: usize = 1_000;
+
+#[test]
+fn links_alternating_between_two_long_bases_hold_each_once() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let other = format!("\"//b.example/{}/?a&amp;b\"", "b".repeat(4_000));
+    let links = format!("<a href=x><a href={other}>").repeat(ALTERNATING);
+    let page = format!("<base href=\"{}\">{links}", long_base());
+    let mut options = Options::new();
+    options.format = Format::Html;
+    let ((counts, output_len), usage) = alloc_meter::measure(|| {
+        let planned = linkbase::plan_rewrite(page.as_bytes(), &options, Some("page.html"));
+        let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
+        (planned.report.counts, pieces)
+    });
+    let added = usage.added();
+    eprintln!(
+        "two long bases in turn: peak heap {added} bytes above the start, output {output_len}"
+    );
+    assert_eq!(counts.rewritten, 2 * ALTERNATING as u64, "{counts:?}");
+    assert_eq!(
+        output_len,
+        page.len() + ALTERNATING * (long_base().len() + "http:".len())
+    );
+    // The tree holds each long link's value (its character reference
+    // decoded): the page counts once. Compared with the last long one held
+    // whole only, each base took the other's place and every new value
+    // was held whole: 12,672,403 bytes (main at 856938c), 4.5 MB now.
+    let bound = page.len() + 2 * ALTERNATING * DENSE_BYTES_A_LINK + HELD_ONCE_SLACK;
+    assert!(
+        added < bound,
+        "peak heap {added} bytes above the start for a {} byte page (bound {bound})",
+        page.len()
+    );
+}
+
 /// Counts what is written to it and keeps none of it (a file, as far as the
 /// heap can tell).
 #[derive(Default)]
@@ -289,35 +330,61 @@ fn a_long_warc_target_uri_holds_its_base_once_whatever_the_links() {
     long_warc_target_uri_holds_its_base_once("distinct", &distinct_links(LINKS));
 }
 
+/// What a compressor holds above [`HELD_ONCE_SLACK`] while it writes a
+/// record in pieces: a deflater (its window, hash chains and pending
+/// buffer: about 380 KB at level 6). A `.warc.zst`'s record is made whole
+/// into one zstd frame (written in pieces, it would be other bytes): the
+/// record counts, twice: the record, and room for its frame (zstd's bound
+/// of its size; the zstd context is the C library's allocation, which
+/// this allocator does not see). As before: not done.
+fn compressor(packing: &str, record: usize) -> usize {
+    match packing {
+        "gzip" => 512 << 10,
+        "zstd" => 2 * record,
+        _ => 0,
+    }
+}
+
 fn long_warc_target_uri_holds_its_base_once(case: &str, links: &str) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut warc = Vec::new();
     warc_gen::write_warcinfo(&mut warc).unwrap();
     let uri = format!("{}page.html", long_base());
     warc_gen::write_page(&mut warc, 1, &uri, links.as_bytes()).unwrap();
-    let ((summary, out), usage) = alloc_meter::measure(|| {
-        linkbase::warc::convert(
-            &warc[..],
-            Counted::default(),
-            &Options::new(),
-            &linkbase::warc::WarcOptions::new(),
-            Some("crawl.warc"),
-            |_| {},
-        )
-        .expect("the run goes on")
-    });
-    let added = usage.added();
-    let written = out.0;
-    eprintln!(
-        "WARC-Target-URI, {case} links: peak heap {added} bytes above the start, output {written}"
-    );
-    assert_eq!(summary.conversions, 1, "{summary:?}");
-    assert!(written > 16 << 20, "output {written}");
-    // The conversion record is encoded whole before it is written (its
-    // length comes first): one copy of it counts.
-    let bound = written + LINKS * DENSE_BYTES_A_LINK + HELD_ONCE_SLACK;
-    assert!(
-        added < bound,
-        "peak heap {added} bytes above the start (bound {bound})"
-    );
+    let mut record = 0;
+    for packing in ["plain", "gzip", "zstd"] {
+        let mut warc_options = linkbase::warc::WarcOptions::new();
+        warc_options.gzip = packing == "gzip";
+        warc_options.zstd = packing == "zstd";
+        let ((summary, out), usage) = alloc_meter::measure(|| {
+            linkbase::warc::convert(
+                &warc[..],
+                Counted::default(),
+                &Options::new(),
+                &warc_options,
+                Some("crawl.warc"),
+                |_| {},
+            )
+            .expect("the run goes on")
+        });
+        let added = usage.added();
+        let written = out.0;
+        eprintln!(
+            "WARC-Target-URI, {case} links, {packing}: peak heap {added} bytes above the start, output {written}"
+        );
+        assert_eq!(summary.conversions, 1, "{summary:?}");
+        if packing == "plain" {
+            assert!(written > 16 << 20, "output {written}");
+            record = written;
+        }
+        // The conversion record is not held whole, plain or gzip: it is
+        // written in a second pass over its pieces (`warc/second_pass.rs`),
+        // and does not count. Main at 856938c held it (its length comes
+        // first): 18.0 and 18.4 MB plain, 7.4 and 7.8 MB gzip.
+        let bound = LINKS * DENSE_BYTES_A_LINK + HELD_ONCE_SLACK + compressor(packing, record);
+        assert!(
+            added < bound,
+            "{packing}: peak heap {added} bytes above the start (bound {bound})"
+        );
+    }
 }

@@ -199,6 +199,7 @@ fn main() {
         damage_inside_a_task_gives_the_same_output_report_and_messages_for_any_jobs,
         a_warc_run_counts_its_records_in_the_summary,
         small_records_are_compressed_at_level_1_unless_a_level_is_given,
+        a_record_grown_past_a_mebibyte_is_written_in_a_second_pass_the_same_bytes,
     ]);
     libtest_mimic::run(&args, trials).exit();
 }
@@ -1107,4 +1108,104 @@ fn small_records_are_compressed_at_level_1_unless_a_level_is_given() {
     assert!(one.iter().all(|(m, _)| m[8] == 4));
     assert!(six.iter().all(|(m, _)| m[8] == 0));
     assert!(one[2].0 != six[2].0 && one[1].0 != six[1].0);
+}
+
+/// A conversion record whose block is over 1 MiB and twice its payload (a 1 KB
+/// `WARC-Target-URI` times 2,000 links `<a href=x>`: 20 KB in, 2 MB out) is
+/// held as its payload and edits and written in a second pass, on the
+/// thread that writes in order (`warc/second_pass.rs`), between small
+/// records: its block is the links resolved against its URI (RFC 3986
+/// §5.2), its digest that block's SHA-1; the output is the same bytes for
+/// -j 1, 2 and 3, and each gzip member holds one record, the plain one.
+fn a_record_grown_past_a_mebibyte_is_written_in_a_second_pass_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let directory = format!("http://example.com/{}/", "d".repeat(1_000));
+    let links = "<a href=x>".repeat(2_000);
+    let mut warc = html_record(1, "http://example.com/a/");
+    warc.extend(
+        format!(
+            "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: {}\r\nWARC-Target-URI: {directory}page.html\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{links}\r\n\r\n",
+            id(2),
+            links.len()
+        )
+        .bytes(),
+    );
+    warc.extend(html_record(3, "http://example.com/c/"));
+    std::fs::write(dir.path().join("grown.warc"), &warc).unwrap();
+    let expected = format!("<a href={directory}x>").repeat(2_000);
+    assert!(expected.len() > 1 << 20 && expected.len() > 2 * links.len());
+    let mut plain = Vec::new();
+    for out in ["out.warc", "out.warc.gz", "out.warc.zst"] {
+        let runs: Vec<Vec<u8>> = ["1", "2", "3"]
+            .iter()
+            .map(|jobs| {
+                let sub = dir.path().join(format!("j{jobs}"));
+                std::fs::create_dir_all(&sub).unwrap();
+                let run = linkbase()
+                    .current_dir(&sub)
+                    .args(["-q", "-j", jobs, "../grown.warc", "-o", out])
+                    .output()
+                    .unwrap();
+                assert_eq!(run.status.code(), Some(0), "{run:?}");
+                std::fs::read(sub.join(out)).unwrap()
+            })
+            .collect();
+        assert!(runs[1] == runs[0] && runs[2] == runs[0], "-o {out}");
+        match out {
+            "out.warc" => plain = runs[0].clone(),
+            "out.warc.gz" => {
+                let members = gzip_members(&runs[0]).unwrap();
+                assert_eq!(members.len(), 4, "warcinfo and one member per conversion");
+                // The warcinfo records differ by their WARC-Filename.
+                let first_conversion = memchr_find(&plain[1..], b"WARC/1.1\r\n") + 1;
+                assert!(
+                    members[1..].concat() == plain[first_conversion..],
+                    "the gzip members hold the plain records"
+                );
+            }
+            _ => {
+                let decoded = zstd::stream::decode_all(&runs[0][..]).unwrap();
+                let conversions =
+                    |warc: &[u8]| warc[memchr_find(&warc[1..], b"WARC/1.1\r\n") + 1..].to_vec();
+                assert!(
+                    conversions(&decoded) == conversions(&plain),
+                    "the zstd frames hold the plain records"
+                );
+            }
+        }
+    }
+    assert_eq!(refers_to(&plain), [id(1), id(2), id(3)]);
+    let start = memchr_find(&plain, format!("WARC-Refers-To: {}", id(2)).as_bytes());
+    let head_end = start + memchr_find(&plain[start..], b"\r\n\r\n") + 4;
+    let head = String::from_utf8_lossy(&plain[start..head_end]).into_owned();
+    assert!(
+        head.contains(&format!("\r\nContent-Length: {}\r\n", expected.len())),
+        "{head}"
+    );
+    let block = &plain[head_end..head_end + expected.len()];
+    assert!(block == expected.as_bytes(), "the links resolved");
+    assert_eq!(&plain[head_end + expected.len()..][..4], b"\r\n\r\n");
+    let digest = format!("sha1:{}", data_encoding::BASE32.encode(&sha1_of(block)));
+    assert!(
+        head.contains(&format!(
+            "\r\nWARC-Block-Digest: {digest}\r\nWARC-Payload-Digest: {digest}\r\n"
+        )),
+        "{head}"
+    );
+}
+
+/// SHA-1 of `bytes`, as coreutils' `sha1sum` computes it.
+fn sha1_of(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sha1sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sha1sum (coreutils)");
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let hex = String::from_utf8(out.stdout).unwrap();
+    data_encoding::HEXLOWER
+        .decode(hex.split_whitespace().next().unwrap().as_bytes())
+        .unwrap()
 }

@@ -3,7 +3,8 @@
 warcio (the Webrecorder project's WARC library), and by linkbase again.
 
 For every input under fixtures/warc/ (plain and compressed, WARC/1.0 and
-1.1), written by linkbase both as .warc and as .warc.gz:
+1.1), and a generated WARC whose middle record grows past 1 MiB (written
+in a second pass), written by linkbase both as .warc and as .warc.gz:
 
 1. `warcio check -v` passes: exit status 0 and "digest pass" for every
    record (block and payload digests);
@@ -101,7 +102,27 @@ def expected_records(path):
                  r.rec_headers.get_header("WARC-Refers-To")) for r in ArchiveIterator(f)]
 
 
-def check(case, source, output, failures):
+def grown_warc(path):
+    """A WARC whose middle record's links grow it past 1 MiB and twice its
+    payload (a 1 KB target URI times 2,000 `<a href=x>`): linkbase writes its
+    conversion record in a second pass (docs/hardening.md). Returns the
+    records warcio should list in the output."""
+    directory = "http://example.com/%s/" % ("d" * 1000)
+    pages = [("http://example.com/a/", '<a href="a.html">a</a>'),
+             (directory + "page.html", "<a href=x>" * 2000),
+             ("http://example.com/c/", '<a href="c.html">c</a>')]
+    want = [("warcinfo", None, None)]
+    with open(path, "wb") as f:
+        for n, (uri, page) in enumerate(pages):
+            rid = "<urn:uuid:00000000-0000-4000-8000-%012d>" % n
+            f.write(("WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: %s\r\nWARC-Target-URI: %s\r\n"
+                     "Content-Type: text/html\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n"
+                     % (rid, uri, len(page), page)).encode())
+            want.append(("conversion", uri, rid))
+    return want
+
+
+def check(case, source, output, failures, want=None):
     def fail(message):
         failures.append("%s (%s): %s" % (case, os.path.basename(output), message))
 
@@ -122,7 +143,8 @@ def check(case, source, output, failures):
                            capture_output=True, text=True)
     listed = [json.loads(line) for line in index.stdout.splitlines() if line.strip()]
     got = [(r.get("warc-type"), r.get("warc-target-uri"), r.get("warc-refers-to")) for r in listed]
-    want = expected_records(os.path.join(FIXTURES, case, "expected.warc"))
+    if want is None:
+        want = expected_records(os.path.join(FIXTURES, case, "expected.warc"))
     if index.returncode != 0 or got != want:
         fail("warcio index lists %s, expected %s" % (got, want))
 
@@ -164,9 +186,15 @@ def main():
             for name in ("output.warc", "output.warc.gz"):
                 os.makedirs(os.path.join(tmp, case), exist_ok=True)
                 check(case, source, os.path.join(tmp, case, name), failures)
+        os.makedirs(os.path.join(tmp, "grown"))
+        source = os.path.join(tmp, "grown", "input.warc")
+        want = grown_warc(source)
+        for name in ("output.warc", "output.warc.gz"):
+            check("grown", source, os.path.join(tmp, "grown", name), failures, want)
     for failure in failures:
         print("FAIL", failure)
-    print("warcio interop: %d cases x 2 outputs, %d failures" % (len(cases), len(failures)))
+    print("warcio interop: %d cases and a record grown past 1 MiB x 2 outputs, %d failures"
+          % (len(cases), len(failures)))
     return 1 if failures else 0
 
 

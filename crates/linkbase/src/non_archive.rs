@@ -90,6 +90,16 @@ impl<'a> PlannedRewrite<'a> {
         }
     }
 
+    /// The edits of the input, when it was edited (not for an unchanged
+    /// input, nor a new file), kept without the input: written later from
+    /// the input again (a large WARC conversion record, in its second pass).
+    pub(crate) fn into_edits(self) -> Option<PlannedEdits> {
+        match self.output {
+            PlannedOutput::Edited(edits) => Some(edits),
+            PlannedOutput::Unchanged | PlannedOutput::Whole(_) => None,
+        }
+    }
+
     /// The output assembled in memory.
     pub fn assemble(self) -> Rewrite<'a> {
         let output = match self.output {

@@ -1,37 +1,75 @@
-//! One budget, for the whole process, of the decoded bodies whose links are
-//! being rewritten at once: a record's work costs a multiple of its decoded
-//! body (its tree and edits: about 17× for a body of nothing but links,
-//! docs/hardening.md "Memory"), and a body of 628 bytes can decode to the
-//! whole `--max-size` (a brotli bomb). Without a budget `-j N` threads
-//! rewrite N such bodies at once: four 200 MB bombs at `-j 2` took 3 GB.
+//! One budget, for the whole process, of the decoded bodies held at once by
+//! the records being converted: a record's work costs a multiple of its
+//! decoded body (its tree and edits, docs/hardening.md "What the work on
+//! one record costs"), and a body of 628 bytes can decode to the whole
+//! `--max-size` (a brotli bomb). Without a budget `-j N` threads decode and
+//! rewrite N such bodies at once.
 //!
-//! A record whose decoded body is at least [`SHARED_FROM`] takes its size
-//! from the budget before its links are rewritten and gives it back after;
-//! it waits while the bodies being rewritten and it would be more than the
-//! limit (its `--max-size`), unless none is being rewritten. So the large
-//! bodies rewritten at once add up to at most `--max-size`, whatever `-j`,
-//! and every record goes on in time (a record never waits while it holds a
-//! share). Smaller records take no part: they cost the pipeline's bound
-//! already (`pipeline.rs`, "Memory"). The order of the output does not
-//! depend on who waits (records are written in input order).
+//! **The rule.** Each record's decoded body is a [`Share`] of the budget,
+//! reserved *as it is decoded* — each time the decoder's buffer grows, before
+//! it grows (`http.rs`) — and, for a body stored as it is, its size when it
+//! is taken for rewriting (`payload.rs`). A share only grows, and is given
+//! back when the record's conversion is written or dropped. Below
+//! [`SHARED_FROM`] a share takes nothing (such records cost the pipeline's
+//! bound already, `pipeline.rs` "Memory"). A share that grows gets a
+//! **ticket** the first time, numbered in order; the holder with the
+//! smallest ticket is the **oldest**. A reservation that would take the
+//! bytes in use past the limit (the record's `--max-size`) waits — except
+//! the oldest holder's, which never waits (and may go past the limit).
+//!
+//! **The bound.** At every moment, the bytes in use minus the oldest
+//! holder's share are at most the limit: a holder that is not the oldest
+//! adds only while the total stays within the limit; the oldest's own
+//! growth is not counted; a new holder arrives with a larger ticket (the
+//! oldest stays) and nothing; a share given back only lowers the count,
+//! and when it is the oldest's, the next oldest's share leaves the count
+//! too. So the decoded bytes held at once are at most `--max-size`
+//! plus one record's share (its body, at most `--max-size` + 64 KiB of
+//! buffer), whatever `-j`; plus, per thread, a body under [`SHARED_FROM`].
+//!
+//! **Every wait ends.** A thread holds one share at a time, and a holder
+//! waits for nothing but the budget: between reservations it decodes and
+//! rewrites its own record, which needs nothing from any other. The oldest
+//! holder never waits, so it finishes its record and gives its share back,
+//! which wakes every waiter; the next oldest is then the oldest, and so on:
+//! each holder is the oldest in turn, after finitely many records ahead of
+//! it. A naive rule — wait while the total would pass the limit, unless
+//! nothing else is in use — deadlocks as soon as two records that each
+//! hold part of the budget both need more (the unit test below has eight).
+//!
+//! The order of the output does not depend on who waits: records are
+//! written in input order (`pipeline.rs`).
 
+use std::collections::BTreeSet;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-/// Bodies from this size on take part in the budget.
+/// A share takes part in the budget from this size on.
 pub const SHARED_FROM: u64 = 1 << 20;
 
-/// The bytes being rewritten, and the news that some were given back.
+/// The bytes reserved, the holders by ticket, the next ticket.
+struct State {
+    in_use: u64,
+    holders: BTreeSet<u64>,
+    next_ticket: u64,
+    /// The most bytes ever in use at once.
+    peak: u64,
+}
+
+/// The bytes reserved, and the news that some were given back.
 pub struct Budget {
-    in_use: Mutex<u64>,
+    state: Mutex<State>,
     freed: Condvar,
 }
 
 /// The process's budget.
 pub static DECODED: Budget = Budget::new();
 
-/// A part of a [`Budget`], given back when dropped.
+/// A record's part of a [`Budget`], reserved as it grows
+/// ([`Share::grow_to`]), given back when dropped.
 pub struct Share<'b> {
     budget: &'b Budget,
+    limit: u64,
+    ticket: Option<u64>,
     bytes: u64,
 }
 
@@ -39,40 +77,41 @@ impl Budget {
     /// A budget of which nothing is in use.
     pub const fn new() -> Budget {
         Budget {
-            in_use: Mutex::new(0),
+            state: Mutex::new(State {
+                in_use: 0,
+                holders: BTreeSet::new(),
+                next_ticket: 0,
+                peak: 0,
+            }),
             freed: Condvar::new(),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, u64> {
-        self.in_use.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Take `bytes` (a decoded body's size) from the budget, waiting while
-    /// what is in use and `bytes` would be more than `limit` and something
-    /// is in use. A body under [`SHARED_FROM`] takes nothing and never waits.
-    pub fn take(&self, bytes: u64, limit: u64) -> Share<'_> {
-        if bytes < SHARED_FROM {
-            return Share {
-                budget: self,
-                bytes: 0,
-            };
-        }
-        let mut in_use = self.lock();
-        while *in_use != 0 && in_use.saturating_add(bytes) > limit {
-            in_use = self.freed.wait(in_use).unwrap_or_else(|p| p.into_inner());
-        }
-        *in_use += bytes;
+    /// An empty share for one record, whose reservations wait while they
+    /// would take the bytes in use past `limit` (its `--max-size`).
+    pub fn share(&self, limit: u64) -> Share<'_> {
         Share {
             budget: self,
-            bytes,
+            limit,
+            ticket: None,
+            bytes: 0,
         }
     }
 
     /// The bytes in use now.
     #[cfg(test)]
     pub fn in_use(&self) -> u64 {
-        *self.lock()
+        self.lock().in_use
+    }
+
+    /// The most bytes in use at once so far.
+    #[cfg(test)]
+    pub fn peak(&self) -> u64 {
+        self.lock().peak
     }
 }
 
@@ -82,12 +121,60 @@ impl Default for Budget {
     }
 }
 
-impl Drop for Share<'_> {
-    fn drop(&mut self) {
-        if self.bytes == 0 {
+impl Share<'_> {
+    /// Make the share `bytes` (the record's decoded bytes about to be held)
+    /// when it is less, waiting as the module's rule says. A share that
+    /// would stay under [`SHARED_FROM`] takes nothing and never waits.
+    pub fn grow_to(&mut self, bytes: u64) {
+        if bytes <= self.bytes || bytes < SHARED_FROM {
             return;
         }
-        *self.budget.lock() -= self.bytes;
+        let more = bytes - self.bytes;
+        let budget = self.budget;
+        let mut state = budget.lock();
+        let ticket = *self.ticket.get_or_insert_with(|| {
+            let ticket = state.next_ticket;
+            state.next_ticket += 1;
+            state.holders.insert(ticket);
+            ticket
+        });
+        while state.holders.first() != Some(&ticket)
+            && state.in_use.saturating_add(more) > self.limit
+        {
+            state = budget.freed.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+        state.in_use += more;
+        state.peak = state.peak.max(state.in_use);
+        self.bytes = bytes;
+    }
+
+    /// The bytes reserved.
+    #[cfg(test)]
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl std::fmt::Debug for Share<'_> {
+    /// Its ticket, its bytes and its limit.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Share")
+            .field("ticket", &self.ticket)
+            .field("bytes", &self.bytes)
+            .field("limit", &self.limit)
+            .finish()
+    }
+}
+
+impl Drop for Share<'_> {
+    fn drop(&mut self) {
+        let Some(ticket) = self.ticket else {
+            return;
+        };
+        let mut state = self.budget.lock();
+        state.in_use -= self.bytes;
+        state.holders.remove(&ticket);
+        drop(state);
         self.budget.freed.notify_all();
     }
 }
@@ -96,32 +183,156 @@ impl Drop for Share<'_> {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{mpsc, Barrier};
+    use std::time::Duration;
+
+    const MIB: u64 = 1 << 20;
+
+    /// Run `work` on another thread; fail if it is not done in a minute
+    /// (a deadlock), rather than hang the test run.
+    fn within_a_minute(work: impl FnOnce() + Send + 'static) {
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            work();
+            done.send(()).unwrap();
+        });
+        finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("every wait ends (no deadlock)");
+    }
 
     #[test]
-    fn large_bodies_rewritten_at_once_stay_within_the_limit_and_each_goes_on() {
-        const MIB: u64 = 1 << 20;
+    fn large_bodies_held_at_once_stay_within_the_limit_and_each_goes_on() {
         let budget = Budget::new();
         let most = AtomicU64::new(0);
-        // Eight threads, bodies of 3 MiB under a limit of 5 MiB: one at a
-        // time; small bodies never wait.
+        // Eight threads, bodies of 3 MiB under a limit of 5 MiB: one within
+        // the limit, and the oldest's beside it when the oldest comes after
+        // (a newer share woken first may take the room the oldest gave
+        // back); never three. Small bodies never wait.
         std::thread::scope(|s| {
             for i in 0..8 {
                 let (budget, most) = (&budget, &most);
                 s.spawn(move || {
                     let size = if i % 2 == 0 { 3 * MIB } else { 1000 };
-                    let share = budget.take(size, 5 * MIB);
+                    let mut share = budget.share(5 * MIB);
+                    share.grow_to(size);
                     most.fetch_max(budget.in_use(), Ordering::Relaxed);
-                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    std::thread::sleep(Duration::from_millis(20));
                     drop(share);
                 });
             }
         });
-        assert_eq!(most.load(Ordering::Relaxed), 3 * MIB);
+        let most = most.load(Ordering::Relaxed);
+        assert!((3 * MIB..=6 * MIB).contains(&most), "{most}");
+        assert!(budget.peak() <= 6 * MIB, "{}", budget.peak());
         assert_eq!(budget.in_use(), 0);
         // A body over the limit goes on alone rather than waiting forever.
-        let big = budget.take(9 * MIB, 5 * MIB);
+        let mut big = budget.share(5 * MIB);
+        big.grow_to(9 * MIB);
         assert_eq!(budget.in_use(), 9 * MIB);
         drop(big);
         assert_eq!(budget.in_use(), 0);
+    }
+
+    #[test]
+    fn a_share_under_the_threshold_takes_nothing_and_a_share_only_grows() {
+        let budget = Budget::new();
+        let mut share = budget.share(MIB);
+        share.grow_to(SHARED_FROM - 1);
+        assert_eq!((share.bytes(), budget.in_use()), (0, 0));
+        share.grow_to(3 * MIB);
+        share.grow_to(2 * MIB);
+        assert_eq!((share.bytes(), budget.in_use()), (3 * MIB, 3 * MIB));
+        drop(share);
+        assert_eq!(budget.in_use(), 0);
+    }
+
+    #[test]
+    fn a_reservation_that_does_not_fit_waits_until_the_older_share_is_given_back() {
+        let budget: &'static Budget = Box::leak(Box::new(Budget::new()));
+        let mut older = budget.share(4 * MIB);
+        older.grow_to(3 * MIB);
+        let (sent, got) = mpsc::channel();
+        let newer = std::thread::spawn(move || {
+            let mut share = budget.share(4 * MIB);
+            share.grow_to(2 * MIB);
+            sent.send(budget.in_use()).unwrap();
+        });
+        assert!(
+            got.recv_timeout(Duration::from_millis(200)).is_err(),
+            "3 + 2 MiB is over 4 MiB: the newer share waits"
+        );
+        // The older share is the oldest: it grows past the limit at once.
+        older.grow_to(5 * MIB);
+        assert_eq!(budget.in_use(), 5 * MIB);
+        drop(older);
+        let in_use = got.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert_eq!(in_use, 2 * MIB);
+        newer.join().unwrap();
+    }
+
+    /// Eight records each hold 1 MiB of a budget of 8 MiB — all of it — and
+    /// then each grows, a MiB at a time, to 4 MiB. Under the naive rule
+    /// (wait while the total would pass the limit, unless nothing else is
+    /// in use) all eight wait for each other forever. With the oldest
+    /// going on, every record finishes, and the bytes in use never pass
+    /// the limit plus one record's share.
+    #[test]
+    fn records_that_all_hold_part_of_the_budget_and_all_need_more_all_finish() {
+        within_a_minute(|| {
+            const RECORDS: usize = 8;
+            let budget = Budget::new();
+            let start = Barrier::new(RECORDS);
+            std::thread::scope(|s| {
+                for _ in 0..RECORDS {
+                    let (budget, start) = (&budget, &start);
+                    s.spawn(move || {
+                        let mut share = budget.share(8 * MIB);
+                        share.grow_to(MIB);
+                        start.wait();
+                        for size in 2..=4 {
+                            share.grow_to(size * MIB);
+                            std::thread::yield_now();
+                        }
+                    });
+                }
+            });
+            assert_eq!(budget.in_use(), 0);
+            let peak = budget.peak();
+            assert!(peak <= 8 * MIB + 4 * MIB, "peak {peak}");
+            assert!(peak >= 8 * MIB, "every record held its first MiB at once");
+        });
+    }
+
+    /// Many records, many threads, shares of every size growing in steps:
+    /// everything finishes and the bound holds at every moment.
+    #[test]
+    fn many_threads_and_bodies_keep_the_bound_and_never_deadlock() {
+        within_a_minute(|| {
+            let budget = Budget::new();
+            let limit = 10 * MIB;
+            std::thread::scope(|s| {
+                for t in 0..16u64 {
+                    let budget = &budget;
+                    s.spawn(move || {
+                        for r in 0..20u64 {
+                            // 0.5 to 12 MiB, in steps of half again.
+                            let body = (MIB / 2) + ((t * 7 + r * 13) % 24) * (MIB / 2);
+                            let mut share = budget.share(limit);
+                            let mut held = 64 << 10;
+                            while held < body {
+                                held = (held + held / 2).min(body);
+                                share.grow_to(held);
+                                let in_use = budget.in_use();
+                                assert!(in_use <= limit + 12 * MIB, "{in_use}");
+                            }
+                            std::thread::yield_now();
+                        }
+                    });
+                }
+            });
+            assert_eq!(budget.in_use(), 0);
+            assert!(budget.peak() <= limit + 12 * MIB, "{}", budget.peak());
+        });
     }
 }

@@ -531,7 +531,9 @@ pub fn read_payloads(
                 let (body, notes) = if record.record_type() == "resource" {
                     (Cow::Borrowed(block), Vec::new())
                 } else {
-                    match http::parse_response(block, max) {
+                    // Decoded within the process's budget; given back once decoded.
+                    let mut share = super::budget::DECODED.share(max);
+                    match http::parse_response(block, max, &mut share) {
                         Ok(response) => (Cow::Owned(response.body.into_owned()), response.notes),
                         Err(refusal) => {
                             let why = refusal.to_string();

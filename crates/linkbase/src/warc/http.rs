@@ -6,6 +6,7 @@
 //! `Transfer-Encoding: chunked` or `Content-Encoding: gzip` header: a body
 //! that is not what its header says is taken as stored, with a note.
 
+use super::budget::Share;
 use std::borrow::Cow;
 use std::io::Read;
 
@@ -18,8 +19,6 @@ pub struct Response<'a> {
     pub body: Cow<'a, [u8]>,
     /// What was done to the body that the headers did not say (one line each).
     pub notes: Vec<String>,
-    /// The process's turn for a large body, when the body needed it.
-    pub large: Option<LargeBody>,
 }
 
 impl Response<'_> {
@@ -63,19 +62,24 @@ impl std::fmt::Display for Refusal {
 pub const MAX_FIELDS: usize = 4096;
 
 /// Parse the HTTP response in `block` and decode its body (at most
-/// `max_body` bytes once decoded).
-pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Refusal> {
+/// `max_body` bytes once decoded). The decoded bytes are reserved in
+/// `share` before they are held: the body's as it is decoded, a copy
+/// without the `chunked` coding before it is made (`budget.rs`).
+pub fn parse_response<'a>(
+    block: &'a [u8],
+    max_body: u64,
+    share: &mut Share<'_>,
+) -> Result<Response<'a>, Refusal> {
     let (_status, fields, head_len) = parse_head(block)?;
     let mut response = Response {
         fields,
         body: Cow::Borrowed(&block[head_len..]),
         notes: Vec::new(),
-        large: None,
     };
     let transfer = response.codings("Transfer-Encoding");
     match transfer.as_slice() {
         [] => {}
-        [chunked] if chunked == "chunked" => match dechunk(&response.body) {
+        [chunked] if chunked == "chunked" => match dechunk(&response.body, share) {
             Dechunked::Whole(body) => response.body = Cow::Owned(body),
             Dechunked::EndsEarly(body) => {
                 response.body = Cow::Owned(body);
@@ -95,7 +99,12 @@ pub fn parse_response(block: &[u8], max_body: u64) -> Result<Response<'_>, Refus
         }
     }
     for coding in response.codings("Content-Encoding").iter().rev() {
-        let decoded = decode(coding, &response.body, max_body, &mut response.large)?;
+        // The body decoded by the last coding is held while this one decodes.
+        let held = match &response.body {
+            Cow::Owned(body) => body.capacity() as u64,
+            Cow::Borrowed(_) => 0,
+        };
+        let decoded = decode(coding, &response.body, max_body, (share, held))?;
         match decoded {
             Some(body) => response.body = Cow::Owned(body),
             None if looks_like_text(&response.body) => {
@@ -163,8 +172,10 @@ enum Dechunked {
     NotChunked,
 }
 
-/// Remove the `chunked` transfer coding (RFC 9112 §7.1); trailer fields are dropped.
-fn dechunk(mut body: &[u8]) -> Dechunked {
+/// Remove the `chunked` transfer coding (RFC 9112 §7.1); trailer fields
+/// are dropped. The copy (at most the body's size) is reserved in `share`.
+fn dechunk(mut body: &[u8], share: &mut Share<'_>) -> Dechunked {
+    share.grow_to(body.len() as u64);
     let mut out = Vec::with_capacity(body.len());
     let mut first = true;
     loop {
@@ -193,27 +204,31 @@ fn dechunk(mut body: &[u8]) -> Dechunked {
 
 /// Decode one content coding: `Ok(None)` when the body is not in it.
 /// Decoding stops past `max` bytes (a decompression bomb is refused after
-/// `max + 64 KiB` of output at most), and past [`LARGE_BODY`] it waits for
-/// the process's [`LargeBody`] turn, kept in `large`.
+/// `max + 64 KiB` of output at most); the output is reserved in the share
+/// as it grows, on top of the bytes the record already holds
+/// ([`read_bounded`]).
 fn decode(
     coding: &str,
     body: &[u8],
     max: u64,
-    large: &mut Option<LargeBody>,
+    (share, held): (&mut Share<'_>, u64),
 ) -> Result<Option<Vec<u8>>, Refusal> {
     let read = match coding {
-        "gzip" | "x-gzip" => read_bounded(flate2::read::MultiGzDecoder::new(body), max, large),
+        "gzip" | "x-gzip" => {
+            read_bounded(flate2::read::MultiGzDecoder::new(body), max, share, held)
+        }
         "deflate" => {
             // RFC 9110's deflate is zlib-wrapped; some servers send it raw.
-            match read_bounded(flate2::read::ZlibDecoder::new(body), max, large) {
-                Err(_) => read_bounded(flate2::read::DeflateDecoder::new(body), max, large),
+            match read_bounded(flate2::read::ZlibDecoder::new(body), max, share, held) {
+                Err(_) => read_bounded(flate2::read::DeflateDecoder::new(body), max, share, held),
                 zlib => zlib,
             }
         }
         "br" => read_bounded(
             brotli_decompressor::Decompressor::new(body, 64 * 1024),
             max,
-            large,
+            share,
+            held,
         ),
         other => {
             return Err(Refusal::Bad(format!(
@@ -237,16 +252,16 @@ enum Bounded {
     Over,
 }
 
-/// A decoded body past which a record waits for the process's one
-/// [`LargeBody`] turn: 16 MiB.
-pub const LARGE_BODY: usize = 16 << 20;
-
 /// Read `decoder` to its end, or stop once it made more than `max` bytes:
-/// the buffer grows by half at a time and never past `max + 64 KiB`.
+/// the buffer grows by half at a time and never past `max + 64 KiB`, and
+/// each time, before it grows, the share is made `held` (the record's
+/// bytes besides this buffer) plus the grown buffer: a record that does
+/// not fit in the budget waits there, holding only what it reserved.
 fn read_bounded(
     mut decoder: impl Read,
     max: u64,
-    large: &mut Option<LargeBody>,
+    share: &mut Share<'_>,
+    held: u64,
 ) -> std::io::Result<Bounded> {
     const CHUNK: usize = 64 << 10;
     let max = usize::try_from(max).unwrap_or(usize::MAX);
@@ -258,7 +273,9 @@ fn read_bounded(
                 .len()
                 .saturating_add(grown)
                 .min(max.saturating_add(CHUNK));
-            out.reserve_exact(target.saturating_sub(out.len()).max(CHUNK));
+            let more = target.saturating_sub(out.len()).max(CHUNK);
+            share.grow_to(held.saturating_add(out.len().saturating_add(more) as u64));
+            out.reserve_exact(more);
         }
         let len = out.len();
         let room = (out.capacity() - len).min(CHUNK);
@@ -277,41 +294,6 @@ fn read_bounded(
         if out.len() > max {
             return Ok(Bounded::Over);
         }
-        if out.len() > LARGE_BODY && large.is_none() {
-            *large = Some(LargeBody::wait());
-        }
-    }
-}
-
-/// The one turn, in the whole process, to hold a record body over
-/// [`LARGE_BODY`] (decoded, or stored so): taken before such a body is
-/// decoded further, or converted, and given back when dropped. However
-/// many records are converted at once (`-j`), one at a time is large, so
-/// the memory of the work on records is `jobs × LARGE_BODY` plus one
-/// record's up to `--max-size` (docs/hardening.md, *Decoders*).
-/// Whoever holds it waits for nothing else, so the wait always ends.
-#[derive(Debug)]
-pub struct LargeBody(());
-
-static LARGE_TAKEN: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
-static LARGE_FREED: std::sync::Condvar = std::sync::Condvar::new();
-
-impl LargeBody {
-    /// Wait for the turn, and take it.
-    pub fn wait() -> LargeBody {
-        let mut taken = LARGE_TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-        while *taken {
-            taken = LARGE_FREED.wait(taken).unwrap_or_else(|e| e.into_inner());
-        }
-        *taken = true;
-        LargeBody(())
-    }
-}
-
-impl Drop for LargeBody {
-    fn drop(&mut self) {
-        *LARGE_TAKEN.lock().unwrap_or_else(|e| e.into_inner()) = false;
-        LARGE_FREED.notify_one();
     }
 }
 
@@ -325,6 +307,7 @@ fn looks_like_text(body: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::budget::Budget;
     use super::*;
     use std::io::Write;
 
@@ -352,8 +335,13 @@ mod tests {
         .concat()
     }
 
+    /// The response in `block`, its body reserved in a budget of its own.
+    fn parse(block: &[u8], max_body: u64) -> Result<Response<'_>, Refusal> {
+        parse_response(block, max_body, &mut Budget::new().share(max_body))
+    }
+
     fn body(block: &[u8]) -> (Vec<u8>, Vec<String>) {
-        let r = parse_response(block, 1 << 20).unwrap();
+        let r = parse(block, 1 << 20).unwrap();
         (r.body.into_owned(), r.notes)
     }
 
@@ -387,7 +375,7 @@ mod tests {
         assert_eq!(got, HTML);
         assert!(notes[0].contains("not gzip"), "{notes:?}");
         let broken_binary = response("Content-Encoding: gzip\r\n", b"\x1f\x8b\x08\x00junk\x00");
-        assert!(parse_response(&broken_binary, 1 << 20).is_err());
+        assert!(parse(&broken_binary, 1 << 20).is_err());
     }
 
     #[test]
@@ -395,7 +383,7 @@ mod tests {
         let big = gzip(&vec![b'a'; 100_000]);
         let block = response("Content-Encoding: gzip\r\n", &big);
         assert_eq!(
-            parse_response(&block, 1000).unwrap_err(),
+            parse(&block, 1000).unwrap_err(),
             Refusal::OverLimit(
                 "the gzip body decodes to more than the size limit of 1000 bytes".into()
             )
@@ -422,22 +410,23 @@ mod tests {
         for (coding, body) in cases {
             let block = response(&format!("Content-Encoding: {coding}\r\n"), &body);
             assert_eq!(
-                parse_response(&block, 1 << 20).unwrap_err(),
+                parse(&block, 1 << 20).unwrap_err(),
                 Refusal::OverLimit(format!(
                     "the {coding} body decodes to more than the size limit of 1048576 bytes"
                 ))
             );
             if coding == "br" {
                 // Under the limit, the whole body.
-                let whole = parse_response(&block, 20 << 20).unwrap();
+                let whole = parse(&block, 20 << 20).unwrap();
                 assert_eq!(whole.body.len(), 20 << 20, "{coding}");
             }
         }
     }
 
     #[test]
-    fn a_bomb_is_never_held_past_its_limit() {
-        let mut large = None;
+    fn a_bomb_is_never_held_past_its_limit_and_its_buffer_is_reserved() {
+        let budget = Budget::new();
+        let mut share = budget.share(256 << 20);
         let decoder = brotli_decompressor::Decompressor::new(BROTLI_BOMB, 4096);
         let mut got = Vec::new();
         // The buffer read into, at the moment the limit is passed: its
@@ -449,30 +438,62 @@ mod tests {
                 self.0.read(buf)
             }
         }
-        let over = read_bounded(Spy(decoder, &mut got), 3 << 20, &mut large).unwrap();
+        let over = read_bounded(Spy(decoder, &mut got), 3 << 20, &mut share, 0).unwrap();
         assert!(matches!(over, Bounded::Over));
         let total: usize = got.iter().sum();
         assert!(total <= (3 << 20) + (64 << 10) * 2, "{total}");
-        assert!(large.is_none(), "3 MiB is not a large body");
+        // What was read into was reserved first, and no more than that.
+        let reserved = share.bytes() as usize;
+        assert!(reserved >= total, "{reserved} reserved, {total} read into");
+        assert!(reserved <= (3 << 20) + (64 << 10) * 2, "{reserved}");
+        assert_eq!(budget.in_use(), share.bytes());
     }
 
     #[test]
-    fn a_body_over_16_mib_holds_the_one_large_turn_while_it_lives() {
-        let block = response("Content-Encoding: br\r\n", BROTLI_BOMB);
-        let response = parse_response(&block, 256 << 20).unwrap();
-        assert!(response.large.is_some());
+    fn a_body_is_reserved_as_it_decodes_and_waits_for_room_before_it_is_held() {
+        const MIB: u64 = 1 << 20;
+        let budget: &'static Budget = Box::leak(Box::new(Budget::new()));
+        // An older record holds 3 MiB of a budget of 4 MiB.
+        let mut older = budget.share(4 * MIB);
+        older.grow_to(3 * MIB);
         let (sent, got) = std::sync::mpsc::channel();
-        let other = std::thread::spawn(move || {
-            let turn = LargeBody::wait();
-            sent.send(()).unwrap();
-            drop(turn);
+        let decoding = std::thread::spawn(move || {
+            let block = response("Content-Encoding: br\r\n", BROTLI_BOMB);
+            let mut share = budget.share(4 * MIB);
+            let response = parse_response(&block, 256 << 20, &mut share).unwrap();
+            sent.send((response.body.len() as u64, share.bytes()))
+                .unwrap();
         });
-        let waited = got.recv_timeout(std::time::Duration::from_millis(200));
-        assert!(waited.is_err(), "a second large body waits for the first");
-        drop(response);
-        got.recv_timeout(std::time::Duration::from_secs(10))
-            .expect("the turn passes on once the first is dropped");
-        other.join().unwrap();
+        let waited = got.recv_timeout(std::time::Duration::from_millis(300));
+        assert!(waited.is_err(), "the bomb waits for room in the budget");
+        // It waits before its buffer passes 1 MiB: nothing of it is reserved.
+        assert_eq!(budget.in_use(), 3 * MIB);
+        drop(older);
+        let (len, reserved) = got
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("it goes on once the older share is given back");
+        assert_eq!(len, 20 * MIB);
+        assert!((len..=len + len / 2).contains(&reserved), "{reserved}");
+        decoding.join().unwrap();
+        assert_eq!(budget.in_use(), 0);
+    }
+
+    #[test]
+    fn a_chunked_body_and_its_decoding_are_reserved_together() {
+        let html = b"<a href=x>y</a>\n".repeat((2 << 20) / 16);
+        let zipped = gzip(&html);
+        let block = response(
+            "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n",
+            &chunked(&zipped),
+        );
+        let budget = Budget::new();
+        let mut share = budget.share(64 << 20);
+        let response = parse_response(&block, 64 << 20, &mut share).unwrap();
+        assert_eq!(response.body.len(), html.len());
+        // The body without `chunked` (held while it is gunzipped), then the
+        // gunzipped body.
+        let reserved = share.bytes() as usize;
+        assert!(reserved >= zipped.len() + html.len(), "{reserved}");
     }
 
     #[test]
@@ -487,6 +508,6 @@ mod tests {
 
     #[test]
     fn not_http_is_an_error() {
-        assert!(parse_response(b"hello", 100).is_err());
+        assert!(parse(b"hello", 100).is_err());
     }
 }

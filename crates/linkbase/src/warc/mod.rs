@@ -16,8 +16,9 @@
 //! Inside (private): the reader (records from any `Read`, never the whole
 //! file), one record's fields and block, the HTTP message of a `response`
 //! record, which records are rewritten and their payload and base, the
-//! WARC/1.1 writer (one gzip member per record for `.warc.gz`), and `sha1:`
-//! digests and deterministic record IDs.
+//! WARC/1.1 writer (one gzip member per record for `.warc.gz`), the large
+//! grown records held as their plan and written in a second pass, and
+//! `sha1:` digests and deterministic record IDs.
 
 mod arc;
 mod budget;
@@ -29,6 +30,7 @@ mod payload;
 mod pipeline;
 mod reader;
 mod record;
+mod second_pass;
 mod stream;
 pub mod wacz;
 mod writer;
@@ -40,6 +42,8 @@ use payload::Payload;
 pub use pipeline::{Pool, Task};
 use reader::{Item, Reader};
 use record::Record;
+use second_pass::{Converted, Held};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use writer::{Packing, Writer};
@@ -390,10 +394,10 @@ pub fn convert_on<R: Read, W: Write>(
 }
 
 /// Convert one item: its result; the record to write, if any, is encoded
-/// and appended to `out`.
-fn convert_item(item: Item, context: &Context, out: &mut Vec<u8>) -> RecordResult {
+/// and appended to `out` (or held there for a second pass).
+fn convert_item(item: Item, context: &Context, out: &mut Converted) -> RecordResult {
     match item {
-        Item::Record(record) => convert_record(&record, context, out),
+        Item::Record(record) => convert_record(record, context, out),
         Item::Broken(broken) => {
             let mut report = Report::new(context.options.keep_link_records);
             let at = context
@@ -467,7 +471,7 @@ fn write_warcinfo<W: Write>(
     Ok(())
 }
 
-fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> RecordResult {
+fn convert_record(mut record: Record, context: &Context, out: &mut Converted) -> RecordResult {
     let Context {
         options,
         warc,
@@ -484,7 +488,7 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
         outcome: RecordOutcome::Unchanged,
         report: Report::new(options.keep_link_records),
     };
-    let payload = match Payload::of(record, warc.max_record) {
+    let payload = match Payload::of(&record, warc.max_record) {
         Ok(payload) => payload,
         Err(pass) => {
             if let Some((severity, message)) = pass.problem() {
@@ -497,10 +501,7 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
     for note in &payload.notes {
         result.report.problem(&at, Severity::Warning, note.clone());
     }
-    // Large decoded bodies are rewritten at once up to `--max-size` in all,
-    // whatever `-j` (`budget.rs`); held until the record is written.
-    let _share = budget::DECODED.take(payload.body.len() as u64, warc.max_record);
-    let record_options = payload.options(record, options);
+    let record_options = payload.options(&record, options);
     let name = location.file.as_deref();
     let mut plan = crate::non_archive::plan(&payload.body, payload.format, &record_options, name);
     let mut report = std::mem::take(&mut plan.report);
@@ -518,7 +519,9 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
     if !plan.changed() {
         return result;
     }
+    // The first pass over the block's pieces: its length and digest.
     let pieces = plan.pieces();
+    let length: usize = pieces.iter().map(|p| p.len()).sum();
     let mut block_digest = digest::Sha1Digest::default();
     pieces.iter().for_each(|p| block_digest.update(p));
     let block_digest = block_digest.finish();
@@ -550,8 +553,34 @@ fn convert_record(record: &Record, context: &Context, out: &mut Vec<u8>) -> Reco
     // The block is the payload itself (no HTTP header): the same digest.
     fields.push(("WARC-Payload-Digest", &block_digest));
     fields.push(("Content-Type", &content_type));
-    writer::encode_into(out, &fields, &pieces, *packing);
     result.outcome = RecordOutcome::Converted;
+    if !second_pass::second_pass(length, payload.body.len(), *packing) {
+        writer::encode_into(&mut out.bytes, &fields, &pieces, *packing);
+        return result;
+    }
+    let head = writer::head(&fields, length);
+    // Held as its plan (the payload and its edits), written in the second
+    // pass, in input order (`second_pass.rs`).
+    drop((pieces, fields));
+    let in_block = match (&payload.body, &record.block) {
+        (Cow::Borrowed(body), Some(block)) => second_pass::range_in(block, body),
+        _ => None,
+    };
+    let edits = plan
+        .into_edits()
+        .expect("a changed plan of a payload has edits");
+    // The body's share of the decoded-body budget stays with it until the
+    // record is written (`budget.rs`).
+    let Payload { body, share, .. } = payload;
+    let held = match (in_block, body) {
+        (_, Cow::Owned(decoded)) => Held::decoded(head, decoded, edits),
+        (Some(range), Cow::Borrowed(_)) => {
+            let block = record.block.take().expect("the payload's block");
+            Held::in_block(head, block, range, edits)
+        }
+        (None, Cow::Borrowed(body)) => Held::decoded(head, body.to_vec(), edits),
+    };
+    out.hold(held.keeping(share));
     result
 }
 

@@ -14,6 +14,7 @@
 //! §8.7 and RFC 7231 Appendix B; browsers ignore both): `linkbase explain`
 //! says when a record has one.
 
+use super::budget::{self, Share};
 use super::http;
 use super::record::{media_type, parameter, Record};
 use crate::options::{Format, Options};
@@ -140,14 +141,17 @@ pub struct Payload<'a> {
     pub http_fields: Vec<(String, String)>,
     /// What was done that the headers did not say (headers that lie).
     pub notes: Vec<String>,
-    /// The process's one turn for a body over [`http::LARGE_BODY`], held
-    /// while the payload lives (its conversion): `None` for smaller ones.
+    /// The body's share of the process's budget of decoded bodies
+    /// (`budget.rs`), held while the payload lives (its conversion).
     #[allow(dead_code)] // held for its `Drop`
-    pub large: Option<http::LargeBody>,
+    pub share: Share<'static>,
 }
 
 impl<'a> Payload<'a> {
-    /// The payload of `record`, or why it is not rewritten.
+    /// The payload of `record`, or why it is not rewritten. Its body, as
+    /// it is decoded or (stored so) once it is known to be rewritten, is
+    /// reserved in the process's budget ([`budget::DECODED`], of `max`):
+    /// this may wait for other records' conversions to be done.
     pub fn of(record: &'a Record, max: u64) -> Result<Payload<'a>, PassedOver> {
         let kind = record.record_type();
         if !matches!(kind.as_str(), "response" | "resource" | "conversion") {
@@ -163,11 +167,14 @@ impl<'a> Payload<'a> {
             return Err(PassedOver::TooLarge(max));
         };
         let block_type = record.content_type().unwrap_or("");
+        let mut share = budget::DECODED.share(max);
         if kind != "response" {
             let content_type = block_type.to_string();
+            let format = format_of(&content_type, Some(block))?;
+            share.grow_to(block.len() as u64);
             return Ok(Payload {
-                format: format_of(&content_type, Some(block))?,
-                large: (block.len() > http::LARGE_BODY).then(http::LargeBody::wait),
+                format,
+                share,
                 body: Cow::Borrowed(block),
                 content_type,
                 http_fields: Vec::new(),
@@ -191,22 +198,20 @@ impl<'a> Payload<'a> {
             .to_string();
         // An XML type is read when its body is a feed: known once decoded.
         let format = format_of(&content_type, None)?;
-        let response = http::parse_response(block, max).map_err(passed_over)?;
+        let response = http::parse_response(block, max, &mut share).map_err(passed_over)?;
         let format = match format {
             Format::Auto => format_of(&content_type, Some(&response.body))?,
             known => known,
         };
-        let large = match response.large {
-            None if response.body.len() > http::LARGE_BODY => Some(http::LargeBody::wait()),
-            large => large,
-        };
+        // A body stored with no coding: its size, now it is rewritten.
+        share.grow_to(response.body.len() as u64);
         Ok(Payload {
             body: response.body,
             format,
             content_type,
             http_fields: response.fields,
             notes: response.notes,
-            large,
+            share,
         })
     }
 

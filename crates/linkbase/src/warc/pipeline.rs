@@ -17,10 +17,15 @@
 //! (one record may take it past its bound), their encoded output, and each
 //! thread's record being converted: about `jobs × (the largest record's
 //! working memory) + 2 × (jobs × 1 MiB + the largest record)`, within
-//! issue 21's `jobs × (largest record + 16 MB)`; of the records being
-//! converted, those with a large decoded body are rewritten one budget of
-//! `--max-size` at a time (`budget.rs`). The tasks' output buffers are kept
-//! in a small pool and reused.
+//! issue 21's `jobs × (largest record + 16 MB)`; the decoded bodies of the
+//! records being converted add up to at most `--max-size` plus one body,
+//! whatever `jobs` (`budget.rs`). The tasks' output buffers are kept
+//! in a small pool and reused. A conversion record whose links grew it
+//! (a block of 1 MiB or more, over twice its payload) is not encoded into its task's
+//! buffer: the task holds its payload and edits, and the record is written
+//! from them, in a second pass, when its turn comes (`second_pass.rs`), so
+//! what waits is bounded by the input, not by what the links add. (A
+//! `.warc.zst` record is encoded whole, as its frame must be made.)
 //!
 //! **Order**: each record's conversion depends on nothing but the record
 //! and the options, and the results are written in input order, so the
@@ -28,6 +33,7 @@
 //! carried to the calling thread, as if the record had been converted there.
 
 use super::reader::{Item, Reader};
+use super::second_pass::Converted;
 use super::writer::Writer;
 use super::{Context, RecordResult, Summary};
 use std::collections::{BTreeMap, VecDeque};
@@ -80,11 +86,11 @@ pub(super) const IN_FLIGHT_TASKS: usize = 8;
 const KEPT_BUFFERS: usize = 16;
 const KEPT_BUFFER_BYTES: usize = 4 << 20;
 
-/// What a task gives back: each record's result, and the encoded records
-/// one after the other.
+/// What a task gives back: each record's result, and its records encoded
+/// one after the other (or held for a second pass, `second_pass.rs`).
 struct Done {
     results: Vec<RecordResult>,
-    bytes: Vec<u8>,
+    converted: Converted,
 }
 
 type Sent = (u64, std::thread::Result<Done>);
@@ -148,11 +154,9 @@ pub(super) fn run<R: Read, W: Write>(
                            in_flight: &mut VecDeque<u64>,
                            in_flight_bytes: &mut u64|
      -> io::Result<()> {
-        while let Some(task) = done.remove(&next_written) {
-            if !task.bytes.is_empty() {
-                writer.write_encoded(&task.bytes)?;
-            }
-            buffers.give(task.bytes);
+        while let Some(mut task) = done.remove(&next_written) {
+            task.converted.write_to(writer)?;
+            buffers.give(task.converted.bytes);
             for result in task.results {
                 summary.add(&result);
                 each(result);
@@ -226,7 +230,7 @@ fn one_by_one<R: Read, W: Write>(
     summary: &mut Summary,
     each: &mut dyn FnMut(RecordResult),
 ) -> io::Result<()> {
-    let mut bytes = Vec::new();
+    let mut converted = Converted::default();
     let mut pending = first;
     loop {
         let item = match pending.take() {
@@ -236,15 +240,12 @@ fn one_by_one<R: Read, W: Write>(
                 None => return Ok(()),
             },
         };
-        bytes.clear();
-        let result = super::convert_item(item, context, &mut bytes);
-        if !bytes.is_empty() {
-            writer.write_encoded(&bytes)?;
-        }
+        let result = super::convert_item(item, context, &mut converted);
+        converted.write_to(writer)?;
         summary.add(&result);
         each(result);
-        if bytes.capacity() > KEPT_BUFFER_BYTES {
-            bytes = Vec::new();
+        if converted.bytes.capacity() > KEPT_BUFFER_BYTES {
+            converted = Converted::default();
         }
     }
 }
@@ -276,10 +277,11 @@ fn read_task<R: Read>(
 }
 
 /// Convert a task's records, encoding them one after the other into `bytes`.
-fn convert_task(items: Vec<Item>, context: &Context, mut bytes: Vec<u8>) -> Done {
+fn convert_task(items: Vec<Item>, context: &Context, bytes: Vec<u8>) -> Done {
+    let mut converted = Converted::new(bytes);
     let results = items
         .into_iter()
-        .map(|item| super::convert_item(item, context, &mut bytes))
+        .map(|item| super::convert_item(item, context, &mut converted))
         .collect();
-    Done { results, bytes }
+    Done { results, converted }
 }

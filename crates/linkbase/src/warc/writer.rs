@@ -67,6 +67,14 @@ pub fn encode(fields: &[(&str, &str)], block: &[&[u8]], packing: Packing) -> Vec
 /// task one after the other into one buffer, written with one call).
 pub fn encode_into(out: &mut Vec<u8>, fields: &[(&str, &str)], block: &[&[u8]], packing: Packing) {
     let length: usize = block.iter().map(|p| p.len()).sum();
+    let head = head(fields, length);
+    // Into memory: nothing is written, nothing fails.
+    let _ = pack(out, None, &head, block, packing);
+}
+
+/// The record's head: the version line, `fields`, and `Content-Length`
+/// (the block's `length`), and the empty line after them.
+pub fn head(fields: &[(&str, &str)], length: usize) -> String {
     let mut head = String::from("WARC/1.1\r\n");
     for (name, value) in fields {
         head.push_str(name);
@@ -75,23 +83,63 @@ pub fn encode_into(out: &mut Vec<u8>, fields: &[(&str, &str)], block: &[&[u8]], 
         head.push_str("\r\n");
     }
     head.push_str(&format!("Content-Length: {length}\r\n\r\n"));
+    head
+}
+
+/// Where [`pack`] hands its output (and empties the buffer): the writer's.
+type WriteOut<'w> = &'w mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>;
+
+/// Bytes of output gathered before [`Writer::write_in_pieces`] writes them.
+const WRITE_CHUNK: usize = 64 << 10;
+
+/// The record of `head` and the `block` pieces, and the CRLF CRLF that ends
+/// it, packed as `packing` says into `out`; with `write`, `out` is handed
+/// to it (and emptied) whenever it holds [`WRITE_CHUNK`] bytes or more, and
+/// at the end: the record is never held whole, plain or in a gzip member
+/// (a zstd frame is made of the record whole). The same bytes either way
+/// (a deflater's output does not depend on the room it is given).
+fn pack(
+    out: &mut Vec<u8>,
+    mut write: Option<WriteOut<'_>>,
+    head: &str,
+    block: &[&[u8]],
+    packing: Packing,
+) -> io::Result<()> {
+    let length: usize = block.iter().map(|p| p.len()).sum();
     let parts = std::iter::once(head.as_bytes())
         .chain(block.iter().copied())
         .chain(std::iter::once(&b"\r\n\r\n"[..]));
     // The whole record's size, uncompressed.
     let size = head.len() + length + 4;
     match packing {
-        Packing::Plain => {
-            out.reserve(size);
-            parts.for_each(|p| out.extend_from_slice(p));
-        }
-        Packing::Gzip(level) => gzip_member(out, parts, size, level),
-        Packing::GzipDefault => gzip_member(out, parts, size, default_level(size)),
+        Packing::Plain => match write {
+            None => {
+                out.reserve(size);
+                parts.for_each(|p| out.extend_from_slice(p));
+            }
+            Some(ref mut write) => {
+                for part in parts {
+                    out.extend_from_slice(part);
+                    if out.len() >= WRITE_CHUNK {
+                        write(out)?;
+                    }
+                }
+            }
+        },
+        Packing::Gzip(level) => gzip_member(out, &mut write, parts, size, level)?,
+        Packing::GzipDefault => gzip_member(out, &mut write, parts, size, default_level(size))?,
+        // Whole: zstd's streaming compressor, which sees the record through
+        // its window buffer, finds other matches past its window (2 MiB at
+        // level 3) than one call with the record whole (other bytes).
         Packing::Zstd(level) => {
             let mut plain = Vec::with_capacity(size);
             parts.for_each(|p| plain.extend_from_slice(p));
             zstd_frame(out, &plain, level)
         }
+    }
+    match &mut write {
+        Some(write) if !out.is_empty() => write(out),
+        _ => Ok(()),
     }
 }
 
@@ -100,10 +148,8 @@ thread_local! {
     static ZSTD: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
 }
 
-/// One zstd frame of `plain` (its content size in the frame header),
-/// compressed by this thread's compressor (made once per level), appended
-/// to `out`.
-fn zstd_frame(out: &mut Vec<u8>, plain: &[u8], level: i32) {
+/// Run `job` with this thread's zstd compressor at `level` (made once per level).
+fn with_zstd<T>(level: i32, job: impl FnOnce(&mut zstd::bulk::Compressor<'static>) -> T) -> T {
     ZSTD.with(|cell| {
         let mut cell = cell.borrow_mut();
         if cell.as_ref().is_none_or(|(l, _)| *l != level) {
@@ -112,6 +158,14 @@ fn zstd_frame(out: &mut Vec<u8>, plain: &[u8], level: i32) {
             *cell = Some((level, compressor));
         }
         let (_, compressor) = cell.as_mut().expect("made above");
+        job(compressor)
+    })
+}
+
+/// One zstd frame of `plain` (its content size in the frame header),
+/// compressed by this thread's compressor, appended to `out`.
+fn zstd_frame(out: &mut Vec<u8>, plain: &[u8], level: i32) {
+    with_zstd(level, |compressor| {
         let start = out.len();
         out.reserve(zstd::zstd_safe::compress_bound(plain.len()));
         // Written after what `out` holds (the cursor's position).
@@ -130,13 +184,15 @@ thread_local! {
 
 /// One gzip member (RFC 1952) of `parts`: the header flate2's `GzEncoder`
 /// writes (no name, no time stamp, OS 255: the same record gives the same
-/// bytes), raw deflate, CRC-32 and length.
+/// bytes), raw deflate, CRC-32 and length; with `write`, `out` is handed to
+/// it whenever it holds [`WRITE_CHUNK`] bytes (see [`pack`]).
 fn gzip_member<'a>(
     out: &mut Vec<u8>,
+    write: &mut Option<WriteOut<'_>>,
     parts: impl Iterator<Item = &'a [u8]> + Clone,
     size: usize,
     level: u32,
-) {
+) -> io::Result<()> {
     let xfl = if level >= Compression::best().level() {
         2
     } else if level <= Compression::fast().level() {
@@ -144,7 +200,9 @@ fn gzip_member<'a>(
     } else {
         0
     };
-    out.reserve(size / 3 + 64);
+    if write.is_none() {
+        out.reserve(size / 3 + 64);
+    }
     out.extend_from_slice(&[0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, xfl, 255]);
     let mut crc = crc32fast::Hasher::new();
     let mut amount = 0u32;
@@ -169,14 +227,21 @@ fn gzip_member<'a>(
             };
             let mut input = piece;
             loop {
-                if out.capacity() - out.len() < 4096 {
-                    out.reserve(out.len().max(4096));
-                }
+                // Room for all this call can write: a deflater stopped for
+                // want of room forgets the match it looked ahead at (zlib-rs,
+                // as zlib-ng, levels 3 to 6), and its output would depend on
+                // the buffer's history (a buffer reused, chunks written).
+                out.reserve(deflate_room(input.len()));
                 let before = deflater.total_in();
                 let status = deflater
                     .compress_vec(input, out, flush)
                     .expect("deflate into a buffer with room cannot fail");
                 input = &input[(deflater.total_in() - before) as usize..];
+                if let Some(write) = write {
+                    if out.len() >= WRITE_CHUNK {
+                        write(out)?;
+                    }
+                }
                 let done = match status {
                     Status::StreamEnd => true,
                     _ => !last && input.is_empty(),
@@ -186,10 +251,20 @@ fn gzip_member<'a>(
                 }
             }
         }
-    });
+        Ok::<_, io::Error>(())
+    })?;
     out.extend_from_slice(&crc.finalize().to_le_bytes());
     // ISIZE: the length modulo 2^32 (RFC 1952).
     out.extend_from_slice(&amount.to_le_bytes());
+    Ok(())
+}
+
+/// Bytes of room a deflater is given for `input` bytes: more than it can
+/// write for them (zlib's `deflateBound`, generously) after a block's
+/// worth of pending output (its pending buffer: 64 KiB at the default
+/// memory level), so that it never stops for want of room.
+fn deflate_room(input: usize) -> usize {
+    input + (input >> 10) + (65 << 10)
 }
 
 /// Writes encoded records to `W`.
@@ -208,6 +283,21 @@ impl<W: Write> Writer<W> {
     pub fn write_record(&mut self, fields: &[(&str, &str)], block: &[&[u8]]) -> io::Result<u64> {
         let bytes = encode(fields, block, self.packing);
         self.write_encoded(&bytes)
+    }
+
+    /// Write the record of `head` ([`head`]) and the `block` pieces,
+    /// packed as this writer packs: the same bytes as [`encode`], but
+    /// written as they are made (in chunks of [`WRITE_CHUNK`]), plain or
+    /// gzip never held whole (zstd: see [`pack`]).
+    pub fn write_in_pieces(&mut self, head: &str, block: &[&[u8]]) -> io::Result<()> {
+        let out = &mut self.out;
+        let mut write = |bytes: &mut Vec<u8>| {
+            let written = out.write_all(bytes);
+            bytes.clear();
+            written
+        };
+        let mut chunk = Vec::new();
+        pack(&mut chunk, Some(&mut write), head, block, self.packing)
     }
 
     /// Write a record [`encode`]d already.
@@ -316,6 +406,84 @@ mod tests {
             );
             let other = if level == 1 { 6 } else { 1 };
             assert!(ours != encode(&fields, &[block.as_bytes()], Packing::Gzip(other)));
+        }
+    }
+
+    #[test]
+    fn a_record_written_in_pieces_is_the_record_encoded_whole() {
+        // 3 MB of pieces short and long, a long base repeated (as links
+        // rewritten under a long base are): several chunks of output, in
+        // every packing, at the levels the default picks and others.
+        let base = format!("https://example.org/{}/", "segment".repeat(600));
+        let mut block = Vec::new();
+        for i in 0..700 {
+            block.push(format!("<a href=\"x{i}\">").into_bytes());
+            block.push(base.clone().into_bytes());
+        }
+        let block: Vec<&[u8]> = block.iter().map(|b| &b[..]).collect();
+        let fields = [
+            ("WARC-Type", "conversion"),
+            ("WARC-Target-URI", "https://example.org/"),
+        ];
+        for packing in [
+            Packing::Plain,
+            Packing::GzipDefault,
+            Packing::Gzip(1),
+            Packing::Gzip(9),
+            Packing::Zstd(3),
+            Packing::Zstd(19),
+        ] {
+            for block in [&block[..], &block[..3], &[][..]] {
+                let length = block.iter().map(|p| p.len()).sum();
+                let mut writer = Writer::new(Vec::new(), packing);
+                writer
+                    .write_in_pieces(&head(&fields, length), block)
+                    .unwrap();
+                let written = writer.finish().unwrap();
+                assert!(
+                    written == encode(&fields, block, packing),
+                    "{packing:?}, {length} bytes"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_member_does_not_depend_on_the_room_its_buffer_had() {
+        // 1 MB that deflate hardly shrinks, in one piece and in many: the
+        // deflater (level 6, zlib-rs's "medium") given little room stopped
+        // and forgot its look-ahead match, so the bytes depended on the
+        // buffer's history. The same member whatever the buffer held
+        // before, and written in pieces.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let noise: Vec<u8> = (0..1 << 20)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                b"abcdefghijklmnopqrstuvwxyz0123456789"[(state % 36) as usize]
+            })
+            .collect();
+        let pieces: Vec<&[u8]> = noise.chunks(3_000).collect();
+        let fields = [("WARC-Type", "conversion")];
+        for block in [&[&noise[..]][..], &pieces[..]] {
+            for packing in [Packing::GzipDefault, Packing::Gzip(4), Packing::Gzip(9)] {
+                let alone = encode(&fields, block, packing);
+                for before in [0, 100, 700_000] {
+                    let mut out = vec![7u8; before];
+                    encode_into(&mut out, &fields, block, packing);
+                    assert!(
+                        out[before..] == alone[..],
+                        "{packing:?} after {before} bytes"
+                    );
+                }
+                let length = block.iter().map(|p| p.len()).sum();
+                let mut writer = Writer::new(Vec::new(), packing);
+                writer
+                    .write_in_pieces(&head(&fields, length), block)
+                    .unwrap();
+                assert!(writer.finish().unwrap() == alone, "{packing:?} in pieces");
+            }
         }
     }
 }
