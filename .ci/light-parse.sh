@@ -4,10 +4,13 @@
 # "The light parse"): everything the rewrite's walk reads must be the same,
 # and most pages must take the light path. Installs Debian's python3.11-doc
 # when missing (.ci/offline-browser.sh installs python3-doc, which pulls it
-# in, before this runs). About a minute after `cargo test`'s build.
+# in, before this runs). Then the same against the full parse on html5lib's
+# tree-construction inputs, as PyPI's html5lib 1.1 ships them
+# (scripts/light-parse-html5lib.sh). About a minute after `cargo test`'s build.
 set -euo pipefail
 if [ ! -f /usr/share/doc/python3.11/html/library/stdtypes.html ]; then
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3.11-doc
 fi
 LINKBASE_REQUIRE_PYTHON_DOCS=1 cargo test --test light_parse -- --nocapture python-docs
+scripts/light-parse-html5lib.sh
