@@ -51,6 +51,9 @@ pub fn own_peak_rss() -> Result<u64, String> {
     Ok(kib * 1024)
 }
 
+/// How long a child may run before [`run`] kills it as hung.
+const HANG_SECONDS: u64 = 600;
+
 /// Run `command` (standard input and output closed, standard error kept)
 /// and return its peak resident set size; an error when it cannot be
 /// started or waited for, or when the figure could be this process's own
@@ -62,6 +65,20 @@ pub fn run(command: &mut Command) -> Result<Run, String> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    let pid = libc::pid_t::try_from(child.id()).map_err(|e| format!("process id: {e}"))?;
+    // A child that hangs (a deadlock) is killed after HANG_SECONDS and
+    // reported, rather than hanging the test run.
+    let (finished, watch) = std::sync::mpsc::channel::<()>();
+    let killed = std::thread::spawn(move || {
+        let timeout = std::time::Duration::from_secs(HANG_SECONDS);
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = watch.recv_timeout(timeout) {
+            // SAFETY: a plain signal to the child, not yet reaped (the
+            // reaping below is what ends the wait).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            return true;
+        }
+        false
+    });
     // Read to the end before waiting (a full pipe would block the child); a
     // read error is reported after the child is reaped.
     let mut stderr = Vec::new();
@@ -69,7 +86,6 @@ pub fn run(command: &mut Command) -> Result<Run, String> {
         .stderr
         .take()
         .map(|mut pipe| pipe.read_to_end(&mut stderr));
-    let pid = libc::pid_t::try_from(child.id()).map_err(|e| format!("process id: {e}"))?;
     let mut status = 0;
     // SAFETY: `rusage` is plain data, for which all zeroes is a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -82,10 +98,17 @@ pub fn run(command: &mut Command) -> Result<Run, String> {
         }
         let error = std::io::Error::last_os_error();
         if error.kind() != std::io::ErrorKind::Interrupted {
+            let _ = finished.send(());
             return Err(format!("{command:?}: wait4: {error}"));
         }
     }
     drop(child);
+    let _ = finished.send(());
+    if killed.join().unwrap_or(false) {
+        return Err(format!(
+            "{command:?}: still running after {HANG_SECONDS} s: killed (a hang, or a deadlock)"
+        ));
+    }
     if let Some(Err(e)) = read {
         return Err(format!("{command:?}: reading its standard error: {e}"));
     }

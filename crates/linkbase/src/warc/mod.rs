@@ -569,10 +569,13 @@ fn convert_record(mut record: Record, context: &Context, out: &mut Converted) ->
     let edits = plan
         .into_edits()
         .expect("a changed plan of a payload has edits");
-    // The body's share of the decoded-body budget stays with it until the
-    // record is written (`budget.rs`).
-    let Payload { body, share, .. } = payload;
-    let held = match (in_block, body) {
+    // The body's share of the decoded-body budget is given back when this
+    // returns, as for a record encoded now: a share kept until the record
+    // is written, in input order, would deadlock — an earlier record still
+    // decoding may be waiting for that very share, and this one cannot be
+    // written before it. Held records wait under the pipeline's bound on
+    // tasks in flight, as encoded ones do (`pipeline.rs`, "Memory").
+    let held = match (in_block, payload.body) {
         (_, Cow::Owned(decoded)) => Held::decoded(head, decoded, edits),
         (Some(range), Cow::Borrowed(_)) => {
             let block = record.block.take().expect("the payload's block");
@@ -580,7 +583,7 @@ fn convert_record(mut record: Record, context: &Context, out: &mut Converted) ->
         }
         (None, Cow::Borrowed(body)) => Held::decoded(head, body.to_vec(), edits),
     };
-    out.hold(held.keeping(share));
+    out.hold(held);
     result
 }
 

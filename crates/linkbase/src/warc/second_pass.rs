@@ -18,7 +18,6 @@
 //! Until then it holds its payload and the edits, not the bytes. The
 //! output is the same bytes either way.
 
-use super::budget::Share;
 use super::writer::{Packing, Writer};
 use crate::by_format::PlannedEdits;
 use std::io::{self, Write};
@@ -46,10 +45,6 @@ pub struct Held {
     head: String,
     payload: Payload,
     edits: PlannedEdits,
-    /// The decoded body's share of the process's budget (`budget.rs`),
-    /// given back when the record is written or dropped.
-    #[allow(dead_code)] // held for its `Drop`
-    share: Option<Share<'static>>,
 }
 
 /// The payload a held record was rewritten from.
@@ -74,7 +69,6 @@ impl Held {
             head,
             payload: Payload::Block(block, range),
             edits,
-            share: None,
         }
     }
 
@@ -84,15 +78,7 @@ impl Held {
             head,
             payload: Payload::Decoded(payload),
             edits,
-            share: None,
         }
-    }
-
-    /// The same, holding `share` (its body's part of the decoded-body
-    /// budget) until it is written.
-    pub fn keeping(mut self, share: Share<'static>) -> Held {
-        self.share = Some(share);
-        self
     }
 
     /// Write it: the second pass.
