@@ -148,8 +148,10 @@ thread_local! {
     static ZSTD: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
 }
 
-/// Run `job` with this thread's zstd compressor at `level` (made once per level).
-fn with_zstd<T>(level: i32, job: impl FnOnce(&mut zstd::bulk::Compressor<'static>) -> T) -> T {
+/// One zstd frame of `plain` (its content size in the frame header),
+/// compressed by this thread's compressor (made once per level), appended
+/// to `out`.
+fn zstd_frame(out: &mut Vec<u8>, plain: &[u8], level: i32) {
     ZSTD.with(|cell| {
         let mut cell = cell.borrow_mut();
         if cell.as_ref().is_none_or(|(l, _)| *l != level) {
@@ -158,14 +160,6 @@ fn with_zstd<T>(level: i32, job: impl FnOnce(&mut zstd::bulk::Compressor<'static
             *cell = Some((level, compressor));
         }
         let (_, compressor) = cell.as_mut().expect("made above");
-        job(compressor)
-    })
-}
-
-/// One zstd frame of `plain` (its content size in the frame header),
-/// compressed by this thread's compressor, appended to `out`.
-fn zstd_frame(out: &mut Vec<u8>, plain: &[u8], level: i32) {
-    with_zstd(level, |compressor| {
         let start = out.len();
         out.reserve(zstd::zstd_safe::compress_bound(plain.len()));
         // Written after what `out` holds (the cursor's position).
