@@ -901,6 +901,32 @@ fn quoted_url_closing_its_enclosing_block_past_the_nesting_limit() {
     }
 }
 
+/// Finding 25 (the `html` target, the 10-minute run on finding 24's first
+/// fix of the check, before it was pushed): `url("…" url(i.png))`, a `url(`
+/// function that holds more than one string, with an unquoted URL inside
+/// it whose new URL needs quoting. The first fix read such a function as a
+/// whole and did not look inside it, so the inner `url("…")` went unread;
+/// the check now reads the `url(` functions inside one as anywhere else.
+/// Seed `finding-25-quoted-url-inside-a-url-function`.
+#[test]
+fn quoted_url_inside_a_url_function() {
+    let seed = "finding-25-quoted-url-inside-a-url-function";
+    let input = std::fs::read(format!("fuzz/seeds/html/{seed}")).unwrap();
+    html_fuzz_input::check_html_input(seed, &input);
+    let input = "<base href=\"http://h.example/a(b)/\"><p style='background:url(\"a\" url(i.png))'>";
+    let out = linkbase::rewrite(
+        input.as_bytes(),
+        &options(Format::Html, "http://h.example/doc.html"),
+        None,
+    );
+    let output = String::from_utf8_lossy(&out.output);
+    assert!(
+        output.contains("url(\"http://h.example/a(b)/i.png\")"),
+        "{output}"
+    );
+    fidelity::assert_same_tree("url() in url()", input.as_bytes(), &out.output, None, &[]);
+}
+
 /// Finding 22 (the `mime` target, 10-minute run): in an mbox file, a second
 /// envelope line among a message's header fields *after* its Content-Type.
 /// linkbase reads it as a stray field (warned, ignored as Python's `email`

@@ -272,7 +272,15 @@ fn find_quoted_urls(p: &mut Parser<'_>, css: &str, spans: &mut Vec<(usize, usize
             Token::Function(name) if name.eq_ignore_ascii_case("url") => {
                 let mut one_string = false;
                 let entered = p.parse_nested_block(|p| -> Result<(), ParseError<()>> {
+                    let start = p.state();
                     one_string = one_string_then_end(p);
+                    if !one_string {
+                        // Not one string (`url("a" url(b))`): the `url(`
+                        // functions it holds are read as anywhere else
+                        // (seed finding-25-quoted-url-inside-a-url-function).
+                        p.reset(&start);
+                        find_quoted_urls(p, css, spans);
+                    }
                     Ok(())
                 });
                 match entered {
