@@ -913,7 +913,8 @@ fn quoted_url_inside_a_url_function() {
     let seed = "finding-25-quoted-url-inside-a-url-function";
     let input = std::fs::read(format!("fuzz/seeds/html/{seed}")).unwrap();
     html_fuzz_input::check_html_input(seed, &input);
-    let input = "<base href=\"http://h.example/a(b)/\"><p style='background:url(\"a\" url(i.png))'>";
+    let input =
+        "<base href=\"http://h.example/a(b)/\"><p style='background:url(\"a\" url(i.png))'>";
     let out = linkbase::rewrite(
         input.as_bytes(),
         &options(Format::Html, "http://h.example/doc.html"),
