@@ -915,6 +915,36 @@ fn style_rewritten_alike(quoted_style: &str) -> String {
     String::from_utf8_lossy(&out.output).into_owned()
 }
 
+/// Finding 26 (the `stateful_charsets` target, a 10-minute run): a part
+/// labelled `charset=gb18030` whose body starts with UTF-8's byte order
+/// mark. The mark decides the encoding before the label does (the HTML
+/// Standard's encoding sniffing; docs/html.md, "Precedence"), so linkbase
+/// reads and writes the part as UTF-8; the check held the output to
+/// gb18030. The check now takes the mark's encoding, and asserts the mark
+/// is kept. Seed `finding-26-utf-8-bom-in-a-gb18030-part`.
+#[test]
+fn a_byte_order_mark_decides_over_the_parts_charset() {
+    let seed = "finding-26-utf-8-bom-in-a-gb18030-part";
+    let input = std::fs::read(format!("fuzz/seeds/stateful_charsets/{seed}")).unwrap();
+    stateful_charsets_fuzz_input::check_stateful_charsets_input(seed, &input);
+    let head = "Content-Type: text/html; charset=gb18030\r\nContent-Transfer-Encoding: binary\r\n\
+                Content-Base: http://h.example/docs/\r\n\r\n";
+    let input = [head.as_bytes(), "\u{feff}<img src=ü.png>".as_bytes()].concat();
+    let mut options = Options::new();
+    options.format = Format::Mime;
+    let out = linkbase::rewrite(&input, &options, Some("bom.eml"));
+    // ü read as UTF-8 (C3 BC), not as the gb18030 character of those bytes.
+    let want = [
+        head.as_bytes(),
+        "\u{feff}<img src=http://h.example/docs/ü.png>".as_bytes(),
+    ]
+    .concat();
+    assert_eq!(
+        String::from_utf8_lossy(&out.output),
+        String::from_utf8_lossy(&want)
+    );
+}
+
 /// Finding 22 (the `mime` target, 10-minute run): in an mbox file, a second
 /// envelope line among a message's header fields *after* its Content-Type.
 /// linkbase reads it as a stray field (warned, ignored as Python's `email`
