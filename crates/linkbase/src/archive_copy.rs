@@ -14,6 +14,7 @@
 
 use crate::offline::{Copy, CopyBuilder, Document, Kind};
 use crate::options::{Format, Options};
+use crate::report::keep_line;
 use crate::warc::captures::{self, Chosen, Index, Place};
 use crate::warc::wacz::{Archive, Page};
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,11 +67,35 @@ pub struct CopySummary {
     /// (wget's `metadata://` resource records, `dns:` records …).
     pub not_web: u64,
     /// One line each, what the archives lack or break (a broken record, a
-    /// revisit without its original) and a document's errors: exit status 1.
+    /// revisit without its original, an archive that cannot be read), a
+    /// file that could not be written and a document's errors: exit status
+    /// 1. The first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS); the
+    /// others are counted in `unlisted_problems`.
     pub problems: Vec<String>,
+    /// Problems past the first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), counted.
+    pub unlisted_problems: u64,
     /// One line each, worth saying: a redirect leading outside the archives,
-    /// a body stored other than its headers say, a document's warnings.
+    /// a body stored other than its headers say, a line of a page list
+    /// skipped, a document's warnings. The first
+    /// [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), as `problems`.
     pub notes: Vec<String>,
+    /// Notes past the first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), counted.
+    pub unlisted_notes: u64,
+}
+
+impl CopySummary {
+    /// Did anything go wrong (exit status 1)?
+    pub fn has_problems(&self) -> bool {
+        !self.problems.is_empty() || self.unlisted_problems > 0
+    }
+
+    fn problem(&mut self, line: impl FnOnce() -> String) {
+        keep_line(&mut self.problems, &mut self.unlisted_problems, line);
+    }
+
+    fn note(&mut self, line: impl FnOnce() -> String) {
+        keep_line(&mut self.notes, &mut self.unlisted_notes, line);
+    }
 }
 
 /// The start page and the URL map, beside the host folders.
@@ -80,8 +105,13 @@ pub const URL_MAP: &str = "urls.tsv";
 
 /// Write the offline copy of `archives` (WARC files, plain, `.gz` or
 /// `.zst`, and WACZ files) into the folder `out` (created; files already
-/// there with the same names are replaced). An error is an I/O error
-/// reading an archive or writing the copy, naming the file.
+/// there with the same names are replaced). What cannot be read or
+/// written costs only itself, as one line of [`CopySummary::problems`]: an
+/// archive that cannot be read (the others are copied; of a WARC that
+/// breaks off, the captures before the break are), a file that cannot be
+/// written (named with its URL; the others, the start page and the map
+/// are written, and the map leaves it out). The error returned is only
+/// that the folder `out` cannot be made.
 pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Result<CopySummary> {
     write_copy_reporting(archives, out, how, &mut |_| Ok(()))
 }
@@ -111,18 +141,40 @@ pub fn write_copy_reporting(
     each: &mut dyn FnMut(&Written<'_>) -> io::Result<()>,
 ) -> io::Result<CopySummary> {
     let archives: Vec<Archive> = archives.iter().map(|p| Archive::at(p)).collect();
-    let mut index = Index::build(&archives, how.max_record)?;
+    let mut index = Index::default();
+    // Each archive's first WARC stream, and whether reading it failed.
+    let mut firsts = Vec::with_capacity(archives.len());
+    let mut failed = vec![false; archives.len()];
+    for (i, archive) in archives.iter().enumerate() {
+        firsts.push(index.streams.len());
+        if let Err(e) = index.add(archive, how.max_record) {
+            failed[i] = true;
+            keep_line(&mut index.problems, &mut index.unlisted_problems, || {
+                format!(
+                    "{}; the rest of this archive is not in the copy",
+                    naming_archive(archive.path(), &e)
+                )
+            });
+        }
+    }
     let mut chosen = index.choose(how.at);
     let before = chosen.len();
     chosen.retain(|url, _| is_web(url));
     let mut summary = CopySummary {
         not_web: (before - chosen.len()) as u64,
         records: index.records.clone(),
+        problems: std::mem::take(&mut index.problems),
+        unlisted_problems: index.unlisted_problems,
+        notes: std::mem::take(&mut index.notes),
+        unlisted_notes: index.unlisted_notes,
         ..CopySummary::default()
     };
 
     // The copy's names, from the index alone.
     let mut builder = CopyBuilder::new();
+    // The start page and the map are the copy's own: no host takes their names.
+    builder.reserve(START_PAGE);
+    builder.reserve(URL_MAP);
     for (url, what) in &chosen {
         if let Chosen::File { content_type, .. } = what {
             builder.add(url, kind_of(content_type));
@@ -154,47 +206,101 @@ pub fn write_copy_reporting(
     }
     let wanted: BTreeSet<Place> = takers.keys().copied().collect();
     std::fs::create_dir_all(out).map_err(|e| named(out, e))?;
-    captures::read_payloads(&archives, &wanted, how.max_record, &mut |payload| {
-        for &(url, content_type) in &takers[&payload.place] {
-            let file = copy.file(url).expect("checked above");
-            let done = rewritten(
-                &copy,
-                url,
-                file,
-                content_type,
-                &payload.body,
-                how,
-                &mut summary,
-            );
-            write_file(out, file, done.as_ref().map_or(&payload.body, |d| &d.0))?;
-            if let Some((_, report)) = &done {
-                each(&Written { url, file, report })?;
-            }
-            summary.files += 1;
-            for note in &payload.notes {
-                summary.notes.push(format!("{url}: {note}"));
+    // The files that could not be written: left out of the map.
+    let mut lost: BTreeSet<String> = BTreeSet::new();
+    // An error of `each` ends the copy.
+    let mut stop: Option<io::Error> = None;
+    for (i, archive) in archives.iter().enumerate() {
+        let read = captures::read_payloads_of(
+            archive,
+            firsts[i],
+            &wanted,
+            how.max_record,
+            &mut |payload| {
+                for &(url, content_type) in &takers[&payload.place] {
+                    let file = copy.file(url).expect("checked above");
+                    let done = rewritten(
+                        &copy,
+                        url,
+                        file,
+                        content_type,
+                        &payload.body,
+                        how,
+                        &mut summary,
+                    );
+                    let bytes = done.as_ref().map_or(&payload.body[..], |d| &d.0[..]);
+                    if let Err(e) = write_file(out, file, bytes) {
+                        summary.problem(|| format!("{e} (the capture of {url}); not in the copy"));
+                        lost.insert(file.to_string());
+                        continue;
+                    }
+                    if let Some((_, report)) = &done {
+                        if let Err(e) = each(&Written { url, file, report }) {
+                            let message = e.to_string();
+                            stop = Some(e);
+                            return Err(io::Error::other(message));
+                        }
+                    }
+                    summary.files += 1;
+                    for note in &payload.notes {
+                        summary.note(|| format!("{url}: {note}"));
+                    }
+                }
+                Ok(())
+            },
+        );
+        // An archive that failed in the first pass fails again here, after
+        // the same captures: its error is said once.
+        if let Some(e) = stop {
+            return Err(e);
+        }
+        if let Err(e) = read {
+            if !failed[i] {
+                summary.problem(|| {
+                    format!(
+                        "{}; the rest of this archive is not in the copy",
+                        naming_archive(archive.path(), &e)
+                    )
+                });
             }
         }
-        Ok(())
-    })?;
+    }
 
     // A redirect's own file: a page that sends the reader on.
     for (url, what) in &chosen {
         if let (Chosen::Redirect { to, status }, Some(file)) = (what, copy.file(url)) {
             let link = copy.link(file, to).unwrap_or_else(|| to.clone());
-            write_file(out, file, redirect_page(*status, &link, to).as_bytes())?;
-            summary.redirects += 1;
+            match write_file(out, file, redirect_page(*status, &link, to).as_bytes()) {
+                Ok(()) => summary.redirects += 1,
+                Err(e) => {
+                    summary.problem(|| format!("{e} (the redirect of {url}); not in the copy"));
+                    lost.insert(file.to_string());
+                }
+            }
         }
     }
 
     // The start page and the map.
     let mut pages: Vec<Page> = Vec::new();
     let mut listed = false;
-    for archive in &archives {
-        if let Some(list) = archive.pages()? {
-            listed = true;
-            pages.extend(list);
+    for (i, archive) in archives.iter().enumerate() {
+        if failed[i] {
+            continue;
         }
+        let mut notes = Vec::new();
+        let mut unlisted = 0u64;
+        match archive.pages_noting(&mut |line| keep_line(&mut notes, &mut unlisted, || line)) {
+            Ok(Some(list)) => {
+                listed = true;
+                pages.extend(list);
+            }
+            Ok(None) => {}
+            Err(e) => summary.problem(|| format!("{e}; its pages are not on the start page")),
+        }
+        for line in notes {
+            summary.note(|| line);
+        }
+        summary.unlisted_notes += unlisted;
     }
     if !listed {
         pages = chosen
@@ -214,17 +320,45 @@ pub fn write_copy_reporting(
             .collect();
     }
     summary.pages = pages.len() as u64;
-    write_file(
+    if let Err(e) = write_file(
         out,
         START_PAGE,
         start_page(&copy, &archives, &pages).as_bytes(),
-    )?;
+    ) {
+        summary.problem(|| format!("{e} (the start page)"));
+    }
     let mut map = Vec::new();
-    copy.write_map(&mut map)?;
-    write_file(out, URL_MAP, &map)?;
-    summary.problems.splice(0..0, index.problems.drain(..));
-    summary.notes.splice(0..0, index.notes.drain(..));
+    write_map(&copy, &lost, &mut map)?;
+    if let Err(e) = write_file(out, URL_MAP, &map) {
+        summary.problem(|| format!("{e} (the map)"));
+    }
     Ok(summary)
+}
+
+/// The map of `copy` ([`Copy::write_map`]'s lines), but the URLs whose
+/// file is one of `lost` (not written).
+fn write_map(copy: &Copy, lost: &BTreeSet<String>, out: &mut Vec<u8>) -> io::Result<()> {
+    if lost.is_empty() {
+        return copy.write_map(out);
+    }
+    out.extend_from_slice(b"#url\tfile\n");
+    for (url, file) in copy.entries() {
+        if !lost.contains(file) {
+            writeln!(out, "{url}\t{file}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The error `e` reading the archive at `path`, naming it (once).
+fn naming_archive(path: &Path, e: &io::Error) -> String {
+    let message = e.to_string();
+    let name = path.display().to_string();
+    if message.starts_with(&name) {
+        message
+    } else {
+        format!("{name}: {message}")
+    }
 }
 
 /// Is `url` a web page's (`http:` or `https:`)? Only those are in the copy.
@@ -262,12 +396,14 @@ fn rewritten(
     summary.documents += 1;
     summary.links += result.report.counts.rewritten;
     for problem in &result.report.problems {
-        let line = format!("{url}: {}", problem.message);
+        let line = || format!("{url}: {}", problem.message);
         match problem.severity {
-            crate::report::Severity::Error => summary.problems.push(line),
-            crate::report::Severity::Warning => summary.notes.push(line),
+            crate::report::Severity::Error => summary.problem(line),
+            crate::report::Severity::Warning => summary.note(line),
         }
     }
+    summary.unlisted_problems += result.report.unlisted.errors;
+    summary.unlisted_notes += result.report.unlisted.warnings;
     Some((result.output.into_owned(), result.report))
 }
 
@@ -278,7 +414,11 @@ fn write_file(out: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
         std::fs::create_dir_all(parent).map_err(|e| named(parent, e))?;
     }
     let mut file = std::fs::File::create(&path).map_err(|e| named(&path, e))?;
-    file.write_all(bytes).map_err(|e| named(&path, e))
+    file.write_all(bytes).map_err(|e| {
+        // No part of a file is left: the map does not list it.
+        let _ = std::fs::remove_file(&path);
+        named(&path, e)
+    })
 }
 
 fn named(path: &Path, e: io::Error) -> io::Error {

@@ -375,6 +375,18 @@ pub struct LeftWithoutBase {
 /// converter hands each record's report over on its own).
 pub const MAX_PROBLEMS: usize = 1000;
 
+/// Keep the message `line` in `lines` while it holds fewer than
+/// [`MAX_PROBLEMS`], else only count it in `unlisted`: the rule of
+/// [`Report::problems`] for lists of one-line messages (an offline copy's
+/// problems and notes, `crate::archive_copy`). `line` is made only when kept.
+pub fn keep_line(lines: &mut Vec<String>, unlisted: &mut u64, line: impl FnOnce() -> String) {
+    if lines.len() < MAX_PROBLEMS {
+        lines.push(line());
+    } else {
+        *unlisted += 1;
+    }
+}
+
 /// Problems counted past [`MAX_PROBLEMS`], not kept.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Unlisted {

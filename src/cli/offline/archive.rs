@@ -26,8 +26,16 @@ pub fn run(args: OfflineArgs) -> i32 {
             return EXIT_PARTIAL;
         }
     };
+    // A report that cannot be written is said once and given up; the copy
+    // goes on.
+    let mut report_failed = false;
     let written = write_copy_reporting(&args.paths, &out, &how, &mut |document| {
-        report.as_mut().map_or(Ok(()), |r| r.document(document))
+        if let Some(Err(e)) = report.as_mut().map(|r| r.document(document)) {
+            eprintln!("linkbase: error: {e}; the rest of the report is not written");
+            report = None;
+            report_failed = true;
+        }
+        Ok(())
     });
     let summary = match written {
         Ok(summary) => summary,
@@ -39,9 +47,23 @@ pub fn run(args: OfflineArgs) -> i32 {
     for line in &summary.problems {
         eprintln!("linkbase: error: {line}");
     }
+    if summary.unlisted_problems > 0 {
+        eprintln!(
+            "linkbase: error: {} more problems not shown: only the first {} are",
+            summary.unlisted_problems,
+            linkbase::report::MAX_PROBLEMS
+        );
+    }
     if !args.quiet {
         for line in &summary.notes {
             eprintln!("linkbase: note: {line}");
+        }
+        if summary.unlisted_notes > 0 {
+            eprintln!(
+                "linkbase: note: {} more notes not shown: only the first {} are",
+                summary.unlisted_notes,
+                linkbase::report::MAX_PROBLEMS
+            );
         }
     }
     if let Some(report) = report {
@@ -62,10 +84,10 @@ pub fn run(args: OfflineArgs) -> i32 {
             summary.redirects,
             summary.pages,
             out.join(START_PAGE).display(),
-            summary.problems.len()
+            summary.problems.len() as u64 + summary.unlisted_problems
         );
     }
-    if summary.problems.is_empty() {
+    if !summary.has_problems() && !report_failed {
         EXIT_OK
     } else {
         EXIT_PARTIAL
@@ -212,8 +234,24 @@ impl Report {
     }
 
     fn finish(mut self, summary: &CopySummary) -> std::io::Result<()> {
-        for (severity, lines) in [("error", &summary.problems), ("note", &summary.notes)] {
+        let unlisted = [
+            ("error", summary.unlisted_problems, "problems"),
+            ("note", summary.unlisted_notes, "notes"),
+        ];
+        for ((severity, lines), (_, more, what)) in
+            [("error", &summary.problems), ("note", &summary.notes)]
+                .into_iter()
+                .zip(unlisted)
+        {
             for line in lines {
+                let record = serde_json::json!({ "severity": severity, "message": line });
+                self.line(&record)?;
+            }
+            if more > 0 {
+                let line = format!(
+                    "{more} more {what} not listed: only the first {} are",
+                    linkbase::report::MAX_PROBLEMS
+                );
                 let record = serde_json::json!({ "severity": severity, "message": line });
                 self.line(&record)?;
             }

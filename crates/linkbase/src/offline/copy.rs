@@ -40,6 +40,8 @@ pub struct CopyBuilder {
     held: HashSet<String>,
     /// Redirects: a key to the key of its target.
     redirects: HashMap<String, String>,
+    /// Names at the copy's root that the copy writes itself ([`reserve`](Self::reserve)).
+    reserved: Vec<String>,
 }
 
 impl CopyBuilder {
@@ -81,6 +83,15 @@ impl CopyBuilder {
         true
     }
 
+    /// Keep the name `name` at the copy's root for a file the copy writes
+    /// itself (a start page, the map): a URL whose first folder (its host)
+    /// would be so named, ASCII case ignored, has it renamed by the
+    /// collision rule, `index.html/` → `index~2.html/` (the first such name
+    /// not reserved).
+    pub fn reserve(&mut self, name: &str) {
+        self.reserved.push(name.to_string());
+    }
+
     /// Hold `from`, a redirect to `to`: `from` gets a file of its own (named
     /// as an HTML page, for a page that sends the reader on), and a link to
     /// `from` opens the file of `to` (redirects followed) when the copy
@@ -117,13 +128,14 @@ impl CopyBuilder {
         }
         // Names as they are first, then those with an added extension;
         // each in the order of their keys.
+        let reserved = self.reserved;
         let mut wanted: Vec<(bool, String, String)> = self
             .named
             .into_iter()
             .map(|(key, kind)| {
                 let url = url::Url::parse(&key).expect("a key is a URL");
                 let (name, added) = naming::wanted(&url, kind);
-                (added, key, name)
+                (added, key, apart_from(name, &reserved))
             })
             .collect();
         wanted.sort_unstable();
@@ -162,6 +174,25 @@ impl CopyBuilder {
             redirects: self.redirects,
         }
     }
+}
+
+/// `name` with its first folder renamed by the collision rule while it is
+/// one of the `reserved` names ([`CopyBuilder::reserve`]).
+fn apart_from(name: String, reserved: &[String]) -> String {
+    let is_reserved = |first: &str| reserved.iter().any(|r| r.eq_ignore_ascii_case(first));
+    let Some((first, rest)) = name.split_once('/') else {
+        return name;
+    };
+    if !is_reserved(first) {
+        return name;
+    }
+    let mut n = 2;
+    let mut renamed = with_suffix(first, n);
+    while is_reserved(&renamed) {
+        n += 1;
+        renamed = with_suffix(first, n);
+    }
+    format!("{renamed}/{rest}")
 }
 
 /// The URLs an offline copy holds and the file of each: made by a

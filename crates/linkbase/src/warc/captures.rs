@@ -25,6 +25,7 @@ use super::http;
 use super::reader::{Item, Reader};
 use super::record::{media_type, Record};
 use super::wacz::Archive;
+use crate::report::keep_line;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{self, Read};
@@ -137,11 +138,18 @@ pub struct Index {
     /// Records read, per `WARC-Type`.
     pub records: BTreeMap<String, u64>,
     /// One line each, what the archives lack or break: a broken record, a
-    /// record over the size limit, a revisit without its original.
+    /// record over the size limit, a revisit without its original. The
+    /// first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS); the others are
+    /// counted in `unlisted_problems`.
     pub problems: Vec<String>,
+    /// Problems past the first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), counted.
+    pub unlisted_problems: u64,
     /// One line each, what is not in the copy by rule: a redirect leading
-    /// outside the archives, or in a loop (links to it stay absolute).
+    /// outside the archives, or in a loop (links to it stay absolute). The
+    /// first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), as `problems`.
     pub notes: Vec<String>,
+    /// Notes past the first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), counted.
+    pub unlisted_notes: u64,
 }
 
 impl Index {
@@ -150,37 +158,53 @@ impl Index {
     pub fn build(archives: &[Archive], max: u64) -> io::Result<Index> {
         let mut index = Index::default();
         for archive in archives {
-            archive.for_each_warc(&mut |name, input| {
-                let stream = index.streams.len();
-                index.streams.push(name.to_string());
-                let mut ordinal = 0u64;
-                each_record(input, max, name, &mut |item| {
-                    match item {
-                        Item::Broken(broken) => index.problems.push(format!(
-                            "{name}: offset {}: {}",
-                            broken.offset, broken.message
-                        )),
-                        Item::Record(record) => {
-                            let kind = record.record_type();
-                            *index.records.entry(kind.clone()).or_default() += 1;
-                            let place = Place { stream, ordinal };
-                            match capture_of(&record, &kind, place) {
-                                Ok(Some(capture)) => index.captures.push(capture),
-                                Ok(None) => {}
-                                Err(why) => index.problems.push(format!(
-                                    "{name}: record at offset {} ({}): {why}; not in the copy",
-                                    record.offset,
-                                    record.target_uri().unwrap_or("no WARC-Target-URI")
-                                )),
-                            }
-                            ordinal += 1;
-                        }
-                    }
-                    Ok(())
-                })
-            })?;
+            index.add(archive, max)?;
         }
         Ok(index)
+    }
+
+    /// Read every record of one more archive (the first pass, one archive
+    /// at a time), its WARC streams numbered after those already read. On
+    /// an error (an archive that cannot be read, a stream that breaks off)
+    /// the captures read before it stay in the index, their streams
+    /// numbered: [`read_payloads_of`] reads them again from the same first
+    /// stream number.
+    pub fn add(&mut self, archive: &Archive, max: u64) -> io::Result<()> {
+        let index = self;
+        archive.for_each_warc(&mut |name, input| {
+            let stream = index.streams.len();
+            index.streams.push(name.to_string());
+            let mut ordinal = 0u64;
+            each_record(input, max, name, &mut |item| {
+                match item {
+                    Item::Broken(broken) => {
+                        keep_line(&mut index.problems, &mut index.unlisted_problems, || {
+                            format!("{name}: offset {}: {}", broken.offset, broken.message)
+                        })
+                    }
+                    Item::Record(record) => {
+                        let kind = record.record_type();
+                        *index.records.entry(kind.clone()).or_default() += 1;
+                        let place = Place { stream, ordinal };
+                        match capture_of(&record, &kind, place) {
+                            Ok(Some(capture)) => index.captures.push(capture),
+                            Ok(None) => {}
+                            Err(why) => {
+                                keep_line(&mut index.problems, &mut index.unlisted_problems, || {
+                                    format!(
+                                        "{name}: record at offset {} ({}): {why}; not in the copy",
+                                        record.offset,
+                                        record.target_uri().unwrap_or("no WARC-Target-URI")
+                                    )
+                                })
+                            }
+                        }
+                        ordinal += 1;
+                    }
+                }
+                Ok(())
+            })
+        })
     }
 
     /// One capture per URL (the second step): the latest, or the closest to
@@ -207,7 +231,7 @@ impl Index {
                 }
             }
         }
-        let mut problems = Vec::new();
+        let (mut problems, mut unlisted) = (Vec::new(), 0u64);
         // Each capture as it would be written: (index, payload's index).
         let mut candidates: BTreeMap<&str, Vec<(usize, Option<usize>)>> = BTreeMap::new();
         for (i, c) in self.captures.iter().enumerate() {
@@ -228,10 +252,12 @@ impl Index {
                         _ if c.is_redirect() && c.status != 304 => Some((i, None)),
                         Some(o) => Some((i, Some(o))),
                         None => {
-                            problems.push(format!(
+                            keep_line(&mut problems, &mut unlisted, || {
+                                format!(
                                 "{}: revisit of {} ({}): its original is not in the archives; not in the copy",
                                 self.streams[c.place.stream], c.url, c.date
-                            ));
+                            )
+                            });
                             None
                         }
                     }
@@ -308,14 +334,25 @@ impl Index {
             };
             match end {
                 Some(to) => {
-                    chosen.insert(url.clone(), Chosen::Redirect { to, status: *status });
+                    chosen.insert(
+                        url.clone(),
+                        Chosen::Redirect {
+                            to,
+                            status: *status,
+                        },
+                    );
                 }
-                None => self.notes.push(format!(
+                None => keep_line(&mut self.notes, &mut self.unlisted_notes, || {
+                    format!(
                     "{url}: {status} to {first}, which the archives do not hold (or a loop): links to it stay absolute"
-                )),
+                )
+                }),
             }
         }
-        self.problems.extend(problems);
+        self.unlisted_problems += unlisted;
+        for line in problems {
+            keep_line(&mut self.problems, &mut self.unlisted_problems, || line);
+        }
         chosen
     }
 }
@@ -498,61 +535,75 @@ pub fn read_payloads(
 ) -> io::Result<()> {
     let mut stream = 0usize;
     for archive in archives {
-        archive.for_each_warc(&mut |name, input| {
-            let this = stream;
-            stream += 1;
-            let first = Place {
-                stream: this,
-                ordinal: 0,
-            };
-            let next = Place {
-                stream: this + 1,
-                ordinal: 0,
-            };
-            if wanted.range(first..next).next().is_none() {
-                return Ok(());
-            }
-            let mut ordinal = 0u64;
-            each_record(input, max, name, &mut |item| {
-                let Item::Record(record) = item else {
-                    return Ok(());
-                };
-                let place = Place {
-                    stream: this,
-                    ordinal,
-                };
-                ordinal += 1;
-                if !wanted.contains(&place) {
-                    return Ok(());
-                }
-                let Some(block) = record.block.as_deref() else {
-                    return Ok(());
-                };
-                let (body, notes) = if record.record_type() == "resource" {
-                    (Cow::Borrowed(block), Vec::new())
-                } else {
-                    // Decoded within the process's budget; given back once decoded.
-                    let mut share = super::budget::DECODED.share(max);
-                    match http::parse_response(block, max, &mut share) {
-                        Ok(response) => (Cow::Owned(response.body.into_owned()), response.notes),
-                        Err(refusal) => {
-                            let why = refusal.to_string();
-                            // The body as stored, after the head.
-                            let body = http::parse_head(block)
-                                .map(|(_, _, len)| &block[len..])
-                                .unwrap_or(block);
-                            (
-                                Cow::Borrowed(body),
-                                vec![format!("{why}: the body is written as stored")],
-                            )
-                        }
-                    }
-                };
-                each(PayloadRecord { place, body, notes })
-            })
-        })?;
+        stream += read_payloads_of(archive, stream, wanted, max, each)?;
     }
     Ok(())
+}
+
+/// [`read_payloads`] for one archive whose first WARC stream is numbered
+/// `first` (as [`Index::add`] numbered it); returns how many streams it has.
+pub fn read_payloads_of(
+    archive: &Archive,
+    first: usize,
+    wanted: &BTreeSet<Place>,
+    max: u64,
+    each: &mut dyn FnMut(PayloadRecord<'_>) -> io::Result<()>,
+) -> io::Result<usize> {
+    let mut stream = first;
+    archive.for_each_warc(&mut |name, input| {
+        let this = stream;
+        stream += 1;
+        let first = Place {
+            stream: this,
+            ordinal: 0,
+        };
+        let next = Place {
+            stream: this + 1,
+            ordinal: 0,
+        };
+        if wanted.range(first..next).next().is_none() {
+            return Ok(());
+        }
+        let mut ordinal = 0u64;
+        each_record(input, max, name, &mut |item| {
+            let Item::Record(record) = item else {
+                return Ok(());
+            };
+            let place = Place {
+                stream: this,
+                ordinal,
+            };
+            ordinal += 1;
+            if !wanted.contains(&place) {
+                return Ok(());
+            }
+            let Some(block) = record.block.as_deref() else {
+                return Ok(());
+            };
+            let (body, notes) = if record.record_type() == "resource" {
+                (Cow::Borrowed(block), Vec::new())
+            } else {
+                // Decoded within the process's budget; given back once decoded.
+                let mut share = super::budget::DECODED.share(max);
+                match http::parse_response(block, max, &mut share) {
+                    Ok(response) => (Cow::Owned(response.body.into_owned()), response.notes),
+                    Err(refusal) => {
+                        let why = refusal.to_string();
+                        // The body as stored, after the head.
+                        let body = http::parse_head(block)
+                            .map(|(_, _, len)| &block[len..])
+                            .unwrap_or(block);
+                        (
+                            Cow::Borrowed(body),
+                            vec![format!("{why}: the body is written as stored")],
+                        )
+                    }
+                }
+            };
+            each(PayloadRecord { place, body, notes })
+        })
+    })?;
+    Ok(stream - first)
 }
 
 #[cfg(test)]

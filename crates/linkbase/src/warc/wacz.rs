@@ -75,8 +75,20 @@ impl Archive {
 
     /// A WACZ's page list (`pages/pages.jsonl`, then `pages/extraPages.jsonl`);
     /// `None` for a WARC. A line that is not a page (the header line, bad
-    /// JSON) is skipped.
+    /// JSON) is skipped; see [`pages_noting`](Self::pages_noting) for the
+    /// bounds and the notes.
     pub fn pages(&self) -> io::Result<Option<Vec<Page>>> {
+        self.pages_noting(&mut |_| {})
+    }
+
+    /// [`pages`](Self::pages), handing `note` one line for each thing
+    /// worth saying, naming the archive, the entry and the line: a line
+    /// that is not a JSON object (skipped), one longer than
+    /// [`MAX_PAGE_LINE`] (skipped, read through without being held), one
+    /// that is not UTF-8 (read with U+FFFD for its bad bytes), and a list
+    /// longer than [`MAX_PAGE_LIST`] (the rest not read). An error is only
+    /// the zip's: an archive or an entry that cannot be read.
+    pub fn pages_noting(&self, note: &mut dyn FnMut(String)) -> io::Result<Option<Vec<Page>>> {
         let Archive::Wacz(path) = self else {
             return Ok(None);
         };
@@ -87,9 +99,39 @@ impl Archive {
                 continue;
             };
             let file = zip.by_index(index).map_err(|e| zip_error(path, e))?;
-            for line in BufReader::new(file).lines() {
-                let line = line?;
-                let Some(fields) = flat_json_object(&line) else {
+            let at = |number: u64| format!("{}!{list}: line {number}", path.display());
+            let mut input = BufReader::new(file.take(MAX_PAGE_LIST));
+            let mut line = Vec::new();
+            let mut number = 0u64;
+            let mut read = 0u64;
+            loop {
+                let (length, whole) = read_line_capped(&mut input, &mut line, MAX_PAGE_LINE)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", at(number + 1))))?;
+                if length == 0 {
+                    break;
+                }
+                number += 1;
+                read += length;
+                if !whole {
+                    note(format!(
+                        "{}: longer than {} bytes; skipped",
+                        at(number),
+                        MAX_PAGE_LINE
+                    ));
+                    continue;
+                }
+                let text = String::from_utf8_lossy(&line);
+                if let std::borrow::Cow::Owned(_) = text {
+                    note(format!(
+                        "{}: not UTF-8; read with U+FFFD for its bad bytes",
+                        at(number)
+                    ));
+                }
+                if text.trim().is_empty() {
+                    continue;
+                }
+                let Some(fields) = flat_json_object(&text) else {
+                    note(format!("{}: not a JSON object; skipped", at(number)));
                     continue;
                 };
                 let get = |key: &str| {
@@ -106,9 +148,65 @@ impl Archive {
                     });
                 }
             }
+            if read >= MAX_PAGE_LIST {
+                note(format!(
+                    "{}!{list}: longer than {MAX_PAGE_LIST} bytes; the pages after line {number} are not on the start page",
+                    path.display()
+                ));
+            }
         }
         Ok(Some(pages))
     }
+}
+
+/// The longest line of a WACZ's page list held (1 MiB): a longer line is
+/// skipped, read through without being held.
+pub const MAX_PAGE_LINE: usize = 1 << 20;
+
+/// The most of a WACZ's page list read (64 MiB, decompressed, per entry):
+/// the pages after it are not on the start page.
+pub const MAX_PAGE_LIST: u64 = 64 << 20;
+
+/// Read one line of `input` into `line` (its end of line removed), holding
+/// at most `cap` bytes of it; returns how many bytes the line took in the
+/// input, end of line included (0 at the end of the input), and whether
+/// `line` holds it whole. A line longer than `cap` is read through to its
+/// end, not held.
+fn read_line_capped(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<(u64, bool)> {
+    line.clear();
+    let mut taken = 0u64;
+    let mut whole = true;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        let (used, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buffer.len(), false),
+        };
+        let room = cap.saturating_sub(line.len());
+        let content = if done { used - 1 } else { used };
+        whole &= content <= room;
+        line.extend_from_slice(&buffer[..content.min(room)]);
+        input.consume(used);
+        taken += used as u64;
+        if done {
+            break;
+        }
+    }
+    if whole && line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok((taken, whole))
 }
 
 fn open_zip(path: &Path) -> io::Result<zip::ZipArchive<BufReader<File>>> {
