@@ -126,6 +126,27 @@ pub fn absolute(path: &Path) -> PathBuf {
     }
 }
 
+/// `path` as the file system will read it when it is created: absolute,
+/// its symbolic links resolved as far as it exists, and `.` and `..` in
+/// the rest (not yet created) taken as a path is read (`..` the folder
+/// above). Two outputs are the same place, or one inside the other, when
+/// their resolved paths are (`linkbase offline`'s `--report` against its
+/// copy and map).
+pub fn resolved(path: &Path) -> PathBuf {
+    let absolute = absolute(path);
+    let mut out = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

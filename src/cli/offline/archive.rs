@@ -3,6 +3,7 @@
 //! of OUT ([`linkbase::archive_copy`], docs/offline.md, "From web archives").
 
 use super::super::args::{OfflineArgs, UsageError};
+use super::super::paths::resolved;
 use super::super::rewrite::usage_error;
 use super::super::{EXIT_OK, EXIT_PARTIAL};
 use linkbase::archive_copy::{write_copy_reporting, ArchiveCopy, CopySummary, Written, START_PAGE};
@@ -131,10 +132,8 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
         })?),
     };
     if let Some(report) = args.report.as_ref().filter(|r| *r != Path::new("-")) {
-        let inside = std::path::absolute(report)
-            .ok()
-            .zip(std::path::absolute(&out).ok())
-            .is_some_and(|(report, out)| report.starts_with(out));
+        // Compared as the file system reads them (`..`, symbolic links).
+        let inside = resolved(report).starts_with(resolved(&out));
         if inside {
             return Err(UsageError::new(format!(
                 "--report {}: is inside the copy's folder {}; give the report a place outside it",

@@ -8,7 +8,7 @@
 
 use super::super::args::{OfflineArgs, RewriteArgs, UsageError};
 use super::super::inputs::{Entry, InputFile, Skipped};
-use super::super::paths::slashed;
+use super::super::paths::{resolved, slashed};
 use super::super::rewrite::{run_settings, usage_error};
 use super::super::settings::{Destination, OfflineSite, Settings};
 use super::super::EXIT_PARTIAL;
@@ -33,6 +33,17 @@ pub fn run(args: OfflineArgs) -> i32 {
         Destination::Mirror(out) => out.join(MAP),
         _ => site.join(MAP),
     };
+    // The report is written before the map: it must not be the map, by
+    // any spelling (`..`, a symbolic link).
+    if let Some(report) = settings.report.as_deref().filter(|r| *r != Path::new("-")) {
+        if resolved(report) == resolved(&map_at) {
+            return usage_error(&UsageError(format!(
+                "--report {}: is the copy's map {}; give the report a file of its own",
+                report.display(),
+                map_at.display()
+            )));
+        }
+    }
     let mut made: Option<Arc<Copy>> = None;
     let status = run_settings(settings, false, |settings, entries| {
         let copy = prepare(settings, entries, layout, &map_at)?;
