@@ -324,3 +324,45 @@ fn a_page_list_line_over_the_cap_is_skipped_and_the_rest_read() {
         "{start}"
     );
 }
+
+#[test]
+fn in_a_mirror_a_file_that_cannot_be_written_costs_that_file_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(site.join("b")).unwrap();
+    std::fs::write(site.join("index.html"), r#"<a href="/b/p.html">p</a>"#).unwrap();
+    std::fs::write(site.join("b/p.html"), r#"<a href="/">home</a>"#).unwrap();
+    std::fs::write(site.join("c.html"), "<p>c</p>").unwrap();
+    // A file where the copy needs the folder `b`.
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("b"), "in the way").unwrap();
+    let run = linkbase(&[
+        "offline".as_ref(),
+        site.as_os_str(),
+        "--url-prefix".as_ref(),
+        "http://h/".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    let errors: Vec<&str> = said.lines().filter(|l| l.contains("error:")).collect();
+    assert_eq!(errors.len(), 1, "{said}");
+    assert!(errors[0].contains("b/p.html"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("c.html")).unwrap(),
+        "<p>c</p>"
+    );
+    assert!(out.join("index.html").is_file());
+    // The map lists the files on disk, and only those.
+    let map = url_map(&out);
+    assert_eq!(
+        map.get("http://h/c.html").map(String::as_str),
+        Some("c.html")
+    );
+    assert_eq!(map.get("http://h/").map(String::as_str), Some("index.html"));
+    for (url, file) in &map {
+        assert!(out.join(file).is_file(), "{url}: {file} is not on disk");
+    }
+}

@@ -288,10 +288,17 @@ fn is_our_map(path: &Path) -> bool {
     read.is_ok() && head == MAP_HEADER
 }
 
-/// Write the map of `copy` to `at`, atomically.
+/// Write the map of `copy` to `at`, atomically: the lines of
+/// [`Copy::write_map`] whose file is on disk beside it (a file that could
+/// not be written, its error already said, is not listed).
 fn write_map(copy: &Copy, at: &Path) -> Result<(), String> {
-    let mut bytes = Vec::new();
-    copy.write_map(&mut bytes).map_err(|e| e.to_string())?;
+    let root = at.parent().unwrap_or(Path::new("."));
+    let mut bytes = MAP_HEADER.to_vec();
+    for (url, file) in copy.entries() {
+        if root.join(file).is_file() {
+            bytes.extend_from_slice(format!("{url}\t{file}\n").as_bytes());
+        }
+    }
     if let Some(folder) = at.parent() {
         std::fs::create_dir_all(folder).map_err(|e| super::super::io::io_cause(&e))?;
     }
