@@ -170,7 +170,8 @@ pub use resolve::{resolve, Base, Profile};
 
 /// The limits the library works within, beyond those an [`Options`] sets.
 /// The others are beside what they limit: [`report::MAX_PROBLEMS`],
-/// [`offline::MAX_NAME`].
+/// [`offline::MAX_NAME`], [`warc::wacz::MAX_PAGE_LINE`],
+/// [`warc::wacz::MAX_PAGE_LIST`].
 pub mod limits {
     /// How deep MIME parts may nest (multipart within multipart, or an
     /// enclosed `message/rfc822`): the parts below are left as they are and
