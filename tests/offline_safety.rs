@@ -27,7 +27,7 @@ fn offline(inputs: &[&Path], out: &Path, extra: &[&str]) -> Output {
     let mut args: Vec<&std::ffi::OsStr> = vec!["offline".as_ref()];
     args.extend(inputs.iter().map(|p| p.as_os_str()));
     args.extend(["-o".as_ref(), out.as_os_str()]);
-    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
     linkbase(&args)
 }
 

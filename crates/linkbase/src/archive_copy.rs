@@ -68,9 +68,9 @@ pub struct CopySummary {
     pub not_web: u64,
     /// One line each, what the archives lack or break (a broken record, a
     /// revisit without its original, an archive that cannot be read), a
-    /// file that could not be written and a document's errors: exit status
-    /// 1. The first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS); the
-    /// others are counted in `unlisted_problems`.
+    /// file that could not be written and a document's errors (exit status
+    /// 1): the first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), the
+    /// others counted in `unlisted_problems`.
     pub problems: Vec<String>,
     /// Problems past the first [`MAX_PROBLEMS`](crate::report::MAX_PROBLEMS), counted.
     pub unlisted_problems: u64,
