@@ -398,5 +398,7 @@ pub fn offline_archive<'py>(
     dict.set_item("not_web", summary.not_web)?;
     dict.set_item("problems", summary.problems)?;
     dict.set_item("notes", summary.notes)?;
+    dict.set_item("unlisted_problems", summary.unlisted_problems)?;
+    dict.set_item("unlisted_notes", summary.unlisted_notes)?;
     Ok(dict)
 }
