@@ -99,7 +99,8 @@ fn a_file_that_cannot_be_written_costs_that_file_only() {
     assert!(std::fs::read_to_string(out.join("index.html"))
         .unwrap()
         .contains("Offline copy"));
-    // The map lists what is on disk, not the file that could not be written.
+    // The map lists what is on disk, not the file that could not be written,
+    // and the link to it stays absolute.
     let map = url_map(&out);
     assert_eq!(
         map.get("http://a.example/").map(String::as_str),
@@ -110,6 +111,66 @@ fn a_file_that_cannot_be_written_costs_that_file_only() {
         Some("a.example/last.html")
     );
     assert!(!map.contains_key(&deep), "{map:?}");
+    assert!(std::fs::read_to_string(out.join("a.example/index.html"))
+        .unwrap()
+        .contains(&format!("href=\"{deep}\"")));
+}
+
+/// A write that fails as it is made (not foreseen from the names): the
+/// child may write files of at most 64 KiB (`RLIMIT_FSIZE`, with `SIGXFSZ`
+/// ignored, so that a larger write fails with `EFBIG`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_whose_write_fails_costs_that_file_only() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let big = format!("<p>{}</p>", "b".repeat(200_000));
+    let input = dir.path().join("crawl.warc");
+    warc(
+        &input,
+        &[
+            ("http://a.example/", r#"<a href="big.html">big</a>"#),
+            ("http://a.example/big.html", &big),
+            ("http://a.example/last.html", "<p>last</p>"),
+        ],
+    );
+    let out = dir.path().join("out");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_linkbase"));
+    command.arg("offline").arg(&input).arg("-o").arg(&out);
+    // SAFETY: async-signal-safe calls only, between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 64 << 10,
+                rlim_max: 64 << 10,
+            };
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let run = command.output().unwrap();
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    let errors: Vec<&str> = said.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{said}");
+    assert!(
+        errors[0].contains("big.html")
+            && errors[0].contains("(the capture of http://a.example/big.html)"),
+        "{said}"
+    );
+    // No part of it is left; the others, the start page and the map are written.
+    assert!(!out.join("a.example/big.html").exists());
+    assert_eq!(
+        std::fs::read_to_string(out.join("a.example/last.html")).unwrap(),
+        "<p>last</p>"
+    );
+    assert!(out.join("index.html").is_file());
+    let map = url_map(&out);
+    assert!(map.contains_key("http://a.example/last.html"), "{map:?}");
+    assert!(!map.contains_key("http://a.example/big.html"), "{map:?}");
 }
 
 #[test]

@@ -170,22 +170,29 @@ pub fn write_copy_reporting(
         ..CopySummary::default()
     };
 
-    // The copy's names, from the index alone.
-    let mut builder = CopyBuilder::new();
-    // The start page and the map are the copy's own: no host takes their names.
-    builder.reserve(START_PAGE);
-    builder.reserve(URL_MAP);
-    for (url, what) in &chosen {
-        if let Chosen::File { content_type, .. } = what {
-            builder.add(url, kind_of(content_type));
+    // The copy's names, from the index alone; a URL whose file would be a
+    // path longer than the system takes is left out before any link is
+    // made (links to it stay absolute), and the names made again.
+    let mut copy = name_files(&chosen, &BTreeSet::new());
+    let too_long: BTreeSet<&str> = chosen
+        .keys()
+        .filter(|url| copy.file(url).is_some_and(|file| path_too_long(out, file)))
+        .map(String::as_str)
+        .collect();
+    if !too_long.is_empty() {
+        for url in &too_long {
+            let file = copy.file(url).unwrap_or_default();
+            summary.problem(|| {
+                format!(
+                    "{url}: its file {} would be a path of {} bytes, over the system's {PATH_MAX}; not in the copy, links to it stay absolute",
+                    out.join(file).display(),
+                    out.join(file).as_os_str().len()
+                )
+            });
         }
+        copy = name_files(&chosen, &too_long);
     }
-    for (url, what) in &chosen {
-        if let Chosen::Redirect { to, .. } = what {
-            builder.add_redirect(url, to);
-        }
-    }
-    let copy = Arc::new(builder.build());
+    let copy = Arc::new(copy);
 
     // Each payload once, for every URL that takes it (a revisit's own URL too).
     let mut takers: BTreeMap<Place, Vec<(&str, &str)>> = BTreeMap::new();
@@ -333,6 +340,45 @@ pub fn write_copy_reporting(
         summary.problem(|| format!("{e} (the map)"));
     }
     Ok(summary)
+}
+
+/// The copy's names for the URLs `chosen`, but those in `left_out`.
+fn name_files(chosen: &BTreeMap<String, Chosen>, left_out: &BTreeSet<&str>) -> Copy {
+    let mut builder = CopyBuilder::new();
+    // The start page and the map are the copy's own: no host takes their names.
+    builder.reserve(START_PAGE);
+    builder.reserve(URL_MAP);
+    let kept = || {
+        chosen
+            .iter()
+            .filter(|(url, _)| !left_out.contains(url.as_str()))
+    };
+    for (url, what) in kept() {
+        if let Chosen::File { content_type, .. } = what {
+            builder.add(url, kind_of(content_type));
+        }
+    }
+    for (url, what) in kept() {
+        if let Chosen::Redirect { to, .. } = what {
+            builder.add_redirect(url, to);
+        }
+    }
+    builder.build()
+}
+
+/// The longest path the system opens, in bytes with its final NUL
+/// (`PATH_MAX`: 4096 on Linux, 1024 on macOS and the BSDs); none known elsewhere.
+const PATH_MAX: usize = if cfg!(target_os = "linux") {
+    4096
+} else if cfg!(unix) {
+    1024
+} else {
+    usize::MAX
+};
+
+/// Would `out/file` be a path longer than the system opens?
+fn path_too_long(out: &Path, file: &str) -> bool {
+    out.join(file).as_os_str().len() >= PATH_MAX
 }
 
 /// The map of `copy` ([`Copy::write_map`]'s lines), but the URLs whose
