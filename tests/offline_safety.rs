@@ -271,6 +271,14 @@ fn a_report_inside_the_copy_or_on_its_map_is_refused_however_spelled() {
             report.display()
         );
     }
+    // A report that is an archive read, by a hard link: it would be emptied.
+    let hard = dir.path().join("hard-link.jsonl");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let run = offline(&[&input], &out, &["--report", hard.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("is the input"), "{}", stderr(&run));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
     // A mirror converted in place: its map is SITE/urls.tsv.
     let site = dir.path().join("site");
     std::fs::create_dir_all(site.join("sub")).unwrap();

@@ -141,10 +141,11 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
                 out.display()
             )));
         }
-        // Creating the report empties it: never an archive read.
+        // Creating the report empties it: never an archive read, by any
+        // name (a symbolic link, a hard link: compared by device and inode).
+        let report_id = super::super::output_path::identity(report);
         let same = |path: &Path| {
-            let (a, b) = (report.canonicalize(), path.canonicalize());
-            a.is_ok() && a.ok() == b.ok()
+            report_id.is_some() && super::super::output_path::identity(path) == report_id
         };
         if let Some(archive) = args.paths.iter().find(|p| same(p)) {
             return Err(UsageError::new(format!(
