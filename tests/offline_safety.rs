@@ -435,3 +435,44 @@ fn in_a_mirror_a_file_that_cannot_be_written_costs_that_file_only() {
         assert!(out.join(file).is_file(), "{url}: {file} is not on disk");
     }
 }
+
+#[test]
+fn an_archive_that_breaks_off_keeps_what_was_read_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = Vec::new();
+    warc_gen::write_warcinfo(&mut data).unwrap();
+    warc_gen::write_page(&mut data, 1, "http://a.example/", b"<p>a</p>").unwrap();
+    let pages = b"{\"url\": \"http://a.example/\", \"title\": \"Listed\"}\n";
+    let wacz = dir.path().join("broken-entry.wacz");
+    let mut bytes = Vec::new();
+    zip_gen::write_zip(
+        &mut bytes,
+        &[
+            ("archive/data.warc", Content::BadCrc(&data)),
+            ("pages/pages.jsonl", Content::Deflated(pages)),
+        ],
+    )
+    .unwrap();
+    std::fs::write(&wacz, bytes).unwrap();
+    let good = dir.path().join("good.warc");
+    warc(&good, &[("http://b.example/", "<p>b</p>")]);
+    let out = dir.path().join("out");
+    let run = offline(&[&wacz, &good], &out, &[]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    let errors: Vec<&str> = said.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{said}");
+    assert!(errors[0].contains("broken-entry.wacz"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("a.example/index.html")).unwrap(),
+        "<p>a</p>"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("b.example/index.html")).unwrap(),
+        "<p>b</p>"
+    );
+    assert!(std::fs::read_to_string(out.join("index.html"))
+        .unwrap()
+        .contains("Listed"));
+    assert_eq!(url_map(&out).len(), 2);
+}

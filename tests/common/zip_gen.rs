@@ -19,6 +19,8 @@ pub enum Content<'a> {
     Stored(&'a [u8]),
     /// Deflated.
     Deflated(&'a [u8]),
+    /// Stored, its CRC-32 wrong: the entry reads whole, then fails its check.
+    BadCrc(&'a [u8]),
     /// `chunk` repeated `times`, then `tail`, deflated.
     Repeated {
         chunk: &'a [u8],
@@ -58,6 +60,11 @@ pub fn write_zip(out: &mut impl Write, entries: &[(&str, Content<'_>)]) -> io::R
                 let mut crc = Crc::new();
                 crc.update(data);
                 (0, crc.sum(), data.len() as u64, vec![(data.to_vec(), 1)])
+            }
+            Content::BadCrc(data) => {
+                let mut crc = Crc::new();
+                crc.update(data);
+                (0, !crc.sum(), data.len() as u64, vec![(data.to_vec(), 1)])
             }
             Content::Deflated(data) => {
                 let mut crc = Crc::new();

@@ -291,9 +291,6 @@ pub fn write_copy_reporting(
     let mut pages: Vec<Page> = Vec::new();
     let mut listed = false;
     for (i, archive) in archives.iter().enumerate() {
-        if failed[i] {
-            continue;
-        }
         let mut notes = Vec::new();
         let mut unlisted = 0u64;
         match archive.pages_noting(&mut |line| keep_line(&mut notes, &mut unlisted, || line)) {
@@ -302,6 +299,9 @@ pub fn write_copy_reporting(
                 pages.extend(list);
             }
             Ok(None) => {}
+            // An archive that could not be read at all fails here again:
+            // said once.
+            Err(_) if failed[i] => {}
             Err(e) => summary.problem(|| format!("{e}; its pages are not on the start page")),
         }
         for line in notes {
