@@ -271,6 +271,31 @@ fn a_report_inside_the_copy_or_on_its_map_is_refused_however_spelled() {
             report.display()
         );
     }
+    // A report that is a symbolic link leading into the copy (nowhere yet).
+    let dangling = dir.path().join("dangling.jsonl");
+    std::os::unix::fs::symlink(out.join("urls.tsv"), &dangling).unwrap();
+    let run = offline(&[&input], &out, &["--report", dangling.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+    let site_out = dir.path().join("site-out");
+    std::fs::create_dir(&site_out).unwrap();
+    let into_mirror = dir.path().join("into-mirror.jsonl");
+    std::os::unix::fs::symlink(site_out.join("urls.tsv"), &into_mirror).unwrap();
+    let site_in = dir.path().join("site-in");
+    std::fs::create_dir(&site_in).unwrap();
+    std::fs::write(site_in.join("index.html"), "<a href=x>x</a>").unwrap();
+    let run = linkbase(&[
+        "offline".as_ref(),
+        site_in.as_os_str(),
+        "--url-prefix".as_ref(),
+        "http://h/".as_ref(),
+        "-o".as_ref(),
+        site_out.as_os_str(),
+        "--report".as_ref(),
+        into_mirror.as_os_str(),
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert_eq!(std::fs::read_dir(&site_out).unwrap().count(), 0);
     // A report that is an archive read, by a hard link: it would be emptied.
     let hard = dir.path().join("hard-link.jsonl");
     std::fs::hard_link(&input, &hard).unwrap();

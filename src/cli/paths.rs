@@ -127,13 +127,27 @@ pub fn absolute(path: &Path) -> PathBuf {
 }
 
 /// `path` as the file system will read it when it is created: absolute,
-/// its symbolic links resolved as far as it exists, and `.` and `..` in
-/// the rest (not yet created) taken as a path is read (`..` the folder
-/// above). Two outputs are the same place, or one inside the other, when
+/// its symbolic links resolved as far as it exists (itself a link that
+/// leads nowhere yet: followed), and `.` and `..` in the rest (not yet
+/// created) taken as a path is read (`..` the folder above). Two outputs are the same place, or one inside the other, when
 /// their resolved paths are (`linkbase offline`'s `--report` against its
 /// copy and map).
 pub fn resolved(path: &Path) -> PathBuf {
-    let absolute = absolute(path);
+    // A symbolic link that leads nowhere yet is where a file created
+    // through it will be: followed (40 links at most, as Linux does).
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(target) => {
+                path = match path.parent() {
+                    Some(parent) => parent.join(target),
+                    None => target,
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    let absolute = absolute(&path);
     let mut out = PathBuf::new();
     for part in absolute.components() {
         match part {

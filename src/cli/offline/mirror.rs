@@ -36,6 +36,15 @@ pub fn run(args: OfflineArgs) -> i32 {
     // The report is written before the map: it must not be the map, by
     // any spelling (`..`, a symbolic link).
     if let Some(report) = settings.report.as_deref().filter(|r| *r != Path::new("-")) {
+        if let Destination::Mirror(out) = &settings.destination {
+            if resolved(report).starts_with(resolved(out)) {
+                return usage_error(&UsageError(format!(
+                    "--report {}: is inside the output folder {}; give the report a place outside it",
+                    report.display(),
+                    out.display()
+                )));
+            }
+        }
         if resolved(report) == resolved(&map_at) {
             return usage_error(&UsageError(format!(
                 "--report {}: is the copy's map {}; give the report a file of its own",
