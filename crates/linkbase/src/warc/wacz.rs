@@ -352,6 +352,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lines_are_read_whole_up_to_the_cap_and_through_past_it() {
+        let input = b"abc\r\nabcdef\nab\n\nlast";
+        let mut reader = io::BufReader::with_capacity(2, &input[..]);
+        let mut line = Vec::new();
+        let mut read = |line: &mut Vec<u8>| read_line_capped(&mut reader, line, 4).unwrap();
+        assert_eq!(read(&mut line), (5, true));
+        assert_eq!(line, b"abc");
+        // Over the cap: read through to its end, held only up to the cap.
+        assert_eq!(read(&mut line), (7, false));
+        assert_eq!(line, b"abcd");
+        assert_eq!(read(&mut line), (3, true));
+        assert_eq!(line, b"ab");
+        assert_eq!(read(&mut line), (1, true));
+        assert_eq!(line, b"");
+        assert_eq!(read(&mut line), (4, true));
+        assert_eq!(line, b"last");
+        assert_eq!(read(&mut line), (0, true));
+    }
+
+    #[test]
     fn a_pages_jsonl_line_is_read() {
         let line = r#"{"id": "a1", "url": "http://a.example/caf\u00e9?x=\"1\"", "ts": "2024-01-02T03:04:05Z", "title": "T \ud83d\ude00", "size": 12, "meta": {"x": ["}", 1]}, "ok": true}"#;
         let fields = flat_json_object(line).unwrap();
