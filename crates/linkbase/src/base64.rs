@@ -29,6 +29,11 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// Symbols decoded at a time (a multiple of 4): the symbols are gathered a
+/// piece at a time, never all copied before decoding, so decoding holds the
+/// value and what it decodes to, no more.
+const PIECE: usize = 64 << 10;
+
 /// Decode `value` by the module's rule.
 pub fn decode(value: &[u8]) -> Result<Vec<u8>, Refusal> {
     let is_symbol = |b: &u8| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/';
@@ -36,14 +41,39 @@ pub fn decode(value: &[u8]) -> Result<Vec<u8>, Refusal> {
     if value[end..].iter().any(is_symbol) {
         return Err(Refusal::DataAfterPadding);
     }
-    let mut symbols: Vec<u8> = value[..end].iter().copied().filter(is_symbol).collect();
-    if symbols.len() % 4 == 1 {
-        // One stray symbol cannot carry a byte.
-        symbols.pop();
+    let mut out = Vec::with_capacity(end / 4 * 3 + 3);
+    let mut piece = Vec::with_capacity(PIECE.min(end));
+    // Symbols before this piece (for the position an error names).
+    let mut before = 0;
+    for b in value[..end].iter().filter(|b| is_symbol(b)) {
+        piece.push(*b);
+        if piece.len() == PIECE {
+            decode_piece(&piece, before, &mut out)?;
+            before += piece.len();
+            piece.clear();
+        }
     }
-    BASE64_NOPAD
-        .decode(&symbols)
-        .map_err(|e| Refusal::Invalid(e.to_string()))
+    if piece.len() % 4 == 1 {
+        // One stray symbol cannot carry a byte.
+        piece.pop();
+    }
+    decode_piece(&piece, before, &mut out)?;
+    Ok(out)
+}
+
+/// Decode the symbols `piece` onto `out`; `before`: the symbols before it.
+fn decode_piece(piece: &[u8], before: usize, out: &mut Vec<u8>) -> Result<(), Refusal> {
+    let invalid = |e: data_encoding::DecodeError| {
+        Refusal::Invalid(format!("{} at {}", e.kind, before + e.position))
+    };
+    let len = BASE64_NOPAD.decode_len(piece.len()).map_err(invalid)?;
+    let at = out.len();
+    out.resize(at + len, 0);
+    let n = BASE64_NOPAD
+        .decode_mut(piece, &mut out[at..])
+        .map_err(|partial| invalid(partial.error))?;
+    out.truncate(at + n);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -54,6 +84,32 @@ mod tests {
     fn skips_what_is_outside_the_alphabet_and_tolerates_missing_padding() {
         assert_eq!(decode(b"QU\r\nJD\n!RA"), Ok(b"ABCD".to_vec()));
         assert_eq!(decode(b"QUJDRA=="), Ok(b"ABCD".to_vec()));
+    }
+
+    #[test]
+    fn decodes_across_pieces_as_in_one() {
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        let mut encoded = data_encoding::BASE64.encode(&bytes).into_bytes();
+        // Line breaks every 76 symbols, as a MIME body has them.
+        let lines: Vec<u8> = encoded
+            .chunks(76)
+            .flat_map(|l| l.iter().copied().chain(*b"\r\n"))
+            .collect();
+        assert_eq!(decode(&lines), Ok(bytes.clone()));
+        // A last symbol whose bits cannot be, past the first piece: named
+        // at its place in all, as data_encoding names it decoding at once.
+        encoded.truncate(encoded.len() - 5);
+        let last = encoded.len() - 1;
+        encoded[last] = b'B';
+        assert!(encoded.len() > PIECE);
+        let whole = BASE64_NOPAD.decode(&encoded).unwrap_err();
+        assert_eq!(
+            decode(&encoded),
+            Err(Refusal::Invalid(format!(
+                "{} at {}",
+                whole.kind, whole.position
+            )))
+        );
     }
 
     #[test]
