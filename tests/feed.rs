@@ -254,7 +254,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = case_trials("feed", "feed/", 8, file!(), run_case);
+    let mut trials = case_trials("feed", "feed/", 9, file!(), run_case);
     let gofeed = std::env::var_os("LINKBASE_GOFEED_DIR").map_or_else(
         || PathBuf::from("/usr/share/gocode/src/github.com/mmcdole/gofeed/testdata"),
         PathBuf::from,

@@ -268,3 +268,44 @@ fn decoded_bodies_at_j8_are_held_within_the_budget() {
         rss::in_megabytes(one)
     );
 }
+
+/// Bombs in the third WARC, and the links in each: 1.5 MB decoded, 8 of
+/// them fit in the budget of `--max-size 12M`, but each costs about 15×
+/// that to rewrite.
+const COSTLY_BOMBS: usize = 3;
+const COSTLY_LINKS: usize = 150_000;
+
+/// 3. The budget counts what a body costs to rewrite (issue 40): three
+///    bombs of 1.5 MB of `<a href=x>` each, `--max-size 12M`. Their decoded
+///    bodies fit in the budget eight times over, so a budget of decoded
+///    bytes let `-j 2` rewrite two at once, each costing about 22 MB (145
+///    bytes a link); counted in units of what a body costs to rewrite
+///    (`budget::rewrite_cost`), each is over the limit and runs alone. The
+///    peak above the baseline at `-j 2` must be at most 1.5× the peak at
+///    `-j 1`.
+#[cfg(target_os = "linux")]
+#[test]
+fn bombs_whose_rewrite_does_not_fit_together_run_one_at_a_time() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let links = |gz: &mut dyn Write| {
+        for _ in 0..COSTLY_LINKS {
+            gz.write_all(b"<a href=x>")?;
+        }
+        Ok(())
+    };
+    let generate =
+        |out: &mut std::io::BufWriter<std::fs::File>| gzip_bodies(out, COSTLY_BOMBS, links, false);
+    let peaks = peaks_above_baseline(generate, COSTLY_BOMBS, "12M", &["1", "2"], "warc");
+    let (one, two) = (peaks[0], peaks[1]);
+    assert!(
+        one > 15 << 20,
+        "-j 1: {} above the baseline",
+        rss::in_megabytes(one)
+    );
+    assert!(
+        (two as f64) <= 1.5 * one as f64,
+        "-j 2 peaked at {} above the baseline, -j 1 at {}: two costly bodies rewritten at once",
+        rss::in_megabytes(two),
+        rss::in_megabytes(one)
+    );
+}

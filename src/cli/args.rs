@@ -26,7 +26,8 @@ Examples:
   linkbase -r site/ --url-prefix https://example.org/ -g '!drafts' --diff | less
 
 Exit status: 0 all done; 1 something was skipped, not written, or a link
-failed to resolve (with --check: an input would change); 2 usage error.
+failed to resolve (with --check: an input would change); 2 usage error;
+--filter: 0 the whole message written, 75 anything else (the MTA retries).
 Errors name the file (and MIME part).
 Interrupted (Ctrl-C, SIGTERM): unfinished files removed, exit status 130/143.";
 
@@ -126,9 +127,10 @@ pub struct RewriteArgs {
     pub check: bool,
 
     /// Mail filter: one message from standard input to standard output;
-    /// exit 0 whenever a message is written (the original unchanged, with
-    /// the problem on standard error, when it cannot be rewritten), 75 when
-    /// it cannot be read or written, so that the MTA retries. Read as a
+    /// exit 0 when the whole message is written (the original unchanged,
+    /// with the problem on standard error, when it cannot be rewritten), 75
+    /// in every other outcome (not read or not written whole, standard
+    /// output closed, interrupted), so that the MTA retries. Read as a
     /// message unless --format says otherwise (docs/mime.md).
     #[arg(long, help_heading = OUTPUT,
           conflicts_with_all = ["in_place", "output", "diff", "check", "recursive", "report"])]

@@ -149,3 +149,184 @@ fn a_wrong_command_line_is_a_temporary_failure_not_a_bounce() {
         )
     );
 }
+
+const TEMPFAIL: &str =
+    "; exit status 75 (temporary failure: the mail system keeps the message and tries again)\n";
+
+/// A message whose one link is rewritten (so that delivered unchanged and
+/// rewritten differ).
+fn relative_message() -> String {
+    format!("{HEAD}Content-Base: https://example.org/news/\r\n\r\n<a href=\"x.html\">x</a>\r\n")
+}
+
+/// `linkbase --filter` run by `sh -c SCRIPT` (`$0` the binary), the
+/// message on standard input.
+fn via_shell(script: &str, message: &str) -> (String, String, Option<i32>) {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_linkbase")])
+        .env_remove("LINKBASE_TEST_FILTER_PANIC_AT")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh");
+    let mut stdin = child.stdin.take().unwrap();
+    // The filter may exit without reading (a closed output): ignore EPIPE.
+    let _ = stdin.write_all(message.as_bytes());
+    drop(stdin);
+    std_run_output(child.wait_with_output().expect("runs"))
+}
+
+fn std_run_output(out: std::process::Output) -> (String, String, Option<i32>) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn a_closed_standard_output_is_a_temporary_failure() {
+    // Before: exit 0, nothing written, nothing said (the runtime had put
+    // /dev/null in place of the closed descriptor): a mail lost.
+    let got = via_shell("exec \"$0\" --filter >&-", &relative_message());
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            format!("linkbase: error: --filter: standard output is closed: the message would be lost{TEMPFAIL}"),
+            Some(75)
+        )
+    );
+}
+
+#[test]
+fn a_closed_standard_input_is_a_temporary_failure() {
+    // Before: read as an empty message and delivered as one (exit 0).
+    let got = via_shell("exec \"$0\" --filter <&-", "");
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            format!("linkbase: error: --filter: standard input is closed: there is no message to read{TEMPFAIL}"),
+            Some(75)
+        )
+    );
+}
+
+#[test]
+fn an_empty_message_is_delivered_as_it_came_with_a_note() {
+    let got = run(linkbase().arg("--filter").write_stdin(""));
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            "linkbase: <stdin>: warning: the message is empty: delivered as it came (0 bytes)\n"
+                .to_string(),
+            Some(0)
+        )
+    );
+}
+
+#[test]
+fn a_standard_error_that_cannot_be_written_does_not_stop_the_message() {
+    // Before: the warning's eprintln! panicked on the full device: exit 101.
+    let message =
+        format!("{HEAD}Content-Base: mailto:x@example.org\r\n\r\n<a href=\"x.html\">x</a>\r\n");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let mut child = std_linkbase()
+        .arg("--filter")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .expect("runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(message.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().expect("runs");
+    assert_eq!(
+        (String::from_utf8_lossy(&out.stdout), out.status.code()),
+        (message.as_str().into(), Some(0))
+    );
+}
+
+#[test]
+fn an_internal_error_before_the_output_delivers_the_original() {
+    crate::test_hooks::require_test_hooks();
+    let message = relative_message();
+    let (stdout, stderr, status) = run(linkbase()
+        .arg("--filter")
+        .env("LINKBASE_TEST_FILTER_PANIC_AT", "write")
+        .write_stdin(message.clone()));
+    assert_eq!((stdout.as_str(), status), (message.as_str(), Some(0)));
+    assert!(
+        stderr.ends_with("linkbase: <stdin>: error: internal error (please report it): LINKBASE_TEST_FILTER_PANIC_AT=write; the message is delivered unchanged\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_internal_error_after_part_of_the_output_is_a_temporary_failure() {
+    crate::test_hooks::require_test_hooks();
+    let (_, stderr, status) = run(linkbase()
+        .arg("--filter")
+        .env("LINKBASE_TEST_FILTER_PANIC_AT", "written")
+        .write_stdin(relative_message()));
+    assert_eq!(status, Some(75), "{stderr}");
+    assert!(
+        stderr.ends_with(&format!("linkbase: error: --filter: internal error (please report it) after part of the message was written: LINKBASE_TEST_FILTER_PANIC_AT=written{TEMPFAIL}")),
+        "{stderr}"
+    );
+}
+
+/// Has `pid` a handler for SIGTERM (signal 15) yet? (/proc/PID/status,
+/// `SigCgt`, a mask in hexadecimal.)
+fn catches_sigterm(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
+}
+
+#[test]
+fn an_interrupt_is_a_temporary_failure() {
+    // Before: SIGTERM killed the filter (no exit status; pipe(8) reads a
+    // signal, and a handler exiting 143 would bounce the mail).
+    let mut child = std_linkbase()
+        .arg("--filter")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let held_open = child.stdin.take();
+    // The message is never finished (standard input held open until the
+    // end): the filter waits in read(2). Wait
+    // (without a clock: a bounded number of polls) until the handler is in.
+    let mut polls = 0;
+    while !catches_sigterm(child.id()) && polls < 10_000 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        polls += 1;
+    }
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let got = std_run_output(child.wait_with_output().expect("runs"));
+    drop(held_open);
+    assert_eq!(
+        got,
+        (
+            String::new(),
+            format!("linkbase: error: --filter: interrupted (SIGTERM) before the message was delivered{TEMPFAIL}"),
+            Some(75)
+        )
+    );
+}

@@ -22,12 +22,14 @@ pub fn std_linkbase() -> std::process::Command {
     cmd
 }
 
-/// The test hooks of the atomic writer (src/cli/atomic.rs).
-const HOOKS: [&str; 4] = [
+/// The test hooks of the atomic writer (src/cli/atomic.rs) and the mail
+/// filter (src/cli/filter.rs).
+const HOOKS: [&str; 5] = [
     "LINKBASE_TEST_FAIL_AT",
     "LINKBASE_TEST_KILL_AT",
     "LINKBASE_TEST_PAUSE_AT",
     "LINKBASE_TEST_PAUSE_FIFO",
+    "LINKBASE_TEST_FILTER_PANIC_AT",
 ];
 
 /// A pseudo-terminal: (the controlling side, the terminal side).

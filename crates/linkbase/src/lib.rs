@@ -138,6 +138,7 @@
 
 pub mod archive_copy;
 pub mod base;
+mod base64;
 mod by_format;
 mod css;
 pub mod detect;

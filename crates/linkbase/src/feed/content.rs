@@ -17,7 +17,8 @@ pub fn html(text: &str, ctx: &HtmlContext<'_>, report: &mut Report) -> Vec<Edit>
 /// HTML it encodes rewritten: decoded, rewritten by the HTML layer (in the
 /// encoding its bytes say, UTF-8 by default), encoded again with the
 /// original's line length and line breaks. No edit when nothing changed;
-/// `Err` when it is not base64.
+/// `Err` when it is not decoded (`crate::base64`: data after the `=`
+/// padding).
 pub fn base64_html(
     text: &str,
     ctx: &HtmlContext<'_>,
@@ -26,10 +27,8 @@ pub fn base64_html(
     let is_space = |c: char| c.is_ascii_whitespace();
     let value = text.trim_matches(is_space);
     let start = value.as_ptr() as usize - text.as_ptr() as usize;
-    let compact: String = value.chars().filter(|c| !is_space(*c)).collect();
-    let bytes = BASE64
-        .decode(compact.as_bytes())
-        .map_err(|e| format!("not base64 ({e})"))?;
+    // The one rule for base64, a MIME body's too (`crate::base64`).
+    let bytes = crate::base64::decode(value.as_bytes()).map_err(|e| format!("base64 with {e}"))?;
     let Some(edits) = crate::html::plan_html(&bytes, ctx, report) else {
         return Ok(Vec::new());
     };

@@ -19,13 +19,22 @@ pub enum Run {
     CData(Range<usize>),
 }
 
-/// One piece of the decoded text and where it came from.
+/// One piece of the decoded text and where it came from: text, a CDATA
+/// section, or a reference and the text that directly follows it (one
+/// piece for both: escaped HTML is a reference every few bytes, and a piece
+/// each held 32 bytes for each of them).
 #[derive(Clone, Debug)]
 struct Piece {
     /// Where it starts in the decoded text.
     at: usize,
     /// The bytes it was read from.
     source: Range<usize>,
+    /// A reference's written length (`&` to `;`), the start of `source`;
+    /// what follows it in `source` is text.
+    written: u32,
+    /// A reference's decoded length (one character), the start of the
+    /// piece's decoded text.
+    decoded: u8,
     /// What kind of run it is.
     kind: Kind,
 }
@@ -34,7 +43,7 @@ struct Piece {
 enum Kind {
     /// Text: offsets inside map through the encoding.
     Text,
-    /// A reference: one unit, never split.
+    /// A reference (one unit, never split), then text.
     Ref,
     /// A CDATA section.
     CData,
@@ -54,40 +63,110 @@ pub struct Decoded<'w> {
 /// Why character data cannot be read.
 pub type Unreadable = String;
 
-impl<'w> Decoded<'w> {
-    /// Decode `runs` of `work`'s bytes: text and CDATA from the document's
-    /// encoding, references resolved (XML's five entities and character
-    /// references; any other entity makes the data unreadable).
-    pub fn new(work: &'w XmlInput<'_>, runs: &[Run]) -> Result<Decoded<'w>, Unreadable> {
-        let mut text = String::new();
-        let mut pieces = Vec::with_capacity(runs.len());
-        for run in runs {
-            let (source, kind) = match run {
-                Run::Text(r) => (r.clone(), Kind::Text),
-                Run::Ref(r) => (r.clone(), Kind::Ref),
-                Run::CData(r) => (r.clone(), Kind::CData),
-            };
-            pieces.push(Piece {
-                at: text.len(),
-                source: source.clone(),
-                kind,
-            });
-            match kind {
-                Kind::Ref => text.push_str(&reference(work, &source)?),
-                _ if work.is_utf8() => {
-                    let bytes = &work.bytes()[source.clone()];
-                    let run = std::str::from_utf8(bytes)
-                        .map_err(|_| "bytes that are not UTF-8".to_string())?;
-                    text.push_str(run);
-                }
-                _ => text.push_str(&value::decode_text(work, &source)?),
+/// An element's character data as the reader hands it out, decoded run by
+/// run: the text and its pieces, never the runs themselves (escaped HTML
+/// content is a run every few bytes).
+#[derive(Default)]
+pub struct Collected {
+    text: String,
+    pieces: Vec<Piece>,
+    unreadable: Option<Unreadable>,
+    /// Where the first run starts in the source.
+    first: Option<usize>,
+}
+
+impl Collected {
+    /// No run yet.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    /// Where the first run starts in the source.
+    pub fn first_start(&self) -> Option<usize> {
+        self.first
+    }
+
+    /// Decode `run` of `work`'s bytes onto the text: text and CDATA from
+    /// the document's encoding, references resolved (XML's five entities
+    /// and character references; any other entity makes the data
+    /// unreadable).
+    pub fn push(&mut self, work: &XmlInput<'_>, run: Run) {
+        let (source, kind) = match run {
+            Run::Text(r) => (r, Kind::Text),
+            Run::Ref(r) => (r, Kind::Ref),
+            Run::CData(r) => (r, Kind::CData),
+        };
+        self.first.get_or_insert(source.start);
+        if self.unreadable.is_some() {
+            return;
+        }
+        let at = self.text.len();
+        let read = match kind {
+            Kind::Ref => reference(work, &source).map(|t| self.text.push_str(&t)),
+            _ if work.is_utf8() => std::str::from_utf8(&work.bytes()[source.clone()])
+                .map(|run| self.text.push_str(run))
+                .map_err(|_| "bytes that are not UTF-8".to_string()),
+            _ => value::decode_text(work, &source).map(|t| self.text.push_str(&t)),
+        };
+        if let Err(why) = read {
+            self.unreadable = Some(why);
+            return;
+        }
+        if let (Kind::Text, Some(last)) = (kind, self.pieces.last_mut()) {
+            // Text right after a reference alone: the reference's piece.
+            if last.kind == Kind::Ref
+                && last.source.end == source.start
+                && last.written as usize == last.source.len()
+            {
+                last.source.end = source.end;
+                return;
             }
         }
+        let (written, decoded) = match kind {
+            Kind::Ref => match (
+                u32::try_from(source.len()),
+                u8::try_from(self.text.len() - at),
+            ) {
+                (Ok(w), Ok(d)) => (w, d),
+                _ => {
+                    self.unreadable = Some("a reference longer than 4 GiB".to_string());
+                    return;
+                }
+            },
+            _ => (0, 0),
+        };
+        self.pieces.push(Piece {
+            at,
+            source,
+            written,
+            decoded,
+            kind,
+        });
+    }
+
+    /// The text decoded, or why it cannot be read; the runs pushed are
+    /// taken (`first_start` stays).
+    pub fn finish<'w>(&mut self) -> Result<Decoded<'w>, Unreadable> {
+        if let Some(why) = self.unreadable.take() {
+            return Err(why);
+        }
         Ok(Decoded {
-            text,
-            pieces,
+            text: std::mem::take(&mut self.text),
+            pieces: std::mem::take(&mut self.pieces),
             map: std::cell::RefCell::new(None),
         })
+    }
+}
+
+impl<'w> Decoded<'w> {
+    /// Decode `runs` of `work`'s bytes ([`Collected::push`] each).
+    #[cfg(test)]
+    pub fn new(work: &'w XmlInput<'_>, runs: &[Run]) -> Result<Decoded<'w>, Unreadable> {
+        let mut collected = Collected::default();
+        for run in runs {
+            collected.push(work, run.clone());
+        }
+        collected.finish()
     }
 
     /// The piece the decoded offset `at` is in (the last one starting at
@@ -106,11 +185,23 @@ impl<'w> Decoded<'w> {
     fn source_offset(&self, work: &'w XmlInput<'_>, at: usize, end: bool) -> Option<usize> {
         let index = self.piece(at, end)?;
         let piece = &self.pieces[index];
-        let inside = at - piece.at;
+        let mut inside = at - piece.at;
+        // The text: after the reference the piece may start with.
+        let mut text_start = piece.source.start;
+        if piece.kind == Kind::Ref {
+            let decoded = usize::from(piece.decoded);
+            if inside < decoded {
+                // Inside the reference: a whole unit.
+                return Some(match end && inside > 0 {
+                    true => piece.source.start + piece.written as usize,
+                    false => piece.source.start,
+                });
+            }
+            inside -= decoded;
+            text_start += piece.written as usize;
+        }
         match piece.kind {
-            Kind::Ref if end => Some(piece.source.end),
-            Kind::Ref => Some(piece.source.start),
-            _ if work.is_utf8() => Some(piece.source.start + inside),
+            _ if work.is_utf8() => Some(text_start + inside),
             _ => {
                 let mut cache = self.map.borrow_mut();
                 let fresh = match &*cache {
@@ -118,14 +209,14 @@ impl<'w> Decoded<'w> {
                     None => true,
                 };
                 if fresh {
-                    let bytes = &work.bytes()[piece.source.clone()];
+                    let bytes = &work.bytes()[text_start..piece.source.end];
                     *cache = Some((index, 0, OffsetMap::new(bytes, work.encoding, 0)));
                 }
                 let (_, last, map) = cache.as_mut()?;
                 *last = inside;
                 // An ASCII-compatible encoding (XmlInput takes no other):
                 // no shift state, so a range ends where its text ends.
-                map.start(inside).map(|o| piece.source.start + o)
+                map.start(inside).map(|o| text_start + o)
             }
         }
     }

@@ -5,7 +5,7 @@
 //! reads (`XmlInput::bytes`), found in document order.
 
 use super::content;
-use super::text::{Decoded, Run};
+use super::text::{Collected, Decoded, Run};
 use super::vocab::{self, Content, Place, Root, Vocab};
 use crate::base::{establish, BaseRule, EstablishedBase};
 use crate::html::{AttrNs, ElementNs, HtmlContext};
@@ -73,7 +73,8 @@ struct Collecting {
     /// The depth of the element (the stack's length with it open).
     depth: usize,
     what: Collect,
-    runs: Vec<Run>,
+    /// Its character data, decoded as it is read.
+    runs: Collected,
     /// Held an element, a comment or an instruction: not plain text.
     mixed: bool,
     name: String,
@@ -475,7 +476,7 @@ impl Walk<'_, '_> {
         self.collecting = Some(Collecting {
             depth,
             what,
-            runs: Vec::new(),
+            runs: Collected::default(),
             mixed: false,
             name: qname.to_string(),
             base,
@@ -484,7 +485,7 @@ impl Walk<'_, '_> {
 
     fn run_of(&mut self, run: Run) {
         if let Some(c) = self.collecting.as_mut() {
-            c.runs.push(run);
+            c.runs.push(self.work, run);
         }
     }
 
@@ -504,7 +505,7 @@ impl Walk<'_, '_> {
     }
 
     /// The character data of a URL place or of HTML content, complete.
-    fn finish(&mut self, c: Collecting) {
+    fn finish(&mut self, mut c: Collecting) {
         if c.runs.is_empty() {
             return;
         }
@@ -513,7 +514,7 @@ impl Walk<'_, '_> {
             let message = format!("<{name}> holds elements, comments or instructions besides its text: left unchanged");
             return self.problem(Severity::Warning, message);
         }
-        let decoded = match Decoded::new(self.work, &c.runs) {
+        let decoded = match c.runs.finish() {
             Ok(d) => d,
             Err(why) => {
                 let message = format!("<{name}>: {why}; left unchanged");
@@ -573,9 +574,7 @@ impl Walk<'_, '_> {
         }
         let start = value.as_ptr() as usize - text.as_ptr() as usize;
         if self.explain {
-            let at = match &c.runs[0] {
-                Run::Text(r) | Run::Ref(r) | Run::CData(r) => r.start,
-            };
+            let at = c.runs.first_start().unwrap_or(0);
             let line = self.line(at);
             self.found.push(Found {
                 line,

@@ -550,10 +550,13 @@ impl Planner<'_, '_> {
         rewritten.extend_from_slice(tail);
         // Base64 text keeps its own line breaks: CRLF (canonical, RFC 2045)
         // when it had them, whatever the layer wrote.
-        if encoding == TransferEncoding::Base64
+        let crlf_text = encoding == TransferEncoding::Base64
             && !is_utf16(&content, entity)
-            && Newline::detect(&content) == Some(Newline::CrLf)
-        {
+            && Newline::detect(&content) == Some(Newline::CrLf);
+        // The decoded content is not needed past here: not held beside the
+        // rewritten content and its encoding.
+        drop(content);
+        if crlf_text {
             rewritten = transfer::lone_lf_to_crlf(&rewritten).into_owned();
         }
         let body = &self.scope.input[entity.body.clone()];

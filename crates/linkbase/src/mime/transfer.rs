@@ -3,7 +3,7 @@
 //! within the line limits, and never with a line an enclosing multipart
 //! would read as its boundary.
 
-use data_encoding::{Specification, BASE64_NOPAD};
+use data_encoding::Specification;
 use std::borrow::Cow;
 
 /// A part's Content-Transfer-Encoding.
@@ -154,24 +154,9 @@ pub fn decode<'b>(
     }
 }
 
+/// The one rule for base64 (`crate::base64`), as a body's error.
 fn decode_base64(body: &[u8]) -> Result<Vec<u8>, TransferError> {
-    let is_symbol = |b: &u8| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/';
-    let end = memchr::memchr(b'=', body).unwrap_or(body.len());
-    // The rewritten content replaces the whole body: data after the padding
-    // would be lost, so such a body is not decoded at all.
-    if body[end..].iter().any(is_symbol) {
-        return Err(TransferError(
-            "base64 body has data after its `=` padding".to_string(),
-        ));
-    }
-    let mut symbols: Vec<u8> = body[..end].iter().copied().filter(is_symbol).collect();
-    if symbols.len() % 4 == 1 {
-        // One stray symbol cannot carry a byte.
-        symbols.pop();
-    }
-    BASE64_NOPAD
-        .decode(&symbols)
-        .map_err(|e| TransferError(format!("base64 body cannot be decoded: {e}")))
+    crate::base64::decode(body).map_err(|e| TransferError(format!("base64 body has {e}")))
 }
 
 /// Where the encoded result must fit.

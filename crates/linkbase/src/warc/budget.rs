@@ -39,12 +39,42 @@
 //!
 //! The order of the output does not depend on who waits: records are
 //! written in input order (`pipeline.rs`).
+//!
+//! **What a share counts.** Not only the decoded body: once a body is
+//! decoded and known to be rewritten, its share grows to the body plus
+//! what rewriting it will cost ([`rewrite_cost`]: its tree and text, a
+//! multiple of its size, and its edits, about 145 bytes a link,
+//! docs/hardening.md), estimated in one pass over the body. A body whose
+//! rewrite would not fit beside the others' within the limit waits, and
+//! one too costly to run beside any other runs alone (as the oldest).
 
 use std::collections::BTreeSet;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// A share takes part in the budget from this size on.
 pub const SHARED_FROM: u64 = 1 << 20;
+
+/// What rewriting a body costs besides the body, per byte of it: its text
+/// and tree (an ordinary page peaks under 4× its size, docs/performance.md).
+pub const WORK_PER_BYTE: u64 = 3;
+
+/// What rewriting costs per link besides [`WORK_PER_BYTE`]: its edit, its
+/// new value, its tree node and attribute (a page of nothing but 10-byte
+/// links peaks at about 145 bytes a link; `tests/output_growth.rs` holds it
+/// under 185 with the bytes counted above).
+pub const WORK_PER_LINK: u64 = 160;
+
+/// The memory rewriting `body` will take besides `body` itself, estimated
+/// in one pass: [`WORK_PER_BYTE`] a byte, and [`WORK_PER_LINK`] for each
+/// `=` (every attribute value, quoted or not, escaped or not, follows one;
+/// a link is an attribute value) and each `(` (a CSS `url(`). Text without
+/// them costs its multiple only; a page of dense links counts each of them.
+pub fn rewrite_cost(body: &[u8]) -> u64 {
+    let links = body.iter().filter(|&&b| b == b'=' || b == b'(').count() as u64;
+    (body.len() as u64)
+        .saturating_mul(WORK_PER_BYTE)
+        .saturating_add(links.saturating_mul(WORK_PER_LINK))
+}
 
 /// The bytes reserved, the holders by ticket, the next ticket.
 struct State {

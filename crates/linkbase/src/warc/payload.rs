@@ -150,7 +150,8 @@ pub struct Payload<'a> {
 impl<'a> Payload<'a> {
     /// The payload of `record`, or why it is not rewritten. Its body, as
     /// it is decoded or (stored so) once it is known to be rewritten, is
-    /// reserved in the process's budget ([`budget::DECODED`], of `max`):
+    /// reserved in the process's budget ([`budget::DECODED`], of `max`),
+    /// and then what rewriting it will cost ([`budget::rewrite_cost`]):
     /// this may wait for other records' conversions to be done.
     pub fn of(record: &'a Record, max: u64) -> Result<Payload<'a>, PassedOver> {
         let kind = record.record_type();
@@ -171,7 +172,7 @@ impl<'a> Payload<'a> {
         if kind != "response" {
             let content_type = block_type.to_string();
             let format = format_of(&content_type, Some(block))?;
-            share.grow_to(block.len() as u64);
+            share.grow_to((block.len() as u64).saturating_add(budget::rewrite_cost(block)));
             return Ok(Payload {
                 format,
                 share,
@@ -203,8 +204,11 @@ impl<'a> Payload<'a> {
             Format::Auto => format_of(&content_type, Some(&response.body))?,
             known => known,
         };
-        // A body stored with no coding: its size, now it is rewritten.
-        share.grow_to(response.body.len() as u64);
+        // The body (one stored with no coding: its size, now it is
+        // rewritten) and what rewriting it will cost (budget.rs).
+        share.grow_to(
+            (response.body.len() as u64).saturating_add(budget::rewrite_cost(&response.body)),
+        );
         Ok(Payload {
             body: response.body,
             format,
