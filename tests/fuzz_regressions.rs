@@ -345,11 +345,12 @@ fn documents_that_decode_one_way_only_are_rewritten() {
 /// the body of `fuzz/fuzz_targets/<target>.rs`): panics on a violation.
 type TargetCheck = fn(&str, &[u8]);
 
-/// Every fuzz target with its check and the number of seeds it had when
-/// this replay was written (a floor: seeds are added, never lost).
+/// Every fuzz target with its check and the exact number of seeds in its
+/// folder (a finding's fix adds its seed and raises the count; a seed lost
+/// or added without it fails).
 const TARGETS: [(&str, TargetCheck, usize); 7] = [
-    ("html", html_fuzz_input::check_html_input, 15),
-    ("mime", mime_fuzz_input::check_mime_input, 15),
+    ("html", html_fuzz_input::check_html_input, 21),
+    ("mime", mime_fuzz_input::check_mime_input, 16),
     ("resolve", resolve_fuzz_input::check_resolve_input, 7),
     (
         "string_layers",
@@ -360,7 +361,7 @@ const TARGETS: [(&str, TargetCheck, usize); 7] = [
     (
         "stateful_charsets",
         stateful_charsets_fuzz_input::check_stateful_charsets_input,
-        7,
+        8,
     ),
     ("warc", warc_fuzz_input::check_warc_input, 7),
 ];
@@ -371,7 +372,9 @@ const TARGETS: [(&str, TargetCheck, usize); 7] = [
 /// the target's own check, every file once, deterministically. Every
 /// failing seed is named, not only the first; a seed folder without a
 /// target, a target without a seed folder (`fuzz/Cargo.toml`'s `[[bin]]`s),
-/// or fewer seeds than before fail too.
+/// or a folder holding other than exactly its count in `TARGETS` (a
+/// finding's seed added with the count raised in the same commit; a seed
+/// lost fails) fail too.
 #[test]
 fn every_seed_passes_its_targets_check() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
@@ -402,16 +405,17 @@ fn every_seed_passes_its_targets_check() {
     assert_eq!(folders, known, "fuzz/seeds/'s folders against the targets");
 
     let mut failures = Vec::new();
-    for (target, check, floor) in TARGETS {
+    for (target, check, count) in TARGETS {
         let folder = root.join("seeds").join(target);
         let mut seeds: Vec<_> = std::fs::read_dir(&folder)
             .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
             .map(|e| e.expect("seed").path())
             .collect();
         seeds.sort();
-        if seeds.len() < floor {
+        if seeds.len() != count {
             failures.push(format!(
-                "fuzz/seeds/{target}: {} seeds, there were {floor}: seeds lost",
+                "fuzz/seeds/{target}: {} seeds, expected exactly {count} (TARGETS): \
+                 a seed lost, or one added without its count",
                 seeds.len()
             ));
         }
