@@ -405,6 +405,26 @@ fn every_seed_passes_its_targets_check() {
     assert_eq!(folders, known, "fuzz/seeds/'s folders against the targets");
 
     let mut failures = Vec::new();
+    // Every finding is named by a test of this file (its seed's file name
+    // is in it): a finding added with its seed alone fails here.
+    const SOURCE: &str = include_str!("fuzz_regressions.rs");
+    for (target, _, _) in TARGETS {
+        for entry in std::fs::read_dir(root.join("seeds").join(target)).expect("fuzz/seeds") {
+            let file = entry
+                .expect("seed")
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            let named =
+                SOURCE.contains(&format!("\"{file}\"")) || SOURCE.contains(&format!("/{file}\""));
+            if file.starts_with("finding") && !named {
+                failures.push(format!(
+                    "fuzz/seeds/{target}/{file}: a finding that no test of \
+                     tests/fuzz_regressions.rs names (add it to finding_replays! at least)"
+                ));
+            }
+        }
+    }
     for (target, check, count) in TARGETS {
         let folder = root.join("seeds").join(target);
         let mut seeds: Vec<_> = std::fs::read_dir(&folder)
@@ -984,4 +1004,46 @@ fn stray_from_line_after_the_content_type() {
             }
         )]
     );
+}
+
+/// Replays one seed through its target's check (`TARGETS`), as the gate
+/// does, as a test of its own.
+fn replay(target: &str, seed: &str) {
+    let (_, check, _) = TARGETS
+        .iter()
+        .find(|(name, _, _)| *name == target)
+        .expect("a target of TARGETS");
+    let name = format!("fuzz/seeds/{target}/{seed}");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&name);
+    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    check(&name, &data);
+}
+
+/// The findings whose seed no test above reads by name, each replayed
+/// through its target's check as a named test (`cargo test --test
+/// fuzz_regressions finding_`): it runs alone, and fails when its seed is
+/// gone or its check fails on it.
+macro_rules! finding_replays {
+    ($($test:ident: $target:literal, $seed:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                replay($target, $seed);
+            }
+        )*
+    };
+}
+
+finding_replays! {
+    finding_html_comment_after_body: "html", "finding-comment-after-body";
+    finding_html_nul_ends_the_head: "html", "finding-nul-ends-the-head";
+    finding_html_style_end_tag_in_url: "html", "finding-style-end-tag-in-url";
+    finding_html_unrepresentable_tree: "html", "finding-unrepresentable-tree";
+    finding_6_html_nul_in_attribute_name_legacy_encoding: "html", "finding6-nul-in-attribute-name-legacy-encoding";
+    finding_6_html_nul_in_comment: "html", "finding6-nul-in-comment";
+    finding_6_html_unencodable_char_in_element_name: "html", "finding6-unencodable-char-in-element-name";
+    finding_22_mime_mbox_bom_from_line_content_base_quote: "mime", "finding-22-mbox-bom-from-line-content-base-quote";
+    finding_mime_lone_cr_in_nested_content_type: "mime", "finding-lone-cr-in-nested-content-type";
+    finding_mime_mbox_unescaped_from_line: "mime", "finding-mbox-unescaped-from-line";
+    finding_mime_rfc822_header_line_without_colon: "mime", "finding-rfc822-header-line-without-colon";
 }
