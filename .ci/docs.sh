@@ -20,7 +20,9 @@ python3 scripts/messages.py --check
 missing=0
 for page in docs/*.md docs/*.txt; do
   name=${page#docs/}
-  [ "$name" = README.md ] && continue
+  if [ "$name" = README.md ]; then
+    continue
+  fi
   if ! grep -q "](${name})" docs/README.md; then
     echo "error: docs/README.md does not list $page (one line: what it covers)" >&2
     missing=1
@@ -32,5 +34,7 @@ for name in $(grep -o '](\([a-z0-9_.-]*\.\(md\|txt\)\))' docs/README.md | sed 's
     missing=1
   fi
 done
-[ "$missing" = 0 ] && echo "docs index: every page of docs/ listed"
-exit "$missing"
+if [ "$missing" != 0 ]; then
+  exit 1
+fi
+echo "docs index: every page of docs/ listed"

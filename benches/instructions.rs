@@ -250,8 +250,26 @@ fn write_baseline(rustc: &str, counts: &[(String, u64)]) -> Result<(), String> {
     std::fs::write(BASELINE, text).map_err(|e| format!("{BASELINE}: {e}"))
 }
 
+/// `true` when `LINKBASE_INSTRUCTIONS_UPDATE=1`, `false` when it is unset;
+/// an error for any other value (`0`, `true`, empty): only `1` rewrites
+/// the baseline, so that a stray setting can neither rewrite it by
+/// accident nor leave a reader unsure whether it was checked (`.ci/run`
+/// refuses the variable altogether).
+fn update_requested() -> Result<bool, String> {
+    match std::env::var_os("LINKBASE_INSTRUCTIONS_UPDATE") {
+        None => Ok(false),
+        Some(value) if value == "1" => Ok(true),
+        Some(value) => Err(format!(
+            "LINKBASE_INSTRUCTIONS_UPDATE={value:?}: only LINKBASE_INSTRUCTIONS_UPDATE=1 \
+             rewrites benches/instructions.txt; unset it to check the counts"
+        )),
+    }
+}
+
 fn main() {
     let result = (|| -> Result<bool, String> {
+        // Decided first: a refused value stops the run before minutes of counting.
+        let update = update_requested()?;
         let cache = std::env::var_os("LINKBASE_BENCH_CACHE")
             .map(PathBuf::from)
             .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-pages"));
@@ -267,7 +285,7 @@ fn main() {
             counts.push((workload.name.to_string(), total));
         }
         let rustc = rustc();
-        if std::env::var_os("LINKBASE_INSTRUCTIONS_UPDATE").is_some() {
+        if update {
             write_baseline(&rustc, &counts)?;
             for (name, n) in &counts {
                 println!("{name:6} {n:>14}");

@@ -65,7 +65,9 @@ for target in "${targets[@]}"; do
         mkdir -p "$corpus"
     fi
     dirs=("$corpus")
-    [ -d "seeds/$target" ] && dirs+=("seeds/$target")
+    if [ -d "seeds/$target" ]; then
+        dirs+=("seeds/$target")
+    fi
     echo "== fuzz $target for ${seconds}s${smoke:+ from the seeds alone} ($toolchain ${flags[*]})"
     status=0
     nice -n 19 cargo "$toolchain" fuzz run "${flags[@]}" "$target" "${dirs[@]}" -- \

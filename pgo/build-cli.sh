@@ -27,7 +27,14 @@ ROUNDS=${LINKBASE_PGO_ROUNDS:-5}
 OUT=$PWD/target/pgo
 RAW=$OUT/cli-raw
 PROFDATA=$(pgo/llvm-profdata.sh)
-mapfile -t FILES < <(pgo/files.sh)
+# Read through a variable, not `mapfile < <(…)`: a failing pgo/files.sh
+# then stops the build (set -e) instead of training on what it printed.
+files=$(pgo/files.sh)
+mapfile -t FILES <<<"$files"
+if [ -z "$files" ] || [ "${#FILES[@]}" -lt 100 ]; then
+  echo "$0: pgo/files.sh listed ${#FILES[@]} training files, not the fixtures' 100 or more" >&2
+  exit 1
+fi
 
 echo "pgo/build-cli.sh: 1/4 instrumented build (target/pgo/cli-instrumented)" >&2
 CARGO_TARGET_DIR=$OUT/cli-instrumented RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-Cprofile-generate=$RAW" \

@@ -29,7 +29,14 @@ OUT=$PWD/target/pgo
 RAW=$OUT/wheel-raw
 MATURIN=${MATURIN:-maturin}
 PROFDATA=$(pgo/llvm-profdata.sh)
-mapfile -t FILES < <(pgo/files.sh)
+# Read through a variable, not `mapfile < <(…)`: a failing pgo/files.sh
+# then stops the build (set -e) instead of training on what it printed.
+files=$(pgo/files.sh)
+mapfile -t FILES <<<"$files"
+if [ -z "$files" ] || [ "${#FILES[@]}" -lt 100 ]; then
+  echo "$0: pgo/files.sh listed ${#FILES[@]} training files, not the fixtures' 100 or more" >&2
+  exit 1
+fi
 generate="${RUSTFLAGS:+$RUSTFLAGS }-Cprofile-generate=$RAW"
 
 echo "python/build-wheel.sh: 1/4 instrumented wheel (target/pgo/wheel-instrumented)" >&2

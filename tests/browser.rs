@@ -4,14 +4,16 @@
 //! URLs it resolves must be the same.
 //!
 //! A local HTTP server on 127.0.0.1 (its own thread, stopped when the test
-//! ends, and in any case after two minutes) serves `harness.html`, whose
+//! ends) serves `harness.html`, whose
 //! frames hold a UTF-8 page linking a stand-alone style sheet, a
 //! windows-1252 page linking a windows-1252 sheet (`@charset`), and a page
 //! whose `<base href>` browsers read their own way (`http:b\sub/`), and two
 //! pages nested 511 and 510 elements deep, where Chromium's tree depth cap
 //! (docs/hardening.md) takes a template's `<base>` and link, or its link
-//! alone, out of the template into the document. Chromium (`--dump-dom`) runs the harness's script, which
-//! writes what the DOM resolved each value to: the reflected properties
+//! alone, out of the template into the document. Chromium runs the harness's script, which
+//! posts to the server what the DOM resolved each value to (the test waits
+//! for that post, however long a loaded machine takes: no clock but a
+//! 20-minute watchdog for a hung browser, `tests/common/chromium.rs`): the reflected properties
 //! (`a.href`, `img.src`, `img.currentSrc`, `form.action`, …), each `srcset`
 //! candidate, computed `background-image` (CSS `url()` in `<style>`, `style`
 //! attributes and the linked sheet) and `@import`ed sheets' URLs. The pages
@@ -63,9 +65,9 @@ const CAP_AS_LINKBASE_FROM: u32 = 156;
 
 /// Load `url` in headless Chromium and return the harness's result: what
 /// each URL-bearing value resolved to.
-fn read_site(chromium: &Path, url: &str) -> BTreeMap<String, String> {
-    serde_json::from_value(read_in_chromium(chromium, url, 5000))
-        .expect("the harness writes a JSON object of strings")
+fn read_site(chromium: &Path, server: &Server, url: &str) -> BTreeMap<String, String> {
+    let result = read_in_chromium(chromium, server, url).unwrap_or_else(|e| panic!("{url}: {e}"));
+    serde_json::from_value(result).expect("the harness writes a JSON object of strings")
 }
 
 /// The site with `DOCUMENTS` as written (`None`) or rewritten with `profile`.
@@ -124,7 +126,7 @@ fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
     let elsewhere = format!("http://127.0.0.1:{port}/elsewhere/harness.html");
 
     *site.lock().unwrap() = site_files(port, None).0;
-    let original = read_site(&chromium, &harness);
+    let original = read_site(&chromium, &server, &harness);
     if std::env::var_os("LINKBASE_BROWSER_DUMP").is_some() {
         for (key, url) in &original {
             eprintln!("{key}\t{url}");
@@ -146,8 +148,8 @@ fn a_rewritten_page_leads_where_the_original_led_in_chromium() {
             all.insert(path.replacen("/site/", "/elsewhere/", 1), file.clone());
         }
         *site.lock().unwrap() = all;
-        let after = read_site(&chromium, &harness);
-        let moved = read_site(&chromium, &elsewhere);
+        let after = read_site(&chromium, &server, &harness);
+        let moved = read_site(&chromium, &server, &elsewhere);
         for (key, url) in &original {
             // Same-document references (`#top`, ``) follow the document.
             let same_document = DOCUMENTS.iter().any(|(path, _)| {

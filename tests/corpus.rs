@@ -28,6 +28,11 @@ use splice_check::RegionKind;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// The files of the shared corpus (`../shared/corpus/mime`, licences and
+/// notes aside): the run must read exactly these many, so that a folder
+/// lost or unreadable cannot pass unnoticed (issue 43).
+const CORPUS_FILES: usize = 229;
+
 /// `../shared/corpus/mime` beside the checkout, or `$LINKBASE_CORPUS` when set
 /// (a work tree elsewhere).
 fn corpus_root() -> PathBuf {
@@ -100,8 +105,8 @@ struct Totals {
 }
 
 /// One trial per file of the corpus, `corpus/<path under the corpus>`, when
-/// the corpus is there (and `corpus: files found`, failing when it is
-/// empty); one trial reported as skipped (libtest's "ignored", with the
+/// the corpus is there (and `corpus: files found`, failing unless it finds
+/// exactly `CORPUS_FILES`); one trial reported as skipped (libtest's "ignored", with the
 /// reason in its name) when it is not, never as passed; a failure when it
 /// is not and `LINKBASE_REQUIRE_CORPUS=1`. After the run, the totals; with
 /// `-- --nocapture` also the problems found and the files checked part by
@@ -131,10 +136,17 @@ fn main() {
     paths.sort();
     let found = paths.len();
     let shown_root = root.display().to_string();
-    let mut trials = vec![Trial::test("corpus: files found", move || match found {
-        0 => Err(format!("the corpus folder {shown_root} is empty").into()),
-        _ => Ok(()),
-    })];
+    let mut trials = vec![Trial::test(
+        format!("corpus: files found (exactly {CORPUS_FILES})"),
+        move || match found {
+            CORPUS_FILES => Ok(()),
+            _ => Err(format!(
+                "{found} files in {shown_root}, where the shared corpus has {CORPUS_FILES}: \
+                 a folder lost or added (a new corpus: change CORPUS_FILES with it)"
+            )
+            .into()),
+        },
+    )];
     let totals = Arc::new(Mutex::new(Totals::default()));
     for path in paths {
         let name = path

@@ -12,7 +12,10 @@
 //!   `/usr/share/gocode/src/github.com/mmcdole/gofeed/testdata`;
 //!   `gofeed/<path>`) and, when `LINKBASE_FEEDPARSER_TESTS` names it,
 //!   feedparser's test suite (`feedparser/<path>`). When
-//!   `LINKBASE_REQUIRE_GOFEED=1` (CI) a missing gofeed is a failure.
+//!   `LINKBASE_REQUIRE_GOFEED=1` (CI) a missing gofeed is a failure. Each
+//!   folder must be read whole and hold exactly the feeds counted here
+//!   (`GOFEED_FEEDS`, `FEEDPARSER_FEEDS`): a wrong or missing
+//!   `LINKBASE_FEEDPARSER_TESTS` fails, it does not run no trials.
 //!
 //! Every fixture and corpus feed is checked, besides: every edit lies inside
 //! a value (an attribute named `href`, `src`, `url`, `uri` or `xml:base`, or
@@ -213,15 +216,34 @@ fn events(input: &[u8]) -> Result<usize, String> {
     }
 }
 
+/// The feeds gofeed's test data holds (Debian 12's
+/// `golang-github-mmcdole-gofeed-dev`): the run must read exactly these.
+const GOFEED_FEEDS: usize = 495;
+/// The feeds of feedparser 6.0.14's test suite (its sdist's `tests/`,
+/// what `.ci/feeds.sh` unpacks): the run must read exactly these.
+const FEEDPARSER_FEEDS: usize = 2242;
+
 /// One trial per feed under `dir` (`*.xml`, `*.atom`, `*.rss`), named
-/// `<prefix>/<path under dir>`.
-fn corpus_trials(prefix: &str, dir: &Path) -> Vec<Trial> {
+/// `<prefix>/<path under dir>`, after one, `<prefix>: feeds found (exactly
+/// N)`, that fails unless the folder was read whole and held exactly
+/// `expected` feeds (a wrong or missing folder, or a read error, cannot
+/// pass as fewer trials).
+fn corpus_trials(prefix: &str, dir: &Path, expected: usize) -> Vec<Trial> {
     let mut files = Vec::new();
-    walk(dir, &mut files);
+    let walked = walk(dir, &mut files);
     files.sort();
-    files
-        .into_iter()
-        .map(|path| {
+    let found = files.len();
+    let shown = dir.display().to_string();
+    let count = Trial::test(
+        format!("{prefix}: feeds found (exactly {expected})"),
+        move || match walked {
+            Err(e) => Err(e.into()),
+            Ok(()) if found == expected => Ok(()),
+            Ok(()) => Err(format!("{found} feeds in {shown}, expected {expected}").into()),
+        },
+    );
+    std::iter::once(count)
+        .chain(files.into_iter().map(|path| {
             let name = path
                 .strip_prefix(dir)
                 .unwrap_or(&path)
@@ -231,18 +253,18 @@ fn corpus_trials(prefix: &str, dir: &Path) -> Vec<Trial> {
                 let input = std::fs::read(&path)?;
                 checks(&input, BASE).map_err(|e| format!("{}: {e}", path.display()).into())
             })
-        })
+        }))
         .collect()
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
+/// Every feed under `dir` into `out`; the first folder or entry that cannot
+/// be read is the error (nothing is skipped).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         if path.is_dir() {
-            walk(&path, out);
+            walk(&path, out)?;
         } else if path
             .extension()
             .is_some_and(|e| e == "xml" || e == "atom" || e == "rss")
@@ -250,6 +272,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+    Ok(())
 }
 
 fn main() {
@@ -260,16 +283,7 @@ fn main() {
         PathBuf::from,
     );
     if gofeed.is_dir() {
-        let found = corpus_trials("gofeed", &gofeed);
-        let count = found.len();
-        trials.push(Trial::test(
-            "gofeed: feeds found (at least 400)",
-            move || match count >= 400 {
-                true => Ok(()),
-                false => Err(format!("{count} feeds").into()),
-            },
-        ));
-        trials.extend(found);
+        trials.extend(corpus_trials("gofeed", &gofeed, GOFEED_FEEDS));
     } else if std::env::var_os("LINKBASE_REQUIRE_GOFEED").is_some() {
         let shown = gofeed.display().to_string();
         trials.push(Trial::test("gofeed: test data installed", move || {
@@ -280,7 +294,11 @@ fn main() {
         }));
     }
     if let Some(dir) = std::env::var_os("LINKBASE_FEEDPARSER_TESTS") {
-        trials.extend(corpus_trials("feedparser", Path::new(&dir)));
+        trials.extend(corpus_trials(
+            "feedparser",
+            Path::new(&dir),
+            FEEDPARSER_FEEDS,
+        ));
     }
     libtest_mimic::run(&args, trials).exit();
 }

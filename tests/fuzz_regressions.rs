@@ -345,11 +345,12 @@ fn documents_that_decode_one_way_only_are_rewritten() {
 /// the body of `fuzz/fuzz_targets/<target>.rs`): panics on a violation.
 type TargetCheck = fn(&str, &[u8]);
 
-/// Every fuzz target with its check and the number of seeds it had when
-/// this replay was written (a floor: seeds are added, never lost).
+/// Every fuzz target with its check and the exact number of seeds in its
+/// folder (a finding's fix adds its seed and raises the count; a seed lost
+/// or added without it fails).
 const TARGETS: [(&str, TargetCheck, usize); 7] = [
-    ("html", html_fuzz_input::check_html_input, 15),
-    ("mime", mime_fuzz_input::check_mime_input, 15),
+    ("html", html_fuzz_input::check_html_input, 21),
+    ("mime", mime_fuzz_input::check_mime_input, 16),
     ("resolve", resolve_fuzz_input::check_resolve_input, 7),
     (
         "string_layers",
@@ -360,7 +361,7 @@ const TARGETS: [(&str, TargetCheck, usize); 7] = [
     (
         "stateful_charsets",
         stateful_charsets_fuzz_input::check_stateful_charsets_input,
-        7,
+        8,
     ),
     ("warc", warc_fuzz_input::check_warc_input, 7),
 ];
@@ -371,7 +372,9 @@ const TARGETS: [(&str, TargetCheck, usize); 7] = [
 /// the target's own check, every file once, deterministically. Every
 /// failing seed is named, not only the first; a seed folder without a
 /// target, a target without a seed folder (`fuzz/Cargo.toml`'s `[[bin]]`s),
-/// or fewer seeds than before fail too.
+/// or a folder holding other than exactly its count in `TARGETS` (a
+/// finding's seed added with the count raised in the same commit; a seed
+/// lost fails) fail too.
 #[test]
 fn every_seed_passes_its_targets_check() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
@@ -402,16 +405,37 @@ fn every_seed_passes_its_targets_check() {
     assert_eq!(folders, known, "fuzz/seeds/'s folders against the targets");
 
     let mut failures = Vec::new();
-    for (target, check, floor) in TARGETS {
+    // Every finding is named by a test of this file (its seed's file name
+    // is in it): a finding added with its seed alone fails here.
+    const SOURCE: &str = include_str!("fuzz_regressions.rs");
+    for (target, _, _) in TARGETS {
+        for entry in std::fs::read_dir(root.join("seeds").join(target)).expect("fuzz/seeds") {
+            let file = entry
+                .expect("seed")
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            let named =
+                SOURCE.contains(&format!("\"{file}\"")) || SOURCE.contains(&format!("/{file}\""));
+            if file.starts_with("finding") && !named {
+                failures.push(format!(
+                    "fuzz/seeds/{target}/{file}: a finding that no test of \
+                     tests/fuzz_regressions.rs names (add it to finding_replays! at least)"
+                ));
+            }
+        }
+    }
+    for (target, check, count) in TARGETS {
         let folder = root.join("seeds").join(target);
         let mut seeds: Vec<_> = std::fs::read_dir(&folder)
             .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
             .map(|e| e.expect("seed").path())
             .collect();
         seeds.sort();
-        if seeds.len() < floor {
+        if seeds.len() != count {
             failures.push(format!(
-                "fuzz/seeds/{target}: {} seeds, there were {floor}: seeds lost",
+                "fuzz/seeds/{target}: {} seeds, expected exactly {count} (TARGETS): \
+                 a seed lost, or one added without its count",
                 seeds.len()
             ));
         }
@@ -980,4 +1004,46 @@ fn stray_from_line_after_the_content_type() {
             }
         )]
     );
+}
+
+/// Replays one seed through its target's check (`TARGETS`), as the gate
+/// does, as a test of its own.
+fn replay(target: &str, seed: &str) {
+    let (_, check, _) = TARGETS
+        .iter()
+        .find(|(name, _, _)| *name == target)
+        .expect("a target of TARGETS");
+    let name = format!("fuzz/seeds/{target}/{seed}");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&name);
+    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    check(&name, &data);
+}
+
+/// The findings whose seed no test above reads by name, each replayed
+/// through its target's check as a named test (`cargo test --test
+/// fuzz_regressions finding_`): it runs alone, and fails when its seed is
+/// gone or its check fails on it.
+macro_rules! finding_replays {
+    ($($test:ident: $target:literal, $seed:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                replay($target, $seed);
+            }
+        )*
+    };
+}
+
+finding_replays! {
+    finding_html_comment_after_body: "html", "finding-comment-after-body";
+    finding_html_nul_ends_the_head: "html", "finding-nul-ends-the-head";
+    finding_html_style_end_tag_in_url: "html", "finding-style-end-tag-in-url";
+    finding_html_unrepresentable_tree: "html", "finding-unrepresentable-tree";
+    finding_6_html_nul_in_attribute_name_legacy_encoding: "html", "finding6-nul-in-attribute-name-legacy-encoding";
+    finding_6_html_nul_in_comment: "html", "finding6-nul-in-comment";
+    finding_6_html_unencodable_char_in_element_name: "html", "finding6-unencodable-char-in-element-name";
+    finding_22_mime_mbox_bom_from_line_content_base_quote: "mime", "finding-22-mbox-bom-from-line-content-base-quote";
+    finding_mime_lone_cr_in_nested_content_type: "mime", "finding-lone-cr-in-nested-content-type";
+    finding_mime_mbox_unescaped_from_line: "mime", "finding-mbox-unescaped-from-line";
+    finding_mime_rfc822_header_line_without_colon: "mime", "finding-rfc822-header-line-without-colon";
 }

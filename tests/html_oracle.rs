@@ -215,9 +215,44 @@ fn run_harness(cases: &[Case], exceptions: &[Exception]) -> Results {
             .unwrap_or((content_type(path).to_string(), Vec::new()))
     }));
     let url = format!("http://127.0.0.1:{}/harness.html", server.port);
-    let result = read_in_chromium(&chromium, &url, 60_000);
+    let result = read_in_chromium(&chromium, &server, &url)?;
     drop(server);
+    if let Some(error) = result.get("!error") {
+        return Err(error
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| error.to_string()));
+    }
     serde_json::from_value(result).map_err(|e| format!("the harness's result: {e}"))
+}
+
+/// The name of the trial that reports the harness's failure; every other
+/// trial that needs its results then says only "see" it (one cause, one
+/// report).
+const HARNESS_TRIAL: &str = "html-oracle: Chromium ran the harness";
+
+/// The harness's results, or a pointer to [`HARNESS_TRIAL`].
+fn harness_results(results: &Results) -> Result<&BTreeMap<String, Value>, Failed> {
+    results
+        .as_ref()
+        .map_err(|_| format!("no result from Chromium: see `{HARNESS_TRIAL}`").into())
+}
+
+/// [`run_harness`], its panics turned into its error, so that the shared
+/// results are never poisoned (a poisoned lazy value would fail every
+/// trial with its own copy of one cause).
+fn run_harness_once(cases: &[Case], exceptions: &[Exception]) -> Results {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_harness(cases, exceptions)
+    }))
+    .unwrap_or_else(|panic| {
+        let text = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a panic".into());
+        Err(format!("the harness panicked: {text}"))
+    })
 }
 
 /// A case's allowed places: `allow` entries for it or for every case.
@@ -230,7 +265,7 @@ fn allowed<'a>(exceptions: &'a [Exception], case: &str) -> Vec<&'a Exception> {
 
 /// One case's verdict.
 fn check_case(case: &Case, results: &Results, exceptions: &[Exception]) -> Result<(), Failed> {
-    let results = results.as_ref().map_err(|e| e.clone())?;
+    let results = harness_results(results)?;
     let result = results
         .get(&case.name)
         .ok_or_else(|| format!("{}: Chromium gave no result", case.name))?;
@@ -298,7 +333,7 @@ fn every_exception_is_used(
     results: &Results,
     exceptions: &[Exception],
 ) -> Result<(), Failed> {
-    let results = results.as_ref().map_err(|e| e.clone())?;
+    let results = harness_results(results)?;
     let mut unused = Vec::new();
     // An `allow` entry may list several places (comma-separated): each must be used.
     let entries = exceptions.iter().flat_map(|e| match e.kind.as_str() {
@@ -357,7 +392,7 @@ fn every_exception_is_used(
 /// A broken harness must not pass: at least 140 places were checked (142
 /// when this was written), among them each kind of value.
 fn every_kind_was_checked(results: &Results) -> Result<(), Failed> {
-    let results = results.as_ref().map_err(|e| e.clone())?;
+    let results = harness_results(results)?;
     let places: Vec<String> = results
         .values()
         .flat_map(|r| r["places"].as_array().cloned().unwrap_or_default())
@@ -390,7 +425,7 @@ fn main() {
     let results: Arc<LazyLock<Results, Box<dyn FnOnce() -> Results + Send>>> = {
         let (cases, exceptions) = (cases.clone(), exceptions.clone());
         Arc::new(LazyLock::new(Box::new(move || {
-            run_harness(&cases, &exceptions)
+            run_harness_once(&cases, &exceptions)
         })))
     };
     // Without Chromium (outside CI) the oracle's trials are ignored.
@@ -399,6 +434,16 @@ fn main() {
         count_trial("html", cases.len(), 35, file!()),
         no_test_functions(file!()),
     ];
+    {
+        let results = results.clone();
+        trials.push(
+            Trial::test(HARNESS_TRIAL, move || match &**results {
+                Ok(_) => Ok(()),
+                Err(e) => Err(e.clone().into()),
+            })
+            .with_ignored_flag(skip),
+        );
+    }
     for (i, _) in cases.iter().enumerate() {
         let (cases, results, exceptions) = (cases.clone(), results.clone(), exceptions.clone());
         let name = format!("html-oracle/{}", cases[i].name);

@@ -12,8 +12,12 @@
 //! URL, the link to the live web). The check resolves VALUE as a browser
 //! does (`url::Url::join`, the URL Standard, against the document's `file:`
 //! URL) and maps the result back to a file: the expected values are
-//! checked by the URL Standard's reading, not by our output. Each case is
-//! also run a second time over its expected output, which must not change.
+//! checked by the URL Standard's reading, not by our output. Every other
+//! value the rewrite wrote (its link records) is checked the same way: its
+//! original value resolved by `url::Url` against its base, the written one
+//! must open the file the copy holds that URL as (or be the URL, when the
+//! copy does not hold it). Each case is also run a second time over its
+//! expected output, which must not change.
 
 #[macro_use]
 #[path = "common/fixture_cases.rs"]
@@ -60,6 +64,7 @@ fn run_case(dir: &Path) -> Result<(), Failed> {
     options.url = Some(url.clone());
     options.format = Format::from_name(input_name).unwrap();
     options.offline = Some(document.clone());
+    options.keep_link_records = true;
 
     let input = std::fs::read(dir.join(input_name)).unwrap();
     let expected = read(&expected_name);
@@ -130,6 +135,86 @@ fn run_case(dir: &Path) -> Result<(), Failed> {
             )
             .into());
         }
+    }
+    every_written_value_read_by_the_url_standard(&case, &out.report.links, &copy, &doc_url)
+}
+
+/// Every value the rewrite wrote (each link record with an `after`), not
+/// only those `links.tsv` lists: its original value resolved against its
+/// base by `url::Url` (the URL Standard, not linkbase's resolver), then
+/// the written value read as a browser reads it from the document's
+/// `file:` URL must open the file the copy holds that URL as (its fragment
+/// kept), or, for a URL the copy does not hold, be that URL; a `<base
+/// href>` must be the document's own file. So no rewritten value is
+/// checked only against `expected.*`, our own output.
+fn every_written_value_read_by_the_url_standard(
+    case: &str,
+    records: &[linkbase::report::LinkRecord],
+    copy: &linkbase::offline::Copy,
+    doc_url: &url::Url,
+) -> Result<(), Failed> {
+    let mut checked = 0;
+    let written: Vec<_> = records.iter().filter(|r| r.after.is_some()).collect();
+    for record in &written {
+        let (before, after) = (record.before.trim(), record.after.as_deref().unwrap());
+        let base = record
+            .base
+            .as_deref()
+            .ok_or(format!("{case}: {before:?} was written without a base"))?;
+        let url = url::Url::parse(base)
+            .and_then(|b| b.join(before))
+            .map_err(|e| format!("{case}: {before:?} against {base}: {e}"))?;
+        let mut bare = url.clone();
+        bare.set_fragment(None);
+        let held = copy.target(url.as_str()).or(copy.target(bare.as_str()));
+        let opened = doc_url
+            .join(after)
+            .map_err(|e| format!("{case}: {after:?} does not resolve: {e}"))?;
+        if record.element == "base" {
+            // A <base href> is made the document's own file, so that the
+            // values against it resolve in the copy as they did online.
+            if &opened != doc_url {
+                return Err(format!(
+                    "{case}: <base href={before:?}> was written {after:?}, which is {opened}, \
+                     not the document's own file {doc_url}"
+                )
+                .into());
+            }
+            checked += 1;
+            continue;
+        }
+        match held {
+            Some(file) => {
+                let path = percent_encoding::percent_decode_str(opened.path())
+                    .decode_utf8()
+                    .unwrap()
+                    .into_owned();
+                let want = format!("/copy/{file}");
+                if opened.scheme() != "file"
+                    || path != want
+                    || opened.query().is_some()
+                    || opened.fragment() != url.fragment()
+                {
+                    return Err(format!(
+                        "{case}: {before:?} (the URL Standard: {url}) was written {after:?}, \
+                         which opens {opened}, not the file {want:?} with the URL's fragment"
+                    )
+                    .into());
+                }
+            }
+            None if opened != url => {
+                return Err(format!(
+                    "{case}: {before:?} (the URL Standard: {url}, not in the copy) was \
+                     written {after:?}, which leads to {opened}"
+                )
+                .into());
+            }
+            None => {}
+        }
+        checked += 1;
+    }
+    if checked == 0 {
+        return Err(format!("{case}: no written value was checked").into());
     }
     Ok(())
 }

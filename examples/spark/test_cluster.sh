@@ -32,8 +32,10 @@ stop_cluster() {
   for pgid in "${groups[@]}"; do kill -TERM -- "-$pgid" 2>/dev/null || true; done
   for _ in $(seq 50); do
     local alive=0
-    for pgid in "${groups[@]}"; do kill -0 -- "-$pgid" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && break
+    for pgid in "${groups[@]}"; do
+      if kill -0 -- "-$pgid" 2>/dev/null; then alive=1; fi
+    done
+    if [ $alive = 0 ]; then break; fi
     sleep 0.2
   done
   for pgid in "${groups[@]}"; do kill -KILL -- "-$pgid" 2>/dev/null || true; done

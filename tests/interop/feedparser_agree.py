@@ -29,22 +29,26 @@ Known disagreements (KNOWN below, each with its reason) are printed and
 counted, not failures: where the HTML standard (html5ever, what a browser
 and a web-based reader see) and feedparser's sgmllib read markup apart.
 
-One allowance, counted and printed: a field feedparser does not resolve
-(`media_content` `url`, `enclosure` `href` of RSS, `itunes` `image` …) is
-relative in A and absolute in B when B's value is A's resolved against the
-feed's base with urljoin (linkbase resolved it; feedparser did not).
+One allowance, counted and printed, named by field (UNRESOLVED_URL_FIELDS:
+the URL fields feedparser does not resolve, `media_content` `url`,
+`enclosure` `href` of RSS, `itunes` `image` …): such a field is relative in
+A and absolute in B when B's value is A's resolved against the feed's base
+with urljoin (linkbase resolved it; feedparser did not). Any other field
+(a title, a summary's text) made a URL is a difference.
 
-Usage: feedparser_agree.py LINKBASE FEED_OR_FOLDER...
+Usage: feedparser_agree.py --expect N LINKBASE FEED_OR_FOLDER...
 Prints one line per feed that differs and a summary; exits 1 on any
-difference.
+difference, and unless exactly N feeds were checked (the figure is
+.ci/feeds.sh's: a folder missing or half read fails).
 
-       feedparser_agree.py --control FEED_OR_FOLDER...
+       feedparser_agree.py --expect N --control FEED_OR_FOLDER...
 The control: B is the original itself (nothing rewritten), which must
 differ from A on some feeds (those with relative links): exits 1 when none
 does, since the comparison could then not have failed.
 """
 
 import os
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -61,6 +65,16 @@ KNOWN = {
     " reads the item after it; linkbase rewrites up to the error and reports the rest, left as it is",
 }
 TOP_LEVEL = ("feed", "entries", "bozo", "version", "namespaces")
+# The fields (their paths, list indices left out) feedparser leaves relative
+# where linkbase resolves them: the allowance above applies to these alone.
+UNRESOLVED_URL_FIELDS = {
+    "entries.feedburner_origlink",  # feedburner:origLink
+    "entries.links.href",  # RSS <enclosure url>
+    "entries.media_content.url",  # <media:content url>
+    "entries.media_thumbnail.url",  # <media:thumbnail url>
+    "entries.source.href",  # RSS <source url>
+    "feed.image.href",  # <itunes:image href>
+}
 
 
 def parse(data, base):
@@ -97,6 +111,7 @@ def differences(a, b, path, out, allowed, guid_link):
     if (
         isinstance(a, str)
         and isinstance(b, str)
+        and re.sub(r"\[\d+\]", "", path) in UNRESOLVED_URL_FIELDS
         and not urllib.parse.urlsplit(a.strip()).scheme
         and urllib.parse.urljoin(BASE, a.strip()) == b.strip()
     ):
@@ -110,6 +125,8 @@ def feeds(arguments):
         if os.path.isfile(argument):
             yield argument
             continue
+        if not os.path.isdir(argument):
+            sys.exit(f"{argument}: no such feed or folder")
         for root, _, files in sorted(os.walk(argument)):
             for name in sorted(files):
                 if name.startswith("expected."):
@@ -119,11 +136,14 @@ def feeds(arguments):
 
 
 def main():
-    linkbase = sys.argv[1]
+    if len(sys.argv) < 5 or sys.argv[1] != "--expect" or not sys.argv[2].isdigit():
+        sys.exit(__doc__)
+    expect = int(sys.argv[2])
+    linkbase = sys.argv[3]
     control = linkbase == "--control"
     checked = differing = known_count = 0
     allowed_total = []
-    for path in feeds(sys.argv[2:]):
+    for path in feeds(sys.argv[4:]):
         with open(path, "rb") as f:
             original = f.read()
         if control:
@@ -168,6 +188,10 @@ def main():
         f"{checked} feeds checked: {differing} differ, {known_count} known disagreements, "
         f"{len(allowed_total)} fields resolved by linkbase where feedparser does not"
     )
+    if checked != expect:
+        print(f"error: {checked} feeds checked, where exactly {expect} were expected: a folder "
+              "missing or half read, or feeds added without the figure (.ci/feeds.sh)")
+        sys.exit(1)
     if control:
         print(f"control: with nothing rewritten, {differing} of {checked} feeds differ")
         sys.exit(0 if differing else 1)

@@ -6,8 +6,9 @@
 Its page list (pages/pages.jsonl, WACZ 1.1.1, read from the zip here) must be
 on COPY/index.html, in its order, each page's link opening (as a browser
 reads the link from disk: joined to the start page's file: URL, escapes
-decoded) the file COPY/urls.tsv maps its URL to, which exists. Python
-standard library only. Exit status 0, or 1 with each failure on a line.
+decoded) the file COPY/urls.tsv maps its URL to, which exists; a list with
+no page fails. Python standard library only. Exit status 0, or 1 with each
+failure on a line.
 """
 import html.parser
 import json
@@ -32,6 +33,10 @@ def main():
     with zipfile.ZipFile(wacz) as z:
         lines = z.read("pages/pages.jsonl").decode().splitlines()
     pages = [json.loads(line) for line in lines[1:] if line.strip()]
+    if not pages:
+        # An empty list would pass every check below: the crawl's pages must be there.
+        print("start page: pages/pages.jsonl lists no page")
+        return 1
     with open(os.path.join(copy, "urls.tsv"), encoding="utf-8") as f:
         rows = f.read().splitlines()
     files = dict(row.split("\t") for row in rows[1:])

@@ -118,7 +118,9 @@ for p in "$here"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
             exit 1
         fi
     fi
-    [ -n "$upto" ] && [ "${name:0:4}" = "$upto" ] && break
+    if [ -n "$upto" ] && [ "${name:0:4}" = "$upto" ]; then
+        break
+    fi
 done
 if [ -n "$upto" ] && [ "${name:0:4}" != "$upto" ]; then
     echo "apply-patches.sh: no patch numbered $upto" >&2
