@@ -197,6 +197,12 @@ impl<'a> LinkRewriter<'a> {
         after
     }
 
+    /// In an offline copy, does `value` (read against the base in force)
+    /// lead to a file of the copy? Nothing is recorded.
+    pub(crate) fn is_held(&self, value: &str) -> bool {
+        self.offline().is_some() && self.decide(self.base, value).0 == Outcome::Local
+    }
+
     /// Record `value` as left alone with `outcome`, for values whose own
     /// meaning the caller knows (`<form action="">` is [`Outcome::Empty`]).
     pub fn leave(&mut self, element: &str, attribute: &str, value: &str, outcome: Outcome) {
