@@ -240,6 +240,12 @@ impl<'a> LinkRewriter<'a> {
         if outcome == Outcome::NoBase {
             self.report.left_without_base(loc);
         }
+        match outcome {
+            Outcome::Local => self.report.counts.local += 1,
+            Outcome::Rewritten if after.is_some_and(is_web) => self.report.counts.web += 1,
+            Outcome::Absolute if is_web(&clean_reference(value)) => self.report.counts.web += 1,
+            _ => {}
+        }
         self.report.link(outcome, || LinkRecord {
             file: loc.file.clone(),
             part: loc.part.clone(),
@@ -389,6 +395,12 @@ fn offline(
         }
     }
     decided
+}
+
+/// Is `url` (absolute, cleaned) an `http:` or `https:` URL?
+fn is_web(url: &str) -> bool {
+    let scheme = url.split(':').next().unwrap_or("");
+    scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")
 }
 
 /// Is `value` a `javascript:` URL?
