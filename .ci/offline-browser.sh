@@ -20,6 +20,10 @@
 #             strings a browser drops from file: URLs), and on wget -k -E
 #             (images it did not fetch linked relative: missing files).
 # Two runs of linkbase offline give the same bytes, the WARC is unchanged.
+# Before the site: tests/offline/file_chars.py, each ASCII punctuation
+# character in a file name linked raw and encoded (style sheet, image,
+# script, iframe): the ones Chromium needs encoded must be in linkbase's
+# link sets (crates/linkbase/src/offline/link.rs). About 5 s.
 # Then a real site nobody on the team wrote: Debian's python3-doc HTML, served
 # on 127.0.0.1, crawled into a WARC, made offline and checked the same way
 # over its first OFFLINE_REAL_PAGES pages (default 40; 0: all ~530, ~20 min).
@@ -67,6 +71,10 @@ check() {  # check LABEL WARC LIVE ROOT START [more check.py args]
   python3 tests/offline/check.py --label "$label" --warc "$warc" --live "$live" \
     --copy-root "$root" --copy-start "$start" --json "$work/$label.json" "$@"
 }
+
+# --- file names in links: which characters Chromium's file: loading needs encoded
+echo "== Chromium, file: names: every character it treats specially is encoded (docs/offline.md)"
+python3 tests/offline/file_chars.py
 
 # --- the test site --------------------------------------------------------------
 serve fixtures/offline/site "$work/site.port" fixtures/offline/routes.tsv
