@@ -317,10 +317,33 @@ impl<'a> LinkRewriter<'a> {
         value: &str,
     ) -> (Outcome, Option<String>, Option<String>) {
         let decided = self.decide_absolute(base, value);
-        match self.offline() {
-            Some(document) => offline(document, self.options.url.as_deref(), base, value, decided),
-            None => decided,
-        }
+        let Some(document) = self.offline() else {
+            return decided;
+        };
+        let document_url = self.options.url.as_deref();
+        let decided = match base {
+            // A fragment-only value under a `<base href>` of another
+            // document leads a browser to that document, not to this one's
+            // fragment: read against the base as any other value.
+            Some(b)
+                if decided.0 == Outcome::SameDocument
+                    && clean_reference(value).starts_with('#')
+                    && !document.is_own(b.url(), document_url) =>
+            {
+                let cleaned = clean_reference(value);
+                let value = Value {
+                    raw: value,
+                    cleaned: &cleaned,
+                    same_document: true,
+                };
+                match resolve_relative(b, &value, self.browser_rules) {
+                    Ok((url, _)) => (Outcome::Rewritten, Some(url), Some(ELSEWHERE.into())),
+                    Err(_) => decided,
+                }
+            }
+            _ => decided,
+        };
+        offline(document, document_url, base, value, decided)
     }
 
     fn decide_absolute(
@@ -412,6 +435,7 @@ fn is_script(value: &str) -> bool {
 }
 
 const HELD: &str = "the offline copy holds ";
+const ELSEWHERE: &str = "a fragment under a <base href> of another document: where a browser goes";
 const ON_DISK: &str = "a path to a file of the offline copy";
 const OWN_FILE: &str = "the document's own file in the offline copy";
 
