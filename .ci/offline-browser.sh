@@ -20,6 +20,14 @@
 #             strings a browser drops from file: URLs), and on wget -k -E
 #             (images it did not fetch linked relative: missing files).
 # Two runs of linkbase offline give the same bytes, the WARC is unchanged.
+# Before the site: tests/offline/file_chars.py, each ASCII punctuation
+# character in a file name linked raw and encoded (style sheet, image,
+# script, iframe): the ones Chromium needs encoded must be in linkbase's
+# link sets (crates/linkbase/src/offline/link.rs). About 5 s.
+# Then tests/offline/lazy_libraries.py: a page per lazy-loading library
+# (lazysizes, vanilla-lazyload, lozad, fetched with npm pack at pinned
+# versions), crawled by wget into a WARC, made offline, each opened with the
+# network cut: every lazy image and background loads from the copy. About 15 s.
 # Then a real site nobody on the team wrote: Debian's python3-doc HTML, served
 # on 127.0.0.1, crawled into a WARC, made offline and checked the same way
 # over its first OFFLINE_REAL_PAGES pages (default 40; 0: all ~530, ~20 min).
@@ -33,6 +41,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v wget >/dev/null 2>&1 || need+=(wget)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 [ -d /usr/share/doc/python3-doc/html ] || need+=(python3-doc)
 if [ ${#need[@]} -gt 0 ]; then
   echo "== apt-get install ${need[*]}"
@@ -69,6 +78,14 @@ check() {  # check LABEL WARC LIVE ROOT START [more check.py args]
   python3 tests/offline/check.py --label "$label" --warc "$warc" --live "$live" \
     --copy-root "$root" --copy-start "$start" --json "$work/$label.json" "$@"
 }
+
+# --- file names in links: which characters Chromium's file: loading needs encoded
+echo "== Chromium, file: names: every character it treats specially is encoded (docs/offline.md)"
+python3 tests/offline/file_chars.py
+
+# --- lazy-loaded images with the real libraries (from the npm registry) ----------
+echo "== Chromium, network off: lazysizes, vanilla-lazyload and lozad load their images from the copy"
+python3 tests/offline/lazy_libraries.py "$linkbase" --work "$work/lazy"
 
 # --- the test site --------------------------------------------------------------
 serve fixtures/offline/site "$work/site.port" fixtures/offline/routes.tsv

@@ -230,6 +230,6 @@ fn kind_named(name: &str) -> Kind {
 
 fn main() {
     let args = Arguments::from_args();
-    let trials = case_trials("offline/links", "offline/", 5, file!(), run_case);
+    let trials = case_trials("offline/links", "offline/", 7, file!(), run_case);
     libtest_mimic::run(&args, trials).exit();
 }

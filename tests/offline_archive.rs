@@ -418,6 +418,19 @@ fn report_has_a_record_per_link_and_counts_the_scripts_of_each_page() {
     assert_eq!(scripts.len(), 1, "{lines:#?}");
     assert_eq!(scripts[0]["file"], "s.test/index.html");
     assert_eq!(scripts[0]["scripts"], 1);
+    // What the copy gives (issue 41, item 6), counted by hand: local
+    // `p?id=1` and `/`; web `https://elsewhere.test/x`; left `#top` and
+    // `mailto:` (the `<script>` text holds no link place).
+    assert_eq!(
+        lines.last().unwrap(),
+        &serde_json::json!({"outcome": "copy", "local": 2, "web": 1, "left": 2})
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(
+        stderr.lines().last(),
+        Some("linkbase: 2 links open a file of the copy, 1 point to the web (not in the copy), 2 left (no URL)"),
+        "{stderr}"
+    );
     // The page itself says so.
     let page = std::fs::read_to_string(out.join("s.test/index.html")).unwrap();
     assert!(

@@ -197,6 +197,13 @@ impl ReportWriter {
         }
     }
 
+    /// The last line of an offline copy's report: what its links give
+    /// (`{"outcome": "copy", "local": N, "web": M, "left": K}`).
+    pub fn copy_summary(&mut self, local: u64, web: u64, left: u64) -> io::Result<()> {
+        let line = serde_json::json!({"outcome": "copy", "local": local, "web": web, "left": left});
+        self.line(&line)
+    }
+
     /// Flush everything to the file.
     pub fn finish(mut self) -> io::Result<()> {
         if self.closed {

@@ -4,7 +4,6 @@
 //! ([`url_for`]), made absolute ([`absolute`]).
 
 use linkbase::Format;
-use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -38,28 +37,9 @@ pub fn walk_takes_name(name: &str) -> bool {
     Format::from_name(name).is_some()
 }
 
-/// Characters percent-encoded in one path segment of a `--url-prefix` URL:
-/// controls, space, and what would end or change the meaning of a segment
-/// (`" # % < > ? [ \ ] ^ \` { | }`). Non-ASCII is encoded as UTF-8 octets.
-const SEGMENT: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'[')
-    .add(b'\\')
-    .add(b']')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
-
 /// The retrieval URL of the file at `relative` under a folder whose URL is
-/// `prefix` (ending in `/`): each path component percent-encoded, joined by `/`.
+/// `prefix` (ending in `/`): each path component percent-encoded
+/// ([`linkbase::offline::encode_segment`]), joined by `/`.
 pub fn url_for(prefix: &str, relative: &Path) -> String {
     let mut url = prefix.to_string();
     let mut first = true;
@@ -71,7 +51,7 @@ pub fn url_for(prefix: &str, relative: &Path) -> String {
             url.push('/');
         }
         first = false;
-        url.extend(percent_encode(&os_bytes(part), SEGMENT));
+        url.push_str(&linkbase::offline::encode_segment(&os_bytes(part)));
     }
     url
 }

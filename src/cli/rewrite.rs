@@ -122,14 +122,26 @@ pub fn run_settings(
     });
     progress.finish();
 
-    if let Some(report) = report {
-        if let Err(e) = report.finish() {
+    let offline = settings.offline.is_some();
+    if let Some(mut report) = report {
+        let copy = offline.then(|| totals.copy_counts());
+        let written = match copy {
+            Some((local, web, left)) => report.copy_summary(local, web, left),
+            None => Ok(()),
+        };
+        if let Err(e) = written.and_then(|()| report.finish()) {
             eprintln!("{}", report_failure(&settings, &e));
             totals.note_report_failure();
         }
     }
     if settings.stats {
         eprint!("{}", totals.stats_table());
+        if offline {
+            let (local, web, left) = totals.copy_counts();
+            eprintln!(
+                "links of the copy:\n  local {local:>10}\n  web   {web:>10}\n  left  {left:>10}"
+            );
+        }
     }
     if totals.show_summary(files, &settings) {
         if let Some(line) = totals.warc_line() {
@@ -139,6 +151,9 @@ pub fn run_settings(
             "{}",
             totals.summary_line(started.elapsed(), base_flag, !preview.writes())
         );
+    }
+    if offline && !settings.quiet {
+        eprintln!("{}", totals.copy_line());
     }
     // A reader that stops early (`| head`) is not an error of ours: a broken
     // pipe on standard output ends the output quietly (see `job`).

@@ -57,6 +57,11 @@ pub struct Totals {
     pub rewritten: u64,
     /// Links left as they were (on purpose, for want of a base, or failed).
     pub left: u64,
+    /// Of all links, those that open a file of an offline copy.
+    pub local: u64,
+    /// Of all links, those that are absolute `http:`/`https:` URLs (in an
+    /// offline copy: point to the web).
+    pub web: u64,
     /// Of those, relative links left for want of a base (rule 5.4), in
     /// files and messages (a base flag gives them one).
     pub without_base: u64,
@@ -120,6 +125,8 @@ impl Totals {
         if written {
             self.rewritten += counts.rewritten;
             self.left += counts.left + counts.no_base + counts.failed;
+            self.local += counts.local;
+            self.web += counts.web;
             if result.warc.is_some() {
                 self.without_base_in_records += counts.no_base;
             } else if result.is_message {
@@ -254,6 +261,25 @@ impl Totals {
             amount(self.bytes as f64),
             amount(self.bytes as f64 / seconds),
         )
+    }
+
+    /// What an offline copy gives, over every link: `N links open a file of
+    /// the copy, M point to the web (not in the copy), K left (no URL)`
+    /// (docs/offline.md, "What the copy gives").
+    pub fn copy_line(&self) -> String {
+        let (local, web, left) = self.copy_counts();
+        format!(
+            "linkbase: {} open a file of the copy, {web} point to the web (not in the copy), {left} left (no URL)",
+            plural(local, "link"),
+        )
+    }
+
+    /// The copy's links: opening a file of it, pointing to the web, and the
+    /// rest (same-document, `mailto:`, `data:`, `javascript:`, failed …).
+    pub fn copy_counts(&self) -> (u64, u64, u64) {
+        let all = self.rewritten + self.left;
+        let left = all.saturating_sub(self.local + self.web);
+        (self.local, self.web, left)
     }
 
     /// The `--stats` tables: links per outcome, and per attribute and outcome.

@@ -519,3 +519,74 @@ fn in_place_a_failed_write_at_any_step_leaves_every_file_as_it_was() {
     );
     assert!(after.contains_key(Path::new("h.test/page.php?id=1")));
 }
+
+/// The last line says what the copy gives (issue 41, item 6), and
+/// `--stats` and `--report` say the same: counted by hand on a mirror of
+/// two pages and one image.
+#[test]
+fn the_summary_says_how_many_links_open_a_file_point_to_the_web_or_are_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(site.join("img")).unwrap();
+    std::fs::write(site.join("img/a.png"), b"\x89PNG").unwrap();
+    std::fs::write(
+        site.join("about.html"),
+        "<a href=\"index.html#top\">home</a>",
+    )
+    .unwrap();
+    // Local: img/a.png (src), about.html (href), img/a.png (data-src, a
+    // lazy-loading attribute; data-hero, any data-* whose value is held).
+    // Web: missing.html (relative, not held), https://example.org/.
+    // Left: #top, mailto:, data:, javascript:.
+    std::fs::write(
+        site.join("index.html"),
+        "<p id=top><img src=img/a.png alt=\"\"> <a href=/about.html>about</a>\
+         <img data-src=http://h.test/img/a.png alt=\"\"><div data-hero=/img/a.png data-n=2></div>\
+         <a href=missing.html>m</a> <a href=https://example.org/>e</a>\
+         <a href=#top>t</a> <a href=mailto:a@b.test>@</a>\
+         <img src=\"data:image/gif;base64,R0lGODlhAQABAAAAACw=\" alt=\"\">\
+         <a href=\"javascript:void(0)\">j</a>",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let report = tmp.path().join("report.jsonl");
+    let run = linkbase()
+        .arg("offline")
+        .arg(&site)
+        .args(["--url-prefix", "http://h.test/", "-o"])
+        .arg(&out)
+        .arg("--stats")
+        .arg("--report")
+        .arg(&report)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    // index.html: 4 local, 2 web, 4 left; about.html: 1 local.
+    assert_eq!(
+        stderr.lines().last(),
+        Some("linkbase: 5 links open a file of the copy, 2 point to the web (not in the copy), 4 left (no URL)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "links of the copy:\n  local          5\n  web            2\n  left           4\n"
+        ),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&report).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        last,
+        serde_json::json!({"outcome": "copy", "local": 5, "web": 2, "left": 4})
+    );
+    // The report names the attribute each link came from; `data-n` is
+    // not a link.
+    let hero: Vec<_> = links(&report)
+        .into_iter()
+        .filter(|l| l["attribute"] == "data-hero" || l["attribute"] == "data-n")
+        .collect();
+    assert_eq!(hero.len(), 1, "{hero:?}");
+    assert_eq!(hero[0]["attribute"], "data-hero");
+    assert_eq!(hero[0]["outcome"], "local");
+    assert_eq!(hero[0]["after"], "img/a.png");
+}

@@ -276,20 +276,28 @@ cases! {
         stdout: is("<a href=\"https://example.org/docs/page.html#top\">top</a>"),
         ..Case::OK
     },
-    /// Without --attr neither attribute is a URL: nothing changes, and the
-    /// run says it found no link.
+    /// Without --attr neither attribute is a URL (neither is a lazy-loading
+    /// library's): nothing changes, and the run says it found no link.
     data_attributes_are_not_links_without_attr: Case {
         args: &["--url", PAGE_URL],
-        stdin: input("<img data-src=\"lazy.png\" data-other=\"keep.png\">"),
-        stdout: is("<img data-src=\"lazy.png\" data-other=\"keep.png\">"),
+        stdin: input("<img data-full=\"lazy.png\" data-other=\"keep.png\">"),
+        stdout: is("<img data-full=\"lazy.png\" data-other=\"keep.png\">"),
         stderr: is("<stdin>: no links found (read as HTML; --format css, mime or xhtml reads it as something else)\n"),
         ..Case::OK
     },
     /// With it only the named one (names are matched case-insensitively).
     attr_adds_url_bearing_attributes: Case {
-        args: &["--url", PAGE_URL, "--attr", "DATA-SRC"],
-        stdin: input("<img data-src=\"lazy.png\" data-other=\"keep.png\">"),
-        stdout: is("<img data-src=\"https://example.org/docs/lazy.png\" data-other=\"keep.png\">"),
+        args: &["--url", PAGE_URL, "--attr", "DATA-FULL"],
+        stdin: input("<img data-full=\"lazy.png\" data-other=\"keep.png\">"),
+        stdout: is("<img data-full=\"https://example.org/docs/lazy.png\" data-other=\"keep.png\">"),
+        ..Case::OK
+    },
+    /// A lazy-loading library's attributes are links without --attr
+    /// (docs/html.md, "Lazy-loading attributes").
+    lazy_loading_attributes_are_links: Case {
+        args: &["--url", PAGE_URL],
+        stdin: input("<img data-src=\"lazy.png\" data-srcset=\"a.png 1x, b.png 2x\" data-other=\"keep.png\">"),
+        stdout: is("<img data-src=\"https://example.org/docs/lazy.png\" data-srcset=\"https://example.org/docs/a.png 1x, https://example.org/docs/b.png 2x\" data-other=\"keep.png\">"),
         ..Case::OK
     },
     an_empty_attr_is_a_usage_error: Case {

@@ -61,6 +61,14 @@ pub struct CopySummary {
     pub redirects: u64,
     /// Links rewritten in the documents (to a file of the copy, or absolute).
     pub links: u64,
+    /// Of the links of the documents, those that open a file of the copy.
+    pub local: u64,
+    /// Those that point to the web (an absolute `http:` or `https:` URL
+    /// the copy does not hold).
+    pub web: u64,
+    /// The others (same-document, `mailto:`, `data:`, `javascript:`,
+    /// no base, failed).
+    pub left: u64,
     /// Pages on the start page.
     pub pages: u64,
     /// Captures left out because their URL is not `http:` or `https:`
@@ -441,6 +449,11 @@ fn rewritten(
     let result = crate::input::rewrite(body, &options, Some(url));
     summary.documents += 1;
     summary.links += result.report.counts.rewritten;
+    let counts = &result.report.counts;
+    let all = counts.rewritten + counts.left + counts.no_base + counts.failed;
+    summary.local += counts.local;
+    summary.web += counts.web;
+    summary.left += all.saturating_sub(counts.local + counts.web);
     for problem in &result.report.problems {
         let line = || format!("{url}: {}", problem.message);
         match problem.severity {

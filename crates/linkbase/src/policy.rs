@@ -197,6 +197,12 @@ impl<'a> LinkRewriter<'a> {
         after
     }
 
+    /// In an offline copy, does `value` (read against the base in force)
+    /// lead to a file of the copy? Nothing is recorded.
+    pub(crate) fn is_held(&self, value: &str) -> bool {
+        self.offline().is_some() && self.decide(self.base, value).0 == Outcome::Local
+    }
+
     /// Record `value` as left alone with `outcome`, for values whose own
     /// meaning the caller knows (`<form action="">` is [`Outcome::Empty`]).
     pub fn leave(&mut self, element: &str, attribute: &str, value: &str, outcome: Outcome) {
@@ -233,6 +239,12 @@ impl<'a> LinkRewriter<'a> {
         let recorded_base = &mut self.recorded_base;
         if outcome == Outcome::NoBase {
             self.report.left_without_base(loc);
+        }
+        match outcome {
+            Outcome::Local => self.report.counts.local += 1,
+            Outcome::Rewritten if after.is_some_and(is_web) => self.report.counts.web += 1,
+            Outcome::Absolute if is_web(&clean_reference(value)) => self.report.counts.web += 1,
+            _ => {}
         }
         self.report.link(outcome, || LinkRecord {
             file: loc.file.clone(),
@@ -305,10 +317,33 @@ impl<'a> LinkRewriter<'a> {
         value: &str,
     ) -> (Outcome, Option<String>, Option<String>) {
         let decided = self.decide_absolute(base, value);
-        match self.offline() {
-            Some(document) => offline(document, self.options.url.as_deref(), base, value, decided),
-            None => decided,
-        }
+        let Some(document) = self.offline() else {
+            return decided;
+        };
+        let document_url = self.options.url.as_deref();
+        let decided = match base {
+            // A fragment-only value under a `<base href>` of another
+            // document leads a browser to that document, not to this one's
+            // fragment: read against the base as any other value.
+            Some(b)
+                if decided.0 == Outcome::SameDocument
+                    && clean_reference(value).starts_with('#')
+                    && !document.is_own(b.url(), document_url) =>
+            {
+                let cleaned = clean_reference(value);
+                let value = Value {
+                    raw: value,
+                    cleaned: &cleaned,
+                    same_document: true,
+                };
+                match resolve_relative(b, &value, self.browser_rules) {
+                    Ok((url, _)) => (Outcome::Rewritten, Some(url), Some(ELSEWHERE.into())),
+                    Err(_) => decided,
+                }
+            }
+            _ => decided,
+        };
+        offline(document, document_url, base, value, decided)
     }
 
     fn decide_absolute(
@@ -385,6 +420,12 @@ fn offline(
     decided
 }
 
+/// Is `url` (absolute, cleaned) an `http:` or `https:` URL?
+fn is_web(url: &str) -> bool {
+    let scheme = url.split(':').next().unwrap_or("");
+    scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")
+}
+
 /// Is `value` a `javascript:` URL?
 fn is_script(value: &str) -> bool {
     let cleaned = clean_reference(value);
@@ -394,6 +435,7 @@ fn is_script(value: &str) -> bool {
 }
 
 const HELD: &str = "the offline copy holds ";
+const ELSEWHERE: &str = "a fragment under a <base href> of another document: where a browser goes";
 const ON_DISK: &str = "a path to a file of the offline copy";
 const OWN_FILE: &str = "the document's own file in the offline copy";
 

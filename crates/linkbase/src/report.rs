@@ -356,6 +356,15 @@ pub struct Counts {
     pub no_base: u64,
     /// Values that failed to resolve.
     pub failed: u64,
+    /// Of all values, those that open a file of an offline copy
+    /// ([`Outcome::Local`]; also counted in `rewritten`). Not serialized.
+    #[serde(skip)]
+    pub local: u64,
+    /// Of all values, those that are (or were made) an absolute `http:` or
+    /// `https:` URL: in an offline copy, the links that point to the web.
+    /// Not serialized.
+    #[serde(skip)]
+    pub web: u64,
 }
 
 /// Relative values left as they are for want of a base (rule 5.4) in one
@@ -569,6 +578,8 @@ impl Report {
         self.counts.left += other.counts.left;
         self.counts.no_base += other.counts.no_base;
         self.counts.failed += other.counts.failed;
+        self.counts.local += other.counts.local;
+        self.counts.web += other.counts.web;
         self.scripts += other.scripts;
         for place in other.without_base {
             match self.without_base.last_mut() {

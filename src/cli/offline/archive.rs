@@ -75,6 +75,10 @@ pub fn run(args: OfflineArgs) -> i32 {
     }
     if args.stats {
         eprintln!("records read: {:?}", summary.records);
+        eprintln!(
+            "links of the copy:\n  local {:>10}\n  web   {:>10}\n  left  {:>10}",
+            summary.local, summary.web, summary.left
+        );
     }
     if !args.quiet {
         eprintln!(
@@ -86,6 +90,12 @@ pub fn run(args: OfflineArgs) -> i32 {
             summary.pages,
             out.join(START_PAGE).display(),
             summary.problems.len() as u64 + summary.unlisted_problems
+        );
+        eprintln!(
+            "linkbase: {} open a file of the copy, {} point to the web (not in the copy), {} left (no URL)",
+            if summary.local == 1 { "1 link".to_string() } else { format!("{} links", summary.local) },
+            summary.web,
+            summary.left
         );
     }
     if !summary.has_problems() && !report_failed {
@@ -256,6 +266,8 @@ impl Report {
                 self.line(&record)?;
             }
         }
+        let copy = serde_json::json!({"outcome": "copy", "local": summary.local, "web": summary.web, "left": summary.left});
+        self.line(&copy)?;
         let path = self.path.clone();
         self.out.flush().map_err(|e| named(&path, e))
     }

@@ -26,6 +26,10 @@ pub enum LinkKind {
     CommaList,
     /// An image candidate list (`srcset`, `imagesrcset`).
     Srcset,
+    /// lazysizes' `data-bgset`: image candidate lists separated by a `|`
+    /// with white space beside it, each list followed by an optional
+    /// `[media]` and `[type]` (kept as written).
+    BgSet,
     /// `<meta http-equiv=refresh content>`: only the URL part.
     Refresh,
     /// CSS declarations (`style`).
@@ -83,9 +87,14 @@ const fn row(name: &'static str, elements: Elements, kind: LinkKind) -> LinkAttr
 use Elements::{Any, AnyHtml, Foreign, Html};
 use LinkKind::*;
 
-/// Every URL-bearing attribute. `usemap`, `itemtype`, `download`, `target`,
-/// `sizes` and `data-*` are deliberately absent: they are not URLs (or not
-/// ones to rewrite).
+/// Every URL-bearing attribute. `usemap`, `itemtype`, `download`, `target`
+/// and `sizes` are deliberately absent: they are not URLs (or not ones to
+/// rewrite). The `data-*` attributes are those a lazy-loading library
+/// copies into `src`, `srcset`, `poster` or a background image when the
+/// element comes into view, each row naming the libraries (as their source
+/// reads them: lazysizes 5.3, lozad 1.16, vanilla-lazyload 19.1, blazy
+/// 1.8, jQuery lazyload 1.9; WP Rocket's is vanilla-lazyload with
+/// `lazy-src`); docs/html.md, "Lazy-loading attributes".
 pub const LINK_ATTRIBUTES: &[LinkAttribute] = &[
     row("href", Html(&["a", "area", "link"]), Url),
     row("href", Html(&["base"]), BaseHref),
@@ -130,6 +139,33 @@ pub const LINK_ATTRIBUTES: &[LinkAttribute] = &[
     row("content", Html(&["meta"]), Refresh),
     row("style", Any, Css),
     row("srcdoc", Html(&["iframe"]), Srcdoc),
+    // Lazy loading. lazysizes: img, iframe (src), source (srcset); lozad:
+    // img, iframe, video, source; vanilla-lazyload: img, iframe, video,
+    // source, object; blazy: img, source, video, audio (any element's as a
+    // background: not read on other elements, too common a name).
+    row(
+        "data-src",
+        Html(&["img", "iframe", "source", "video", "audio", "object"]),
+        Url,
+    ),
+    // lazysizes, lozad, vanilla-lazyload, blazy.
+    row("data-srcset", Html(&["img", "source"]), Srcset),
+    // WP Rocket (vanilla-lazyload's `data_src: "lazy-src"`).
+    row("data-lazy-src", Html(&["img", "iframe"]), Url),
+    row("data-lazy-srcset", Html(&["img", "source"]), Srcset),
+    // jQuery lazyload (`data_attribute: "original"`; on other elements a
+    // background: not read there, too common a name).
+    row("data-original", Html(&["img"]), Url),
+    // lazysizes (unveilhooks), lozad, vanilla-lazyload.
+    row("data-poster", Html(&["video"]), Url),
+    // A background image. lazysizes (unveilhooks), vanilla-lazyload, WP Rocket.
+    row("data-bg", AnyHtml, Url),
+    // vanilla-lazyload.
+    row("data-bg-hidpi", AnyHtml, Url),
+    // lazysizes (bgset).
+    row("data-bgset", AnyHtml, BgSet),
+    // lozad: URLs split at `,` (its `data-background-delimiter` default).
+    row("data-background-image", AnyHtml, CommaList),
 ];
 
 /// The kind of the attribute `attr_ns`:`attribute` on the element
@@ -286,6 +322,46 @@ mod tests {
                 "img",
                 AttrNs::None,
                 "data-src",
+                Some(Url),
+            ),
+            (
+                "data-src on a div",
+                ElementNs::Html,
+                "div",
+                AttrNs::None,
+                "data-src",
+                None,
+            ),
+            (
+                "data-srcset",
+                ElementNs::Html,
+                "source",
+                AttrNs::None,
+                "data-srcset",
+                Some(Srcset),
+            ),
+            (
+                "data-bg",
+                ElementNs::Html,
+                "section",
+                AttrNs::None,
+                "data-bg",
+                Some(Url),
+            ),
+            (
+                "data-bgset",
+                ElementNs::Html,
+                "div",
+                AttrNs::None,
+                "data-bgset",
+                Some(BgSet),
+            ),
+            (
+                "svg data-bg",
+                ElementNs::Svg,
+                "rect",
+                AttrNs::None,
+                "data-bg",
                 None,
             ),
             ("svg src", ElementNs::Svg, "img", AttrNs::None, "src", None),

@@ -30,6 +30,7 @@ pub(crate) fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
             .any(|row| row.name == &*name.local)
             || &*name.local == "http-equiv"
             || dom::named(&name.local, &options.extra_attributes)
+            || (options.offline.is_some() && is_data(&name.local))
     }
 }
 
@@ -45,11 +46,17 @@ pub(crate) fn may_keep(options: &Options) -> impl Fn(&str) -> bool + '_ {
             .iter()
             .any(|row| row.name.eq_ignore_ascii_case(name))
             || name.eq_ignore_ascii_case("http-equiv")
+            || (options.offline.is_some() && is_data(&name.to_ascii_lowercase()))
             || options
                 .extra_attributes
                 .iter()
                 .any(|n| n.eq_ignore_ascii_case(name))
     }
+}
+
+/// Is `name` (lower case) a `data-*` attribute's?
+fn is_data(name: &str) -> bool {
+    name.len() > 5 && name.starts_with("data-")
 }
 
 /// Parse `text` for the rewrite: by the light parse where it can.
@@ -160,7 +167,11 @@ impl Walk<'_> {
     ) {
         let attr_ns = AttrNs::of_namespace(&attr.ns);
         let name = &*attr.local;
-        let Some(kind) = self.facts.kind_of(ns, local, attr_ns, name) else {
+        let Some(kind) = self
+            .facts
+            .kind_of(ns, local, attr_ns, name)
+            .or_else(|| self.held_data(ns, attr_ns, name, old))
+        else {
             return;
         };
         let span = attr.span.as_ref().filter(|_| self.facts.source_spans);
@@ -184,6 +195,29 @@ impl Walk<'_> {
             // Every attribute the tree builder gives comes from a tag.
             None => debug_assert!(false, "attribute {name} without a source"),
         }
+    }
+
+    /// In an offline copy, the kind of a `data-*` attribute of an HTML
+    /// element outside the link table whose whole value is a URL of a file
+    /// the copy holds ([`LinkKind::Url`]), or a srcset of them all
+    /// ([`LinkKind::Srcset`]); `None` for every other value, left as it
+    /// is and not counted (docs/offline.md, "Lazy-loaded images").
+    fn held_data(
+        &self,
+        ns: ElementNs,
+        attr_ns: AttrNs,
+        name: &str,
+        value: &str,
+    ) -> Option<LinkKind> {
+        if ns != ElementNs::Html || attr_ns != AttrNs::None || !is_data(name) {
+            return None;
+        }
+        if self.links.is_held(value) {
+            return Some(LinkKind::Url);
+        }
+        let mut urls = srcset::candidate_urls(value).peekable();
+        let all = urls.peek().is_some() && urls.all(|url| self.links.is_held(&value[url]));
+        all.then_some(LinkKind::Srcset)
     }
 
     /// Rewrite the text of a `style` element where it is written: from the
@@ -258,6 +292,9 @@ impl DocumentFacts<'_> {
             }
             LinkKind::Srcset => {
                 srcset::rewrite_srcset(value, &mut |u| r.rewrite(element, attribute, u))
+            }
+            LinkKind::BgSet => {
+                srcset::rewrite_bgset(value, &mut |u| r.rewrite(element, attribute, u))
             }
             LinkKind::Refresh if rules.refresh => {
                 refresh::rewrite_refresh(value, &mut |u| r.rewrite(element, attribute, u))

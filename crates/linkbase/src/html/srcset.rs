@@ -31,6 +31,51 @@ pub fn rewrite_srcset(
     out.finish()
 }
 
+/// Rewrite each candidate URL of a lazysizes `data-bgset` value (its bgset
+/// plugin): image candidate lists separated by a `|` with ASCII white space
+/// on at least one side, each list followed by an optional ` [media]` and
+/// ` [type]`. Only the candidate lists are read; everything else is kept
+/// byte for byte. `None` when nothing changed.
+pub fn rewrite_bgset(
+    value: &str,
+    rewrite: &mut dyn FnMut(&str) -> Option<String>,
+) -> Option<String> {
+    let mut out = Splicer::new(value);
+    for set in bgsets(value) {
+        let text = &value[set.clone()];
+        if let Some(new) = rewrite_srcset(text, rewrite) {
+            out.replace(set, &new);
+        }
+    }
+    out.finish()
+}
+
+/// The byte ranges of the candidate lists of a `data-bgset` value: each
+/// set (split at `\s*|\s+` or `\s+|\s*`, as the plugin splits) up to
+/// its first ` [` (white space, then `[`), which starts its media.
+fn bgsets(value: &str) -> Vec<Range<usize>> {
+    let bytes = value.as_bytes();
+    let mut sets = Vec::new();
+    let mut start = 0;
+    let mut push = |start: usize, end: usize| {
+        let set = &bytes[start..end];
+        let media = (1..set.len()).find(|&i| set[i] == b'[' && is_ascii_whitespace(set[i - 1]));
+        sets.push(start..start + media.unwrap_or(set.len()));
+    };
+    for (i, &b) in bytes.iter().enumerate() {
+        let spaced = |j: Option<usize>| {
+            j.and_then(|j| bytes.get(j))
+                .is_some_and(|&c| is_ascii_whitespace(c))
+        };
+        if b == b'|' && (spaced(i.checked_sub(1)) || spaced(Some(i + 1))) {
+            push(start, i);
+            start = i + 1;
+        }
+    }
+    push(start, bytes.len());
+    sets
+}
+
 /// The byte ranges of the candidate URLs of a srcset value, in order
 /// (trailing commas of a URL excluded, empty URLs skipped).
 pub fn candidate_urls(value: &str) -> CandidateUrls<'_> {
@@ -155,6 +200,28 @@ fn protect(url: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bgset_lists_are_read_as_the_plugin_splits_them() {
+        let upper = |u: &str| Some(u.to_uppercase());
+        let cases: &[(&str, &str)] = &[
+            ("a.jpg", "A.JPG"),
+            ("a.jpg 200w, b.jpg 300w", "A.JPG 200w, B.JPG 300w"),
+            (
+                "s.jpg [(max-width: 640px)] | m.jpg 1x, l.jpg 2x [--md] [type: image/webp]",
+                "S.JPG [(max-width: 640px)] | M.JPG 1x, L.JPG 2x [--md] [type: image/webp]",
+            ),
+            // A `|` without white space beside it is part of a URL.
+            ("a|b.jpg |c.jpg", "A|B.JPG |C.JPG"),
+            ("a[1].jpg", "A[1].JPG"),
+        ];
+        for (value, want) in cases {
+            assert_eq!(
+                rewrite_bgset(value, &mut |u| upper(u)).as_deref(),
+                Some(*want)
+            );
+        }
+    }
 
     fn urls(value: &str) -> Vec<&str> {
         candidate_urls(value).map(|r| &value[r]).collect()

@@ -4,20 +4,16 @@
 
 use percent_encoding::{percent_encode, AsciiSet, CONTROLS};
 
-/// Characters percent-encoded in a name in a link: what a `file:` URL
-/// would read otherwise (`?` starts a query, `#` a fragment, `%` an escape,
-/// `\` a separator), what ends or splits a value where links stand (space,
-/// quotes, `,` in `srcset`, `(` `)` in CSS `url()`), and what the URL
-/// Standard's path set encodes. Non-ASCII is encoded as UTF-8 octets.
-const NAME: &AsciiSet = &CONTROLS
+/// Characters percent-encoded in one path segment of a URL: controls,
+/// space, and what would end or change the meaning of a segment (`" # % <
+/// > ? [ \ ] ^ \` { | }`). Non-ASCII is encoded as UTF-8 octets. The one
+/// set for URL path segments ([`encode_segment`], the command's
+/// `--url-prefix` URLs); a link in a copy encodes more ([`NAME`]).
+const SEGMENT: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
     .add(b'#')
     .add(b'%')
-    .add(b'\'')
-    .add(b'(')
-    .add(b')')
-    .add(b',')
     .add(b'<')
     .add(b'>')
     .add(b'?')
@@ -29,6 +25,23 @@ const NAME: &AsciiSet = &CONTROLS
     .add(b'{')
     .add(b'|')
     .add(b'}');
+
+/// Characters percent-encoded in a name in a link of a copy: [`SEGMENT`],
+/// and what ends or splits a value where links stand (`'`, `,` in
+/// `srcset`, `(` `)` in CSS `url()`), and `;`, which Chromium's `file:`
+/// loading does not apply in a style sheet's name (tests/offline/file_chars.py,
+/// docs/offline.md, "File names in links").
+const NAME: &AsciiSet = &SEGMENT.add(b'\'').add(b'(').add(b')').add(b',').add(b';');
+
+/// `segment` (one path segment, bytes) percent-encoded for a URL: controls,
+/// space, `" # % < > ? [ \ ] ^ \` { | }` and non-ASCII octets.
+///
+/// ```
+/// assert_eq!(linkbase::offline::encode_segment(b"a b#;.html"), "a%20b%23;.html");
+/// ```
+pub fn encode_segment(segment: &[u8]) -> String {
+    percent_encode(segment, SEGMENT).to_string()
+}
 
 /// The link text in the file `from` that leads to the file `to` (both
 /// `/`-separated, relative to the copy's folder): `../` for each folder of
@@ -105,6 +118,11 @@ mod tests {
             ("h/x.html", "o:8000/y.html", "../o:8000/y.html"),
             ("x.html", "o:8000/y.html", "./o:8000/y.html"),
             ("h/x.html", "h/1,5x.png", "1%2C5x.png"),
+            (
+                "h/x.html",
+                "h/css2?family=Q:wght@300;400.css",
+                "./css2%3Ffamily=Q:wght@300%3B400.css",
+            ),
         ];
         for (from, to, want) in cases {
             assert_eq!(link_text(from, to), want, "{from} → {to}");

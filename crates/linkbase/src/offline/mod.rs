@@ -26,7 +26,7 @@ pub mod wget;
 
 pub use copy::{Copy, CopyBuilder, Document};
 pub use key::key;
-pub use link::link_text;
+pub use link::{encode_segment, link_text};
 pub use naming::MAX_NAME;
 
 use crate::format::Format;
