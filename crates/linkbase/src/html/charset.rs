@@ -5,9 +5,10 @@
 
 use super::prescan::{prescan, prescan_within};
 use crate::report::{Message, Setting};
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
+use encoding_rs::{DecoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 /// What decided a document's encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,8 +56,28 @@ pub struct Undecodable {
     pub source: CharsetSource,
 }
 
-impl Undecodable {
-    /// The problem's message: it names [`Options::charset`](crate::Options::charset)
+impl fmt::Display for Undecodable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not valid {}", self.encoding)
+    }
+}
+
+/// The input holds bytes its encoding does not allow, read as U+FFFD
+/// ([`decode_lossy`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrokenBytes {
+    /// The encoding the input was decoded in.
+    pub encoding: &'static str,
+    /// Why that one.
+    pub source: CharsetSource,
+    /// How many sequences it does not allow.
+    pub count: usize,
+    /// The input offset of the first.
+    pub first: usize,
+}
+
+impl BrokenBytes {
+    /// The warning's message: it names [`Options::charset`](crate::Options::charset)
     /// as what chose the encoding (the transport), or else as the remedy
     /// (the transport charset overrides all but a byte order mark).
     pub fn message(&self) -> Message {
@@ -70,25 +91,28 @@ impl Undecodable {
             CharsetSource::Default => "by default",
         };
         let head = format!("not valid {} (the encoding chosen {why}", self.encoding);
-        let tail = "); left unchanged to avoid data loss";
+        let tail = format!(
+            "): {} at byte {}; read as U+FFFD, as a browser reads {}, and kept as {}; a URL holding one is left unchanged",
+            if self.count == 1 {
+                "a sequence it does not allow".to_string()
+            } else {
+                format!("{} sequences it does not allow, the first", self.count)
+            },
+            self.first,
+            if self.count == 1 { "it" } else { "them" },
+            if self.count == 1 { "it is" } else { "they are" },
+        );
         match self.source {
             CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
             // A byte order mark decides: no setting overrides it.
-            CharsetSource::Bom => Message::from(head + tail),
+            CharsetSource::Bom => Message::from(head + &tail),
             // The transport charset overrides the rest: the remedy.
             _ => Message::naming(
-                head + tail + ": if it is in another encoding, give that with ",
+                head + &tail + ": if it is in another encoding, give that with ",
                 Setting::Charset,
                 "",
             ),
         }
-    }
-}
-
-impl fmt::Display for Undecodable {
-    /// The message in the library's terms.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.message().fmt(f)
     }
 }
 
@@ -136,6 +160,107 @@ pub fn decode<'a>(input: &'a [u8], charset: &Charset) -> Result<Cow<'a, str>, Un
             encoding: charset.encoding.name(),
             source: charset.source,
         })
+}
+
+/// Decode `input` (after its byte order mark) as `charset` says, as a
+/// browser does: each sequence the encoding does not allow becomes one
+/// U+FFFD (the Encoding Standard's decoder with its error mode
+/// "replacement"). Also the text range of each such U+FFFD, in order, and
+/// the note saying so (none when the input is valid: then the text is
+/// [`decode`]'s). The output copies those bytes as they are ([`Broken`],
+/// `splice::to_bytes`).
+pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Decoded<'a> {
+    if let Ok(text) = decode(input, charset) {
+        return Decoded {
+            text,
+            broken: Vec::new(),
+            note: None,
+        };
+    }
+    let body = &input[charset.bom_len..];
+    let mut decoder = charset.encoding.new_decoder_without_bom_handling();
+    let room = decoder
+        .max_utf8_buffer_length(body.len())
+        .unwrap_or(body.len());
+    let mut text = String::with_capacity(room);
+    let mut broken = Vec::new();
+    let mut first = 0;
+    let mut read = 0;
+    loop {
+        let (result, n) =
+            decoder.decode_to_string_without_replacement(&body[read..], &mut text, true);
+        read += n;
+        match result {
+            DecoderResult::InputEmpty => break,
+            DecoderResult::OutputFull => {
+                let more = decoder
+                    .max_utf8_buffer_length_without_replacement(body.len() - read)
+                    .unwrap_or(body.len() - read);
+                text.reserve(more.max(4));
+            }
+            DecoderResult::Malformed(bad, after) => {
+                if broken.is_empty() {
+                    let end = charset.bom_len + read - usize::from(after);
+                    first = end.saturating_sub(usize::from(bad));
+                }
+                let at = text.len();
+                text.push('\u{FFFD}');
+                broken.push(at..text.len());
+            }
+        }
+    }
+    let note = BrokenBytes {
+        encoding: charset.encoding.name(),
+        source: charset.source,
+        count: broken.len(),
+        first,
+    };
+    Decoded {
+        text: Cow::Owned(text),
+        broken,
+        note: Some(note),
+    }
+}
+
+/// A document decoded as a browser decodes it ([`decode_lossy`]).
+pub struct Decoded<'a> {
+    /// Its text.
+    pub text: Cow<'a, str>,
+    /// The text range of each U+FFFD read for bytes the encoding does not
+    /// allow, in order.
+    pub broken: Vec<Range<usize>>,
+    /// What to report when there are any.
+    pub note: Option<BrokenBytes>,
+}
+
+/// Where a document's text holds the U+FFFD of bytes its encoding does not
+/// allow ([`decode_lossy`]): a URL value holding one is left as it is
+/// (reported), as its bytes cannot be written back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Broken<'a> {
+    /// Nowhere (valid input).
+    #[default]
+    Nowhere,
+    /// At these ranges of the text, in order.
+    At(&'a [Range<usize>]),
+    /// Anywhere: the text is a value of a document that held such bytes in
+    /// it (an `iframe srcdoc` document), whose places are not known.
+    Anywhere,
+}
+
+impl Broken<'_> {
+    /// Does the text range `range` hold a U+FFFD of broken bytes?
+    pub fn within(&self, range: &Range<usize>) -> bool {
+        match self {
+            Broken::Nowhere => false,
+            Broken::Anywhere => true,
+            Broken::At(ranges) => {
+                // The first broken range that ends after `range` starts.
+                let i = ranges.partition_point(|r| r.end <= range.start);
+                ranges.get(i).is_some_and(|r| r.start < range.end)
+            }
+        }
+    }
 }
 
 impl Charset {

@@ -31,16 +31,27 @@ use html5ever::tokenizer::AttrQuote;
 /// value it was for stays as it was. When the replacements' text is already
 /// their bytes (UTF-8, or ASCII in an ASCII-compatible stateless encoding),
 /// the edits' buffer is taken over, not copied ([`ByteEdits::mapped`]).
+///
+/// `lossy`: `text` was decoded as a browser decodes, each sequence the
+/// encoding does not allow read as U+FFFD (`charset::decode_lossy`). The
+/// offsets are then mapped through a decoder (in UTF-8 too), and each edit's
+/// bytes must decode, on their own and without an error, to its text: the
+/// broken bytes are never inside an edit, so they are copied as they are.
 pub fn to_bytes(
     input: &[u8],
     text: &str,
     charset: &Charset,
     edits: TextEdits,
+    lossy: bool,
     location: &Location,
     report: &mut Report,
 ) -> ByteEdits {
     let encoding = charset.encoding;
-    let mut map = OffsetMap::new(input, encoding, charset.bom_len);
+    let mut map = if lossy {
+        OffsetMap::replacing(input, encoding, charset.bom_len)
+    } else {
+        OffsetMap::new(input, encoding, charset.bom_len)
+    };
     // The input range of one text range, if its bytes are sound (one pass,
     // in order); in a stateful encoding also the states before and after it.
     let mut place = |text_range: &Range<usize>| {
@@ -50,7 +61,7 @@ pub fn to_bytes(
             Some((before, map.shift_at(r.end)?))
         });
         let sound = range.as_ref().is_some_and(|r| {
-            map.exact()
+            (map.exact() && !lossy)
                 || decodes_to(
                     encoding,
                     shift.map(|(before, _)| before),
@@ -430,6 +441,7 @@ mod tests {
                 &text,
                 &charset,
                 edits.iter().cloned().collect(),
+                false,
                 &Location::file(None),
                 &mut report,
             );
