@@ -168,7 +168,7 @@ const UTF16_RUNS: usize = 50;
 fn main() {
     let args = Arguments::from_args();
     let bless = bless::bless();
-    let mut trials = case_trials("html", "html/", 35, file!(), move |dir| {
+    let mut trials = case_trials("html", "html/", 37, file!(), move |dir| {
         run_fixture(dir, bless)
     });
     let dirs = fixture_dirs("html");
