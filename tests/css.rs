@@ -340,7 +340,7 @@ fn run_stylesheet_fixture(dir: &Path) -> Result<(), Failed> {
 /// library-level tests by their function names.
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = case_trials("css", "css/", 5, file!(), run_stylesheet_fixture);
+    let mut trials = case_trials("css", "css/", 6, file!(), run_stylesheet_fixture);
     trials.extend(function_trials![
         css_rows,
         srcset_rows,
