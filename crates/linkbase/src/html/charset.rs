@@ -423,6 +423,48 @@ mod tests {
     }
 
     #[test]
+    fn lossy_decoding_says_where_and_how_many() {
+        let input = b"<meta charset=utf-8>a\xC3b\xE2\x82\xFF";
+        let c = sniff(input, None);
+        let decoded = decode_lossy(input, &c);
+        assert_eq!(
+            decoded.text,
+            "<meta charset=utf-8>a\u{FFFD}b\u{FFFD}\u{FFFD}"
+        );
+        assert_eq!(decoded.broken, [21..24, 25..28, 28..31]);
+        let note = decoded.note.expect("a note");
+        assert_eq!((note.count, note.first), (3, 21));
+        let valid = decode_lossy(b"<p>x", &c);
+        assert!(valid.broken.is_empty() && valid.note.is_none());
+        assert!(matches!(valid.text, Cow::Borrowed(_)));
+        // After a byte order mark, offsets are the input's.
+        let bom = b"\xEF\xBB\xBFa\xFF";
+        let note = decode_lossy(bom, &sniff(bom, None)).note.expect("a note");
+        assert_eq!(note.first, 4);
+    }
+
+    #[test]
+    fn broken_ranges_are_found_within_a_range() {
+        let ranges = [3..6, 10..13];
+        let at = Broken::At(&ranges);
+        let cases = [
+            (0..3, false),
+            (0..4, true),
+            (5..9, true),
+            (6..10, false),
+            (12..20, true),
+            (13..20, false),
+            (3..3, false),
+            (6..6, false),
+        ];
+        for (range, want) in cases {
+            assert_eq!(at.within(&range), want, "{range:?}");
+        }
+        assert!(Broken::Anywhere.within(&(0..0)));
+        assert!(!Broken::Nowhere.within(&(0..100)));
+    }
+
+    #[test]
     fn malformed_is_refused() {
         let c = sniff(b"<meta charset=utf-8>\xFF", None);
         assert!(decode(b"<meta charset=utf-8>\xFF", &c).is_err());

@@ -453,4 +453,114 @@ mod tests {
             assert_eq!(&out[..first], &input[..first], "case {name}");
         }
     }
+
+    /// Input with bytes its encoding does not allow, before and after the
+    /// value: read as a browser reads it (U+FFFD each), the value's bytes
+    /// found through the decoder, the broken bytes copied as they are.
+    #[test]
+    fn offsets_past_bytes_the_encoding_does_not_allow() {
+        let cases: &[(&str, &[u8])] = &[
+            (
+                "utf-8 truncated",
+                b"<meta charset=utf-8><p title=\"\xE2\x82\">\xF0\x9F<a href=\"\xC3\xA9\">\xC3</a>",
+            ),
+            ("utf-8 bom", b"\xEF\xBB\xBF\xFF<a href=\"a\">\xC3"),
+            (
+                "windows-1253 unmapped",
+                b"<meta charset=windows-1253>\xAA<a href=\"\xE1\">\xAA",
+            ),
+            (
+                "shift_jis lead before ascii",
+                b"<meta charset=shift_jis>\x82<a title=\xA0 href=\"\x82\xA0\">\x81",
+            ),
+            (
+                "euc-kr",
+                b"<meta charset=euc-kr>\xB0<a href=\"\xB0\xA1\">\xFF",
+            ),
+            (
+                "gb18030",
+                b"<meta charset=gb18030>\x81\x30<a href=\"\xC4\xE3\">\x81",
+            ),
+            (
+                "iso-2022-jp bad escape",
+                b"<meta charset=iso-2022-jp>\x1B$Z<a href=\"\x1B$B\x24\x22\x1B(B\">\x0E",
+            ),
+            (
+                "utf-16le lone surrogate",
+                b"\xFF\xFE\x00\xD8<\0a\0 \0h\0r\0e\0f\0=\0\"\0\xE9\0\"\0>\0\x00\xDC",
+            ),
+        ];
+        for (name, input) in cases {
+            let charset = sniff(input, None);
+            let decoded = crate::html::charset::decode_lossy(input, &charset);
+            let text = &decoded.text;
+            assert!(decoded.broken.len() >= 2, "case {name}: {text:?}");
+            for r in &decoded.broken {
+                assert_eq!(&text[r.clone()], "\u{FFFD}", "case {name}");
+            }
+            // The browser's reading, U+FFFD for each sequence.
+            let browser = charset
+                .encoding
+                .decode_without_bom_handling(&input[charset.bom_len..])
+                .0;
+            assert_eq!(text, &browser, "case {name}");
+            let start = text.find("href=\"").expect(name) + 6;
+            let end = text[start..].find('"').expect(name) + start;
+            let edits = [Edit {
+                range: start..end,
+                bytes: "x".to_string(),
+            }];
+            let mut report = Report::new(false);
+            let bytes = to_bytes(
+                input,
+                text,
+                &charset,
+                edits.iter().cloned().collect(),
+                true,
+                &Location::file(None),
+                &mut report,
+            );
+            assert!(
+                report.problems.is_empty(),
+                "case {name}: {:?}",
+                report.problems
+            );
+            let out = bytes.apply(input);
+            // Only the value changed: the text read back is the text with
+            // the edit, and the bytes around it are the input's.
+            let (range, _) = bytes.iter().next().expect(name);
+            assert_eq!(&out[..range.start], &input[..range.start], "case {name}");
+            let tail = input.len() - range.end;
+            assert_eq!(&out[out.len() - tail..], &input[range.end..], "case {name}");
+            let back = crate::html::charset::decode_lossy(&out, &charset);
+            assert_eq!(back.text, apply_text(text, &edits), "case {name}");
+            assert_eq!(back.broken.len(), decoded.broken.len(), "case {name}");
+        }
+    }
+
+    /// An edit over broken bytes is refused (the rewriter never makes one:
+    /// a URL holding them is left), so they are never decoded and encoded.
+    #[test]
+    fn an_edit_over_broken_bytes_is_refused() {
+        let input = b"<meta charset=utf-8><a href=\"a\xC3b\">";
+        let charset = sniff(input, None);
+        let decoded = crate::html::charset::decode_lossy(input, &charset);
+        let start = decoded.text.find("a\u{FFFD}").unwrap();
+        let edits = [Edit {
+            range: start..start + 5,
+            bytes: "x".to_string(),
+        }];
+        let mut report = Report::new(false);
+        let bytes = to_bytes(
+            input,
+            &decoded.text,
+            &charset,
+            edits.iter().cloned().collect(),
+            true,
+            &Location::file(None),
+            &mut report,
+        );
+        assert!(bytes.is_empty());
+        assert_eq!(report.problems.len(), 1);
+    }
 }
