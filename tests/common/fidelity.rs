@@ -42,11 +42,13 @@ pub fn tree_difference(
     let charset = linkbase::fuzzing::charset::sniff(document, transport);
     // As a browser reads them: U+FFFD for bytes the encoding does not allow.
     let decode = |bytes: &[u8]| {
-        linkbase::fuzzing::charset::decode_lossy(bytes, &charset)
-            .text
-            .into_owned()
+        linkbase::fuzzing::charset::decode_lossy(bytes, &charset).map(|d| d.text.into_owned())
     };
-    compare_documents(&decode(a), &decode(b), false, extra).err()
+    match (decode(a), decode(b)) {
+        (Ok(a), Ok(b)) => compare_documents(&a, &b, false, extra).err(),
+        (Err(e), _) => Some(format!("the first does not decode: {e}")),
+        (_, Err(e)) => Some(format!("the second does not decode: {e}")),
+    }
 }
 
 fn parse(text: &str, srcdoc: bool) -> RcDom {

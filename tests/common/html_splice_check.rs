@@ -48,9 +48,9 @@ pub fn check(
     }
     // As a browser reads it: U+FFFD for bytes the encoding does not allow.
     let decode = |bytes| -> Result<String, String> {
-        Ok(linkbase::fuzzing::charset::decode_lossy(bytes, &charset)
-            .text
-            .into_owned())
+        linkbase::fuzzing::charset::decode_lossy(bytes, &charset)
+            .map(|d| d.text.into_owned())
+            .map_err(|e| e.to_string())
     };
     let before = decode(input)?;
     light_parse_check(&before)?;

@@ -5,7 +5,7 @@
 
 use super::prescan::{prescan, prescan_within};
 use crate::report::{Message, Setting};
-use encoding_rs::{DecoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
+use encoding_rs::{DecoderResult, Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
@@ -47,7 +47,10 @@ pub struct Charset {
     pub ascii_only: bool,
 }
 
-/// The input is not valid in its encoding.
+/// The input is not valid in its encoding ([`decode`]); for
+/// [`decode_lossy`], the input's encoding is `replacement` (the Encoding
+/// Standard's for ISO-2022-KR, ISO-2022-CN and HZ labels), which reads
+/// nothing: a browser shows one U+FFFD for the whole document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Undecodable {
     /// The encoding that was tried.
@@ -56,9 +59,40 @@ pub struct Undecodable {
     pub source: CharsetSource,
 }
 
+impl Undecodable {
+    /// The problem's message: it names [`Options::charset`](crate::Options::charset)
+    /// as what chose the encoding (the transport), or else as the remedy
+    /// (the transport charset overrides all but a byte order mark).
+    pub fn message(&self) -> Message {
+        let why = match self.source {
+            CharsetSource::Bom => "by its byte order mark",
+            CharsetSource::Transport => "by the transport / ",
+            CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
+            CharsetSource::Detected => "by detection",
+            CharsetSource::AtCharset => "by its @charset rule",
+            CharsetSource::Environment => "as the referring document's",
+            CharsetSource::Default => "by default",
+        };
+        let head = format!("not valid {} (the encoding chosen {why}", self.encoding);
+        let tail = "); left unchanged to avoid data loss";
+        match self.source {
+            CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
+            // A byte order mark decides: no setting overrides it.
+            CharsetSource::Bom => Message::from(head + tail),
+            // The transport charset overrides the rest: the remedy.
+            _ => Message::naming(
+                head + tail + ": if it is in another encoding, give that with ",
+                Setting::Charset,
+                "",
+            ),
+        }
+    }
+}
+
 impl fmt::Display for Undecodable {
+    /// The message in the library's terms.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "not valid {}", self.encoding)
+        self.message().fmt(f)
     }
 }
 
@@ -168,14 +202,21 @@ pub fn decode<'a>(input: &'a [u8], charset: &Charset) -> Result<Cow<'a, str>, Un
 /// "replacement"). Also the text range of each such U+FFFD, in order, and
 /// the note saying so (none when the input is valid: then the text is
 /// [`decode`]'s). The output copies those bytes as they are ([`Broken`],
-/// `splice::to_bytes`).
-pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Decoded<'a> {
-    if let Ok(text) = decode(input, charset) {
-        return Decoded {
-            text,
-            broken: Vec::new(),
-            note: None,
-        };
+/// `splice::to_bytes`). Refused only in the `replacement` encoding, which
+/// reads nothing.
+pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Result<Decoded<'a>, Undecodable> {
+    let refused = match decode(input, charset) {
+        Ok(text) => {
+            return Ok(Decoded {
+                text,
+                broken: Vec::new(),
+                note: None,
+            })
+        }
+        Err(refused) => refused,
+    };
+    if charset.encoding == REPLACEMENT {
+        return Err(refused);
     }
     let body = &input[charset.bom_len..];
     let mut decoder = charset.encoding.new_decoder_without_bom_handling();
@@ -215,11 +256,11 @@ pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Decoded<'a> {
         count: broken.len(),
         first,
     };
-    Decoded {
+    Ok(Decoded {
         text: Cow::Owned(text),
         broken,
         note: Some(note),
-    }
+    })
 }
 
 /// A document decoded as a browser decodes it ([`decode_lossy`]).
@@ -426,7 +467,7 @@ mod tests {
     fn lossy_decoding_says_where_and_how_many() {
         let input = b"<meta charset=utf-8>a\xC3b\xE2\x82\xFF";
         let c = sniff(input, None);
-        let decoded = decode_lossy(input, &c);
+        let decoded = decode_lossy(input, &c).expect("read");
         assert_eq!(
             decoded.text,
             "<meta charset=utf-8>a\u{FFFD}b\u{FFFD}\u{FFFD}"
@@ -434,13 +475,16 @@ mod tests {
         assert_eq!(decoded.broken, [21..24, 25..28, 28..31]);
         let note = decoded.note.expect("a note");
         assert_eq!((note.count, note.first), (3, 21));
-        let valid = decode_lossy(b"<p>x", &c);
+        let valid = decode_lossy(b"<p>x", &c).expect("read");
         assert!(valid.broken.is_empty() && valid.note.is_none());
         assert!(matches!(valid.text, Cow::Borrowed(_)));
         // After a byte order mark, offsets are the input's.
         let bom = b"\xEF\xBB\xBFa\xFF";
-        let note = decode_lossy(bom, &sniff(bom, None)).note.expect("a note");
-        assert_eq!(note.first, 4);
+        let note = decode_lossy(bom, &sniff(bom, None)).expect("read").note;
+        assert_eq!(note.expect("a note").first, 4);
+        // The `replacement` encoding reads nothing: refused.
+        let kr = sniff(b"<p>x", Some(REPLACEMENT));
+        assert!(decode_lossy(b"<p>x", &kr).is_err());
     }
 
     #[test]

@@ -104,7 +104,8 @@ fn too_large(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> bool {
 
 /// The base in force in the document `input` (for `linkbase explain`): its
 /// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
-/// saved-from comment; `None` when there is none.
+/// saved-from comment; `None` when there is none or the input cannot be
+/// read (the `replacement` encoding).
 pub(crate) fn document_base(
     input: &[u8],
     ctx: &HtmlContext<'_>,
@@ -114,7 +115,7 @@ pub(crate) fn document_base(
         return None;
     }
     let charset = charset::sniff(input, ctx.transport_charset);
-    let text = charset::decode_lossy(input, &charset).text;
+    let text = charset::decode_lossy(input, &charset).ok()?.text;
     let facts = DocumentFacts::new(ctx, charset::query_encoding(&charset));
     rewrite::document_base(&text, facts, report)
 }
@@ -127,7 +128,9 @@ pub(crate) fn document_base(
 /// input's encoding. Input with bytes its encoding does not allow is read as
 /// a browser reads it (each such sequence a U+FFFD: `charset::decode_lossy`)
 /// and rewritten, those bytes copied as they are; a URL value holding them
-/// is left as it is. Both are reported as warnings.
+/// is left as it is. Both are reported as warnings. Input in the
+/// `replacement` encoding (ISO-2022-KR, HZ), which reads nothing, is left
+/// unchanged and reported as an error.
 pub(crate) fn plan_html(
     input: &[u8],
     ctx: &HtmlContext<'_>,
@@ -147,7 +150,13 @@ pub(crate) fn plan_html_held(
         return None;
     }
     let charset = charset::sniff(input, ctx.transport_charset);
-    let charset::Decoded { text, broken, note } = charset::decode_lossy(input, &charset);
+    let charset::Decoded { text, broken, note } = match charset::decode_lossy(input, &charset) {
+        Ok(decoded) => decoded,
+        Err(e) => {
+            report.problem(ctx.location, Severity::Error, e.message());
+            return None;
+        }
+    };
     if let Some(note) = note {
         report.problem(ctx.location, Severity::Warning, note.message());
     }

@@ -492,7 +492,7 @@ mod tests {
         ];
         for (name, input) in cases {
             let charset = sniff(input, None);
-            let decoded = crate::html::charset::decode_lossy(input, &charset);
+            let decoded = crate::html::charset::decode_lossy(input, &charset).expect(name);
             let text = &decoded.text;
             assert!(decoded.broken.len() >= 2, "case {name}: {text:?}");
             for r in &decoded.broken {
@@ -532,7 +532,7 @@ mod tests {
             assert_eq!(&out[..range.start], &input[..range.start], "case {name}");
             let tail = input.len() - range.end;
             assert_eq!(&out[out.len() - tail..], &input[range.end..], "case {name}");
-            let back = crate::html::charset::decode_lossy(&out, &charset);
+            let back = crate::html::charset::decode_lossy(&out, &charset).expect(name);
             assert_eq!(back.text, apply_text(text, &edits), "case {name}");
             assert_eq!(back.broken.len(), decoded.broken.len(), "case {name}");
         }
@@ -544,7 +544,7 @@ mod tests {
     fn an_edit_over_broken_bytes_is_refused() {
         let input = b"<meta charset=utf-8><a href=\"a\xC3b\">";
         let charset = sniff(input, None);
-        let decoded = crate::html::charset::decode_lossy(input, &charset);
+        let decoded = crate::html::charset::decode_lossy(input, &charset).unwrap();
         let start = decoded.text.find("a\u{FFFD}").unwrap();
         let edits = [Edit {
             range: start..start + 5,

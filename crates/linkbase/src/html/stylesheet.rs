@@ -35,7 +35,13 @@ pub fn plan_stylesheet(
     report: &mut Report,
 ) -> Option<Vec<Edit>> {
     let charset = determine(input, ctx.transport_charset, environment);
-    let charset::Decoded { text, broken, note } = charset::decode_lossy(input, &charset);
+    let charset::Decoded { text, broken, note } = match charset::decode_lossy(input, &charset) {
+        Ok(decoded) => decoded,
+        Err(e) => {
+            report.problem(ctx.location, Severity::Error, e.message());
+            return None;
+        }
+    };
     let lossy = !broken.is_empty();
     if let Some(note) = note {
         report.problem(ctx.location, Severity::Warning, note.message());
