@@ -64,28 +64,39 @@ impl Undecodable {
     /// as what chose the encoding (the transport), or else as the remedy
     /// (the transport charset overrides all but a byte order mark).
     pub fn message(&self) -> Message {
-        let why = match self.source {
-            CharsetSource::Bom => "by its byte order mark",
-            CharsetSource::Transport => "by the transport / ",
-            CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
-            CharsetSource::Detected => "by detection",
-            CharsetSource::AtCharset => "by its @charset rule",
-            CharsetSource::Environment => "as the referring document's",
-            CharsetSource::Default => "by default",
-        };
-        let head = format!("not valid {} (the encoding chosen {why}", self.encoding);
-        let tail = "); left unchanged to avoid data loss";
-        match self.source {
-            CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
-            // A byte order mark decides: no setting overrides it.
-            CharsetSource::Bom => Message::from(head + tail),
-            // The transport charset overrides the rest: the remedy.
-            _ => Message::naming(
-                head + tail + ": if it is in another encoding, give that with ",
-                Setting::Charset,
-                "",
-            ),
-        }
+        not_valid(
+            self.encoding,
+            self.source,
+            "); left unchanged to avoid data loss",
+        )
+    }
+}
+
+/// `not valid ENCODING (the encoding chosen …` then `tail`, naming
+/// [`Options::charset`](crate::Options::charset) as what chose the encoding
+/// (the transport), or else as the remedy (the transport charset overrides
+/// all but a byte order mark).
+fn not_valid(encoding: &str, source: CharsetSource, tail: &str) -> Message {
+    let why = match source {
+        CharsetSource::Bom => "by its byte order mark",
+        CharsetSource::Transport => "by the transport / ",
+        CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
+        CharsetSource::Detected => "by detection",
+        CharsetSource::AtCharset => "by its @charset rule",
+        CharsetSource::Environment => "as the referring document's",
+        CharsetSource::Default => "by default",
+    };
+    let head = format!("not valid {encoding} (the encoding chosen {why}");
+    match source {
+        CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
+        // A byte order mark decides: no setting overrides it.
+        CharsetSource::Bom => Message::from(head + tail),
+        // The transport charset overrides the rest: the remedy.
+        _ => Message::naming(
+            head + tail + ": if it is in another encoding, give that with ",
+            Setting::Charset,
+            "",
+        ),
     }
 }
 
@@ -111,20 +122,9 @@ pub struct BrokenBytes {
 }
 
 impl BrokenBytes {
-    /// The warning's message: it names [`Options::charset`](crate::Options::charset)
-    /// as what chose the encoding (the transport), or else as the remedy
-    /// (the transport charset overrides all but a byte order mark).
+    /// The warning's message, as [`Undecodable::message`]'s: what chose the
+    /// encoding, how many sequences and where the first is, what was done.
     pub fn message(&self) -> Message {
-        let why = match self.source {
-            CharsetSource::Bom => "by its byte order mark",
-            CharsetSource::Transport => "by the transport / ",
-            CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
-            CharsetSource::Detected => "by detection",
-            CharsetSource::AtCharset => "by its @charset rule",
-            CharsetSource::Environment => "as the referring document's",
-            CharsetSource::Default => "by default",
-        };
-        let head = format!("not valid {} (the encoding chosen {why}", self.encoding);
         let tail = format!(
             "): {} at byte {}; read as U+FFFD, as a browser reads {}, and kept as {}; a URL holding one is left unchanged",
             if self.count == 1 {
@@ -136,17 +136,7 @@ impl BrokenBytes {
             if self.count == 1 { "it" } else { "them" },
             if self.count == 1 { "it is" } else { "they are" },
         );
-        match self.source {
-            CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
-            // A byte order mark decides: no setting overrides it.
-            CharsetSource::Bom => Message::from(head + &tail),
-            // The transport charset overrides the rest: the remedy.
-            _ => Message::naming(
-                head + &tail + ": if it is in another encoding, give that with ",
-                Setting::Charset,
-                "",
-            ),
-        }
+        not_valid(self.encoding, self.source, &tail)
     }
 }
 
