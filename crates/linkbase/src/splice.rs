@@ -681,13 +681,21 @@ impl<'a> OffsetMap<'a> {
                     if take == 0 {
                         return None;
                     }
-                    // With replacement: a sequence the encoding does not
-                    // allow is one U+FFFD, as in a text decoded lossily
-                    // (valid input decodes alike either way).
-                    let (_, read, written, _) =
-                        decoder.decode_to_utf8(&input[*byte..*byte + take], &mut out, false);
+                    let (result, read, written) = decoder.decode_to_utf8_without_replacement(
+                        &input[*byte..*byte + take],
+                        &mut out,
+                        false,
+                    );
                     *byte += read;
                     *text += written;
+                    // A sequence the encoding does not allow is one U+FFFD,
+                    // as in a text decoded lossily; counted here, not
+                    // written with the next character, so that the offset
+                    // between the two is found (a truncated sequence right
+                    // before a value).
+                    if let encoding_rs::DecoderResult::Malformed(..) = result {
+                        *text += '\u{FFFD}'.len_utf8();
+                    }
                 }
                 (*text == at).then_some(*byte)
             }

@@ -193,16 +193,49 @@ pub fn push_value_edit(
             return;
         }
     };
+    // Each U+FFFD the new value keeps where the value had it stays outside
+    // the edits: it may stand for bytes the encoding does not allow, which
+    // are copied, never written (a srcset whose descriptor holds them,
+    // around two URLs rewritten). A reference never holds one, so the
+    // pieces between them are written and parsed alike.
+    let kept = old.matches('\u{FFFD}').count();
+    if kept > 0
+        && raw.matches('\u{FFFD}').count() == kept
+        && new.matches('\u{FFFD}').count() == kept
+    {
+        let mut at = span.value.start;
+        let pieces = raw.split('\u{FFFD}').zip(old.split('\u{FFFD}'));
+        for ((raw, old), new) in pieces.zip(new.split('\u{FFFD}')) {
+            if old != new {
+                push_piece(edits, at..at + raw.len(), raw, old, new, quote, output);
+            }
+            at += raw.len() + '\u{FFFD}'.len_utf8();
+        }
+        return;
+    }
+    push_piece(edits, span.value.clone(), raw, old, new, quote, output);
+}
+
+/// Add the edit that writes `new` over the text `range` (written `raw`,
+/// parsed `old`): written without character references, CR or NUL, only
+/// where they differ; else the whole range.
+fn push_piece(
+    edits: &mut TextEdits,
+    range: Range<usize>,
+    raw: &str,
+    old: &str,
+    new: &str,
+    quote: Option<char>,
+    output: Option<&Charset>,
+) {
     if raw == old && memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
         let (prefix, suffix) = common_ends(old, new);
-        let range = span.value.start + prefix..span.value.end - suffix;
+        let range = range.start + prefix..range.end - suffix;
         let new = &new[prefix..new.len() - suffix];
         edits.push_with(range, |out| escape_into(out, new, quote, output));
         return;
     }
-    edits.push_with(span.value.clone(), |out| {
-        escape_into(out, new, quote, output)
-    });
+    edits.push_with(range, |out| escape_into(out, new, quote, output));
 }
 
 /// [`push_value_edit`] as one edit of its own.
@@ -535,6 +568,69 @@ mod tests {
             let back = crate::html::charset::decode_lossy(&out, &charset).expect(name);
             assert_eq!(back.text, apply_text(text, &edits), "case {name}");
             assert_eq!(back.broken.len(), decoded.broken.len(), "case {name}");
+        }
+    }
+
+    /// A U+FFFD kept by the new value stays outside the edits: a srcset
+    /// whose descriptor holds broken bytes, its two URLs rewritten.
+    #[test]
+    fn a_kept_replacement_character_stays_outside_the_edits() {
+        let text = "<img srcset=\"a \u{FFFD}1x, b 2x\">";
+        let s = span(text, "a \u{FFFD}1x, b 2x", AttrQuote::Double);
+        let mut edits = TextEdits::new();
+        let new = "http://h/a \u{FFFD}1x, http://h/b 2x";
+        push_value_edit(&mut edits, text, &s, "a \u{FFFD}1x, b 2x", new, None);
+        assert_eq!(edits.iter().len(), 2);
+        for (range, _) in edits.iter() {
+            assert!(!text[range].contains('\u{FFFD}'));
+        }
+        assert_eq!(
+            edits.apply(text),
+            "<img srcset=\"http://h/a \u{FFFD}1x, http://h/b 2x\">"
+        );
+    }
+
+    /// An edit that starts right after a truncated sequence (which a
+    /// decoder reads as U+FFFD only when it meets the next byte): found.
+    #[test]
+    fn an_edit_right_after_a_truncated_sequence_is_found() {
+        let cases: &[(&str, &[u8], &[u8])] = &[
+            (
+                "utf-8",
+                b"<meta charset=utf-8><p title=\"\xE2\x82:url(a)\">",
+                b"<meta charset=utf-8><p title=\"\xE2\x82:url(b)\">",
+            ),
+            (
+                // A lead byte before `:` (no trail byte): U+FFFD, then `:`.
+                "shift_jis",
+                b"<meta charset=shift_jis><p title=\"\x82:url(a)\">",
+                b"<meta charset=shift_jis><p title=\"\x82:url(b)\">",
+            ),
+        ];
+        for (name, input, want) in cases {
+            let charset = sniff(input, None);
+            let decoded = crate::html::charset::decode_lossy(input, &charset).expect(name);
+            let start = decoded.text.find(":url(a)").expect(name);
+            let edits = [Edit {
+                range: start..start + 7,
+                bytes: ":url(b)".to_string(),
+            }];
+            let mut report = Report::new(false);
+            let bytes = to_bytes(
+                input,
+                &decoded.text,
+                &charset,
+                edits.iter().cloned().collect(),
+                true,
+                &Location::file(None),
+                &mut report,
+            );
+            assert!(
+                report.problems.is_empty(),
+                "case {name}: {:?}",
+                report.problems
+            );
+            assert_eq!(bytes.apply(input), *want, "case {name}");
         }
     }
 
