@@ -575,3 +575,25 @@ fn a_page_with_bytes_its_encoding_does_not_allow_is_made_offline_around_them() {
         "{stderr}"
     );
 }
+
+/// The same page in a WARC converted (not made offline): its conversion
+/// record holds the links made absolute and the broken bytes as they were.
+/// Before, the record was left unconverted, with an error.
+#[test]
+fn a_warc_record_with_bytes_its_encoding_does_not_allow_is_converted_around_them() {
+    let page: &[u8] = b"<meta charset=\"utf-8\"><title>Tr\xc3</title>\
+<link rel=\"stylesheet\" href=\"/css/site.css\"><a href=\"tags/s\xc3\">S\xc3</a>";
+    let mut warc = Vec::new();
+    warc_gen::write_warcinfo(&mut warc).unwrap();
+    warc_gen::write_page(&mut warc, 1, "http://s.test/shop/", page).unwrap();
+    let out = linkbase::rewrite(&warc, &linkbase::Options::new(), Some("in.warc"));
+    assert!(!out.report.has_errors(), "{:?}", out.report.problems);
+    let want: &[u8] = b"<meta charset=\"utf-8\"><title>Tr\xc3</title>\
+<link rel=\"stylesheet\" href=\"http://s.test/css/site.css\"><a href=\"tags/s\xc3\">S\xc3</a>";
+    assert!(
+        out.output.windows(want.len()).any(|w| w == want),
+        "{}",
+        String::from_utf8_lossy(&out.output)
+    );
+    assert_eq!(out.report.counts.rewritten, 1);
+}
