@@ -210,25 +210,27 @@ pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Result<Decoded<'a
     }
     let body = &input[charset.bom_len..];
     let mut decoder = charset.encoding.new_decoder_without_bom_handling();
+    // Room for the text of valid input (a U+FFFD may take more room than
+    // its bytes: the string grows then, rarely).
     let room = decoder
-        .max_utf8_buffer_length(body.len())
+        .max_utf8_buffer_length_without_replacement(body.len())
         .unwrap_or(body.len());
     let mut text = String::with_capacity(room);
     let mut broken = Vec::new();
     let mut first = 0;
     let mut read = 0;
+    // Decoded a chunk at a time and appended: `decode_to_string…` would
+    // initialize the string's whole spare room at each call, once per
+    // sequence the encoding does not allow (quadratic in a page with many).
+    let mut chunk = "\0".repeat(CHUNK);
     loop {
-        let (result, n) =
-            decoder.decode_to_string_without_replacement(&body[read..], &mut text, true);
+        let (result, n, written) =
+            decoder.decode_to_str_without_replacement(&body[read..], &mut chunk, true);
         read += n;
+        text.push_str(&chunk[..written]);
         match result {
             DecoderResult::InputEmpty => break,
-            DecoderResult::OutputFull => {
-                let more = decoder
-                    .max_utf8_buffer_length_without_replacement(body.len() - read)
-                    .unwrap_or(body.len() - read);
-                text.reserve(more.max(4));
-            }
+            DecoderResult::OutputFull => {}
             DecoderResult::Malformed(bad, after) => {
                 if broken.is_empty() {
                     let end = charset.bom_len + read - usize::from(after);
@@ -252,6 +254,9 @@ pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Result<Decoded<'a
         note: Some(note),
     })
 }
+
+/// The bytes of text [`decode_lossy`] decodes at a time.
+const CHUNK: usize = 8192;
 
 /// A document decoded as a browser decodes it ([`decode_lossy`]).
 pub struct Decoded<'a> {
