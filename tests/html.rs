@@ -168,7 +168,7 @@ const UTF16_RUNS: usize = 52;
 fn main() {
     let args = Arguments::from_args();
     let bless = bless::bless();
-    let mut trials = case_trials("html", "html/", 36, file!(), move |dir| {
+    let mut trials = case_trials("html", "html/", 38, file!(), move |dir| {
         run_fixture(dir, bless)
     });
     let dirs = fixture_dirs("html");
@@ -206,7 +206,7 @@ fn main() {
     trials.extend(function_trials![
         report_names_element_attribute_base_and_rule,
         nothing_to_change_gives_the_input_bytes,
-        malformed_input_is_left_unchanged_and_reported,
+        malformed_input_is_rewritten_as_a_browser_reads_it,
         hostile_sizes_complete,
         srcdoc_documents_nest_to_a_limit,
         the_splice_check_catches_other_changes,
@@ -309,15 +309,43 @@ fn nothing_to_change_gives_the_input_bytes() {
     }
 }
 
-fn malformed_input_is_left_unchanged_and_reported() {
-    let input = b"<meta charset=utf-8><a href=x>\xFF\xFE bad</a>";
+/// Bytes the encoding does not allow: the page is rewritten as a browser
+/// reads it (U+FFFD for each sequence), the bytes kept, a URL holding them
+/// left and recorded as such; warnings, not errors.
+fn malformed_input_is_rewritten_as_a_browser_reads_it() {
+    let input =
+        b"<meta charset=utf-8><a href=x>\xFF\xFE bad</a><img src=\"i\xE2\x82.png\" alt=\"\xC3\">";
     let out = rewrite_with(input, Some("http://h.example/"));
-    assert_eq!(&*out.output, &input[..]);
-    assert!(out.report.has_errors());
-    let message = out.report.problems[0].one_line();
+    assert_eq!(
+        &*out.output,
+        &b"<meta charset=utf-8><a href=http://h.example/x>\xFF\xFE bad</a><img src=\"i\xE2\x82.png\" alt=\"\xC3\">"[..]
+    );
+    assert!(!out.report.has_errors(), "{:?}", out.report.problems);
+    let messages: Vec<String> = out.report.problems.iter().map(|p| p.one_line()).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
     assert!(
-        message.starts_with("t.html: error: not valid UTF-8"),
-        "{message}"
+        messages[0].starts_with(
+            "t.html: warning: not valid UTF-8 (the encoding chosen by its <meta> declaration): \
+             4 sequences it does not allow, the first at byte 30;"
+        ),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with("t.html: warning: img src `i\u{FFFD}.png`: it holds bytes"),
+        "{messages:?}"
+    );
+    let outcomes: Vec<(&str, linkbase::report::Outcome)> = out
+        .report
+        .links
+        .iter()
+        .map(|r| (r.before.as_str(), r.outcome))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("x", linkbase::report::Outcome::Rewritten),
+            ("i\u{FFFD}.png", linkbase::report::Outcome::Undecodable)
+        ]
     );
 }
 

@@ -81,18 +81,28 @@ fn input_not_valid_in_the_given_charset_names_the_charset_option() {
     let mut options = Options::new();
     options.url = Some("https://example.org/".into());
     options.charset = Some(encoding_rs::UTF_8);
-    // 0xFF is never valid UTF-8: the page and the sheet are left unchanged.
-    for (name, input) in [
-        ("p.html", &b"<a href=x>caf\xff</a>"[..]),
-        ("s.css", &b"p { background: url(x.png) } /* \xff */"[..]),
+    // 0xFF is never valid UTF-8: the page and the sheet are rewritten as a
+    // browser reads them, the byte kept.
+    for (name, input, output) in [
+        (
+            "p.html",
+            &b"<a href=x>caf\xff</a>"[..],
+            &b"<a href=https://example.org/x>caf\xff</a>"[..],
+        ),
+        (
+            "s.css",
+            &b"p { background: url(x.png) } /* \xff */"[..],
+            &b"p { background: url(https://example.org/x.png) } /* \xff */"[..],
+        ),
     ] {
         let out = rewrite(input, &options, Some(name));
-        assert_eq!(&out.output[..], input, "{name}");
+        assert_eq!(&out.output[..], output, "{name}");
         let problem = the_problem(&out.report, Setting::Charset);
+        assert_eq!(problem.severity, Severity::Warning, "{name}");
         assert!(
             problem.message.to_string().contains(
-                "(the encoding chosen by the transport / Options::charset); \
-                 left unchanged"
+                "(the encoding chosen by the transport / Options::charset): \
+                 a sequence it does not allow"
             ),
             "{name}: {}",
             problem.message
@@ -101,38 +111,47 @@ fn input_not_valid_in_the_given_charset_names_the_charset_option() {
 }
 
 /// Not valid in the encoding the document itself names (its `<meta>`, its
-/// `@charset`, or the default): the remedy is the transport charset, which
-/// overrides those (issue 31); a byte order mark, which nothing overrides,
-/// gets none.
+/// `@charset`, or the default): rewritten as a browser reads it (issue 41),
+/// with a warning whose remedy is the transport charset, which overrides
+/// those (issue 31); a byte order mark, which nothing overrides, gets none.
 #[test]
 fn input_not_valid_in_its_own_encoding_names_the_charset_option_as_the_remedy() {
     let mut options = Options::new();
     options.url = Some("https://example.org/".into());
-    for (name, input, chosen) in [
+    for (name, input, output, chosen, at) in [
         (
             "p.html",
             &b"<meta charset=utf-8><a href=x>caf\xe9</a>"[..],
+            &b"<meta charset=utf-8><a href=https://example.org/x>caf\xe9</a>"[..],
             "by its <meta> declaration",
+            33,
         ),
         (
             "s.css",
             &b"@charset \"utf-8\"; p { background: url(x.png) } /* \xe9 */"[..],
+            &b"@charset \"utf-8\"; p { background: url(https://example.org/x.png) } /* \xe9 */"[..],
             "by its @charset rule",
+            50,
         ),
         (
             "t.css",
             &b"p { background: url(x.png) } /* \xe9 */"[..],
+            &b"p { background: url(https://example.org/x.png) } /* \xe9 */"[..],
             "by default",
+            32,
         ),
     ] {
         let out = rewrite(input, &options, Some(name));
-        assert_eq!(&out.output[..], input, "{name}");
+        assert_eq!(&out.output[..], output, "{name}");
         let problem = the_problem(&out.report, Setting::Charset);
+        assert_eq!(problem.severity, Severity::Warning, "{name}");
         assert_eq!(
             problem.message.to_string(),
             format!(
-                "not valid UTF-8 (the encoding chosen {chosen}); left unchanged to avoid data \
-                 loss: if it is in another encoding, give that with Options::charset"
+                "not valid UTF-8 (the encoding chosen {chosen}): a sequence it does not allow at \
+                 byte {at}; read as U+FFFD, as a browser reads it, and kept as it is; a URL \
+                 holding one is left unchanged: if it is in another encoding, give that with \
+                 Options::charset"
             ),
             "{name}"
         );
@@ -144,7 +163,9 @@ fn input_not_valid_in_its_own_encoding_names_the_charset_option_as_the_remedy() 
     );
     assert_eq!(
         bom.report.problems[0].message.to_string(),
-        "not valid UTF-8 (the encoding chosen by its byte order mark); left unchanged to avoid data loss"
+        "not valid UTF-8 (the encoding chosen by its byte order mark): a sequence it does not \
+         allow at byte 16; read as U+FFFD, as a browser reads it, and kept as it is; a URL \
+         holding one is left unchanged"
     );
     assert_eq!(bom.report.problems[0].setting(), None);
 }

@@ -83,7 +83,7 @@ fn fixture_trial(dir: &Path) -> Result<(), Failed> {
 /// by their function names.
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = case_trials("mime", "mime/", 40, file!(), fixture_trial);
+    let mut trials = case_trials("mime", "mime/", 41, file!(), fixture_trial);
     trials.extend(function_trials![
         signed_message_is_left_alone_with_a_warning,
         signed_message_is_rewritten_with_force,

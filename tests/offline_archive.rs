@@ -461,3 +461,152 @@ fn report_has_a_record_per_link_and_counts_the_scripts_of_each_page() {
     assert_eq!(refused.status.code(), Some(2));
     assert_eq!(std::fs::read(&warc).unwrap(), bytes);
 }
+
+/// A `response` record of `body` served as `content_type` from `uri`.
+fn write_resource(out: &mut Vec<u8>, n: usize, uri: &str, content_type: &str, body: &[u8]) {
+    let id = format!("<urn:uuid:00000000-0000-4000-8001-{n:012}>");
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    warc_gen::write_record(
+        out,
+        "response",
+        &[
+            ("WARC-Record-ID", &id),
+            ("WARC-Target-URI", uri),
+            ("Content-Type", "application/http; msgtype=response"),
+        ],
+        &[head.as_bytes(), body],
+    )
+    .unwrap();
+}
+
+/// Issue 41: a captured page declared UTF-8 that holds truncated UTF-8
+/// sequences (a CMS cut a string in the middle of a character) in its
+/// text, in an attribute that is not a URL and in one link, and a style
+/// sheet with one in a comment. In the offline copy every other link opens
+/// the file the copy holds, and the broken bytes are written back as they
+/// were; the link holding them is left as it is and reported (a warning:
+/// exit status 0). Before, the page and the sheet were left whole: their
+/// style sheet, script and images came from the network.
+#[test]
+fn a_page_with_bytes_its_encoding_does_not_allow_is_made_offline_around_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("site.warc");
+    let page: &[u8] = b"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Caf\xc3\xa9 Tr\xc3</title>\
+<link rel=\"stylesheet\" href=\"/css/site.css\"><script src=\"/js/app.js\"></script></head><body>\
+<p title=\"K\xc3\xa4se \xe2\x80\">Neu \xf0\x9f\x8d heute</p><img src=\"img/logo.png\" alt=\"Fr\xc3\">\
+<a href=\"tags/s\xc3\">S\xc3</a> <a href=\"about.html\">about</a></body></html>";
+    let sheet: &[u8] = b"/* Gr\xc3\xb6\xc3 */ body { background: url(../img/bg.png) }";
+    let mut bytes = Vec::new();
+    warc_gen::write_warcinfo(&mut bytes).unwrap();
+    warc_gen::write_page(&mut bytes, 1, "http://s.test/shop/", page).unwrap();
+    warc_gen::write_page(&mut bytes, 2, "http://s.test/shop/about.html", b"<p>about").unwrap();
+    write_resource(
+        &mut bytes,
+        3,
+        "http://s.test/css/site.css",
+        "text/css",
+        sheet,
+    );
+    write_resource(
+        &mut bytes,
+        4,
+        "http://s.test/js/app.js",
+        "text/javascript",
+        b"1;",
+    );
+    write_resource(
+        &mut bytes,
+        5,
+        "http://s.test/shop/img/logo.png",
+        "image/png",
+        b"\x89PNG",
+    );
+    write_resource(
+        &mut bytes,
+        6,
+        "http://s.test/img/bg.png",
+        "image/png",
+        b"\x89PNG",
+    );
+    std::fs::write(&warc, &bytes).unwrap();
+    let out = dir.path().join("copy");
+    let report = dir.path().join("report.jsonl");
+    let run = linkbase(&[
+        "offline".as_ref(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--report".as_ref(),
+        report.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let home = std::fs::read(out.join("s.test/shop/index.html")).unwrap();
+    // Every link but the broken one opens the copy's file; every byte
+    // outside the links is the capture's, the broken ones included.
+    let want: &[u8] = b"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Caf\xc3\xa9 Tr\xc3</title>\
+<link rel=\"stylesheet\" href=\"../css/site.css\"><script src=\"../js/app.js\"></script></head><body>\
+<p title=\"K\xc3\xa4se \xe2\x80\">Neu \xf0\x9f\x8d heute</p><img src=\"img/logo.png\" alt=\"Fr\xc3\">\
+<a href=\"tags/s\xc3\">S\xc3</a> <a href=\"about.html\">about</a></body></html>";
+    assert_eq!(
+        String::from_utf8_lossy(&home),
+        String::from_utf8_lossy(want)
+    );
+    assert_eq!(home, want);
+    let css = std::fs::read(out.join("s.test/css/site.css")).unwrap();
+    assert_eq!(css, sheet, "the sheet's link is already the copy's path");
+    for file in [
+        "s.test/css/site.css",
+        "s.test/js/app.js",
+        "s.test/shop/img/logo.png",
+        "s.test/img/bg.png",
+    ] {
+        assert!(out.join(file).is_file(), "{file} not in the copy");
+    }
+    // The broken link: left, recorded as such, and said once on stderr.
+    let lines = report_lines(&report);
+    let broken: Vec<_> = lines
+        .iter()
+        .filter(|l| l["outcome"] == "undecodable")
+        .collect();
+    assert_eq!(broken.len(), 1, "{lines:#?}");
+    assert_eq!(broken[0]["before"], "tags/s\u{FFFD}");
+    assert_eq!(broken[0]["file"], "s.test/shop/index.html");
+    assert!(
+        stderr.contains(
+            "a href `tags/s\u{FFFD}`: it holds bytes its document's encoding does not allow"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "http://s.test/shop/: not valid UTF-8 (the encoding chosen by the transport / "
+        ) && stderr.contains("6 sequences it does not allow, the first at byte 64;"),
+        "{stderr}"
+    );
+}
+
+/// The same page in a WARC converted (not made offline): its conversion
+/// record holds the links made absolute and the broken bytes as they were.
+/// Before, the record was left unconverted, with an error.
+#[test]
+fn a_warc_record_with_bytes_its_encoding_does_not_allow_is_converted_around_them() {
+    let page: &[u8] = b"<meta charset=\"utf-8\"><title>Tr\xc3</title>\
+<link rel=\"stylesheet\" href=\"/css/site.css\"><a href=\"tags/s\xc3\">S\xc3</a>";
+    let mut warc = Vec::new();
+    warc_gen::write_warcinfo(&mut warc).unwrap();
+    warc_gen::write_page(&mut warc, 1, "http://s.test/shop/", page).unwrap();
+    let out = linkbase::rewrite(&warc, &linkbase::Options::new(), Some("in.warc"));
+    assert!(!out.report.has_errors(), "{:?}", out.report.problems);
+    let want: &[u8] = b"<meta charset=\"utf-8\"><title>Tr\xc3</title>\
+<link rel=\"stylesheet\" href=\"http://s.test/css/site.css\"><a href=\"tags/s\xc3\">S\xc3</a>";
+    assert!(
+        out.output.windows(want.len()).any(|w| w == want),
+        "{}",
+        String::from_utf8_lossy(&out.output)
+    );
+    assert_eq!(out.report.counts.rewritten, 1);
+}

@@ -156,6 +156,51 @@ proptest! {
         prop_assert_eq!(String::from_utf8_lossy(&twice), String::from_utf8_lossy(&once));
     }
 
+    /// Issue 41: bytes UTF-8 does not allow (a cut 2-, 3- or 4-byte
+    /// sequence, a stray continuation byte, 0xFF) put anywhere in the
+    /// document, in text, markup or a value: the same invariants (read as a
+    /// browser reads it, U+FFFD for each), every broken sequence kept (the
+    /// output holds as many), and rewriting is idempotent.
+    #[test]
+    fn broken_bytes_anywhere_are_kept_and_the_rest_is_rewritten(
+        doc in document(),
+        cuts in prop::collection::vec((any::<prop::sample::Index>(), 0..5usize), 1..4),
+    ) {
+        const BROKEN: [&[u8]; 5] = [b"\xC3", b"\xE2\x82", b"\xF0\x9F\x8D", b"\x80", b"\xFF"];
+        let mut input = doc.into_bytes();
+        for (at, which) in cuts {
+            let at = at.index(input.len() + 1);
+            input.splice(at..at, BROKEN[which].iter().copied());
+        }
+        let url = Some("http://h.example/a/b/page.html");
+        let mut options = linkbase::Options::new();
+        options.url = url.map(str::to_string);
+        options.format = linkbase::Format::Html;
+        let planned = linkbase::plan_rewrite(&input, &options, None);
+        let edits = planned.edits();
+        let edits: Vec<(std::ops::Range<usize>, &[u8])> =
+            edits.iter().map(|(r, b)| (r.clone(), &b[..])).collect();
+        let once: Vec<u8> = planned.pieces().concat();
+        // No edit was refused for covering broken bytes (links may fail
+        // for other reasons: a `mailto:` base).
+        let refused = planned
+            .report
+            .problems
+            .iter()
+            .any(|p| p.message.to_string().contains("cannot be told apart"));
+        prop_assert!(!refused, "{:?}", planned.report.problems);
+        let checked = html_splice_check::check(&input, &once, Some(&edits), None);
+        prop_assert!(checked.is_ok(), "{:?}", checked);
+        fidelity::assert_same_tree("generated", &input, &once, None, &[]);
+        let charset = linkbase::fuzzing::charset::sniff(&input, None);
+        let broken = |bytes: &[u8]| {
+            linkbase::fuzzing::charset::decode_lossy(bytes, &charset).map(|d| d.broken.len())
+        };
+        prop_assert_eq!(broken(&once), broken(&input));
+        let twice = rewrite(&once, url);
+        prop_assert_eq!(twice, once);
+    }
+
     #[test]
     fn without_a_base_nothing_changes(doc in document()) {
         // Only documents whose <base href> cannot give a base either.

@@ -1,8 +1,9 @@
 //! The HTML rewrite: no panic; the output is the input with the reported
 //! edits spliced in, each inside a link place (`tests/common/html_splice_check.rs`);
 //! and it re-parses (html5ever, scripting disabled) to the input's tree apart
-//! from URL values (`tests/common/fidelity.rs`), for every input. Input that
-//! is not valid in its encoding must come back unchanged. NUL bytes and
+//! from URL values (`tests/common/fidelity.rs`), for every input. Input with
+//! bytes its encoding does not allow is read as a browser reads it (U+FFFD),
+//! and the output holds as many such sequences as the input. NUL bytes and
 //! characters the output encoding cannot hold are checked like everything
 //! else. The check itself is `tests/common/html_fuzz_input.rs`,
 //! shared with `tests/fuzz_regressions.rs`.

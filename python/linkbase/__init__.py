@@ -64,6 +64,7 @@ OUTCOMES = (
     "no-base",
     "failed",
     "local",
+    "undecodable",
 )
 
 

@@ -50,7 +50,7 @@ pub struct Link {
     /// `linkbase.RULES`).
     rule: Option<&'static str>,
     /// What happened: `rewritten`, `absolute`, `same-document`,
-    /// `placeholder`, `empty`, `no-base` or `failed`.
+    /// `placeholder`, `empty`, `no-base`, `failed`, `local` or `undecodable`.
     outcome: &'static str,
     /// Why, for a failure or a value resolved as browsers do.
     reason: Option<String>,

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::time::Duration;
 
 /// Every outcome, in the order of the `--stats` columns.
-const OUTCOMES: [Outcome; 7] = [
+const OUTCOMES: [Outcome; 8] = [
     Outcome::Rewritten,
     Outcome::Absolute,
     Outcome::SameDocument,
@@ -17,6 +17,7 @@ const OUTCOMES: [Outcome; 7] = [
     Outcome::Empty,
     Outcome::NoBase,
     Outcome::Failed,
+    Outcome::Undecodable,
 ];
 
 /// The column of `outcome` in [`OUTCOMES`] (a `match`, so that a new outcome
@@ -31,6 +32,7 @@ fn column(outcome: Outcome) -> usize {
         Outcome::Empty => 4,
         Outcome::NoBase => 5,
         Outcome::Failed => 6,
+        Outcome::Undecodable => 7,
         // An outcome newer than these columns (the library's enum is
         // `#[non_exhaustive]`): with the failures if it is an error.
         other if other.is_error() => 6,

@@ -572,12 +572,13 @@ links per outcome:
   empty                   0
   no-base                 0
   failed                  0
+  undecodable             0
 files: 1 processed (1 changed), 0 skipped, 0 ignored, 0 copied to the mirror
 links per attribute:
-  attribute  rewritten  absolute  same-document  placeholder  empty  no-base  failed  total
-  href               1         0              1            0      0        0       0      2
-  src                1         0              0            0      0        0       0      1
-  total              2         0              1            0      0        0       0      3
+  attribute  rewritten  absolute  same-document  placeholder  empty  no-base  failed  undecodable  total
+  href               1         0              1            0      0        0       0            0      2
+  src                1         0              0            0      0        0       0            0      1
+  total              2         0              1            0      0        0       0            0      3
 linkbase: 1 of 1 input changed; 2 links rewritten, 1 left, 0 errors, 57 bytes at (rate)/s
 "),
         ..Case::OK
@@ -1120,15 +1121,17 @@ cases! {
         stderr: is("<stdin>: error: skipped: over --max-size 10 B (a larger --max-size reads it)\n"),
         ..Case::OK
     },
-    /// Bytes that are not valid in the encoding --charset names: the library's
-    /// message (`Options::charset`) names the flag.
-    bytes_invalid_in_the_charset_are_an_error_naming_the_flag: Case {
+    /// Bytes that are not valid in the encoding --charset names: the page
+    /// is rewritten as a browser reads it, the bytes kept; the library's
+    /// warning (`Options::charset`) names the flag.
+    bytes_invalid_in_the_charset_are_a_warning_naming_the_flag: Case {
         args: &["--charset", "utf-8", "--url", PAGE_URL],
         stdin: input(b"<a href=x>caf\xff</a>"),
-        code: 1,
-        stdout: is(b"<a href=x>caf\xff</a>"),
-        stderr: is("<stdin>: error: not valid UTF-8 (the encoding chosen by the transport / --charset); \
-                    left unchanged to avoid data loss\n"),
+        code: 0,
+        stdout: is(b"<a href=https://example.org/docs/x>caf\xff</a>"),
+        stderr: is("<stdin>: warning: not valid UTF-8 (the encoding chosen by the transport / --charset): \
+                    a sequence it does not allow at byte 13; read as U+FFFD, as a browser reads it, \
+                    and kept as it is; a URL holding one is left unchanged\n"),
         ..Case::OK
     },
 }

@@ -40,8 +40,9 @@ pub fn tree_difference(
     extra: &[String],
 ) -> Option<String> {
     let charset = linkbase::fuzzing::charset::sniff(document, transport);
+    // As a browser reads them: U+FFFD for bytes the encoding does not allow.
     let decode = |bytes: &[u8]| {
-        linkbase::fuzzing::charset::decode(bytes, &charset).map(std::borrow::Cow::into_owned)
+        linkbase::fuzzing::charset::decode_lossy(bytes, &charset).map(|d| d.text.into_owned())
     };
     match (decode(a), decode(b)) {
         (Ok(a), Ok(b)) => compare_documents(&a, &b, false, extra).err(),

@@ -3,7 +3,9 @@
 //!
 //! Input: one byte of settings (the charset), then the HTML part's bytes.
 //! No panic, and an input valid in its charset (or in the encoding of the
-//! byte order mark it starts with) gives an output valid in it.
+//! byte order mark it starts with) gives an output valid in it; one with
+//! sequences the charset does not allow (rewritten as a browser reads it)
+//! gives an output with as many.
 
 use linkbase::{Format, Options};
 
@@ -53,11 +55,16 @@ pub fn check_stateful_charsets_input(case: &str, data: &[u8]) {
         None => (encoding, body, out_body),
     };
     let label = encoding.name();
-    if encoding
-        .decode_without_bom_handling_and_without_replacement(body)
-        .is_none()
-    {
-        return; // not valid in its charset: left as it is
+    let broken = malformed(encoding, body);
+    if broken > 0 {
+        // Rewritten as a browser reads it: the sequences the charset does
+        // not allow are copied as they are, no edit makes or takes one.
+        assert_eq!(
+            malformed(encoding, out_body),
+            broken,
+            "{case}: {label}: the output holds another number of sequences {label} does not allow"
+        );
+        return;
     }
     // What was valid in its charset stays valid: a splice never cuts a
     // character or leaves a shift state half written. (Comparing the text
@@ -69,4 +76,22 @@ pub fn check_stateful_charsets_input(case: &str, data: &[u8]) {
             .is_some(),
         "{case}: {label}: the output is not valid {label}"
     );
+}
+
+/// How many sequences `encoding` does not allow `bytes` hold (each a U+FFFD
+/// to a browser).
+fn malformed(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> usize {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut out = vec![0u8; 4096];
+    let (mut read, mut count) = (0, 0);
+    loop {
+        let (result, n, _) =
+            decoder.decode_to_utf8_without_replacement(&bytes[read..], &mut out, true);
+        read += n;
+        match result {
+            encoding_rs::DecoderResult::InputEmpty => return count,
+            encoding_rs::DecoderResult::OutputFull => {}
+            encoding_rs::DecoderResult::Malformed(..) => count += 1,
+        }
+    }
 }

@@ -12,7 +12,9 @@
 /// decoded — the checks decode the output exactly as the rewriter read the
 /// input.
 pub mod charset {
-    pub use crate::html::charset::{decode, sniff, Charset, CharsetSource, Undecodable};
+    pub use crate::html::charset::{
+        decode, decode_lossy, sniff, BrokenBytes, Charset, CharsetSource, Decoded, Undecodable,
+    };
 }
 
 /// The MIME layer: the entity tree of a message and the byte-exact edits

@@ -99,6 +99,9 @@ pub struct LinkRewriter<'a> {
     growth_left: usize,
     /// The growth limit was reached and reported.
     growth_reported: bool,
+    /// The values now offered are in a place that holds bytes its encoding
+    /// does not allow: one holding U+FFFD is taken for one of them and left.
+    broken: bool,
 }
 
 impl<'a> LinkRewriter<'a> {
@@ -119,7 +122,48 @@ impl<'a> LinkRewriter<'a> {
             recorded_base: None,
             growth_left: usize::MAX,
             growth_reported: false,
+            broken: false,
         }
+    }
+
+    /// Say whether the values offered next are in a place (an attribute, a
+    /// style sheet) holding bytes its encoding does not allow, read as
+    /// U+FFFD: a value holding U+FFFD there is left as it is
+    /// ([`Outcome::Undecodable`]), since its bytes cannot be written back.
+    pub fn set_broken(&mut self, broken: bool) {
+        self.broken = broken;
+    }
+
+    /// Are the values now offered in such a place?
+    pub fn broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Is `value` one that holds broken bytes? Then it is recorded and
+    /// reported as left.
+    fn left_broken(&mut self, element: &str, attribute: &str, value: &str) -> bool {
+        if !(self.broken && value.contains('\u{FFFD}')) {
+            return false;
+        }
+        let reason = "it holds bytes its document's encoding does not allow";
+        self.report.problem(
+            self.location,
+            crate::report::Severity::Warning,
+            format!(
+                "{element} {attribute} {}: {reason} (read as U+FFFD); left unchanged",
+                crate::quote::quote(value)
+            ),
+        );
+        self.record(
+            self.base,
+            element,
+            attribute,
+            value,
+            Outcome::Undecodable,
+            None,
+            Some(reason.to_string()),
+        );
+        true
     }
 
     /// Say where the values offered next are written (recorded as
@@ -171,6 +215,9 @@ impl<'a> LinkRewriter<'a> {
         attribute: &str,
         value: &str,
     ) -> Option<String> {
+        if self.left_broken(element, attribute, value) {
+            return None;
+        }
         let (mut outcome, mut after, mut reason) = self.decide(base, value);
         if outcome == Outcome::Absolute && self.offline().is_some() && is_script(value) {
             self.report.scripts += 1;
@@ -275,6 +322,9 @@ impl<'a> LinkRewriter<'a> {
         let Some(document) = self.offline() else {
             return self.rewrite_against(fallback, element, attribute, value);
         };
+        if self.left_broken(element, attribute, value) {
+            return None;
+        }
         let own = document.own();
         let growth = own.len().saturating_sub(value.len());
         if growth > self.growth_left {

@@ -65,6 +65,10 @@ pub enum Outcome {
     /// Made the relative path to its file in an offline copy
     /// ([`crate::Options::offline`]); counted with the rewritten ones.
     Local,
+    /// Holds bytes its document's encoding does not allow (a browser reads
+    /// each as U+FFFD): left as it is, its bytes kept (a warning, not an
+    /// error).
+    Undecodable,
 }
 
 impl Outcome {
@@ -84,6 +88,7 @@ impl Outcome {
             Outcome::NoBase => "no-base",
             Outcome::Failed => "failed",
             Outcome::Local => "local",
+            Outcome::Undecodable => "undecodable",
         }
     }
 }

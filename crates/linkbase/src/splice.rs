@@ -447,7 +447,8 @@ fn spliced_text<'e>(
 pub enum OffsetMap<'a> {
     /// UTF-8: the same offsets, after the byte order mark.
     Identity(usize),
-    /// A single-byte encoding: the UTF-8 length of each byte's character.
+    /// A single-byte encoding: the UTF-8 length of each byte's character
+    /// (3 for a byte it does not map, read as U+FFFD).
     SingleByte {
         input: &'a [u8],
         lengths: &'static [u8; 256],
@@ -617,6 +618,27 @@ impl<'a> OffsetMap<'a> {
         }
     }
 
+    /// The map of `input` decoded as a browser does, each sequence
+    /// `encoding` does not allow read as one U+FFFD (`html::charset`'s
+    /// `decode_lossy`): as [`new`](Self::new), but in UTF-8 through a
+    /// decoder, as the text's offsets are no longer the input's.
+    pub fn replacing(
+        input: &'a [u8],
+        encoding: &'static Encoding,
+        bom_len: usize,
+    ) -> OffsetMap<'a> {
+        if encoding == UTF_8 {
+            return OffsetMap::Decoder {
+                input,
+                decoder: encoding.new_decoder_without_bom_handling(),
+                shift: None,
+                byte: bom_len,
+                text: 0,
+            };
+        }
+        OffsetMap::new(input, encoding, bom_len)
+    }
+
     /// Is every offset's byte exactly known (no check needed)? Not through
     /// a decoder: a stateful encoding can spell one text in several ways.
     pub fn exact(&self) -> bool {
@@ -659,13 +681,21 @@ impl<'a> OffsetMap<'a> {
                     if take == 0 {
                         return None;
                     }
-                    let (_, read, written) = decoder.decode_to_utf8_without_replacement(
+                    let (result, read, written) = decoder.decode_to_utf8_without_replacement(
                         &input[*byte..*byte + take],
                         &mut out,
                         false,
                     );
                     *byte += read;
                     *text += written;
+                    // A sequence the encoding does not allow is one U+FFFD,
+                    // as in a text decoded lossily; counted here, not
+                    // written with the next character, so that the offset
+                    // between the two is found (a truncated sequence right
+                    // before a value).
+                    if let encoding_rs::DecoderResult::Malformed(..) = result {
+                        *text += '\u{FFFD}'.len_utf8();
+                    }
                 }
                 (*text == at).then_some(*byte)
             }

@@ -5,9 +5,10 @@
 
 use super::prescan::{prescan, prescan_within};
 use crate::report::{Message, Setting};
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
+use encoding_rs::{DecoderResult, Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 /// What decided a document's encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +47,10 @@ pub struct Charset {
     pub ascii_only: bool,
 }
 
-/// The input is not valid in its encoding.
+/// The input is not valid in its encoding ([`decode`]); for
+/// [`decode_lossy`], the input's encoding is `replacement` (the Encoding
+/// Standard's for ISO-2022-KR, ISO-2022-CN and HZ labels), which reads
+/// nothing: a browser shows one U+FFFD for the whole document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Undecodable {
     /// The encoding that was tried.
@@ -60,28 +64,39 @@ impl Undecodable {
     /// as what chose the encoding (the transport), or else as the remedy
     /// (the transport charset overrides all but a byte order mark).
     pub fn message(&self) -> Message {
-        let why = match self.source {
-            CharsetSource::Bom => "by its byte order mark",
-            CharsetSource::Transport => "by the transport / ",
-            CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
-            CharsetSource::Detected => "by detection",
-            CharsetSource::AtCharset => "by its @charset rule",
-            CharsetSource::Environment => "as the referring document's",
-            CharsetSource::Default => "by default",
-        };
-        let head = format!("not valid {} (the encoding chosen {why}", self.encoding);
-        let tail = "); left unchanged to avoid data loss";
-        match self.source {
-            CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
-            // A byte order mark decides: no setting overrides it.
-            CharsetSource::Bom => Message::from(head + tail),
-            // The transport charset overrides the rest: the remedy.
-            _ => Message::naming(
-                head + tail + ": if it is in another encoding, give that with ",
-                Setting::Charset,
-                "",
-            ),
-        }
+        not_valid(
+            self.encoding,
+            self.source,
+            "); left unchanged to avoid data loss",
+        )
+    }
+}
+
+/// `not valid ENCODING (the encoding chosen …` then `tail`, naming
+/// [`Options::charset`](crate::Options::charset) as what chose the encoding
+/// (the transport), or else as the remedy (the transport charset overrides
+/// all but a byte order mark).
+fn not_valid(encoding: &str, source: CharsetSource, tail: &str) -> Message {
+    let why = match source {
+        CharsetSource::Bom => "by its byte order mark",
+        CharsetSource::Transport => "by the transport / ",
+        CharsetSource::Meta | CharsetSource::LateMeta => "by its <meta> declaration",
+        CharsetSource::Detected => "by detection",
+        CharsetSource::AtCharset => "by its @charset rule",
+        CharsetSource::Environment => "as the referring document's",
+        CharsetSource::Default => "by default",
+    };
+    let head = format!("not valid {encoding} (the encoding chosen {why}");
+    match source {
+        CharsetSource::Transport => Message::naming(head, Setting::Charset, tail),
+        // A byte order mark decides: no setting overrides it.
+        CharsetSource::Bom => Message::from(head + tail),
+        // The transport charset overrides the rest: the remedy.
+        _ => Message::naming(
+            head + tail + ": if it is in another encoding, give that with ",
+            Setting::Charset,
+            "",
+        ),
     }
 }
 
@@ -89,6 +104,39 @@ impl fmt::Display for Undecodable {
     /// The message in the library's terms.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.message().fmt(f)
+    }
+}
+
+/// The input holds bytes its encoding does not allow, read as U+FFFD
+/// ([`decode_lossy`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrokenBytes {
+    /// The encoding the input was decoded in.
+    pub encoding: &'static str,
+    /// Why that one.
+    pub source: CharsetSource,
+    /// How many sequences it does not allow.
+    pub count: usize,
+    /// The input offset of the first.
+    pub first: usize,
+}
+
+impl BrokenBytes {
+    /// The warning's message, as [`Undecodable::message`]'s: what chose the
+    /// encoding, how many sequences and where the first is, what was done.
+    pub fn message(&self) -> Message {
+        let tail = format!(
+            "): {} at byte {}; read as U+FFFD, as a browser reads {}, and kept as {}; a URL holding one is left unchanged",
+            if self.count == 1 {
+                "a sequence it does not allow".to_string()
+            } else {
+                format!("{} sequences it does not allow, the first", self.count)
+            },
+            self.first,
+            if self.count == 1 { "it" } else { "them" },
+            if self.count == 1 { "it is" } else { "they are" },
+        );
+        not_valid(self.encoding, self.source, &tail)
     }
 }
 
@@ -136,6 +184,119 @@ pub fn decode<'a>(input: &'a [u8], charset: &Charset) -> Result<Cow<'a, str>, Un
             encoding: charset.encoding.name(),
             source: charset.source,
         })
+}
+
+/// Decode `input` (after its byte order mark) as `charset` says, as a
+/// browser does: each sequence the encoding does not allow becomes one
+/// U+FFFD (the Encoding Standard's decoder with its error mode
+/// "replacement"). Also the text range of each such U+FFFD, in order, and
+/// the note saying so (none when the input is valid: then the text is
+/// [`decode`]'s). The output copies those bytes as they are ([`Broken`],
+/// `splice::to_bytes`). Refused only in the `replacement` encoding, which
+/// reads nothing.
+pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Result<Decoded<'a>, Undecodable> {
+    let refused = match decode(input, charset) {
+        Ok(text) => {
+            return Ok(Decoded {
+                text,
+                broken: Vec::new(),
+                note: None,
+            })
+        }
+        Err(refused) => refused,
+    };
+    if charset.encoding == REPLACEMENT {
+        return Err(refused);
+    }
+    let body = &input[charset.bom_len..];
+    let mut decoder = charset.encoding.new_decoder_without_bom_handling();
+    // Room for the text of valid input (a U+FFFD may take more room than
+    // its bytes: the string grows then, rarely).
+    let room = decoder
+        .max_utf8_buffer_length_without_replacement(body.len())
+        .unwrap_or(body.len());
+    let mut text = String::with_capacity(room);
+    let mut broken = Vec::new();
+    let mut first = 0;
+    let mut read = 0;
+    // Decoded a chunk at a time and appended: `decode_to_string…` would
+    // initialize the string's whole spare room at each call, once per
+    // sequence the encoding does not allow (quadratic in a page with many).
+    let mut chunk = "\0".repeat(CHUNK);
+    loop {
+        let (result, n, written) =
+            decoder.decode_to_str_without_replacement(&body[read..], &mut chunk, true);
+        read += n;
+        text.push_str(&chunk[..written]);
+        match result {
+            DecoderResult::InputEmpty => break,
+            DecoderResult::OutputFull => {}
+            DecoderResult::Malformed(bad, after) => {
+                if broken.is_empty() {
+                    let end = charset.bom_len + read - usize::from(after);
+                    first = end.saturating_sub(usize::from(bad));
+                }
+                let at = text.len();
+                text.push('\u{FFFD}');
+                broken.push(at..text.len());
+            }
+        }
+    }
+    let note = BrokenBytes {
+        encoding: charset.encoding.name(),
+        source: charset.source,
+        count: broken.len(),
+        first,
+    };
+    Ok(Decoded {
+        text: Cow::Owned(text),
+        broken,
+        note: Some(note),
+    })
+}
+
+/// The bytes of text [`decode_lossy`] decodes at a time.
+const CHUNK: usize = 8192;
+
+/// A document decoded as a browser decodes it ([`decode_lossy`]).
+pub struct Decoded<'a> {
+    /// Its text.
+    pub text: Cow<'a, str>,
+    /// The text range of each U+FFFD read for bytes the encoding does not
+    /// allow, in order.
+    pub broken: Vec<Range<usize>>,
+    /// What to report when there are any.
+    pub note: Option<BrokenBytes>,
+}
+
+/// Where a document's text holds the U+FFFD of bytes its encoding does not
+/// allow ([`decode_lossy`]): a URL value holding one is left as it is
+/// (reported), as its bytes cannot be written back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Broken<'a> {
+    /// Nowhere (valid input).
+    #[default]
+    Nowhere,
+    /// At these ranges of the text, in order.
+    At(&'a [Range<usize>]),
+    /// Anywhere: the text is a value of a document that held such bytes in
+    /// it (an `iframe srcdoc` document), whose places are not known.
+    Anywhere,
+}
+
+impl Broken<'_> {
+    /// Does the text range `range` hold a U+FFFD of broken bytes?
+    pub fn within(&self, range: &Range<usize>) -> bool {
+        match self {
+            Broken::Nowhere => false,
+            Broken::Anywhere => true,
+            Broken::At(ranges) => {
+                // The first broken range that ends after `range` starts.
+                let i = ranges.partition_point(|r| r.end <= range.start);
+                ranges.get(i).is_some_and(|r| r.start < range.end)
+            }
+        }
+    }
 }
 
 impl Charset {
@@ -295,6 +456,51 @@ mod tests {
         for (name, charset, text, want) in cases {
             assert_eq!(charset.css_text(text), want, "case {name}");
         }
+    }
+
+    #[test]
+    fn lossy_decoding_says_where_and_how_many() {
+        let input = b"<meta charset=utf-8>a\xC3b\xE2\x82\xFF";
+        let c = sniff(input, None);
+        let decoded = decode_lossy(input, &c).expect("read");
+        assert_eq!(
+            decoded.text,
+            "<meta charset=utf-8>a\u{FFFD}b\u{FFFD}\u{FFFD}"
+        );
+        assert_eq!(decoded.broken, [21..24, 25..28, 28..31]);
+        let note = decoded.note.expect("a note");
+        assert_eq!((note.count, note.first), (3, 21));
+        let valid = decode_lossy(b"<p>x", &c).expect("read");
+        assert!(valid.broken.is_empty() && valid.note.is_none());
+        assert!(matches!(valid.text, Cow::Borrowed(_)));
+        // After a byte order mark, offsets are the input's.
+        let bom = b"\xEF\xBB\xBFa\xFF";
+        let note = decode_lossy(bom, &sniff(bom, None)).expect("read").note;
+        assert_eq!(note.expect("a note").first, 4);
+        // The `replacement` encoding reads nothing: refused.
+        let kr = sniff(b"<p>x", Some(REPLACEMENT));
+        assert!(decode_lossy(b"<p>x", &kr).is_err());
+    }
+
+    #[test]
+    fn broken_ranges_are_found_within_a_range() {
+        let ranges = [3..6, 10..13];
+        let at = Broken::At(&ranges);
+        let cases = [
+            (0..3, false),
+            (0..4, true),
+            (5..9, true),
+            (6..10, false),
+            (12..20, true),
+            (13..20, false),
+            (3..3, false),
+            (6..6, false),
+        ];
+        for (range, want) in cases {
+            assert_eq!(at.within(&range), want, "{range:?}");
+        }
+        assert!(Broken::Anywhere.within(&(0..0)));
+        assert!(!Broken::Nowhere.within(&(0..100)));
     }
 
     #[test]

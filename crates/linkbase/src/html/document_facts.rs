@@ -6,7 +6,7 @@
 //! while it holds the `&mut Report` the outcomes go to.
 
 use super::base_element::embedded_base;
-use super::charset::Charset;
+use super::charset::{Broken, Charset};
 use super::links::{link_kind, AttrNs, ElementNs, LinkKind};
 use super::saved_from::saved_from_base;
 use super::HtmlContext;
@@ -47,6 +47,8 @@ pub(crate) struct DocumentFacts<'a> {
     /// document given whole, in UTF-8 without a byte order mark)? Then each
     /// link record carries its span ([`crate::report::LinkRecord::span`]).
     pub(crate) source_spans: bool,
+    /// Where its text holds the U+FFFD of bytes its encoding does not allow.
+    pub(crate) broken: Broken<'a>,
     /// The base from outside, else the saved-from comment's.
     fallback: Option<EstablishedBase>,
     /// The base in force: from `<base href>` (5.1), else the fallback.
@@ -66,6 +68,7 @@ impl<'a> DocumentFacts<'a> {
             output: None,
             depth: 0,
             source_spans: false,
+            broken: Broken::Nowhere,
             fallback: None,
             base: None,
             document_url: None,
@@ -82,11 +85,28 @@ impl<'a> DocumentFacts<'a> {
         }
     }
 
+    /// The same facts for a document whose text holds the U+FFFD of bytes
+    /// its encoding does not allow at `ranges` (`charset::decode_lossy`).
+    pub(crate) fn broken_at(self, ranges: &'a [std::ops::Range<usize>]) -> Self {
+        let broken = if ranges.is_empty() {
+            Broken::Nowhere
+        } else {
+            Broken::At(ranges)
+        };
+        DocumentFacts { broken, ..self }
+    }
+
     /// The facts of an `iframe srcdoc` document inside this one, read with
-    /// `ctx` (this one's, its base from outside the one this document gives).
-    pub(crate) fn nested<'b>(&self, ctx: &HtmlContext<'b>) -> DocumentFacts<'b> {
+    /// `ctx` (this one's, its base from outside the one this document gives);
+    /// `broken`: the attribute holds bytes the encoding does not allow.
+    pub(crate) fn nested<'b>(&self, ctx: &HtmlContext<'b>, broken: bool) -> DocumentFacts<'b> {
         DocumentFacts {
             depth: self.depth + 1,
+            broken: if broken {
+                Broken::Anywhere
+            } else {
+                Broken::Nowhere
+            },
             ..DocumentFacts::new(ctx, self.query_encoding)
         }
     }

@@ -104,7 +104,8 @@ fn too_large(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> bool {
 
 /// The base in force in the document `input` (for `linkbase explain`): its
 /// `<base href>` (5.1) resolved against `ctx.base`, else `ctx.base`, else a
-/// saved-from comment; `None` when there is none or the input cannot be decoded.
+/// saved-from comment; `None` when there is none or the input cannot be
+/// read (the `replacement` encoding).
 pub(crate) fn document_base(
     input: &[u8],
     ctx: &HtmlContext<'_>,
@@ -114,7 +115,7 @@ pub(crate) fn document_base(
         return None;
     }
     let charset = charset::sniff(input, ctx.transport_charset);
-    let text = charset::decode(input, &charset).ok()?;
+    let text = charset::decode_lossy(input, &charset).ok()?.text;
     let facts = DocumentFacts::new(ctx, charset::query_encoding(&charset));
     rewrite::document_base(&text, facts, report)
 }
@@ -124,8 +125,12 @@ pub(crate) fn document_base(
 /// keeps the input bytes exactly).
 ///
 /// Only the bytes of rewritten values change; they are written in the
-/// input's encoding. Input that is not valid in its encoding is left
-/// unchanged and reported.
+/// input's encoding. Input with bytes its encoding does not allow is read as
+/// a browser reads it (each such sequence a U+FFFD: `charset::decode_lossy`)
+/// and rewritten, those bytes copied as they are; a URL value holding them
+/// is left as it is. Both are reported as warnings. Input in the
+/// `replacement` encoding (ISO-2022-KR, HZ), which reads nothing, is left
+/// unchanged and reported as an error.
 pub(crate) fn plan_html(
     input: &[u8],
     ctx: &HtmlContext<'_>,
@@ -145,18 +150,23 @@ pub(crate) fn plan_html_held(
         return None;
     }
     let charset = charset::sniff(input, ctx.transport_charset);
-    let text = match charset::decode(input, &charset) {
-        Ok(text) => text,
+    let charset::Decoded { text, broken, note } = match charset::decode_lossy(input, &charset) {
+        Ok(decoded) => decoded,
         Err(e) => {
             report.problem(ctx.location, Severity::Error, e.message());
             return None;
         }
     };
+    if let Some(note) = note {
+        report.problem(ctx.location, Severity::Warning, note.message());
+    }
     // The text's offsets are the input's when it is the input itself.
     let spans = ctx.whole_input && text.as_ptr() == input.as_ptr();
-    let facts =
-        DocumentFacts::new(ctx, charset::query_encoding(&charset)).written_in(&charset, spans);
+    let facts = DocumentFacts::new(ctx, charset::query_encoding(&charset))
+        .written_in(&charset, spans)
+        .broken_at(&broken);
     let edits = rewrite::rewrite_document(&text, facts, report);
-    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    let lossy = !broken.is_empty();
+    let bytes = splice::to_bytes(input, &text, &charset, edits, lossy, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }

@@ -176,11 +176,17 @@ impl Walk<'_> {
         };
         let span = attr.span.as_ref().filter(|_| self.facts.source_spans);
         self.links.set_span(span.map(|s| s.value.clone()));
+        let broken = attr
+            .span
+            .as_ref()
+            .is_some_and(|s| self.facts.broken.within(&s.value));
+        self.links.set_broken(broken);
         let attribute = reported_name(attr_ns, name);
         let new = self
             .facts
             .value(&mut self.links, local, attribute, old, kind, rules);
         self.links.set_span(None);
+        self.links.set_broken(false);
         let Some(new) = new else {
             return;
         };
@@ -244,7 +250,9 @@ impl Walk<'_> {
         };
         let written = &self.text[region.clone()];
         let links = &mut self.links;
+        links.set_broken(self.facts.broken.within(&region));
         let edits = crate::css::css_edits(written, &mut |url| links.rewrite("style", "url()", url));
+        links.set_broken(false);
         for Edit { range, bytes: new } in edits {
             let new = raw_text_safe(&new, ns == ElementNs::Svg);
             let text = match self.facts.output {
@@ -332,7 +340,8 @@ impl DocumentFacts<'_> {
             base: inherited.as_ref(),
             ..self.ctx
         };
-        let edits = rewrite_document(value, self.nested(&ctx), links.report());
+        let broken = links.broken();
+        let edits = rewrite_document(value, self.nested(&ctx, broken), links.report());
         (!edits.is_empty()).then(|| edits.apply(value))
     }
 }

@@ -31,16 +31,27 @@ use html5ever::tokenizer::AttrQuote;
 /// value it was for stays as it was. When the replacements' text is already
 /// their bytes (UTF-8, or ASCII in an ASCII-compatible stateless encoding),
 /// the edits' buffer is taken over, not copied ([`ByteEdits::mapped`]).
+///
+/// `lossy`: `text` was decoded as a browser decodes, each sequence the
+/// encoding does not allow read as U+FFFD (`charset::decode_lossy`). The
+/// offsets are then mapped through a decoder (in UTF-8 too), and each edit's
+/// bytes must decode, on their own and without an error, to its text: the
+/// broken bytes are never inside an edit, so they are copied as they are.
 pub fn to_bytes(
     input: &[u8],
     text: &str,
     charset: &Charset,
     edits: TextEdits,
+    lossy: bool,
     location: &Location,
     report: &mut Report,
 ) -> ByteEdits {
     let encoding = charset.encoding;
-    let mut map = OffsetMap::new(input, encoding, charset.bom_len);
+    let mut map = if lossy {
+        OffsetMap::replacing(input, encoding, charset.bom_len)
+    } else {
+        OffsetMap::new(input, encoding, charset.bom_len)
+    };
     // The input range of one text range, if its bytes are sound (one pass,
     // in order); in a stateful encoding also the states before and after it.
     let mut place = |text_range: &Range<usize>| {
@@ -50,7 +61,7 @@ pub fn to_bytes(
             Some((before, map.shift_at(r.end)?))
         });
         let sound = range.as_ref().is_some_and(|r| {
-            map.exact()
+            (map.exact() && !lossy)
                 || decodes_to(
                     encoding,
                     shift.map(|(before, _)| before),
@@ -182,16 +193,49 @@ pub fn push_value_edit(
             return;
         }
     };
+    // Each U+FFFD the new value keeps where the value had it stays outside
+    // the edits: it may stand for bytes the encoding does not allow, which
+    // are copied, never written (a srcset whose descriptor holds them,
+    // around two URLs rewritten). A reference never holds one, so the
+    // pieces between them are written and parsed alike.
+    let kept = old.matches('\u{FFFD}').count();
+    if kept > 0
+        && raw.matches('\u{FFFD}').count() == kept
+        && new.matches('\u{FFFD}').count() == kept
+    {
+        let mut at = span.value.start;
+        let pieces = raw.split('\u{FFFD}').zip(old.split('\u{FFFD}'));
+        for ((raw, old), new) in pieces.zip(new.split('\u{FFFD}')) {
+            if old != new {
+                push_piece(edits, at..at + raw.len(), raw, old, new, quote, output);
+            }
+            at += raw.len() + '\u{FFFD}'.len_utf8();
+        }
+        return;
+    }
+    push_piece(edits, span.value.clone(), raw, old, new, quote, output);
+}
+
+/// Add the edit that writes `new` over the text `range` (written `raw`,
+/// parsed `old`): written without character references, CR or NUL, only
+/// where they differ; else the whole range.
+fn push_piece(
+    edits: &mut TextEdits,
+    range: Range<usize>,
+    raw: &str,
+    old: &str,
+    new: &str,
+    quote: Option<char>,
+    output: Option<&Charset>,
+) {
     if raw == old && memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
         let (prefix, suffix) = common_ends(old, new);
-        let range = span.value.start + prefix..span.value.end - suffix;
+        let range = range.start + prefix..range.end - suffix;
         let new = &new[prefix..new.len() - suffix];
         edits.push_with(range, |out| escape_into(out, new, quote, output));
         return;
     }
-    edits.push_with(span.value.clone(), |out| {
-        escape_into(out, new, quote, output)
-    });
+    edits.push_with(range, |out| escape_into(out, new, quote, output));
 }
 
 /// [`push_value_edit`] as one edit of its own.
@@ -430,6 +474,7 @@ mod tests {
                 &text,
                 &charset,
                 edits.iter().cloned().collect(),
+                false,
                 &Location::file(None),
                 &mut report,
             );
@@ -440,5 +485,178 @@ mod tests {
             // Everything before the value is the input's bytes.
             assert_eq!(&out[..first], &input[..first], "case {name}");
         }
+    }
+
+    /// Input with bytes its encoding does not allow, before and after the
+    /// value: read as a browser reads it (U+FFFD each), the value's bytes
+    /// found through the decoder, the broken bytes copied as they are.
+    #[test]
+    fn offsets_past_bytes_the_encoding_does_not_allow() {
+        let cases: &[(&str, &[u8])] = &[
+            (
+                "utf-8 truncated",
+                b"<meta charset=utf-8><p title=\"\xE2\x82\">\xF0\x9F<a href=\"\xC3\xA9\">\xC3</a>",
+            ),
+            ("utf-8 bom", b"\xEF\xBB\xBF\xFF<a href=\"a\">\xC3"),
+            (
+                "windows-1253 unmapped",
+                b"<meta charset=windows-1253>\xAA<a href=\"\xE1\">\xAA",
+            ),
+            (
+                "shift_jis lead before ascii",
+                b"<meta charset=shift_jis>\x82<a title=\xA0 href=\"\x82\xA0\">\x81",
+            ),
+            (
+                "euc-kr",
+                b"<meta charset=euc-kr>\xB0<a href=\"\xB0\xA1\">\xFF",
+            ),
+            (
+                "gb18030",
+                b"<meta charset=gb18030>\x81\x30<a href=\"\xC4\xE3\">\x81",
+            ),
+            (
+                "iso-2022-jp bad escape",
+                b"<meta charset=iso-2022-jp>\x1B$Z<a href=\"\x1B$B\x24\x22\x1B(B\">\x0E",
+            ),
+            (
+                "utf-16le lone surrogate",
+                b"\xFF\xFE\x00\xD8<\0a\0 \0h\0r\0e\0f\0=\0\"\0\xE9\0\"\0>\0\x00\xDC",
+            ),
+        ];
+        for (name, input) in cases {
+            let charset = sniff(input, None);
+            let decoded = crate::html::charset::decode_lossy(input, &charset).expect(name);
+            let text = &decoded.text;
+            assert!(decoded.broken.len() >= 2, "case {name}: {text:?}");
+            for r in &decoded.broken {
+                assert_eq!(&text[r.clone()], "\u{FFFD}", "case {name}");
+            }
+            // The browser's reading, U+FFFD for each sequence.
+            let browser = charset
+                .encoding
+                .decode_without_bom_handling(&input[charset.bom_len..])
+                .0;
+            assert_eq!(text, &browser, "case {name}");
+            let start = text.find("href=\"").expect(name) + 6;
+            let end = text[start..].find('"').expect(name) + start;
+            let edits = [Edit {
+                range: start..end,
+                bytes: "x".to_string(),
+            }];
+            let mut report = Report::new(false);
+            let bytes = to_bytes(
+                input,
+                text,
+                &charset,
+                edits.iter().cloned().collect(),
+                true,
+                &Location::file(None),
+                &mut report,
+            );
+            assert!(
+                report.problems.is_empty(),
+                "case {name}: {:?}",
+                report.problems
+            );
+            let out = bytes.apply(input);
+            // Only the value changed: the text read back is the text with
+            // the edit, and the bytes around it are the input's.
+            let (range, _) = bytes.iter().next().expect(name);
+            assert_eq!(&out[..range.start], &input[..range.start], "case {name}");
+            let tail = input.len() - range.end;
+            assert_eq!(&out[out.len() - tail..], &input[range.end..], "case {name}");
+            let back = crate::html::charset::decode_lossy(&out, &charset).expect(name);
+            assert_eq!(back.text, apply_text(text, &edits), "case {name}");
+            assert_eq!(back.broken.len(), decoded.broken.len(), "case {name}");
+        }
+    }
+
+    /// A U+FFFD kept by the new value stays outside the edits: a srcset
+    /// whose descriptor holds broken bytes, its two URLs rewritten.
+    #[test]
+    fn a_kept_replacement_character_stays_outside_the_edits() {
+        let text = "<img srcset=\"a \u{FFFD}1x, b 2x\">";
+        let s = span(text, "a \u{FFFD}1x, b 2x", AttrQuote::Double);
+        let mut edits = TextEdits::new();
+        let new = "http://h/a \u{FFFD}1x, http://h/b 2x";
+        push_value_edit(&mut edits, text, &s, "a \u{FFFD}1x, b 2x", new, None);
+        assert_eq!(edits.iter().len(), 2);
+        for (range, _) in edits.iter() {
+            assert!(!text[range].contains('\u{FFFD}'));
+        }
+        assert_eq!(
+            edits.apply(text),
+            "<img srcset=\"http://h/a \u{FFFD}1x, http://h/b 2x\">"
+        );
+    }
+
+    /// An edit that starts right after a truncated sequence (which a
+    /// decoder reads as U+FFFD only when it meets the next byte): found.
+    #[test]
+    fn an_edit_right_after_a_truncated_sequence_is_found() {
+        let cases: &[(&str, &[u8], &[u8])] = &[
+            (
+                "utf-8",
+                b"<meta charset=utf-8><p title=\"\xE2\x82:url(a)\">",
+                b"<meta charset=utf-8><p title=\"\xE2\x82:url(b)\">",
+            ),
+            (
+                // A lead byte before `:` (no trail byte): U+FFFD, then `:`.
+                "shift_jis",
+                b"<meta charset=shift_jis><p title=\"\x82:url(a)\">",
+                b"<meta charset=shift_jis><p title=\"\x82:url(b)\">",
+            ),
+        ];
+        for (name, input, want) in cases {
+            let charset = sniff(input, None);
+            let decoded = crate::html::charset::decode_lossy(input, &charset).expect(name);
+            let start = decoded.text.find(":url(a)").expect(name);
+            let edits = [Edit {
+                range: start..start + 7,
+                bytes: ":url(b)".to_string(),
+            }];
+            let mut report = Report::new(false);
+            let bytes = to_bytes(
+                input,
+                &decoded.text,
+                &charset,
+                edits.iter().cloned().collect(),
+                true,
+                &Location::file(None),
+                &mut report,
+            );
+            assert!(
+                report.problems.is_empty(),
+                "case {name}: {:?}",
+                report.problems
+            );
+            assert_eq!(bytes.apply(input), *want, "case {name}");
+        }
+    }
+
+    /// An edit over broken bytes is refused (the rewriter never makes one:
+    /// a URL holding them is left), so they are never decoded and encoded.
+    #[test]
+    fn an_edit_over_broken_bytes_is_refused() {
+        let input = b"<meta charset=utf-8><a href=\"a\xC3b\">";
+        let charset = sniff(input, None);
+        let decoded = crate::html::charset::decode_lossy(input, &charset).unwrap();
+        let start = decoded.text.find("a\u{FFFD}").unwrap();
+        let edits = [Edit {
+            range: start..start + 5,
+            bytes: "x".to_string(),
+        }];
+        let mut report = Report::new(false);
+        let bytes = to_bytes(
+            input,
+            &decoded.text,
+            &charset,
+            edits.iter().cloned().collect(),
+            true,
+            &Location::file(None),
+            &mut report,
+        );
+        assert!(bytes.is_empty());
+        assert_eq!(report.problems.len(), 1);
     }
 }

@@ -24,8 +24,10 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 /// Rewrite the style sheet `input` (`ctx.transport_charset`: the transport's
 /// charset; `environment`: the referring document's encoding, when known;
 /// `ctx.base`: the base its URLs resolve against): the edits to splice into
-/// it, sorted and not overlapping; `None` when nothing changed (or it cannot
-/// be decoded: reported).
+/// it, sorted and not overlapping; `None` when nothing changed. Bytes its
+/// encoding does not allow are read as U+FFFD, as a browser does, and copied
+/// as they are (reported); a URL holding U+FFFD in such a sheet is left as
+/// it is.
 pub fn plan_stylesheet(
     input: &[u8],
     ctx: &HtmlContext<'_>,
@@ -33,13 +35,17 @@ pub fn plan_stylesheet(
     report: &mut Report,
 ) -> Option<Vec<Edit>> {
     let charset = determine(input, ctx.transport_charset, environment);
-    let text = match charset::decode(input, &charset) {
-        Ok(text) => text,
+    let charset::Decoded { text, broken, note } = match charset::decode_lossy(input, &charset) {
+        Ok(decoded) => decoded,
         Err(e) => {
             report.problem(ctx.location, Severity::Error, e.message());
             return None;
         }
     };
+    let lossy = !broken.is_empty();
+    if let Some(note) = note {
+        report.problem(ctx.location, Severity::Warning, note.message());
+    }
     // A browser encodes the queries of a sheet's URLs in the sheet's encoding
     // (UTF-8 for UTF-16), as Chromium does (tests/browser.rs).
     let base = ctx.base.map(|b| {
@@ -51,6 +57,8 @@ pub fn plan_stylesheet(
     });
     let mut rewriter = LinkRewriter::new(base.as_ref(), ctx.options, report, ctx.location)
         .growing_at_most_for(text.len());
+    // A URL holding a U+FFFD of the broken bytes is left as it is.
+    rewriter.set_broken(lossy);
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from
     // a rewritten URL) is written as a CSS escape.
     let edits: TextEdits =
@@ -61,7 +69,7 @@ pub fn plan_stylesheet(
                 bytes: charset.css_text(&new).into_owned(),
             })
             .collect();
-    let bytes = splice::to_bytes(input, &text, &charset, edits, ctx.location, report);
+    let bytes = splice::to_bytes(input, &text, &charset, edits, lossy, ctx.location, report);
     (!bytes.is_empty()).then(|| bytes.into_edits())
 }
 
