@@ -397,6 +397,70 @@ const CASES: &[Case] = &[
         heap: Some(HTML_HEAP),
         warc_pending: false,
     },
+    // Issue 40: a stack of open elements that only grows, a formatting
+    // element misnested, reopened or reconstructed at every repetition
+    // (html5ever patch 0019), and nested `xml:base` under the growth limit
+    // (from about 4,000 levels the limit's 16 MiB floor holds the bases).
+    Case {
+        name: "misnested <div><a>",
+        n: 5_000,
+        unit: "repetitions",
+        build: |n| repeated_shape("<div><a href=x>", n),
+        format: Some(Format::Html),
+        runs: 5,
+        heap: None,
+        warc_pending: false,
+    },
+    Case {
+        name: "misnested <ul><li><a>",
+        n: 5_000,
+        unit: "repetitions",
+        build: |n| repeated_shape("<ul><li><a href=x>", n),
+        format: Some(Format::Html),
+        runs: 5,
+        heap: None,
+        warc_pending: false,
+    },
+    Case {
+        name: "reopened <b><p>",
+        n: 5_000,
+        unit: "repetitions",
+        build: |n| repeated_shape("<b><p>", n),
+        format: Some(Format::Html),
+        runs: 5,
+        heap: None,
+        warc_pending: false,
+    },
+    Case {
+        name: "reconstructed <p><a><div>",
+        n: 5_000,
+        unit: "repetitions",
+        build: |n| repeated_shape("<p><a href=x><div>", n),
+        format: Some(Format::Html),
+        runs: 5,
+        heap: None,
+        warc_pending: false,
+    },
+    Case {
+        name: "misnested <table><tr><td><a>",
+        n: 5_000,
+        unit: "repetitions",
+        build: |n| repeated_shape("<table><tr><td><a href=x>", n),
+        format: Some(Format::Html),
+        runs: 5,
+        heap: None,
+        warc_pending: false,
+    },
+    Case {
+        name: "feed nested xml:base",
+        n: 20_000,
+        unit: "levels",
+        build: nested_xml_base,
+        format: Some(Format::Feed),
+        runs: 5,
+        heap: None,
+        warc_pending: false,
+    },
     Case {
         name: "gzip headers, unterminated FNAME",
         n: 100_000,
@@ -573,8 +637,11 @@ fn main() {
         }
         let mut options = Options::new();
         options.format = case.format.unwrap_or_default();
-        options.url =
-            matches!(case.format, Some(Format::Html | Format::Xhtml)).then(|| BASE.to_string());
+        options.url = matches!(
+            case.format,
+            Some(Format::Html | Format::Xhtml | Format::Feed)
+        )
+        .then(|| BASE.to_string());
         let options = case.format.map(|_| &options);
         let n = (case.n / divisor).max(1);
         let small = (case.build)(n);

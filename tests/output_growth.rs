@@ -388,3 +388,66 @@ fn long_warc_target_uri_holds_its_base_once(case: &str, links: &str) {
         );
     }
 }
+
+/// Issue 40: a feed's `xml:base` values nested `depth` deep, each `s/`
+/// (every base two bytes longer than its parent's), a link at the bottom.
+fn nested_xml_base(depth: usize) -> String {
+    format!(
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\">{}<link href=\"x\"/>{}</feed>",
+        "<entry xml:base=\"s/\">".repeat(depth),
+        "</entry>".repeat(depth)
+    )
+}
+
+/// Nested `xml:base` under the growth limit (issue 40): 6,000 levels (174
+/// KB) made bases and new values of 36 MB (the issue's 136 KB feed gave
+/// 110 MB out); every base is held and written whole. Now the bases held
+/// and the new values share the feed's limit (16 MiB here): the `xml:base`
+/// values past it, and the link under them, are left as they are, failed.
+#[test]
+fn nested_xml_base_values_are_bounded_by_the_growth_limit() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let feed = nested_xml_base(6_000);
+    let mut options = Options::new();
+    options.format = Format::Feed;
+    options.url = Some("https://e.example/".into());
+    let ((counts, problems, output_len), usage) = alloc_meter::measure(|| {
+        let planned = linkbase::plan_rewrite(feed.as_bytes(), &options, Some("feed.xml"));
+        let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
+        (
+            planned.report.counts,
+            planned.report.problems.clone(),
+            pieces,
+        )
+    });
+    let added = usage.added();
+    eprintln!("nested xml:base: peak heap {added} bytes, output {output_len} bytes");
+    assert!(
+        output_len < feed.len() + (16 << 20),
+        "the output is bounded by the limit: {output_len}"
+    );
+    assert!(added < BOUND, "peak heap {added} bytes above the start");
+    assert!(counts.rewritten > 1_000, "the first bases: {counts:?}");
+    assert!(counts.failed > 1_000, "the rest failed: {counts:?}");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.one_line().contains("larger than its memory limit")),
+        "{problems:?}"
+    );
+}
+
+/// A feed's links had no growth limit at all (issue 40): a long `xml:base`
+/// times many short links is bounded as a page's `<base href>` is.
+#[test]
+fn a_long_xml_base_times_many_short_links_is_bounded_by_the_input() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let feed = format!(
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"{}\">{}</feed>",
+        long_base(),
+        "<link href=\"x\"/>".repeat(LINKS)
+    );
+    let mut options = Options::new();
+    options.format = Format::Feed;
+    check("xml:base", feed.as_bytes(), &options, "feed.xml", BOUND);
+}

@@ -418,3 +418,32 @@ pub fn warc_gz_fake_names(n: usize) -> Vec<u8> {
     out.extend_from_slice(&gzip(1));
     out
 }
+
+/// `shape` repeated `n` times after `<!DOCTYPE html><body>` (issue 40: a
+/// stack of open elements that only grows, and a formatting element
+/// misnested, reopened or reconstructed at every repetition).
+pub fn repeated_shape(shape: &str, n: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(n * shape.len() + 32);
+    s.push_str("<!DOCTYPE html><body>");
+    for _ in 0..n {
+        s.push_str(shape);
+    }
+    s.into_bytes()
+}
+
+/// An Atom feed whose entries nest `depth` deep, each with `xml:base="s/"`
+/// (every base two bytes longer than its parent's), and a link in the
+/// innermost (issue 40: each base written out whole, `depth²` bytes).
+pub fn nested_xml_base(depth: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(depth * 28 + 256);
+    s.push_str("<feed xmlns=\"http://www.w3.org/2005/Atom\">");
+    for _ in 0..depth {
+        s.push_str("<entry xml:base=\"s/\">");
+    }
+    s.push_str("<link href=\"x\"/>");
+    for _ in 0..depth {
+        s.push_str("</entry>");
+    }
+    s.push_str("</feed>");
+    s.into_bytes()
+}

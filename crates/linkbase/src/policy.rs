@@ -81,6 +81,24 @@ pub const GROWTH_FACTOR: usize = 8;
 /// Why a link past the growth limit is left as it is.
 const GROWTH_REASON: &str = "the rewritten links would make it larger than its memory limit";
 
+/// What rewritten URLs may still add to a document ([`GROWTH_FACTOR`]),
+/// handed from one [`LinkRewriter`] to the next.
+#[derive(Clone, Copy, Debug)]
+pub struct Growth {
+    left: usize,
+    reported: bool,
+}
+
+impl Growth {
+    /// The limit of a document, part or record of `len` bytes.
+    pub fn for_len(len: usize) -> Self {
+        Growth {
+            left: len.saturating_mul(GROWTH_FACTOR).max(GROWTH_MIN),
+            reported: false,
+        }
+    }
+}
+
 /// Applies the link policy with one base, recording each outcome.
 pub struct LinkRewriter<'a> {
     base: Option<&'a EstablishedBase>,
@@ -195,9 +213,54 @@ impl<'a> LinkRewriter<'a> {
     /// [`GROWTH_MIN`]. Without this, no limit: for the values that are not
     /// held as edits (an `RcDom` changed in place) or are few (a part's
     /// `Content-Location`).
-    pub fn growing_at_most_for(mut self, len: usize) -> Self {
-        self.growth_left = len.saturating_mul(GROWTH_FACTOR).max(GROWTH_MIN);
+    pub fn growing_at_most_for(self, len: usize) -> Self {
+        self.with_growth(Growth::for_len(len))
+    }
+
+    /// The growth limit left to this rewriter, for the next rewriter of the
+    /// same document ([`with_growth`](Self::with_growth): a feed makes one
+    /// per value, as its base changes from element to element).
+    pub fn growth(&self) -> Growth {
+        Growth {
+            left: self.growth_left,
+            reported: self.growth_reported,
+        }
+    }
+
+    /// The growth limit left by an earlier rewriter of the same document.
+    pub fn with_growth(mut self, growth: Growth) -> Self {
+        self.growth_left = growth.left;
+        self.growth_reported = growth.reported;
         self
+    }
+
+    /// Take `bytes` from the growth limit for a value held rather than
+    /// written (a feed's `xml:base`, the base of everything under it);
+    /// `false` when they are past it (nothing taken: the caller then leaves
+    /// the value with [`past_limit`](Self::past_limit)).
+    pub fn hold(&mut self, bytes: usize) -> bool {
+        if bytes > self.growth_left {
+            return false;
+        }
+        self.growth_left -= bytes;
+        true
+    }
+
+    /// Leave `value` as it is because of the growth limit: counted as
+    /// failed, the limit reported once (as for a new value past it).
+    pub fn past_limit(&mut self, element: &str, attribute: &str, value: &str) {
+        self.growth_limit_reached();
+        let reason = Some(GROWTH_REASON.into());
+        let base = self.base;
+        self.record(
+            base,
+            element,
+            attribute,
+            value,
+            Outcome::Failed,
+            None,
+            reason,
+        );
     }
 
     /// Decide about `value` found in `element`'s `attribute`; `Some(new)` when it

@@ -894,3 +894,111 @@ mod generated_tag_soup {
         }
     }
 }
+
+/// Tree bounds (PATCHES.md, "Tree bounds"): a `TreeSink` that counts the
+/// calls of `same_node` and `elem_name`, the tree builder's unit of work
+/// when it walks the stack of open elements or the list of active
+/// formatting elements.
+mod counting {
+    use super::html5ever;
+    use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode};
+    use html5ever::tendril::{StrTendril, TendrilSink};
+    use html5ever::tree_builder::TreeSink;
+    use html5ever::{expanded_name, local_name, ns, parse_document, Attribute, ExpandedName};
+    use html5ever::QualName;
+    use std::borrow::Cow;
+    use std::cell::{Cell, RefCell};
+
+    #[derive(Default)]
+    pub struct CountingSink {
+        names: RefCell<Vec<&'static QualName>>,
+        calls: Cell<usize>,
+    }
+
+    impl CountingSink {
+        fn count(&self) {
+            self.calls.set(self.calls.get() + 1);
+        }
+    }
+
+    impl TreeSink for CountingSink {
+        type Handle = usize;
+        type Output = usize;
+        type ElemName<'a> = ExpandedName<'a>;
+
+        fn finish(self) -> usize {
+            self.calls.get()
+        }
+        fn get_document(&self) -> usize {
+            usize::MAX
+        }
+        fn get_template_contents(&self, target: &usize) -> usize {
+            match self.elem_name(target) {
+                expanded_name!(html "template") => usize::MAX - 1,
+                _ => panic!("not a template element"),
+            }
+        }
+        fn same_node(&self, x: &usize, y: &usize) -> bool {
+            self.count();
+            x == y
+        }
+        fn elem_name(&self, target: &usize) -> ExpandedName<'_> {
+            self.count();
+            let name: &'static QualName = self.names.borrow()[*target];
+            name.expanded()
+        }
+        fn create_element(&self, name: QualName, _: Vec<Attribute>, _: ElementFlags) -> usize {
+            let mut names = self.names.borrow_mut();
+            names.push(Box::leak(Box::new(name)));
+            names.len() - 1
+        }
+        fn create_comment(&self, _: StrTendril) -> usize {
+            usize::MAX - 2
+        }
+        fn create_pi(&self, _: StrTendril, _: StrTendril) -> usize {
+            usize::MAX - 3
+        }
+        fn append(&self, _: &usize, _: NodeOrText<usize>) {}
+        fn append_before_sibling(&self, _: &usize, _: NodeOrText<usize>) {}
+        fn append_based_on_parent_node(&self, _: &usize, _: &usize, _: NodeOrText<usize>) {}
+        fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
+        fn add_attrs_if_missing(&self, _: &usize, _: Vec<Attribute>) {}
+        fn remove_from_parent(&self, _: &usize) {}
+        fn reparent_children(&self, _: &usize, _: &usize) {}
+        fn parse_error(&self, _: Cow<'static, str>) {}
+        fn set_quirks_mode(&self, _: QuirksMode) {}
+        fn mark_script_already_started(&self, _: &usize) {}
+    }
+
+    /// The calls of `same_node` and `elem_name` parsing `html`.
+    pub fn calls(html: &str) -> usize {
+        parse_document(CountingSink::default(), Default::default()).one(html)
+    }
+}
+
+/// Misnested `<a>` over a stack that only grows (issue 40): each `<a>` runs
+/// the adoption agency on the `a` before it, which moves the block above it
+/// (`<div>`, `<ul><li>`, a table cell…) and takes the old `a` out of the
+/// stack. Finding the furthest block again (from the bottom of the stack)
+/// and looking for the old `a` after the adoption agency had taken it out
+/// walked the whole stack for every `<a>`: 20,000 levels cost about 800
+/// million calls. Now a bounded number per level.
+#[test]
+fn misnested_a_over_a_growing_stack_costs_a_bounded_number_of_calls_per_level() {
+    const LEVELS: usize = 20_000;
+    for shape in [
+        "<div><a href=x>",
+        "<ul><li><a href=x>",
+        "<div><a href=x><b>",
+        "<b><p><a href=x>",
+        "<table><tr><td><a href=x>",
+        "<p><a href=x><div>",
+    ] {
+        let html = format!("<!DOCTYPE html><body>{}", shape.repeat(LEVELS));
+        let calls = counting::calls(&html);
+        assert!(
+            calls < 400 * LEVELS,
+            "{shape}: {calls} calls for {LEVELS} levels"
+        );
+    }
+}

@@ -9,7 +9,7 @@ use super::text::{Collected, Decoded, Run};
 use super::vocab::{self, Content, Place, Root, Vocab};
 use crate::base::{establish, BaseRule, EstablishedBase};
 use crate::html::{AttrNs, ElementNs, HtmlContext};
-use crate::policy::LinkRewriter;
+use crate::policy::{Growth, LinkRewriter};
 use crate::report::{Report, Severity};
 use crate::splice::Edit;
 use crate::xhtml::encoding::XmlInput;
@@ -36,6 +36,9 @@ pub struct BaseNode {
     pub element: String,
     /// The line of that element (1-based; 0 for the base from outside).
     pub line: usize,
+    /// Left unmade: the `xml:base` (or one above it) was past the growth
+    /// limit; the values under it are left as they are, each failed.
+    pub past_limit: bool,
 }
 
 /// A URL value or a content element, for `explain`.
@@ -122,6 +125,7 @@ pub fn pass(
             parent: None,
             element: String::new(),
             line: 0,
+            past_limit: false,
         }],
         root_base: 0,
         stack: Vec::new(),
@@ -130,6 +134,7 @@ pub fn pass(
         edits: Vec::new(),
         found: Vec::new(),
         lines: (0, 1),
+        growth: Growth::for_len(work.bytes().len()),
     };
     walk.run();
     Pass {
@@ -157,6 +162,9 @@ struct Walk<'w, 'c> {
     found: Vec<Found>,
     /// The last offset a line was counted to, and its line.
     lines: (usize, usize),
+    /// What the new values and the `xml:base` bases may still add: one
+    /// growth limit for the whole feed (docs/hardening.md).
+    growth: Growth,
 }
 
 /// An element's namespace as the pass needs it, read before the reader moves on.
@@ -386,6 +394,17 @@ impl Walk<'_, '_> {
             }
         };
         let against = self.bases[parent].base.clone();
+        // Every base is held until the end and each is about its parent's
+        // length plus its value's: nested `xml:base="s/"` held (and wrote)
+        // depth² bytes. Past the growth limit a base is not made: the
+        // attribute is left as it is, and nothing under it is resolved.
+        let held = against.as_ref().map_or(0, |b| b.url().len()) + value.len();
+        if self.bases[parent].past_limit || !self.with_links(|links| links.hold(held)) {
+            self.with_links(|links| links.past_limit(qname, "xml:base", &value));
+            let node = self.push_base(None, parent, qname, line);
+            self.bases[node].past_limit = true;
+            return node;
+        }
         let profile = self.ctx.options.profile;
         let base = match establish(&value, against.as_ref(), BaseRule::XmlBase, profile, None) {
             Ok(base) => Some(base),
@@ -415,6 +434,7 @@ impl Walk<'_, '_> {
             parent: Some(parent),
             element: qname.to_string(),
             line,
+            past_limit: false,
         });
         self.bases.len() - 1
     }
@@ -442,8 +462,11 @@ impl Walk<'_, '_> {
                 base,
             });
         }
-        let against = self.bases[base].base.clone();
         let name = attr.local.clone();
+        if self.bases[base].past_limit {
+            return self.with_links(|links| links.past_limit(qname, &name, &value));
+        }
+        let against = self.bases[base].base.clone();
         self.rewrite_attribute(qname, attr, &name, &value, against.as_ref());
     }
 
@@ -455,7 +478,7 @@ impl Walk<'_, '_> {
         value: &str,
         base: Option<&EstablishedBase>,
     ) {
-        let new = self.links().rewrite_against(base, qname, name, value);
+        let new = self.with_links(|links| links.rewrite_against(base, qname, name, value));
         if let Some(new) = new {
             let written = value::attribute(&new, attr.quote);
             self.edits.push(Edit {
@@ -465,11 +488,16 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// A rewriter for one value, whose base the caller gives
-    /// (`rewrite_against`): the base changes from element to element.
-    fn links(&mut self) -> LinkRewriter<'_> {
+    /// `f` with a rewriter for one value, whose base the caller gives
+    /// (`rewrite_against`): the base changes from element to element; the
+    /// growth limit is the feed's, carried from one to the next.
+    fn with_links<T>(&mut self, f: impl FnOnce(&mut LinkRewriter<'_>) -> T) -> T {
         let ctx = self.ctx;
-        LinkRewriter::new(None, ctx.options, self.report, ctx.location)
+        let mut links = LinkRewriter::new(None, ctx.options, self.report, ctx.location)
+            .with_growth(self.growth);
+        let answer = f(&mut links);
+        self.growth = links.growth();
+        answer
     }
 
     fn collect(&mut self, depth: usize, what: Collect, qname: &str, base: usize) {
@@ -584,7 +612,11 @@ impl Walk<'_, '_> {
                 base: c.base,
             });
         }
-        match self.links().rewrite_against(base, &c.name, TEXT, value) {
+        if self.bases[c.base].past_limit {
+            self.with_links(|links| links.past_limit(&c.name, TEXT, value));
+            return Vec::new();
+        }
+        match self.with_links(|links| links.rewrite_against(base, &c.name, TEXT, value)) {
             Some(new) => vec![Edit {
                 range: start..start + value.len(),
                 bytes: new.into_bytes(),

@@ -898,12 +898,25 @@ where
                 });
             };
 
-            let Some(fmt_elem_stack_index) = self
-                .open_elems
-                .borrow()
-                .iter()
-                .rposition(|n| self.sink.same_node(n, &fmt_elem))
-            else {
+            // linkbase patch: tree bounds; a formatting element that is not
+            // open is known by its entry's identifier, without a walk of the
+            // whole stack (`<p><a><div>` repeated: every `<a>` found the `a`
+            // before it closed with its `p`).
+            let id = self.active_formatting.borrow().id(fmt_elem_index);
+            let open = self.open_elems.borrow().has_format_id(id);
+            self.check_fast_answer(open, || {
+                self.open_elems
+                    .borrow()
+                    .iter()
+                    .any(|n| self.sink.same_node(n, &fmt_elem))
+            });
+            let found = || {
+                self.open_elems
+                    .borrow()
+                    .iter()
+                    .rposition(|n| self.sink.same_node(n, &fmt_elem))
+            };
+            let Some(fmt_elem_stack_index) = open.then(found).flatten() else {
                 self.sink
                     .parse_error(Borrowed("Formatting element not open"));
                 self.active_formatting.borrow_mut().remove(fmt_elem_index);
@@ -1096,11 +1109,15 @@ where
 
             // 19.
             self.remove_from_stack(&fmt_elem);
+            // linkbase patch: tree bounds; from the top (was `position`, from
+            // the bottom: a walk of the whole stack for every misnested `<a>`
+            // of `<div><a>` repeated; the furthest block is near the top, and
+            // on the stack once).
             let new_furthest_block_index = self
                 .open_elems
                 .borrow()
                 .iter()
-                .position(|n| self.sink.same_node(n, &furthest_block))
+                .rposition(|n| self.sink.same_node(n, &furthest_block))
                 .expect("furthest block missing from open element stack");
             // linkbase patch: the element's name goes with it.
             self.open_elems.borrow_mut().insert(
@@ -1919,15 +1936,31 @@ where
                 .map(|(i, _, _)| i);
             debug_assert_eq!(a.as_ref().map(|(i, _)| *i), scanned);
         }
-        let Some((_, node)) = a else {
+        let Some((position, node)) = a else {
             return;
         };
+        // linkbase patch: tree bounds; the identifier of the `a`'s entry,
+        // which its element keeps on the stack while it is open.
+        let id = self.active_formatting.borrow().id(position);
 
         self.unexpected(tag);
         self.adoption_agency(local_name!("a"));
         self.position_in_active_formatting(&node)
             .map(|index| self.active_formatting.borrow_mut().remove(index));
-        self.remove_from_stack(&node);
+        // linkbase patch: tree bounds; the stack is searched only if the
+        // `a` is still open (the adoption agency has nearly always taken it
+        // out: the search then went through the whole stack, for every
+        // misnested `<a>`).
+        let open = self.open_elems.borrow().has_format_id(id);
+        self.check_fast_answer(open, || {
+            self.open_elems
+                .borrow()
+                .iter()
+                .any(|x| self.sink.same_node(&node, x))
+        });
+        if open {
+            self.remove_from_stack(&node);
+        }
     }
 
     //§ tree-construction

@@ -330,7 +330,10 @@ impl<Handle> OpenElems<Handle> {
         }
     }
 
-    fn all_lists(&mut self) -> impl Iterator<Item = &mut Vec<usize>> {
+    // linkbase patch: tree bounds; was `all_lists`, with every `by_name`
+    // list (`remove` and `insert` move theirs in `shift_above`).
+    /// The five index lists of `LIST_BITS`.
+    fn index_lists(&mut self) -> [&mut Vec<usize>; 5] {
         [
             &mut self.p_indices,
             &mut self.button_indices,
@@ -338,8 +341,6 @@ impl<Handle> OpenElems<Handle> {
             &mut self.template_indices,
             &mut self.special_indices,
         ]
-        .into_iter()
-        .chain(self.by_name.values_mut())
     }
 
     /// Push `elem`, whose name is `name`.
@@ -376,7 +377,7 @@ impl<Handle> OpenElems<Handle> {
     /// Remove every element, the first one first.
     pub(crate) fn take_all(&mut self) -> Vec<Handle> {
         self.free_slots(); // linkbase patch: the names in slots.
-        for list in self.all_lists() {
+        for list in self.index_lists() {
             list.clear();
         }
         self.by_name.clear();
@@ -392,36 +393,92 @@ impl<Handle> OpenElems<Handle> {
     /// Remove the element at `index`.
     pub(crate) fn remove(&mut self, index: usize) -> Handle {
         self.forget_index(index);
+        // linkbase patch: tree bounds; the indices above `index`, one lower,
+        // in the slots' chains and in `by_name` (only the elements above it
+        // are looked at: an element taken out near the top of a deep stack,
+        // as the adoption agency does for every misnested `<a>`, cost a
+        // walk of the whole stack).
+        self.shift_above(index + 1, false);
         let elem = self.elems.remove(index);
         self.html_names.remove(index);
         self.format_ids.remove(index);
         // linkbase patch: the list bits; the names in slots.
         self.lists.remove(index);
         self.below.remove(index);
-        for list in self.all_lists() {
+        for list in self.index_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i > index) {
                 *i -= 1;
             }
         }
-        self.relink_slots();
         elem
     }
 
     /// Insert `elem`, whose name is `name`, at `index`.
     pub(crate) fn insert(&mut self, index: usize, elem: Handle, name: ExpandedName) {
+        // linkbase patch: tree bounds; the indices from `index` up, one
+        // higher, in the slots' chains and in `by_name` (as in `remove`).
+        self.shift_above(index, true);
         self.elems.insert(index, elem);
         self.html_names.insert(index, None);
         self.format_ids.insert(index, 0);
         // linkbase patch: the list bits; the names in slots.
         self.lists.insert(index, 0);
         self.below.insert(index, NO_INDEX);
-        for list in self.all_lists() {
+        for list in self.index_lists() {
             for i in list.iter_mut().rev().take_while(|i| **i >= index) {
                 *i += 1;
             }
         }
-        self.relink_slots();
         self.note_index(index, name);
+    }
+
+    // linkbase patch: tree bounds (the whole function).
+    /// Before the elements from `from` up move one place (`up`: one higher,
+    /// for an insertion at `from`; else one lower, for the removal of the
+    /// element below `from`, already forgotten): move their indices in the
+    /// slots' chains (`below`, a slot's `topmost`) and in their names'
+    /// `by_name` lists. Only the elements from `from` up are looked at:
+    /// every index that moves is one of theirs, and an index below `from`
+    /// (a chain's link from above to below) does not move.
+    fn shift_above(&mut self, from: usize, up: bool) {
+        let moved = |i: usize| if up { i + 1 } else { i - 1 };
+        let len = self.elems.len();
+        // Upwards, the highest first; downwards, the lowest first: each
+        // `by_name` list stays ascending while its entries move one by one.
+        let order: Box<dyn Iterator<Item = usize>> = if up {
+            Box::new((from..len).rev())
+        } else {
+            Box::new(from..len)
+        };
+        for i in order {
+            let Some(name) = self.html_names[i].as_ref() else {
+                continue;
+            };
+            if self.lists[i] & IN_SLOT != 0 {
+                let below = self.below[i];
+                if below != NO_INDEX && below >= from {
+                    self.below[i] = moved(below);
+                }
+                let slot = &mut self.slots[slot_of(name)];
+                if slot.topmost == i {
+                    slot.topmost = moved(i);
+                }
+            } else if let Some(list) = self.by_name.get_mut(name) {
+                if let Ok(position) = list.binary_search(&i) {
+                    list[position] = moved(i);
+                }
+            }
+        }
+    }
+
+    // linkbase patch: tree bounds (the whole function).
+    /// The lowest open element above `index` whose name, `name`, is in its
+    /// slot: the one whose chain link (`below`) passes over `index`. Looks
+    /// only above `index`.
+    fn next_above_in_slot(&self, index: usize, name: &LocalName) -> Option<usize> {
+        (index + 1..self.elems.len()).find(|&i| {
+            self.lists[i] & IN_SLOT != 0 && self.html_names[i].as_ref() == Some(name)
+        })
     }
 
     /// Put `elem`, whose name is `name`, in the place of the element at `index`.
@@ -450,10 +507,13 @@ impl<Handle> OpenElems<Handle> {
                 let slot = &mut self.slots[slot_of(&name)];
                 if slot.topmost == index {
                     slot.topmost = self.below[index];
-                } else {
-                    // Not the topmost of its name (`replace`, `remove`).
-                    self.relink_slots();
+                } else if let Some(above) = self.next_above_in_slot(index, &name) {
+                    // linkbase patch: tree bounds; not the topmost of its
+                    // name (`replace`, `remove`): the next above it of its
+                    // name links past it (was a walk of the whole stack).
+                    self.below[above] = self.below[index];
                 }
+                self.below[index] = NO_INDEX; // linkbase patch: tree bounds.
             } else if let Entry::Occupied(mut entry) = self.by_name.entry(name) {
                 remove_sorted(entry.get_mut(), index);
                 if entry.get().is_empty() {
@@ -510,21 +570,19 @@ impl<Handle> OpenElems<Handle> {
             slot.bits = Self::list_bits(name);
         }
         let bits = slot.bits;
-        let relink = if slot.topmost == NO_INDEX || slot.topmost < index {
+        if slot.topmost == NO_INDEX || slot.topmost < index {
             self.below[index] = slot.topmost;
             slot.topmost = index;
-            false
-        } else {
+        } else if let Some(above) = self.next_above_in_slot(index, local) {
             // Put below another open element of its name (`insert`,
-            // `replace`): the chains are made again.
-            true
-        };
+            // `replace`): linked in below the next above it of its name.
+            // linkbase patch: tree bounds (was a walk of the whole stack).
+            self.below[index] = self.below[above];
+            self.below[above] = index;
+        }
         self.add_to_lists(index, bits);
         self.lists[index] |= IN_SLOT;
         self.html_names[index] = Some(local.clone());
-        if relink {
-            self.relink_slots();
-        }
         true
     }
 
@@ -564,23 +622,6 @@ impl<Handle> OpenElems<Handle> {
                     self.slots[slot_of(name)].topmost = NO_INDEX;
                 }
             }
-        }
-    }
-
-    // linkbase patch: the whole function.
-    /// Make the slots' chains again from the stack (after an element was
-    /// added or taken out below the top: rare, and the callers are linear in
-    /// the stack's height already).
-    fn relink_slots(&mut self) {
-        self.free_slots();
-        for (index, name) in self.html_names.iter().enumerate() {
-            let Some(name) = name.as_ref().filter(|_| self.lists[index] & IN_SLOT != 0) else {
-                continue;
-            };
-            // The slot holds `name` (an element in a slot is in its name's).
-            let slot = &mut self.slots[slot_of(name)];
-            self.below[index] = slot.topmost;
-            slot.topmost = index;
         }
     }
 
@@ -747,7 +788,7 @@ mod name_keys_tests {
 // linkbase patch: the tests of the names in slots.
 #[cfg(test)]
 mod name_slots_tests {
-    use super::{slot_of, OpenElems};
+    use super::{slot_of, OpenElems, NO_INDEX};
     use crate::{ExpandedName, LocalName, Namespace};
     use markup5ever::ns;
     use std::collections::HashMap;
@@ -758,6 +799,24 @@ mod name_slots_tests {
         for name in names {
             let walked = open.iter().rposition(|n| n == name);
             assert_eq!(stack.topmost_named(name), walked, "topmost {name}");
+            // linkbase patch: tree bounds; every open element of the name,
+            // by its slot's chain or its `by_name` list, as the walk finds
+            // them (the chains are mended in place, not made again).
+            let all: Vec<usize> = (0..open.len()).filter(|&i| open[i] == *name).collect();
+            let slot = &stack.slots[slot_of(name)];
+            let indexed = if slot.name.as_ref() == Some(name) && slot.topmost != NO_INDEX {
+                let mut chain = Vec::new();
+                let mut i = slot.topmost;
+                while i != NO_INDEX {
+                    chain.push(i);
+                    i = stack.below[i];
+                }
+                chain.reverse();
+                chain
+            } else {
+                stack.by_name.get(name).cloned().unwrap_or_default()
+            };
+            assert_eq!(indexed, all, "open elements named {name}");
         }
     }
 
