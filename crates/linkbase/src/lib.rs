@@ -74,6 +74,8 @@
 //! the same modules and their imports (`scripts/module-graph.py`). The
 //! command line, `src/cli/`, is the binary's and may use all.
 //!
+//! - `base64`: base64 as linkbase reads it, one rule for MIME bodies and
+//!   feeds (skipped bytes, missing padding, no data after the padding).
 //! - `quote`: how a message quotes input (at most 80 characters): the
 //!   one place that decides it, for every layer.
 //! - `splice`: the one output model: the input with `Edit`s
