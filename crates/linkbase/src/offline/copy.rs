@@ -40,6 +40,8 @@ pub struct CopyBuilder {
     held: HashSet<String>,
     /// Redirects: a key to the key of its target.
     redirects: HashMap<String, String>,
+    /// Files held whether or not a URL leads to them.
+    files: Vec<String>,
 }
 
 impl CopyBuilder {
@@ -81,6 +83,14 @@ impl CopyBuilder {
         true
     }
 
+    /// Hold the file `file` (`/`-separated, relative to the copy's folder: a
+    /// mirror's existing file) as one of the copy's files even when no URL
+    /// leads to it (every URL it may have come from is another file's), so
+    /// that a path on disk to it is a link of the copy ([`Copy::holds_file`]).
+    pub fn hold_file(&mut self, file: &str) {
+        self.files.push(file.to_string());
+    }
+
     /// Hold `from`, a redirect to `to`: `from` gets a file of its own (named
     /// as an HTML page, for a page that sends the reader on), and a link to
     /// `from` opens the file of `to` (redirects followed) when the copy
@@ -114,6 +124,12 @@ impl CopyBuilder {
                 files.len() - 1
             });
             by_key.insert(key, at);
+        }
+        for file in self.files {
+            by_file.entry(file.clone()).or_insert_with(|| {
+                files.push(file);
+                files.len() - 1
+            });
         }
         // Names as they are first, then those with an added extension;
         // each in the order of their keys.
@@ -315,11 +331,16 @@ impl Document {
 
     /// Is the base `url` this document's own (so that a relative value
     /// read against it is a path from this file)? Yes when a link to `url`
-    /// opens this document, or when `url` is what the document's own link
-    /// text (the `<base href>` an offline copy writes) reads as against its
-    /// URL `document_url`.
+    /// opens this document, when `url` is the document's URL
+    /// `document_url` (whose folders are its file's, even where a link to
+    /// that URL opens another file), or when `url` is what the document's
+    /// own link text (the `<base href>` an offline copy writes) reads as
+    /// against `document_url`.
     pub(crate) fn is_own(&self, url: &str, document_url: Option<&str>) -> bool {
         if self.copy.target(url) == Some(self.file.as_str()) {
+            return true;
+        }
+        if document_url.is_some_and(|d| key(d).is_some_and(|d| Some(d) == key(url))) {
             return true;
         }
         let own = document_url
