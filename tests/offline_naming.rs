@@ -302,3 +302,118 @@ fn a_second_in_place_run_changes_nothing_and_links_stay_right() {
     assert!(changed.is_empty(), "the second run changed {changed:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// N URLs that all want one name (they differ only in their userinfo,
+/// which no name holds): each gets a name of its own, `~2`, `~3`…, and
+/// the names tried in all grow as N, not as N² (each URL going on from the
+/// suffix the one before it took, not trying `~2`, `~3`… again).
+#[test]
+fn urls_that_want_one_name_try_each_suffix_once() {
+    use linkbase::offline::{CopyBuilder, Kind};
+    for n in [100, 1000] {
+        let mut builder = CopyBuilder::new();
+        for i in 0..n {
+            builder.add(&format!("http://u{i}@h/p"), Kind::Html);
+        }
+        // And a URL that wants a name a suffix would make, taken first.
+        builder.add("http://h/p~5.html", Kind::Html);
+        let copy = builder.build();
+        let mut names: Vec<&str> = (0..n)
+            .map(|i| copy.file(&format!("http://u{i}@h/p")).unwrap())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "one file each");
+        assert!(!names.contains(&"h/p~5.html"));
+        assert_eq!(copy.file("http://h/p~5.html"), Some("h/p~5.html"));
+        assert!(
+            copy.names_tried() <= 2 * n + 2,
+            "{} names tried for {n} URLs",
+            copy.names_tried()
+        );
+    }
+}
+
+/// Write a `response` record of a 3xx from `uri` to `location`.
+fn write_redirect(out: &mut impl std::io::Write, n: usize, uri: &str, location: &str) {
+    let id = format!("<urn:uuid:00000000-0000-4000-8000-{n:012}>");
+    let head = format!("HTTP/1.1 301 Moved\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n");
+    warc_gen::write_record(
+        out,
+        "response",
+        &[
+            ("WARC-Record-ID", &id),
+            ("WARC-Target-URI", uri),
+            ("WARC-Date", "2024-01-02T03:04:05Z"),
+            ("Content-Type", "application/http; msgtype=response"),
+        ],
+        &[head.as_bytes()],
+    )
+    .unwrap();
+}
+
+#[path = "common/warc_gen.rs"]
+mod warc_gen;
+
+/// A chain of redirects, each to the one before it (`r1` → `r0` → the
+/// page), longer than the 20 redirects a link follows: every redirect of
+/// it leads to the page, so a link to any opens the page's file; a cycle
+/// and a chain into it, and a redirect out of the archive, lead nowhere
+/// (noted, links to them stay absolute).
+#[test]
+fn every_redirect_of_a_chain_leads_to_its_end_and_cycles_lead_nowhere() {
+    use linkbase::offline::{CopyBuilder, Kind};
+    use linkbase::warc::captures::{Chosen, Index};
+    use linkbase::warc::wacz::Archive;
+    let dir = scratch("chain");
+    let warc = dir.join("chain.warc");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&warc).unwrap());
+    warc_gen::write_warcinfo(&mut out).unwrap();
+    warc_gen::write_page(&mut out, 1, "http://h/page", b"<p>the end").unwrap();
+    let n = 50;
+    for i in 0..n {
+        let to = if i == 0 {
+            "http://h/page#top".to_string()
+        } else {
+            format!("http://h/r{}", i - 1)
+        };
+        write_redirect(&mut out, 10 + i, &format!("http://h/r{i}"), &to);
+    }
+    write_redirect(&mut out, 100, "http://h/c0", "http://h/c1");
+    write_redirect(&mut out, 101, "http://h/c1", "http://h/c0");
+    write_redirect(&mut out, 102, "http://h/d", "http://h/c1");
+    write_redirect(&mut out, 103, "http://h/e", "http://elsewhere/");
+    drop(out);
+    let mut index = Index::build(&[Archive::at(&warc)], 1 << 20).unwrap();
+    let chosen = index.choose(None);
+    for i in 0..n {
+        match &chosen.get(&format!("http://h/r{i}")) {
+            Some(Chosen::Redirect { to, .. }) => assert_eq!(to, "http://h/page#top", "r{i}"),
+            other => panic!("r{i}: {other:?}"),
+        }
+    }
+    for url in ["http://h/c0", "http://h/c1", "http://h/d", "http://h/e"] {
+        assert!(chosen.get(url).is_none(), "{url}");
+        assert!(
+            index
+                .notes
+                .iter()
+                .any(|note| note.starts_with(&format!("{url}: "))),
+            "no note for {url}: {:?}",
+            index.notes
+        );
+    }
+    // As the copy is made (archive_copy.rs): links to the chain's first
+    // redirect open the page.
+    let mut builder = CopyBuilder::new();
+    builder.add("http://h/page", Kind::Html);
+    for (url, what) in &chosen {
+        if let Chosen::Redirect { to, .. } = what {
+            builder.add_redirect(url, to);
+        }
+    }
+    let copy = builder.build();
+    let last = format!("http://h/r{}", n - 1);
+    assert_eq!(copy.target(&last), Some("h/page.html"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

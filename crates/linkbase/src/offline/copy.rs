@@ -153,16 +153,29 @@ impl CopyBuilder {
         let claimed: HashSet<&str> = wanted.iter().map(|(_, n)| n.as_str()).collect();
         let mut placed: Vec<(String, String)> = Vec::with_capacity(wanted.len());
         let mut taken: HashSet<String> = files.iter().cloned().collect();
+        // For each name wanted, the first suffix not yet tried: a suffix
+        // found taken stays taken (names are only added), so each URL that
+        // wants the name goes on from there, and N URLs that want one name
+        // try about N names in all, not N²/2.
+        let mut next: HashMap<&str, usize> = HashMap::new();
+        let mut tried = 0;
         for (key, name) in &wanted {
-            let mut candidate = name.clone();
-            let mut n = 1;
+            let n = next.entry(name.as_str()).or_insert(1);
+            let mut candidate = if *n == 1 {
+                name.clone()
+            } else {
+                with_suffix(name, *n)
+            };
+            tried += 1;
             while folders.contains(candidate.as_str())
                 || taken.contains(&candidate)
-                || (n > 1 && claimed.contains(candidate.as_str()))
+                || (*n > 1 && claimed.contains(candidate.as_str()))
             {
-                n += 1;
-                candidate = with_suffix(name, n);
+                *n += 1;
+                candidate = with_suffix(name, *n);
+                tried += 1;
             }
+            *n += 1;
             taken.insert(candidate.clone());
             placed.push((key.clone(), candidate));
         }
@@ -176,6 +189,7 @@ impl CopyBuilder {
             by_key,
             by_file,
             redirects: self.redirects,
+            tried,
         }
     }
 }
@@ -193,6 +207,8 @@ pub struct Copy {
     by_file: HashMap<String, usize>,
     /// Redirects: a key to the key of its target.
     redirects: HashMap<String, String>,
+    /// How many names the builder tried for the URLs it named.
+    tried: usize,
 }
 
 impl std::fmt::Debug for Copy {
@@ -201,6 +217,7 @@ impl std::fmt::Debug for Copy {
             .field("urls", &self.by_key.len())
             .field("files", &self.files.len())
             .field("redirects", &self.redirects.len())
+            .field("names_tried", &self.tried)
             .finish()
     }
 }
@@ -234,6 +251,14 @@ impl Copy {
     /// For a redirect, the URL (key) it leads to, whether held or not.
     pub fn redirect(&self, url: &str) -> Option<&str> {
         self.redirects.get(&key(url)?).map(String::as_str)
+    }
+
+    /// How many names were tried for the URLs named by the naming rule
+    /// (each wanted name, then each `~N` tried until one was free): the
+    /// work of resolving collisions, at most the URLs named plus the names
+    /// of the copy they collide with, whatever the order.
+    pub fn names_tried(&self) -> usize {
+        self.tried
     }
 
     /// Is `file` one of the copy's files?
