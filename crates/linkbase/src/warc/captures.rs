@@ -320,10 +320,10 @@ impl Index {
 /// stepped over once whatever the chains (the path walked is given the
 /// end found; a walk that meets a redirect already resolved takes its
 /// end), without recursion.
-fn chain_ends<'a>(
-    redirects: &'a BTreeMap<String, (String, u16)>,
+fn chain_ends(
+    redirects: &BTreeMap<String, (String, u16)>,
     is_file: impl Fn(&str) -> bool,
-) -> HashMap<&'a str, Option<&'a str>> {
+) -> HashMap<&str, Option<&str>> {
     let mut ends: HashMap<&str, Option<&str>> = HashMap::with_capacity(redirects.len());
     let mut path: Vec<&str> = Vec::new();
     let mut on_path: HashSet<&str> = HashSet::new();
