@@ -42,6 +42,8 @@ pub struct CopyBuilder {
     redirects: HashMap<String, String>,
     /// Names at the copy's root that the copy writes itself ([`reserve`](Self::reserve)).
     reserved: Vec<String>,
+    /// Files held whether or not a URL leads to them.
+    files: Vec<String>,
 }
 
 impl CopyBuilder {
@@ -92,6 +94,14 @@ impl CopyBuilder {
         self.reserved.push(name.to_string());
     }
 
+    /// Hold the file `file` (`/`-separated, relative to the copy's folder: a
+    /// mirror's existing file) as one of the copy's files even when no URL
+    /// leads to it (every URL it may have come from is another file's), so
+    /// that a path on disk to it is a link of the copy ([`Copy::holds_file`]).
+    pub fn hold_file(&mut self, file: &str) {
+        self.files.push(file.to_string());
+    }
+
     /// Hold `from`, a redirect to `to`: `from` gets a file of its own (named
     /// as an HTML page, for a page that sends the reader on), and a link to
     /// `from` opens the file of `to` (redirects followed) when the copy
@@ -126,6 +136,12 @@ impl CopyBuilder {
             });
             by_key.insert(key, at);
         }
+        for file in self.files {
+            by_file.entry(file.clone()).or_insert_with(|| {
+                files.push(file);
+                files.len() - 1
+            });
+        }
         // Names as they are first, then those with an added extension;
         // each in the order of their keys.
         let reserved = self.reserved;
@@ -149,16 +165,29 @@ impl CopyBuilder {
         let claimed: HashSet<&str> = wanted.iter().map(|(_, n)| n.as_str()).collect();
         let mut placed: Vec<(String, String)> = Vec::with_capacity(wanted.len());
         let mut taken: HashSet<String> = files.iter().cloned().collect();
+        // For each name wanted, the first suffix not yet tried: a suffix
+        // found taken stays taken (names are only added), so each URL that
+        // wants the name goes on from there, and N URLs that want one name
+        // try about N names in all, not N²/2.
+        let mut next: HashMap<&str, usize> = HashMap::new();
+        let mut tried = 0;
         for (key, name) in &wanted {
-            let mut candidate = name.clone();
-            let mut n = 1;
+            let n = next.entry(name.as_str()).or_insert(1);
+            let mut candidate = if *n == 1 {
+                name.clone()
+            } else {
+                with_suffix(name, *n)
+            };
+            tried += 1;
             while folders.contains(candidate.as_str())
                 || taken.contains(&candidate)
-                || (n > 1 && claimed.contains(candidate.as_str()))
+                || (*n > 1 && claimed.contains(candidate.as_str()))
             {
-                n += 1;
-                candidate = with_suffix(name, n);
+                *n += 1;
+                candidate = with_suffix(name, *n);
+                tried += 1;
             }
+            *n += 1;
             taken.insert(candidate.clone());
             placed.push((key.clone(), candidate));
         }
@@ -172,6 +201,7 @@ impl CopyBuilder {
             by_key,
             by_file,
             redirects: self.redirects,
+            tried,
         }
     }
 }
@@ -208,6 +238,8 @@ pub struct Copy {
     by_file: HashMap<String, usize>,
     /// Redirects: a key to the key of its target.
     redirects: HashMap<String, String>,
+    /// How many names the builder tried for the URLs it named.
+    tried: usize,
 }
 
 impl std::fmt::Debug for Copy {
@@ -216,6 +248,7 @@ impl std::fmt::Debug for Copy {
             .field("urls", &self.by_key.len())
             .field("files", &self.files.len())
             .field("redirects", &self.redirects.len())
+            .field("names_tried", &self.tried)
             .finish()
     }
 }
@@ -249,6 +282,14 @@ impl Copy {
     /// For a redirect, the URL (key) it leads to, whether held or not.
     pub fn redirect(&self, url: &str) -> Option<&str> {
         self.redirects.get(&key(url)?).map(String::as_str)
+    }
+
+    /// How many names were tried for the URLs named by the naming rule
+    /// (each wanted name, then each `~N` tried until one was free): the
+    /// work of resolving collisions, at most the URLs named plus the names
+    /// of the copy they collide with, whatever the order.
+    pub fn names_tried(&self) -> usize {
+        self.tried
     }
 
     /// Is `file` one of the copy's files?
@@ -346,11 +387,16 @@ impl Document {
 
     /// Is the base `url` this document's own (so that a relative value
     /// read against it is a path from this file)? Yes when a link to `url`
-    /// opens this document, or when `url` is what the document's own link
-    /// text (the `<base href>` an offline copy writes) reads as against its
-    /// URL `document_url`.
+    /// opens this document, when `url` is the document's URL
+    /// `document_url` (whose folders are its file's, even where a link to
+    /// that URL opens another file), or when `url` is what the document's
+    /// own link text (the `<base href>` an offline copy writes) reads as
+    /// against `document_url`.
     pub(crate) fn is_own(&self, url: &str, document_url: Option<&str>) -> bool {
         if self.copy.target(url) == Some(self.file.as_str()) {
+            return true;
+        }
+        if document_url.is_some_and(|d| key(d).is_some_and(|d| Some(d) == key(url))) {
             return true;
         }
         let own = document_url

@@ -15,6 +15,11 @@ use url::Url;
 /// their own) fit under it.
 pub const MAX_NAME: usize = 240;
 
+/// The longest name of one file or folder a POSIX file system allows, in
+/// bytes (`NAME_MAX`): no name the copy makes, collision suffix included,
+/// is longer.
+pub const NAME_LIMIT: usize = 255;
+
 /// The name `url` wants in the copy (`/`-separated, relative to the copy's
 /// folder) when its content is of `kind`, before collisions are resolved,
 /// and whether an extension was added to it (such a name yields to a URL
@@ -55,12 +60,29 @@ pub fn wanted(url: &Url, kind: Kind) -> (String, bool) {
     if let Some(extension) = added {
         name.push_str(extension);
     }
-    for part in &mut parts {
-        if part.len() > MAX_NAME {
-            *part = shortened(part);
-        }
+    (fitted(&parts.join("/")), added.is_some())
+}
+
+/// `name` (`/`-separated) with each of its names longer than [`MAX_NAME`]
+/// bytes cut to fit: its start, `~` and 16 hex digits of the SHA-1 of the
+/// whole name, and its extension. The one rule for every name the copy
+/// makes (the naming rule's, and a mirror's file renamed with the
+/// extension a browser needs).
+pub fn fitted(name: &str) -> String {
+    if name.split('/').all(|part| part.len() <= MAX_NAME) {
+        return name.to_string();
     }
-    (parts.join("/"), added.is_some())
+    let parts: Vec<String> = name
+        .split('/')
+        .map(|part| {
+            if part.len() > MAX_NAME {
+                shortened(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect();
+    parts.join("/")
 }
 
 /// One segment (or the query, `query`) of a URL as a name on disk, as wget
@@ -128,10 +150,18 @@ fn shortened(name: &str) -> String {
 }
 
 /// `name` with the collision suffix `~n` before its last name's extension
-/// (`a/page.html` → `a/page~2.html`).
+/// (`a/page.html` → `a/page~2.html`), the last name's start cut (at a
+/// character) where it would pass [`NAME_LIMIT`].
 pub fn with_suffix(name: &str, n: usize) -> String {
     let at = extension_at(name);
-    format!("{}~{n}{}", &name[..at], &name[at..])
+    let suffix = format!("~{n}");
+    let last = name.rfind('/').map_or(0, |i| i + 1);
+    let over = (name.len() - last + suffix.len()).saturating_sub(NAME_LIMIT);
+    let mut cut = at.saturating_sub(over).max(last);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}{suffix}{}", &name[..cut], &name[at..])
 }
 
 #[cfg(test)]
@@ -203,5 +233,13 @@ mod tests {
         assert_eq!(with_suffix("h/p.php?id=1.html", 3), "h/p.php?id=1~3.html");
         assert_eq!(with_suffix("h/x?a.b c", 2), "h/x?a.b c~2");
         assert_eq!(with_suffix("h.org/x", 2), "h.org/x~2");
+        // Never past the limit on a name: the start is cut (at a character).
+        let long = format!("h/{}.html", "é".repeat(123));
+        let suffixed = with_suffix(&long, 123_456);
+        let last = suffixed.rsplit('/').next().unwrap();
+        assert!(
+            last.len() <= NAME_LIMIT && last.ends_with("é~123456.html"),
+            "{last}"
+        );
     }
 }

@@ -11,7 +11,7 @@
 //! not end so. A name can therefore have come from several URLs; each is
 //! listed, the likeliest first.
 
-use super::{Copy, CopyBuilder, Kind};
+use super::{naming, Copy, CopyBuilder, Kind};
 use crate::format::Format;
 use url::Url;
 
@@ -199,8 +199,9 @@ pub fn document_format(
 pub struct Mirror {
     /// The URLs it holds and their files.
     pub copy: Copy,
-    /// The likeliest URL of each file given, in their order (`None`: held
-    /// under none, a file outside every host folder).
+    /// The URL of each file given, in their order: the likeliest the copy
+    /// holds it under (else the likeliest of all: its URLs are other
+    /// files'; `None`: a file outside every host folder).
     pub urls: Vec<Option<String>>,
     /// The name each file given has in the copy, in their order: its own,
     /// or with the extension a browser needs added (`extensions`).
@@ -250,6 +251,7 @@ pub fn mirror(
         .collect();
     let mut builder = CopyBuilder::new();
     for (name, urls) in names.iter().zip(&readings) {
+        builder.hold_file(name);
         if let Some(url) = urls.first() {
             builder.add_file(url, name);
         }
@@ -259,9 +261,27 @@ pub fn mirror(
             builder.add_file(url, name);
         }
     }
+    let copy = builder.build();
+    // A file's URL is the likeliest of those the copy holds it under (the
+    // likeliest of all may be another file's): the URL its links are read
+    // against, and the one a run over the copy finds for it again.
+    let urls = names
+        .iter()
+        .zip(readings)
+        .map(|(name, urls)| {
+            let held = urls
+                .iter()
+                .position(|url| copy.file(url) == Some(name.as_str()));
+            let mut urls = urls.into_iter();
+            match held {
+                Some(at) => urls.nth(at),
+                None => urls.next(),
+            }
+        })
+        .collect();
     Mirror {
-        copy: builder.build(),
-        urls: readings.into_iter().map(|r| r.into_iter().next()).collect(),
+        copy,
+        urls,
         files: names,
     }
 }
@@ -276,20 +296,27 @@ fn kind_of(format: Option<Format>) -> Kind {
     }
 }
 
-/// Each file's name with the extension its kind needs added, where no
-/// other file has (or gets) that name.
+/// Each file's name with the extension its kind needs added (cut to the
+/// name-length limit by the naming rule's hash, [`naming::fitted`]), where
+/// no file or folder of the copy has (and no other file gets) that name.
 fn with_extensions(files: &[(&str, Option<Format>)], kinds: &[Kind]) -> Vec<String> {
-    let mut taken: std::collections::HashSet<String> =
-        files.iter().map(|&(file, _)| file.to_string()).collect();
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for &(file, _) in files {
+        for (at, _) in file.match_indices('/') {
+            taken.insert(file[..at].to_string());
+        }
+        taken.insert(file.to_string());
+    }
     files
         .iter()
         .zip(kinds)
         .map(|(&(file, _), &kind)| {
             let last = file.rsplit('/').next().unwrap_or(file);
-            match kind.missing_extension(last) {
-                Some(extension) if taken.insert(format!("{file}{extension}")) => {
-                    format!("{file}{extension}")
-                }
+            let renamed = kind
+                .missing_extension(last)
+                .map(|extension| naming::fitted(&format!("{file}{extension}")));
+            match renamed {
+                Some(name) if taken.insert(name.clone()) => name,
                 _ => file.to_string(),
             }
         })

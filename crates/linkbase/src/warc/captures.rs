@@ -27,7 +27,7 @@ use super::record::{media_type, Record};
 use super::wacz::Archive;
 use crate::report::keep_line;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::{self, Read};
 
 /// Where a record is: the WARC stream (numbered across all archives, in
@@ -318,22 +318,15 @@ impl Index {
                 }
             }
         }
-        // Follow each chain to a file (a cycle, or a target not held, ends it).
+        // Follow each chain to a file (a cycle, or a target not held, ends
+        // it), each redirect once: the end found is kept for every redirect
+        // on the way, and a chain that meets a redirect already followed
+        // takes its end, so that N redirects cost N steps, not N²/2.
+        let ends = chain_ends(&redirects, |url| chosen.contains_key(url));
         for (url, (first, status)) in &redirects {
-            let mut to = first.clone();
-            let mut seen = BTreeSet::from([url.clone()]);
-            let end = loop {
-                let target = strip_fragment(&to);
-                if chosen.contains_key(target) {
-                    break Some(to);
-                }
-                match redirects.get(target) {
-                    Some((next, _)) if seen.insert(target.to_string()) => to = next.clone(),
-                    _ => break None,
-                }
-            };
-            match end {
+            match ends.get(url.as_str()).copied().flatten() {
                 Some(to) => {
+                    let to = to.to_string();
                     chosen.insert(
                         url.clone(),
                         Chosen::Redirect {
@@ -355,6 +348,50 @@ impl Index {
         }
         chosen
     }
+}
+
+/// The end of the chain of each of `redirects` (a URL to its `Location`
+/// and status): the `Location` of the chain's last redirect, whose target
+/// (its fragment stripped) `is_file`; `None` for a chain that ends at a URL
+/// neither a file nor a redirect, or runs in a cycle. Each redirect is
+/// stepped over once whatever the chains (the path walked is given the
+/// end found; a walk that meets a redirect already resolved takes its
+/// end), without recursion.
+fn chain_ends(
+    redirects: &BTreeMap<String, (String, u16)>,
+    is_file: impl Fn(&str) -> bool,
+) -> HashMap<&str, Option<&str>> {
+    let mut ends: HashMap<&str, Option<&str>> = HashMap::with_capacity(redirects.len());
+    let mut path: Vec<&str> = Vec::new();
+    let mut on_path: HashSet<&str> = HashSet::new();
+    for start in redirects.keys() {
+        if ends.contains_key(start.as_str()) {
+            continue;
+        }
+        path.clear();
+        on_path.clear();
+        let mut at = start.as_str();
+        let end = loop {
+            path.push(at);
+            on_path.insert(at);
+            let to = redirects[at].0.as_str();
+            let target = strip_fragment(to);
+            if is_file(target) {
+                break Some(to);
+            }
+            match redirects.get_key_value(target) {
+                Some((next, _)) if !on_path.contains(target) => match ends.get(target) {
+                    Some(&end) => break end,
+                    None => at = next.as_str(),
+                },
+                _ => break None,
+            }
+        };
+        for &url in &path {
+            ends.insert(url, end);
+        }
+    }
+    ends
 }
 
 /// Hand each record (or broken record) of the WARC `input` to `each`.

@@ -1,0 +1,179 @@
+//! The naming of an offline copy at N and 10N (issue 40): the time must
+//! grow at most 12× (linear with room for noise; what this replaced grew
+//! ×63 and ×100 for ×10 input).
+//!
+//! 1. `collisions`: N URLs that all want one file name (they differ only in
+//!    their userinfo), named by `CopyBuilder::build`: each tried `~2`,
+//!    `~3`… from the start (N²/2 names); now a counter per name.
+//! 2. `redirect chain`: a WARC of one page and a chain of N redirects to
+//!    it (`r00000` → `r00001` → … → the page), read and chosen by
+//!    `Index::build` and `Index::choose`: each chain was walked whole from
+//!    every redirect (N²/2 steps); now each redirect is stepped over once.
+//!
+//! The two sizes are run in turn, 7 times each (so that load from other
+//! processes falls on both alike), the median of the thread's CPU time
+//! taken. `cargo bench --bench offline_naming`; exit status 1 when a ratio
+//! is over the limit (`LINKBASE_OFFLINE_NAMING_LIMIT` sets another, for a
+//! loaded machine; `LINKBASE_OFFLINE_NAMING_N` another N than 50,000 URLs
+//! and 20,000 redirects). The
+//! WARC is written to a temporary folder.
+
+#[path = "../tests/common/warc_gen.rs"]
+mod warc_gen;
+
+use linkbase::offline::{CopyBuilder, Kind};
+use linkbase::warc::captures::Index;
+use linkbase::warc::wacz::Archive;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How much the time may grow from N to 10N.
+const MAX_RATIO: f64 = 12.0;
+
+/// The CPU time this thread has run (`CLOCK_THREAD_CPUTIME_ID`); `None`
+/// where there is none.
+#[cfg(unix)]
+fn thread_cpu_time() -> Option<Duration> {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for clock_gettime to fill.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
+    let nanos =
+        u64::try_from(now.tv_sec).ok()? * 1_000_000_000 + u64::try_from(now.tv_nsec).ok()?;
+    ok.then(|| Duration::from_nanos(nanos))
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+/// The cost of one run of `work`: the thread's CPU time, else wall time.
+fn time_once(work: &dyn Fn()) -> Duration {
+    let (cpu, wall) = (thread_cpu_time(), Instant::now());
+    work();
+    match (cpu, thread_cpu_time()) {
+        (Some(before), Some(after)) => after.saturating_sub(before),
+        _ => wall.elapsed(),
+    }
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// Name N URLs that all want `h/p.html`.
+fn collisions(n: usize) {
+    let mut builder = CopyBuilder::new();
+    for i in 0..n {
+        builder.add(&format!("http://u{i}@h/p"), Kind::Html);
+    }
+    let copy = builder.build();
+    std::hint::black_box(copy.names_tried());
+}
+
+/// A WARC at `path` of one page and a chain of `n` redirects to it.
+fn write_chain(path: &Path, n: usize) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    warc_gen::write_warcinfo(&mut out).unwrap();
+    warc_gen::write_page(&mut out, 0, "http://h/page", b"<p>the end").unwrap();
+    for i in 0..n {
+        let to = if i + 1 == n {
+            "http://h/page".to_string()
+        } else {
+            format!("http://h/r{:07}", i + 1)
+        };
+        let id = format!("<urn:uuid:00000000-0000-4000-8000-{:012}>", i + 1);
+        let head = format!("HTTP/1.1 301 Moved\r\nLocation: {to}\r\nContent-Length: 0\r\n\r\n");
+        warc_gen::write_record(
+            &mut out,
+            "response",
+            &[
+                ("WARC-Record-ID", &id),
+                ("WARC-Target-URI", &format!("http://h/r{i:07}")),
+                ("WARC-Date", "2024-01-02T03:04:05Z"),
+                ("Content-Type", "application/http; msgtype=response"),
+            ],
+            &[head.as_bytes()],
+        )
+        .unwrap();
+    }
+    out.flush().unwrap();
+}
+
+/// Read and choose the captures of the WARC at `path`.
+fn chain(path: &Path) {
+    let mut index = Index::build(&[Archive::at(path)], 1 << 20).unwrap();
+    let chosen = index.choose(None);
+    std::hint::black_box(chosen.len());
+}
+
+fn main() {
+    let limit = std::env::var("LINKBASE_OFFLINE_NAMING_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(MAX_RATIO);
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "linkbase-bench-offline-naming-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    // N: large enough that both sizes are beyond the caches (between,
+    // linear work reads up to ×20: 2,000 → 20,000 URLs read ×13-20, 500 →
+    // 5,000 ×9.8, 50,000 → 500,000 ×8.3); `LINKBASE_OFFLINE_NAMING_N` sets
+    // another for both.
+    let n: Option<usize> = std::env::var("LINKBASE_OFFLINE_NAMING_N")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let n_chain = n.unwrap_or(20_000);
+    let (small, large) = (dir.join("chain-n.warc"), dir.join("chain-10n.warc"));
+    write_chain(&small, n_chain);
+    write_chain(&large, 10 * n_chain);
+    let n_names = n.unwrap_or(50_000);
+    type Case = (&'static str, usize, Box<dyn Fn()>, Box<dyn Fn()>);
+    let cases: Vec<Case> = vec![
+        (
+            "collisions",
+            n_names,
+            Box::new(move || collisions(n_names)),
+            Box::new(move || collisions(10 * n_names)),
+        ),
+        (
+            "redirect chain",
+            n_chain,
+            Box::new(move || chain(&small)),
+            Box::new(move || chain(&large)),
+        ),
+    ];
+    let mut failed = false;
+    for (name, n, at_n, at_10n) in &cases {
+        if filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        time_once(at_n.as_ref());
+        time_once(at_10n.as_ref());
+        let (mut t1, mut t10) = (Vec::new(), Vec::new());
+        for _ in 0..7 {
+            t1.push(time_once(at_n.as_ref()));
+            t10.push(time_once(at_10n.as_ref()));
+        }
+        let (t1, t10) = (median(t1), median(t10));
+        let ratio = t10.as_secs_f64() / t1.as_secs_f64().max(1e-9);
+        let verdict = if ratio <= limit { "ok" } else { "OVER" };
+        println!(
+            "{name:<16} N={n:<6} {:>9.3} ms   10N {:>9.3} ms   ×{ratio:.1} (limit ×{limit}) {verdict}",
+            t1.as_secs_f64() * 1e3,
+            t10.as_secs_f64() * 1e3,
+        );
+        failed |= ratio > limit;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if failed {
+        std::process::exit(1);
+    }
+}
