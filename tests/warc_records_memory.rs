@@ -42,7 +42,7 @@ enum Packing {
 /// Record `n` of the generated crawl.
 fn write_record(out: &mut impl Write, n: usize, count: usize) -> io::Result<()> {
     let uri = format!("https://example.org/{n}/");
-    if n % PAGE_EVERY == 0 {
+    if n.is_multiple_of(PAGE_EVERY) {
         let html = format!(
             "<a href=\"../{}/\">next</a><img src=\"i.png\">",
             (n + 1) % count
