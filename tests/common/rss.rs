@@ -28,6 +28,8 @@ use std::process::{Command, Stdio};
 pub struct Run {
     /// Peak resident set size of the child, in bytes.
     pub peak_rss: u64,
+    /// Its CPU time, user and system, in seconds.
+    pub cpu_seconds: f64,
     /// Its exit status (`None`: killed by a signal).
     pub exit_code: Option<i32>,
     /// What it wrote on standard error.
@@ -124,8 +126,10 @@ pub fn run(command: &mut Command) -> Result<Run, String> {
         ));
     }
     let exit_code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     Ok(Run {
         peak_rss,
+        cpu_seconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
         exit_code,
         stderr,
     })

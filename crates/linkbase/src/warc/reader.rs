@@ -607,15 +607,7 @@ mod tests {
     type Got = Result<(u64, String, Vec<u8>), (u64, String)>;
 
     fn items(input: &[u8]) -> Vec<Got> {
-        let mut reader = Reader::new(input, 1 << 20).unwrap();
-        let mut out = Vec::new();
-        while let Some(item) = reader.next_item().unwrap() {
-            out.push(match item {
-                Item::Record(r) => Ok((r.offset, r.id().to_string(), r.block.unwrap())),
-                Item::Broken(b) => Err((b.offset, b.message)),
-            });
-        }
-        out
+        items_up_to(input, 1 << 20)
     }
 
     fn ids(items: &[Got]) -> Vec<String> {
@@ -648,6 +640,51 @@ mod tests {
         let whole = items(&gzip(&[a.clone(), b].concat()));
         assert_eq!(ids(&whole), ["<urn:uuid:a>", "<urn:uuid:b>"]);
         assert_eq!(whole[1].as_ref().unwrap().0, a.len() as u64);
+    }
+
+    #[test]
+    fn a_member_of_many_records_is_handed_out_from_a_mebibyte_one_of_one_record_checked_whole() {
+        // A whole file as one member, 8 MB of small records: the reader
+        // has a few mebibytes of it when its first record is read (a
+        // mebibyte, and what the step that passed it decoded: the
+        // window's room, doubled), not the member up to the size limit
+        // (issue 44: the memory grew with the number of records).
+        let plain: Vec<u8> = (0..30_000)
+            .flat_map(|n| record(&format!("{n}"), &"x".repeat(200)))
+            .collect();
+        assert!(plain.len() > 8 << 20);
+        let one_member = gzip(&plain);
+        let mut reader = Reader::new(&one_member[..], 256 << 20).unwrap();
+        assert!(matches!(reader.next_item().unwrap(), Some(Item::Record(_))));
+        let held = reader.window.len();
+        assert!(held <= 3 << 20, "{held} bytes held");
+        let mut records = 1;
+        while let Some(item) = reader.next_item().unwrap() {
+            assert!(matches!(item, Item::Record(_)), "{item:?}");
+            records += 1;
+        }
+        assert_eq!(records, 30_000);
+        // A member of one 3 MB record is still checked before use: a bad
+        // CRC skips it whole, and the record after it is read.
+        let big = gzip(&record("big", &"y".repeat(3 << 20)));
+        let mut bad = big.clone();
+        let crc = bad.len() - 8;
+        bad[crc] ^= 1;
+        let got = items_up_to(&[bad, gzip(&record("c", "z"))].concat(), 16 << 20);
+        assert_eq!(ids(&got), ["broken@0", "<urn:uuid:c>"], "{got:?}");
+    }
+
+    /// The items of `input`, blocks up to `max` bytes.
+    fn items_up_to(input: &[u8], max: u64) -> Vec<Got> {
+        let mut reader = Reader::new(input, max).unwrap();
+        let mut out = Vec::new();
+        while let Some(item) = reader.next_item().unwrap() {
+            out.push(match item {
+                Item::Record(r) => Ok((r.offset, r.id().to_string(), r.block.unwrap())),
+                Item::Broken(b) => Err((b.offset, b.message)),
+            });
+        }
+        out
     }
 
     #[test]

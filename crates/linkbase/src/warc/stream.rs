@@ -14,9 +14,11 @@
 //! between members that are neither a member nor a WARC record (junk) are one
 //! damage of their own, after the intact record before them.
 //!
-//! A member larger than `whole` (a whole file compressed as one member) is
-//! handed out as it is decoded; damage in it is still reported, but what
-//! was handed out stays handed out.
+//! A member larger than `whole`, or one past [`SEVERAL_RECORDS_FROM`]
+//! decoded bytes that holds the start of a second record (a whole file
+//! compressed as one member), is handed out as it is decoded; damage in it
+//! is still reported, but what was handed out stays handed out. So what is
+//! held does not grow with the records of such a file.
 //!
 //! A `.warc.zst` (zstd frames, maybe a dictionary first: the IIPC
 //! proposal) goes the same way, frame after frame: one path for both, the
@@ -27,6 +29,28 @@
 use flate2::{Decompress, FlushDecompress, Status};
 use std::io::{self, Read};
 use zstd::stream::raw::Operation;
+
+/// A unit (gzip member, zstd frame) checked whole before use is handed out
+/// as decoded instead once it has decoded to more than this and is seen to
+/// hold the start of a second record (a `WARC/1.` line): a whole file
+/// compressed as one unit. Holding such a unit up to `whole` made the
+/// memory grow with the number of records in it (issue 44); a unit of one
+/// record, however large, is still checked whole.
+const SEVERAL_RECORDS_FROM: usize = 1 << 20;
+
+/// Does `into[*searched..]` hold a line starting `WARC/1.` (the start of a
+/// record after the first)? `searched` moves on past what was searched
+/// (less what a match cut at the end may still need), so each byte is
+/// searched about once.
+fn holds_a_record_start(into: &[u8], searched: &mut usize) -> bool {
+    const START: &[u8] = b"\nWARC/1.";
+    let from = (*searched).min(into.len());
+    if memchr::memmem::find(&into[from..], START).is_some() {
+        return true;
+    }
+    *searched = into.len().saturating_sub(START.len() - 1).max(from);
+    false
+}
 
 /// The gzip magic and method (deflate): how a member starts.
 const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -145,7 +169,8 @@ enum Mode {
     Plain,
     /// Between gzip members or zstd frames.
     Between,
-    /// Inside a member or frame larger than `whole`, handed out as decoded.
+    /// Inside a member or frame larger than `whole`, or of several
+    /// records ([`SEVERAL_RECORDS_FROM`]), handed out as decoded.
     Streaming,
     End,
 }
@@ -237,8 +262,10 @@ impl Codec {
 
     /// Decode (the rest of) the unit at the raw position into `into`
     /// (appending). Stops at the unit's end (checked: `Done`), or with
-    /// `Large` once `into` is longer than `limit` (with no limit: once
-    /// anything was appended). `limit` is given for a unit just started.
+    /// `Large` once `into` is longer than `limit`, or once the unit is seen
+    /// to hold more than one record ([`SEVERAL_RECORDS_FROM`]) (with no
+    /// limit: once anything was appended). `limit` is given for a unit just
+    /// started.
     fn decode<R: Read>(
         &mut self,
         raw: &mut Raw<R>,
@@ -247,6 +274,9 @@ impl Codec {
     ) -> io::Result<Inflated> {
         let starting = limit.is_some();
         let unit_start = into.len();
+        // Where the search for a second record's start goes on (its first
+        // byte is the unit's own record's).
+        let mut searched = unit_start + 1;
         loop {
             if raw.available().is_empty() && !raw.more()? {
                 return Ok(Inflated::Bad(Why::Ended));
@@ -282,7 +312,11 @@ impl Codec {
                 }
             };
             let large = match limit {
-                Some(limit) => into.len() > limit,
+                Some(limit) => {
+                    into.len() > limit
+                        || (into.len() - unit_start > SEVERAL_RECORDS_FROM
+                            && holds_a_record_start(into, &mut searched))
+                }
                 None => into.len() > old_len,
             };
             if !ended && !large {
