@@ -530,7 +530,13 @@ fn the_start_page_shows_titles_the_list_first_then_the_other_pages_and_the_count
     names.sort();
     assert_eq!(
         names,
-        ["cdn.example.test", "example.test", "index.html", "s.test", "urls.tsv"]
+        [
+            "cdn.example.test",
+            "example.test",
+            "index.html",
+            "s.test",
+            "urls.tsv"
+        ]
     );
 }
 
@@ -545,11 +551,19 @@ fn a_crawl_of_over_a_thousand_pages_gets_a_start_page_in_linked_pieces() {
     let pages = 2500;
     for n in 0..pages {
         let uri = format!("https://example.org/blog/{n}/post.html");
-        let html = format!("<title>Post {n}</title><a href=\"/blog/{}/post.html\">next</a>", n + 1);
+        let html = format!(
+            "<title>Post {n}</title><a href=\"/blog/{}/post.html\">next</a>",
+            n + 1
+        );
         warc_gen::write_page(&mut bytes, n, &uri, html.as_bytes()).unwrap();
     }
-    warc_gen::write_page(&mut bytes, pages, "http://index-2.html/", b"<title>Host</title>")
-        .unwrap();
+    warc_gen::write_page(
+        &mut bytes,
+        pages,
+        "http://index-2.html/",
+        b"<title>Host</title>",
+    )
+    .unwrap();
     std::fs::write(&warc, &bytes).unwrap();
     let out = dir.path().join("copy");
     let run = linkbase(&[
@@ -558,7 +572,12 @@ fn a_crawl_of_over_a_thousand_pages_gets_a_start_page_in_linked_pieces() {
         "-o".as_ref(),
         out.as_os_str(),
     ]);
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let files = url_map(&out);
     assert_eq!(files.len(), pages + 1);
     // The host's folder is not the piece's name.
@@ -572,14 +591,21 @@ fn a_crawl_of_over_a_thousand_pages_gets_a_start_page_in_linked_pieces() {
         let html = std::fs::read_to_string(out.join(piece)).unwrap();
         let links = hrefs(&html);
         for other in pieces {
-            assert_eq!(links.contains(&other.to_string()), other != piece, "{piece} → {other}");
+            assert_eq!(
+                links.contains(&other.to_string()),
+                other != piece,
+                "{piece} → {other}"
+            );
         }
         let entries = html.matches("<li>").count();
         assert!(entries <= 1000 && entries > 0, "{piece}: {entries}");
         reached.extend(links.into_iter().filter(|l| l.contains('/')));
     }
     let first = std::fs::read_to_string(out.join("index.html")).unwrap();
-    assert!(first.contains("2501 captures: 2501 pages, 0 redirects and 0 other resources"), "{first}");
+    assert!(
+        first.contains("2501 captures: 2501 pages, 0 redirects and 0 other resources"),
+        "{first}"
+    );
     assert!(first.contains("<a href=\"example.org/blog/17/post.html\">Post 17</a>"));
     let all: BTreeSet<String> = files.values().cloned().collect();
     assert_eq!(reached, all);

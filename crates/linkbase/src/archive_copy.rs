@@ -3,7 +3,8 @@
 //! OUT, named by the copy's naming rule ([`crate::offline`]), its HTML,
 //! XHTML and CSS rewritten so that a link to a URL the archives hold opens
 //! its file and every other link is absolute; `OUT/index.html` a start page
-//! listing the archives' pages; `OUT/urls.tsv` the map from URL to file.
+//! listing every page of the copy by its title (in pieces of
+//! [`PAGES_A_PIECE`]); `OUT/urls.tsv` the map from URL to file.
 //!
 //! Two passes over the archives ([`crate::warc::captures`]): the first
 //! indexes every record and chooses one capture per URL (the latest, or the
@@ -188,10 +189,7 @@ pub fn write_copy_reporting(
         }
         summary.unlisted_notes += unlisted;
     }
-    let html_pages = chosen
-        .values()
-        .filter(|what| is_page(what))
-        .count();
+    let html_pages = chosen.values().filter(|what| is_page(what)).count();
     let pieces = pieces_for(lists.len() + html_pages);
 
     // The copy's names, from the index alone; a URL whose file would be a
@@ -342,11 +340,7 @@ pub fn write_copy_reporting(
 }
 
 /// The copy's names for the URLs `chosen`, but those in `left_out`.
-fn name_files(
-    chosen: &BTreeMap<String, Chosen>,
-    left_out: &BTreeSet<&str>,
-    pieces: usize,
-) -> Copy {
+fn name_files(chosen: &BTreeMap<String, Chosen>, left_out: &BTreeSet<&str>, pieces: usize) -> Copy {
     let mut builder = CopyBuilder::new();
     // The start page (its pieces), the map and the titles' scratch file
     // are the copy's own: no host takes their names.
@@ -677,14 +671,25 @@ fn write_start_pages(
                 finish(piece, &mut html, &mut failed);
             }
             piece += 1;
-            html.push_str(&piece_head(piece, pieces, total, &names, captures, written_pages, redirects, resources));
+            html.push_str(&piece_head(
+                piece,
+                pieces,
+                total,
+                &names,
+                captures,
+                written_pages,
+                redirects,
+                resources,
+            ));
         }
         let link = copy
             .link(START_PAGE, url)
             .unwrap_or_else(|| url.to_string());
-        let title = titles
-            .get(url)
-            .or_else(|| list_title.filter(|t| !t.trim().is_empty()).map(str::to_string));
+        let title = titles.get(url).or_else(|| {
+            list_title
+                .filter(|t| !t.trim().is_empty())
+                .map(str::to_string)
+        });
         html.push_str(&format!(
             "<li><a href=\"{}\">{}</a>",
             escape(&link),
@@ -700,7 +705,16 @@ fn write_start_pages(
     }
     if piece == 0 {
         piece = 1;
-        html.push_str(&piece_head(1, 1, 0, &names, captures, written_pages, redirects, resources));
+        html.push_str(&piece_head(
+            1,
+            1,
+            0,
+            &names,
+            captures,
+            written_pages,
+            redirects,
+            resources,
+        ));
     }
     finish(piece, &mut html, &mut failed);
     total as u64

@@ -341,7 +341,10 @@ impl<'t> Document<'t> {
     /// decoded, ASCII white space stripped and collapsed, at most 1 KiB;
     /// `None` without a `title` element.
     pub fn title(&self) -> Option<&str> {
-        self.arena.title.node.map(|_| self.arena.title.text.as_str())
+        self.arena
+            .title
+            .node
+            .map(|_| self.arena.title.text.as_str())
     }
 
     /// Every element in tree order, iteratively (deep nesting is fine).
@@ -622,16 +625,26 @@ mod tests {
         let keep = |_: &QualName| false;
         let may_keep = |_: &str| false;
         let cases = [
-            ("<title>\n  A &amp;\t B &lt;c&gt;  </title><title>second</title>", Some("A & B <c>")),
+            (
+                "<title>\n  A &amp;\t B &lt;c&gt;  </title><title>second</title>",
+                Some("A & B <c>"),
+            ),
             ("<p>x<title>in &eacute;body</title>", Some("in \u{e9}body")),
             ("<title></title>", Some("")),
             ("<svg><title>not HTML</title></svg>", None),
             ("<p>no title", None),
-            ("<!-- <title>x</title> --><script>'<title>y</title>'</script>", None),
+            (
+                "<!-- <title>x</title> --><script>'<title>y</title>'</script>",
+                None,
+            ),
         ];
         for (text, title) in cases {
             assert_eq!(parse(text, false, &keep).title(), title, "{text}");
-            assert_eq!(parse_fast(text, false, &keep, &may_keep).title(), title, "{text}");
+            assert_eq!(
+                parse_fast(text, false, &keep, &may_keep).title(),
+                title,
+                "{text}"
+            );
         }
         let long = format!("<title>{}</title>", "ab ".repeat(1000));
         let title = parse(&long, false, &keep).title().map(str::len);
