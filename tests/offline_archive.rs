@@ -493,7 +493,7 @@ fn the_start_page_shows_titles_the_list_first_then_the_other_pages_and_the_count
     assert!(
         start.contains(
             "<code>captures.wacz</code>, <code>site.warc</code>: 13 captures: 6 pages, \
-             2 redirects and 5 other resources"
+             2 redirects and 5 other resources (style"
         ),
         "{start}"
     );

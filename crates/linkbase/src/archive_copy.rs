@@ -738,9 +738,13 @@ fn piece_head(
         html.push_str("<title>Offline copy</title></head>\n<body>\n<h1>Offline copy</h1>\n<p>Of ");
         html.push_str(&archives.join(", "));
         html.push_str(&format!(
-            ": {captures} captures: {pages} pages, {redirects} redirects and {resources} other \
-             resources (style sheets, scripts, images …). The map from each URL to its file is \
-             <a href=\"{URL_MAP}\">{URL_MAP}</a>.</p>\n<p>{total} pages:</p>\n"
+            ": {}: {}, {} and {} (style sheets, scripts, images …). The map from each URL to its \
+             file is <a href=\"{URL_MAP}\">{URL_MAP}</a>.</p>\n<p>{}:</p>\n",
+            counted(captures, "capture"),
+            counted(pages, "page"),
+            counted(redirects, "redirect"),
+            counted(resources, "other resource"),
+            counted(total as u64, "page"),
         ));
     } else {
         let (first, last) = range_of(piece, total);
@@ -752,6 +756,15 @@ fn piece_head(
     html.push_str(&nav(piece, pieces, total));
     html.push_str("<ul>\n");
     html
+}
+
+/// `n` and `what`, plural but for one: `1 page`, `2 pages`.
+fn counted(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 /// The first and last page (from 1) on piece `piece`, of `total`.
