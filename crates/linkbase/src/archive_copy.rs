@@ -655,7 +655,9 @@ fn write_start_pages(
     let mut failed = false;
     let mut finish = |piece: usize, html: &mut String, failed: &mut bool| {
         html.push_str("</ul>\n");
-        html.push_str(&nav(piece, pieces, total));
+        if piece > 1 {
+            html.push_str(&nav(piece, pieces, total));
+        }
         html.push_str("</body></html>\n");
         if !*failed {
             if let Err(e) = write_file(out, &piece_name(piece), html.as_bytes()) {
@@ -773,22 +775,32 @@ fn range_of(piece: usize, total: usize) -> (usize, usize) {
     (first, (piece * PAGES_A_PIECE).min(total))
 }
 
-/// The links between the pieces (none when there is one): to each piece,
-/// by the pages it lists, the current one unlinked.
+/// The links between the pieces (none when there is one). The first
+/// links every piece, by the pages it lists (`1001–2000`: 2,000 links for 2
+/// million pages); each other links the first, the previous and the next,
+/// so that the pieces together stay linear in the pages.
 fn nav(piece: usize, pieces: usize, total: usize) -> String {
     if pieces < 2 {
         return String::new();
     }
+    let link = |to: usize, text: &str| format!(" <a href=\"{}\">{text}</a>", piece_name(to));
     let mut html = String::from("<nav><p>Pages:");
-    for other in 1..=pieces {
-        let (first, last) = range_of(other, total);
-        if other == piece {
-            html.push_str(&format!(" <strong>{first}–{last}</strong>"));
-        } else {
-            html.push_str(&format!(
-                " <a href=\"{}\">{first}–{last}</a>",
-                piece_name(other)
-            ));
+    if piece == 1 {
+        for other in 1..=pieces {
+            let (first, last) = range_of(other, total);
+            if other == piece {
+                html.push_str(&format!(" <strong>{first}–{last}</strong>"));
+            } else {
+                html.push_str(&link(other, &format!("{first}–{last}")));
+            }
+        }
+    } else {
+        html.push_str(&link(1, "start"));
+        if piece > 2 {
+            html.push_str(&link(piece - 1, "previous"));
+        }
+        if piece < pieces {
+            html.push_str(&link(piece + 1, "next"));
         }
     }
     html.push_str("</p></nav>\n");
