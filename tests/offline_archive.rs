@@ -610,3 +610,165 @@ fn a_warc_record_with_bytes_its_encoding_does_not_allow_is_converted_around_them
     );
     assert_eq!(out.report.counts.rewritten, 1);
 }
+
+// ---- the start page (docs/offline.md, "The start page") -----------------
+
+/// The `href`s of the `<a>` elements of the start page's piece `html`, in order.
+fn hrefs(html: &str) -> Vec<String> {
+    html.split("<a href=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].replace("&amp;", "&"))
+        .collect()
+}
+
+#[test]
+fn the_start_page_shows_titles_the_list_first_then_the_other_pages_and_the_counts() {
+    // captures.wacz (its pages.jsonl lists its four pages) and a WARC of
+    // two more pages, one with a title written with references and runs
+    // of white space, one without a title.
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("site.warc");
+    let mut bytes = Vec::new();
+    warc_gen::write_warcinfo(&mut bytes).unwrap();
+    warc_gen::write_page(
+        &mut bytes,
+        1,
+        "http://s.test/",
+        "<title>\n  Caf&eacute; &amp;\t <b>  </title><h1>x</h1>".as_bytes(),
+    )
+    .unwrap();
+    warc_gen::write_page(&mut bytes, 2, "http://s.test/untitled", b"<p>no title").unwrap();
+    std::fs::write(&warc, &bytes).unwrap();
+    let wacz = fixture("captures.wacz");
+    let out = dir.path().join("copy");
+    linkbase(&[
+        "offline".as_ref(),
+        wacz.as_os_str(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let start = std::fs::read_to_string(out.join("index.html")).unwrap();
+    // What the copy holds, by expected.tsv: 9 files (4 pages: /, page.html,
+    // mirror/page.html, c.html; 5 others: style.css, three logos,
+    // notes.txt) and 2 redirects (a, b); and the WARC's 2 pages.
+    assert!(
+        start.contains(
+            "<code>captures.wacz</code>, <code>site.warc</code>: 13 captures: 6 pages, \
+             2 redirects and 5 other resources (style"
+        ),
+        "{start}"
+    );
+    assert!(start.contains("<p>6 pages:</p>"), "{start}");
+    // Titles: the page's own <title> (pages.jsonl says only "Home"),
+    // references decoded, white space collapsed, escaped again; a page
+    // without one by its URL.
+    for entry in [
+        "<a href=\"example.test/index.html\">Home, second capture</a>",
+        "<a href=\"example.test/c.html\">End of the chain</a>",
+        "<a href=\"s.test/index.html\">Café &amp; &lt;b&gt;</a>",
+        "<a href=\"s.test/untitled.html\">http://s.test/untitled</a>",
+    ] {
+        assert!(start.contains(entry), "{entry} not in {start}");
+    }
+    // Every page, once: the list's in its order, then the others by URL.
+    let files = url_map(&out);
+    let list = Archive::at(&wacz).pages().unwrap().unwrap();
+    assert_eq!(list.len(), 3, "pages.jsonl lacks page.html");
+    let mut want: Vec<String> = list.iter().map(|p| files[&p.url].clone()).collect();
+    want.push(files["http://example.test/page.html"].clone());
+    want.push(files["http://s.test/"].clone());
+    want.push(files["http://s.test/untitled"].clone());
+    let got: Vec<String> = hrefs(&start)
+        .into_iter()
+        .filter(|h| h != "urls.tsv")
+        .collect();
+    assert_eq!(got, want);
+    // The scratch file of titles is gone.
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cdn.example.test",
+            "example.test",
+            "index.html",
+            "s.test",
+            "urls.tsv"
+        ]
+    );
+}
+
+#[test]
+fn a_crawl_of_over_a_thousand_pages_gets_a_start_page_in_linked_pieces() {
+    // 2,500 pages with a title each, and one at the host `index-2.html`,
+    // whose folder would be the second piece's name.
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("crawl.warc");
+    let mut bytes = Vec::new();
+    warc_gen::write_warcinfo(&mut bytes).unwrap();
+    let pages = 2500;
+    for n in 0..pages {
+        let uri = format!("https://example.org/blog/{n}/post.html");
+        let html = format!(
+            "<title>Post {n}</title><a href=\"/blog/{}/post.html\">next</a>",
+            n + 1
+        );
+        warc_gen::write_page(&mut bytes, n, &uri, html.as_bytes()).unwrap();
+    }
+    warc_gen::write_page(
+        &mut bytes,
+        pages,
+        "http://index-2.html/",
+        b"<title>Host</title>",
+    )
+    .unwrap();
+    std::fs::write(&warc, &bytes).unwrap();
+    let out = dir.path().join("copy");
+    let run = linkbase(&[
+        "offline".as_ref(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let files = url_map(&out);
+    assert_eq!(files.len(), pages + 1);
+    // The host's folder is not the piece's name.
+    assert!(out.join("index-2.html").is_file());
+    assert!(!files["http://index-2.html/"].starts_with("index-2.html/"));
+    // Three pieces, each linking the others; at most 1,000 pages each.
+    let pieces = ["index.html", "index-2.html", "index-3.html"];
+    assert!(!out.join("index-4.html").exists());
+    let mut reached = BTreeSet::new();
+    for piece in pieces {
+        let html = std::fs::read_to_string(out.join(piece)).unwrap();
+        let links = hrefs(&html);
+        for other in pieces {
+            assert_eq!(
+                links.contains(&other.to_string()),
+                other != piece,
+                "{piece} → {other}"
+            );
+        }
+        let entries = html.matches("<li>").count();
+        assert!(entries <= 1000 && entries > 0, "{piece}: {entries}");
+        reached.extend(links.into_iter().filter(|l| l.contains('/')));
+    }
+    let first = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        first.contains("2501 captures: 2501 pages, 0 redirects and 0 other resources"),
+        "{first}"
+    );
+    assert!(first.contains("<a href=\"example.org/blog/17/post.html\">Post 17</a>"));
+    let all: BTreeSet<String> = files.values().cloned().collect();
+    assert_eq!(reached, all);
+}

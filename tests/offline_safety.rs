@@ -372,7 +372,7 @@ fn a_bad_line_of_a_wacz_page_list_costs_that_line_only() {
         start.contains("caf\u{fffd}") && start.contains("Bee"),
         "{start}"
     );
-    assert!(start.contains(": 2 pages."), "{start}");
+    assert!(start.contains("<p>2 pages:</p>"), "{start}");
     assert_eq!(
         std::fs::read_to_string(out.join("a.example/b.html")).unwrap(),
         "<p>b</p>"
@@ -414,7 +414,7 @@ fn a_page_list_line_over_the_cap_is_skipped_and_the_rest_read() {
     );
     let start = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(
-        start.contains("After") && start.contains(": 1 pages."),
+        start.contains("After") && start.contains("<p>1 page:</p>"),
         "{start}"
     );
 }

@@ -258,13 +258,17 @@ def test_the_capture_fixtures_made_offline(tmp_path, archive, at):
         else:
             assert url not in files, url
     if archive.endswith(".wacz"):
-        # The start page lists the WACZ's pages.jsonl, in its order.
+        # The start page lists the WACZ's pages.jsonl, in its order, then
+        # the page it lacks (page.html); each by its own <title>.
         with zipfile.ZipFile(ARCHIVES / archive) as z:
             listed = [json.loads(l) for l in z.read("pages/pages.jsonl").splitlines()[1:]]
-        assert summary["pages"] == len(listed)
+        assert "http://example.test/page.html" not in [p["url"] for p in listed]
+        assert summary["pages"] == len(listed) + 1
         start = (out / "index.html").read_text()
-        positions = [start.index(html.escape(p["title"])) for p in listed]
+        urls = [p["url"] for p in listed] + ["http://example.test/page.html"]
+        positions = [start.index(f'<a href="{html.escape(files[url])}">') for url in urls]
         assert positions == sorted(positions)
+        assert '<a href="example.test/c.html">End of the chain</a>' in start
 
 
 def test_a_page_without_html_in_its_name_gets_it_in_the_copy(tmp_path):

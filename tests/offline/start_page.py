@@ -4,15 +4,17 @@
     start_page.py ARCHIVE.wacz COPY
 
 Its page list (pages/pages.jsonl, WACZ 1.1.1, read from the zip here) must be
-on COPY/index.html, in its order, each page's link opening (as a browser
-reads the link from disk: joined to the start page's file: URL, escapes
-decoded) the file COPY/urls.tsv maps its URL to, which exists; a list with
-no page fails. Python standard library only. Exit status 0, or 1 with each
-failure on a line.
+on the start page COPY/index.html and the further pieces it links
+(index-2.html, ...), in its order, each page's link opening (as a browser
+reads the link from disk: joined to the piece's file: URL, escapes
+decoded) the file COPY/urls.tsv maps its URL to, which exists. An empty
+page list, or a start page that opens no page, is a failure. Python
+standard library only. Exit status 0, or 1 with each failure on a line.
 """
 import html.parser
 import json
 import os
+import re
 import sys
 import urllib.parse
 import zipfile
@@ -40,16 +42,29 @@ def main():
     with open(os.path.join(copy, "urls.tsv"), encoding="utf-8") as f:
         rows = f.read().splitlines()
     files = dict(row.split("\t") for row in rows[1:])
+    # The pieces, in order: index.html, then each index-N.html it links.
     parser = Links()
     with open(os.path.join(copy, "index.html"), encoding="utf-8") as f:
         parser.feed(f.read())
-    base = "file://" + urllib.parse.quote(os.path.abspath(copy)) + "/index.html"
+    further = [h for h in parser.hrefs if re.fullmatch(r"index-[0-9]+\.html", h)]
+    pieces = list(dict.fromkeys(["index.html"] + further))
     opened = []
-    for href in parser.hrefs:
-        url = urllib.parse.urlsplit(urllib.parse.urljoin(base, href))
-        if url.scheme == "file":
-            opened.append(os.path.relpath(urllib.parse.unquote(url.path), os.path.abspath(copy)))
+    for piece in pieces:
+        parser = Links()
+        with open(os.path.join(copy, piece), encoding="utf-8") as f:
+            parser.feed(f.read())
+        base = "file://" + urllib.parse.quote(os.path.abspath(copy)) + "/" + piece
+        for href in parser.hrefs:
+            url = urllib.parse.urlsplit(urllib.parse.urljoin(base, href))
+            if url.scheme == "file":
+                path = os.path.relpath(urllib.parse.unquote(url.path), os.path.abspath(copy))
+                if path not in pieces and path != "urls.tsv":
+                    opened.append(path)
     failures = []
+    if not pages:
+        failures.append(f"{wacz}: its page list is empty")
+    if not opened:
+        failures.append("the start page opens no page of the copy")
     at = 0
     for page in pages:
         want = files.get(page["url"])

@@ -3,7 +3,8 @@
 //! OUT, named by the copy's naming rule ([`crate::offline`]), its HTML,
 //! XHTML and CSS rewritten so that a link to a URL the archives hold opens
 //! its file and every other link is absolute; `OUT/index.html` a start page
-//! listing the archives' pages; `OUT/urls.tsv` the map from URL to file.
+//! listing every page of the copy by its title (in pieces of
+//! [`PAGES_A_PIECE`]); `OUT/urls.tsv` the map from URL to file.
 //!
 //! Two passes over the archives ([`crate::warc::captures`]): the first
 //! indexes every record and chooses one capture per URL (the latest, or the
@@ -178,10 +179,31 @@ pub fn write_copy_reporting(
         ..CopySummary::default()
     };
 
+    // The archives' page lists (a WACZ's `pages.jsonl`), read before the
+    // names are fixed: the start page's pieces are the copy's own names.
+    let mut lists: Vec<Page> = Vec::new();
+    for (i, archive) in archives.iter().enumerate() {
+        let mut notes = Vec::new();
+        let mut unlisted = 0u64;
+        match archive.pages_noting(&mut |line| keep_line(&mut notes, &mut unlisted, || line)) {
+            Ok(Some(list)) => lists.extend(list),
+            Ok(None) => {}
+            // An archive that could not be read at all failed already: said once.
+            Err(_) if failed[i] => {}
+            Err(e) => summary.problem(|| format!("{e}; its pages are not on the start page")),
+        }
+        for line in notes {
+            summary.note(|| line);
+        }
+        summary.unlisted_notes += unlisted;
+    }
+    let html_pages = chosen.values().filter(|what| is_page(what)).count();
+    let pieces = pieces_for(lists.len() + html_pages);
+
     // The copy's names, from the index alone; a URL whose file would be a
     // path longer than the system takes is left out before any link is
     // made (links to it stay absolute), and the names made again.
-    let mut copy = name_files(&chosen, &BTreeSet::new());
+    let mut copy = name_files(&chosen, &BTreeSet::new(), pieces);
     let too_long: BTreeSet<&str> = chosen
         .keys()
         .filter(|url| copy.file(url).is_some_and(|file| path_too_long(out, file)))
@@ -198,7 +220,7 @@ pub fn write_copy_reporting(
                 )
             });
         }
-        copy = name_files(&chosen, &too_long);
+        copy = name_files(&chosen, &too_long, pieces);
     }
     let copy = Arc::new(copy);
 
@@ -223,6 +245,11 @@ pub fn write_copy_reporting(
     std::fs::create_dir_all(out).map_err(|e| named(out, e))?;
     // The files that could not be written: left out of the map.
     let mut lost: BTreeSet<String> = BTreeSet::new();
+    // Each page's title, kept in a scratch file of the copy as the page is
+    // written (not held: a crawl has millions), found by where it is.
+    let mut titles = Titles::new(out);
+    // HTML and XHTML documents written.
+    let mut written_pages = 0u64;
     // An error of `each` ends the copy.
     let mut stop: Option<io::Error> = None;
     for (i, archive) in archives.iter().enumerate() {
@@ -250,6 +277,12 @@ pub fn write_copy_reporting(
                         continue;
                     }
                     if let Some((_, report)) = &done {
+                        if matches!(kind_of(content_type), Kind::Html | Kind::Xhtml) {
+                            written_pages += 1;
+                        }
+                        if let Some(title) = &report.title {
+                            titles.add(url, title);
+                        }
                         if let Err(e) = each(&Written { url, file, report }) {
                             let message = e.to_string();
                             stop = Some(e);
@@ -296,52 +329,16 @@ pub fn write_copy_reporting(
     }
 
     // The start page and the map.
-    let mut pages: Vec<Page> = Vec::new();
-    let mut listed = false;
-    for (i, archive) in archives.iter().enumerate() {
-        let mut notes = Vec::new();
-        let mut unlisted = 0u64;
-        match archive.pages_noting(&mut |line| keep_line(&mut notes, &mut unlisted, || line)) {
-            Ok(Some(list)) => {
-                listed = true;
-                pages.extend(list);
-            }
-            Ok(None) => {}
-            // An archive that could not be read at all fails here again:
-            // said once.
-            Err(_) if failed[i] => {}
-            Err(e) => summary.problem(|| format!("{e}; its pages are not on the start page")),
-        }
-        for line in notes {
-            summary.note(|| line);
-        }
-        summary.unlisted_notes += unlisted;
-    }
-    if !listed {
-        pages = chosen
-            .iter()
-            .filter(|(_, what)| {
-                matches!(what, Chosen::File { content_type, .. }
-                    if matches!(kind_of(content_type), Kind::Html | Kind::Xhtml))
-            })
-            .map(|(url, what)| Page {
-                url: url.clone(),
-                title: None,
-                ts: match what {
-                    Chosen::File { date, .. } => Some(date.clone()),
-                    Chosen::Redirect { .. } => None,
-                },
-            })
-            .collect();
-    }
-    summary.pages = pages.len() as u64;
-    if let Err(e) = write_file(
+    summary.pages = write_start_pages(
         out,
-        START_PAGE,
-        start_page(&copy, &archives, &pages).as_bytes(),
-    ) {
-        summary.problem(|| format!("{e} (the start page)"));
-    }
+        &copy,
+        &archives,
+        &lists,
+        &chosen,
+        &mut titles,
+        written_pages,
+        &mut summary,
+    );
     let mut map = Vec::new();
     write_map(&copy, &lost, &mut map)?;
     if let Err(e) = write_file(out, URL_MAP, &map) {
@@ -351,11 +348,15 @@ pub fn write_copy_reporting(
 }
 
 /// The copy's names for the URLs `chosen`, but those in `left_out`.
-fn name_files(chosen: &BTreeMap<String, Chosen>, left_out: &BTreeSet<&str>) -> Copy {
+fn name_files(chosen: &BTreeMap<String, Chosen>, left_out: &BTreeSet<&str>, pieces: usize) -> Copy {
     let mut builder = CopyBuilder::new();
-    // The start page and the map are the copy's own: no host takes their names.
-    builder.reserve(START_PAGE);
+    // The start page (its pieces), the map and the titles' scratch file
+    // are the copy's own: no host takes their names.
+    for piece in 1..=pieces {
+        builder.reserve(&piece_name(piece));
+    }
     builder.reserve(URL_MAP);
+    builder.reserve(TITLES);
     let kept = || {
         chosen
             .iter()
@@ -513,12 +514,142 @@ fn redirect_page(status: u16, link: &str, to: &str) -> String {
     )
 }
 
-/// The start page: the archives, then each page (its title or URL, linked to
-/// its file, or to its absolute URL when the copy does not hold it).
-fn start_page(copy: &Copy, archives: &[Archive], pages: &[Page]) -> String {
-    let mut html = String::from(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>Offline copy</title></head>\n<body>\n<h1>Offline copy</h1>\n<p>Of ",
-    );
+/// The entries of one piece of the start page, at most.
+pub const PAGES_A_PIECE: usize = 1000;
+
+/// The scratch file the pages' titles are kept in while the copy is made
+/// (removed when the start page is written).
+const TITLES: &str = ".linkbase-titles";
+
+/// How many pieces the start page takes for `entries` pages (one at least).
+fn pieces_for(entries: usize) -> usize {
+    entries.div_ceil(PAGES_A_PIECE).max(1)
+}
+
+/// The file of the start page's piece `piece` (from 1): `index.html`,
+/// `index-2.html`, `index-3.html` …
+fn piece_name(piece: usize) -> String {
+    if piece == 1 {
+        START_PAGE.to_string()
+    } else {
+        format!("index-{piece}.html")
+    }
+}
+
+/// Is `what` a page: an HTML or XHTML capture?
+fn is_page(what: &Chosen) -> bool {
+    matches!(what, Chosen::File { content_type, .. }
+        if matches!(kind_of(content_type), Kind::Html | Kind::Xhtml))
+}
+
+/// The pages' titles, kept in a scratch file of the copy as each page is
+/// written; held in memory is only where each is (by URL, borrowed from
+/// the index). Without the file (it could not be written) no title is kept.
+struct Titles<'a> {
+    path: PathBuf,
+    file: Option<io::BufWriter<std::fs::File>>,
+    /// The file to read them back from, once all are written.
+    read: Option<std::fs::File>,
+    at: u64,
+    found: std::collections::HashMap<&'a str, (u64, u32)>,
+}
+
+impl<'a> Titles<'a> {
+    fn new(out: &Path) -> Self {
+        let path = out.join(TITLES);
+        let file = std::fs::File::create(&path).ok().map(io::BufWriter::new);
+        Titles {
+            path,
+            file,
+            read: None,
+            at: 0,
+            found: Default::default(),
+        }
+    }
+
+    /// Keep `title`, the title of the page at `url`.
+    fn add(&mut self, url: &'a str, title: &str) {
+        let Some(file) = &mut self.file else {
+            return;
+        };
+        if title.is_empty() {
+            return;
+        }
+        if file.write_all(title.as_bytes()).is_err() {
+            self.file = None;
+            return;
+        }
+        self.found.insert(url, (self.at, title.len() as u32));
+        self.at += title.len() as u64;
+    }
+
+    /// All titles written: from now on they are read back.
+    fn written(&mut self) {
+        let done = self.file.take().map(|mut f| f.flush());
+        if let Some(Ok(())) = done {
+            self.read = std::fs::File::open(&self.path).ok();
+        }
+    }
+
+    /// The title of the page at `url`, if it has one.
+    fn get(&mut self, url: &str) -> Option<String> {
+        use std::io::{Read, Seek, SeekFrom};
+        let &(at, len) = self.found.get(url)?;
+        let file = self.read.as_mut()?;
+        let mut bytes = vec![0; len as usize];
+        file.seek(SeekFrom::Start(at)).ok()?;
+        file.read_exact(&mut bytes).ok()?;
+        String::from_utf8(bytes).ok()
+    }
+}
+
+impl Drop for Titles<'_> {
+    fn drop(&mut self) {
+        self.file = None;
+        self.read = None;
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Write the start page, in pieces of at most [`PAGES_A_PIECE`] pages:
+/// the archives and what the copy holds (captures, pages, redirects, other
+/// resources), then every page: the archives' page lists first, in their
+/// order, then each other page of the copy (an HTML or XHTML capture not
+/// in a list), by URL. Each page by its title (the `<title>` read as it
+/// was rewritten, else the list's, else its URL), linked to its file, or
+/// to its absolute URL when the copy does not hold it. Pieces are written
+/// one after the other, nothing of a piece held past it. The number of
+/// pages listed.
+#[allow(clippy::too_many_arguments)]
+fn write_start_pages(
+    out: &Path,
+    copy: &Copy,
+    archives: &[Archive],
+    lists: &[Page],
+    chosen: &BTreeMap<String, Chosen>,
+    titles: &mut Titles<'_>,
+    written_pages: u64,
+    summary: &mut CopySummary,
+) -> u64 {
+    titles.written();
+    let listed: std::collections::HashSet<&str> = lists.iter().map(|p| p.url.as_str()).collect();
+    let others = || {
+        chosen
+            .iter()
+            .filter(|(url, what)| is_page(what) && !listed.contains(url.as_str()))
+    };
+    let total = lists.len() + others().count();
+    let pieces = pieces_for(total);
+    let entries = lists
+        .iter()
+        .map(|p| (p.url.as_str(), p.title.as_deref(), p.ts.as_deref()))
+        .chain(others().map(|(url, what)| {
+            let ts = match what {
+                Chosen::File { date, .. } => Some(date.as_str()),
+                Chosen::Redirect { .. } => None,
+            };
+            (url.as_str(), None, ts)
+        }));
     let names: Vec<String> = archives
         .iter()
         .map(|a| {
@@ -529,29 +660,162 @@ fn start_page(copy: &Copy, archives: &[Archive], pages: &[Page]) -> String {
             format!("<code>{}</code>", escape(&name))
         })
         .collect();
-    html.push_str(&names.join(", "));
-    html.push_str(&format!(
-        ": {} pages. The map from each URL to its file is <a href=\"{URL_MAP}\">{URL_MAP}</a>.</p>\n<ul>\n",
-        pages.len()
-    ));
-    for page in pages {
+    let captures = summary.files + summary.redirects;
+    let resources = summary.files.saturating_sub(written_pages);
+    let redirects = summary.redirects;
+    let mut piece = 0;
+    let mut html = String::new();
+    let mut failed = false;
+    let mut finish = |piece: usize, html: &mut String, failed: &mut bool| {
+        html.push_str("</ul>\n");
+        if piece > 1 {
+            html.push_str(&nav(piece, pieces, total));
+        }
+        html.push_str("</body></html>\n");
+        if !*failed {
+            if let Err(e) = write_file(out, &piece_name(piece), html.as_bytes()) {
+                summary.problem(|| format!("{e} (the start page)"));
+                *failed = true;
+            }
+        }
+        html.clear();
+    };
+    for (n, (url, list_title, ts)) in entries.enumerate() {
+        if n % PAGES_A_PIECE == 0 {
+            if piece > 0 {
+                finish(piece, &mut html, &mut failed);
+            }
+            piece += 1;
+            html.push_str(&piece_head(
+                piece,
+                pieces,
+                total,
+                &names,
+                captures,
+                written_pages,
+                redirects,
+                resources,
+            ));
+        }
         let link = copy
-            .link(START_PAGE, &page.url)
-            .unwrap_or_else(|| page.url.clone());
-        let title = page.title.as_deref().unwrap_or(&page.url);
+            .link(START_PAGE, url)
+            .unwrap_or_else(|| url.to_string());
+        let title = titles.get(url).or_else(|| {
+            list_title
+                .filter(|t| !t.trim().is_empty())
+                .map(str::to_string)
+        });
         html.push_str(&format!(
             "<li><a href=\"{}\">{}</a>",
             escape(&link),
-            escape(title)
+            escape(title.as_deref().unwrap_or(url))
         ));
-        if page.title.is_some() {
-            html.push_str(&format!(" <small>{}</small>", escape(&page.url)));
+        if title.is_some() {
+            html.push_str(&format!(" <small>{}</small>", escape(url)));
         }
-        if let Some(ts) = &page.ts {
+        if let Some(ts) = ts {
             html.push_str(&format!(" <small>{}</small>", escape(ts)));
         }
         html.push('\n');
     }
-    html.push_str("</ul>\n</body></html>\n");
+    if piece == 0 {
+        piece = 1;
+        html.push_str(&piece_head(
+            1,
+            1,
+            0,
+            &names,
+            captures,
+            written_pages,
+            redirects,
+            resources,
+        ));
+    }
+    finish(piece, &mut html, &mut failed);
+    total as u64
+}
+
+/// The head of the start page's piece `piece` of `pieces` (the first names
+/// the archives and says what the copy holds), up to its list's `<ul>`.
+#[allow(clippy::too_many_arguments)]
+fn piece_head(
+    piece: usize,
+    pieces: usize,
+    total: usize,
+    archives: &[String],
+    captures: u64,
+    pages: u64,
+    redirects: u64,
+    resources: u64,
+) -> String {
+    let mut html = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n");
+    if piece == 1 {
+        html.push_str("<title>Offline copy</title></head>\n<body>\n<h1>Offline copy</h1>\n<p>Of ");
+        html.push_str(&archives.join(", "));
+        html.push_str(&format!(
+            ": {}: {}, {} and {} (style sheets, scripts, images …). The map from each URL to its \
+             file is <a href=\"{URL_MAP}\">{URL_MAP}</a>.</p>\n<p>{}:</p>\n",
+            counted(captures, "capture"),
+            counted(pages, "page"),
+            counted(redirects, "redirect"),
+            counted(resources, "other resource"),
+            counted(total as u64, "page"),
+        ));
+    } else {
+        let (first, last) = range_of(piece, total);
+        html.push_str(&format!(
+            "<title>Offline copy: pages {first}–{last} of {total}</title></head>\n<body>\n\
+             <h1>Offline copy: pages {first}–{last} of {total}</h1>\n"
+        ));
+    }
+    html.push_str(&nav(piece, pieces, total));
+    html.push_str("<ul>\n");
+    html
+}
+
+/// `n` and `what`, plural but for one: `1 page`, `2 pages`.
+fn counted(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The first and last page (from 1) on piece `piece`, of `total`.
+fn range_of(piece: usize, total: usize) -> (usize, usize) {
+    let first = (piece - 1) * PAGES_A_PIECE + 1;
+    (first, (piece * PAGES_A_PIECE).min(total))
+}
+
+/// The links between the pieces (none when there is one). The first
+/// links every piece, by the pages it lists (`1001–2000`: 2,000 links for 2
+/// million pages); each other links the first, the previous and the next,
+/// so that the pieces together stay linear in the pages.
+fn nav(piece: usize, pieces: usize, total: usize) -> String {
+    if pieces < 2 {
+        return String::new();
+    }
+    let link = |to: usize, text: &str| format!(" <a href=\"{}\">{text}</a>", piece_name(to));
+    let mut html = String::from("<nav><p>Pages:");
+    if piece == 1 {
+        for other in 1..=pieces {
+            let (first, last) = range_of(other, total);
+            if other == piece {
+                html.push_str(&format!(" <strong>{first}–{last}</strong>"));
+            } else {
+                html.push_str(&link(other, &format!("{first}–{last}")));
+            }
+        }
+    } else {
+        html.push_str(&link(1, "start"));
+        if piece > 2 {
+            html.push_str(&link(piece - 1, "previous"));
+        }
+        if piece < pieces {
+            html.push_str(&link(piece + 1, "next"));
+        }
+    }
+    html.push_str("</p></nav>\n");
     html
 }

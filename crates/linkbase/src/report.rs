@@ -436,6 +436,11 @@ pub struct Report {
     /// `javascript:` values), whose links — built when they run — cannot be
     /// made offline. Zero without a copy.
     pub scripts: u64,
+    /// In an HTML document of an offline copy ([`crate::Options::offline`]):
+    /// its title as a browser shows it in a tab (the text of its first
+    /// `title` element, character references decoded, white space
+    /// collapsed, at most 1 KiB); `None` without a `title` or a copy.
+    pub title: Option<String>,
     keep_links: bool,
     /// The problems that say why links failed (one per document or part,
     /// kept or not): they repeat `counts.failed`, so [`Report::error_count`]

@@ -97,6 +97,9 @@ pub fn rewrite_document(text: &str, facts: DocumentFacts<'_>, report: &mut Repor
     if facts.ctx.options.offline.is_some() {
         // Links a script builds are not made offline: counted.
         report.scripts += doc.scripts();
+        if facts.depth == 0 {
+            report.title = doc.title().map(str::to_owned);
+        }
     }
     let facts = facts.with_bases(doc.first_base_href(), &doc.leading_comments(), report);
     let mut walk = Walk {

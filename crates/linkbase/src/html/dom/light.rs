@@ -321,7 +321,7 @@ impl Builder<'_, '_, '_> {
                 Mode::InBody | Mode::InCell => return self.reconstruct(st),
                 Mode::Text => {
                     let current = st.stack.last().expect("a text element is open");
-                    if current.name == local_name!("style") {
+                    if matches!(current.name, local_name!("style") | local_name!("title")) {
                         let handle = current.handle.as_ref().expect("an HTML element");
                         self.sink.append(handle, NodeOrText::AppendText(text));
                     }

@@ -4,7 +4,7 @@
 //! namespace, name, the attributes the link table can want (with where each
 //! is in the source), parent and children for tree order, `<template>`
 //! contents, the comments a saved page marks itself with, and the text of
-//! `style` elements. Text and other comments are not kept.
+//! `style` elements and the title. Other text and comments are not kept.
 
 pub mod light;
 mod sink;
@@ -325,6 +325,7 @@ impl<'t> Document<'t> {
         }
         let _ = writeln!(out, "base {:?}", self.first_base_href());
         let _ = writeln!(out, "scripts {}", self.scripts());
+        let _ = writeln!(out, "title {:?}", self.title());
         let _ = writeln!(out, "comments {:?}", self.leading_comments());
         out
     }
@@ -333,6 +334,17 @@ impl<'t> Document<'t> {
     /// contents and all; a script is counted even when nothing of it is kept).
     pub fn scripts(&self) -> u64 {
         self.scripts
+    }
+
+    /// The document's title as a browser shows it (`document.title`): the
+    /// text of its first HTML `title` element, character references
+    /// decoded, ASCII white space stripped and collapsed, at most 1 KiB;
+    /// `None` without a `title` element.
+    pub fn title(&self) -> Option<&str> {
+        self.arena
+            .title
+            .node
+            .map(|_| self.arena.title.text.as_str())
     }
 
     /// Every element in tree order, iteratively (deep nesting is fine).
@@ -606,6 +618,37 @@ mod tests {
             &all,
         );
         assert_eq!(doc.leading_comments(), [" one ", " two ", " three "]);
+    }
+
+    #[test]
+    fn title_as_a_tab_shows_it() {
+        let keep = |_: &QualName| false;
+        let may_keep = |_: &str| false;
+        let cases = [
+            (
+                "<title>\n  A &amp;\t B &lt;c&gt;  </title><title>second</title>",
+                Some("A & B <c>"),
+            ),
+            ("<p>x<title>in &eacute;body</title>", Some("in \u{e9}body")),
+            ("<title></title>", Some("")),
+            ("<svg><title>not HTML</title></svg>", None),
+            ("<p>no title", None),
+            (
+                "<!-- <title>x</title> --><script>'<title>y</title>'</script>",
+                None,
+            ),
+        ];
+        for (text, title) in cases {
+            assert_eq!(parse(text, false, &keep).title(), title, "{text}");
+            assert_eq!(
+                parse_fast(text, false, &keep, &may_keep).title(),
+                title,
+                "{text}"
+            );
+        }
+        let long = format!("<title>{}</title>", "ab ".repeat(1000));
+        let title = parse(&long, false, &keep).title().map(str::len);
+        assert!(title.is_some_and(|n| n <= 1024 && n > 1000), "{title:?}");
     }
 
     #[test]

@@ -129,6 +129,45 @@ pub(super) struct Arena {
     pub(super) comments: Vec<StrTendril>,
     /// The text of each `style` element (HTML or SVG), in the order made.
     pub(super) style_texts: Vec<StyleText>,
+    /// The document's title: the text of the first HTML `title` element
+    /// made, ASCII white space stripped and collapsed as a browser shows it
+    /// (`document.title`), at most [`TITLE_CAP`] bytes.
+    pub(super) title: Title,
+}
+
+/// The most of a title kept, in bytes (a tab shows far less).
+pub(super) const TITLE_CAP: usize = 1024;
+
+/// The document's title as it is built ([`Arena::title`]).
+#[derive(Default)]
+pub(super) struct Title {
+    /// The node of the first HTML `title` element, once made.
+    pub(super) node: Option<Id>,
+    /// Its text so far, white space collapsed.
+    pub(super) text: String,
+    /// Is there white space after `text`, not yet written?
+    space: bool,
+}
+
+impl Title {
+    /// Add `more` of the title's text, collapsing ASCII white space (a run
+    /// is one space; none leads), up to [`TITLE_CAP`] bytes.
+    fn push(&mut self, more: &str) {
+        for c in more.chars() {
+            if self.text.len() + c.len_utf8() + 1 > TITLE_CAP {
+                return;
+            }
+            if matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ') {
+                self.space = !self.text.is_empty();
+            } else {
+                if self.space {
+                    self.text.push(' ');
+                    self.space = false;
+                }
+                self.text.push(c);
+            }
+        }
+    }
 }
 
 /// The tree's links, kept in the arena's nodes.
@@ -351,7 +390,7 @@ impl<'t, 'k> Sink<'t, 'k> {
     }
 
     /// Insert `child` into `parent` before `before`: a node is moved; text
-    /// is kept only as the text of a `style` element; a comment keeps its
+    /// is kept only as the text of a `style` element or the title; a comment keeps its
     /// text only where a saved-from mark can be.
     fn insert(&self, parent: Id, child: NodeOrText<Handle>, before: Id) {
         match child {
@@ -366,6 +405,10 @@ impl<'t, 'k> Sink<'t, 'k> {
             }
             NodeOrText::AppendText(text) => {
                 let arena = &mut *self.arena.borrow_mut();
+                if arena.title.node == Some(parent) {
+                    arena.title.push(&text);
+                    return;
+                }
                 let Kind::Element(e) = arena.nodes[parent as usize].kind else {
                     return;
                 };
@@ -424,6 +467,7 @@ impl TreeSink for Sink<'_, '_> {
         }
         let is_style =
             name.local == local_name!("style") && matches!(name.ns, ns!(html) | ns!(svg));
+        let is_title = name.expanded() == html5ever::expanded_name!(html "title");
         let name = self.shared_name(name);
         let mut arena = self.arena.borrow_mut();
         // Kept straight into the arena: an element's attributes are one
@@ -471,6 +515,9 @@ impl TreeSink for Sink<'_, '_> {
         };
         arena.nodes.push(new_node(kind));
         let id = (arena.nodes.len() - 1) as Id;
+        if is_title && arena.title.node.is_none() {
+            arena.title.node = Some(id);
+        }
         announced.give_back(emptied);
         Handle { id, name }
     }
