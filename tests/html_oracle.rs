@@ -431,7 +431,7 @@ fn main() {
     // Without Chromium (outside CI) the oracle's trials are ignored.
     let skip = chromium::chromium().is_none() && !std::env::var("CI").is_ok_and(|v| v == "true");
     let mut trials = vec![
-        count_trial("html", cases.len(), 37, file!()),
+        count_trial("html", cases.len(), 38, file!()),
         no_test_functions(file!()),
     ];
     {
