@@ -15,7 +15,7 @@ use linkbase::Profile;
 use std::path::PathBuf;
 
 /// Examples and exit statuses, after the options in `--help` (the text
-/// above them is the crate's description: HTML, MIME and WARC).
+/// above them is the crate's description: every format).
 const AFTER_HELP: &str = "\
 Examples:
   linkbase page.html --url https://example.org/docs/page.html > out.html
@@ -79,7 +79,8 @@ pub struct RewriteArgs {
 
     /// Walk folders: HTML (.html .htm .shtml, or sniffed when there is no
     /// extension), XHTML (.xhtml .xht), messages (.eml .mht .mhtml, or sniffed),
-    /// style sheets (.css) and web archives (.warc .warc.gz .warc.zst).
+    /// style sheets (.css), feeds (.atom .rss, and .xml whose root is a feed's)
+    /// and web archives (.warc .warc.gz .warc.zst).
     #[arg(short, long, help_heading = INPUT)]
     pub recursive: bool,
 

@@ -456,16 +456,31 @@ fn clap_and_linkbase_errors_share_one_prefix() {
 }
 
 #[test]
-fn help_and_the_crate_description_name_html_mime_and_warc() {
+fn help_and_the_crate_description_name_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let (help, _, status) = run(linkbase(dir.path()).arg("--help"));
     assert_eq!(status, Some(0));
-    let first = help.lines().next().unwrap_or_default();
-    assert_eq!(
-        first,
-        "Rewrite every link in HTML documents, MIME messages (e-mail, MHTML) and web archives (WARC) to"
-    );
-    assert_eq!(env!("CARGO_PKG_DESCRIPTION"), "Rewrite every link in HTML documents, MIME messages (e-mail, MHTML) and web archives (WARC) to absolute form, by the base-URL precedence of the URL specifications");
+    // The help's first paragraph is the crate's description, wrapped.
+    let first: Vec<&str> = help.lines().take_while(|l| !l.trim().is_empty()).collect();
+    let description = env!("CARGO_PKG_DESCRIPTION");
+    assert_eq!(first.join(" "), description);
+    // Every format the command reads (`--format`'s values but `auto`) is named.
+    for (format, named) in [
+        ("html", "HTML"),
+        ("xhtml", "HTML"),
+        ("mime", "MIME messages"),
+        ("css", "style sheets"),
+        ("warc", "WARC"),
+        ("feed", "feeds"),
+    ] {
+        assert!(description.contains(named), "{format}: {description}");
+    }
+    let values = help
+        .split("[possible values: ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap_or_default();
+    assert_eq!(values, "auto, html, xhtml, mime, css, warc, feed");
 }
 
 #[test]
