@@ -249,9 +249,21 @@ impl<'a> LinkRewriter<'a> {
     /// Leave `value` as it is because of the growth limit: counted as
     /// failed, the limit reported once (as for a new value past it).
     pub fn past_limit(&mut self, element: &str, attribute: &str, value: &str) {
-        self.growth_limit_reached();
-        let reason = Some(GROWTH_REASON.into());
         let base = self.base;
+        self.failed_past_limit(base, element, attribute, value);
+    }
+
+    /// `value`, read against `base`, left as it is because the growth limit
+    /// is reached: the limit reported once, the value recorded as failed.
+    fn failed_past_limit(
+        &mut self,
+        base: Option<&EstablishedBase>,
+        element: &str,
+        attribute: &str,
+        value: &str,
+    ) {
+        self.growth_limit_reached();
+        let reason = Some(GROWTH_REASON.to_string());
         self.record(
             base,
             element,
@@ -391,17 +403,7 @@ impl<'a> LinkRewriter<'a> {
         let own = document.own();
         let growth = own.len().saturating_sub(value.len());
         if growth > self.growth_left {
-            self.growth_limit_reached();
-            let reason = Some(GROWTH_REASON.to_string());
-            self.record(
-                fallback,
-                element,
-                attribute,
-                value,
-                Outcome::Failed,
-                None,
-                reason,
-            );
+            self.failed_past_limit(fallback, element, attribute, value);
             return None;
         }
         self.growth_left -= growth;
