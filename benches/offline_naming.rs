@@ -21,6 +21,9 @@
 #[path = "../tests/common/warc_gen.rs"]
 mod warc_gen;
 
+#[path = "common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_time;
 use linkbase::offline::{CopyBuilder, Kind};
 use linkbase::warc::captures::Index;
 use linkbase::warc::wacz::Archive;
@@ -29,26 +32,6 @@ use std::time::{Duration, Instant};
 
 /// How much the time may grow from N to 10N.
 const MAX_RATIO: f64 = 12.0;
-
-/// The CPU time this thread has run (`CLOCK_THREAD_CPUTIME_ID`); `None`
-/// where there is none.
-#[cfg(unix)]
-fn thread_cpu_time() -> Option<Duration> {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `now` is a valid timespec for clock_gettime to fill.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
-    let nanos =
-        u64::try_from(now.tv_sec).ok()? * 1_000_000_000 + u64::try_from(now.tv_nsec).ok()?;
-    ok.then(|| Duration::from_nanos(nanos))
-}
-
-#[cfg(not(unix))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
-}
 
 /// The cost of one run of `work`: the thread's CPU time, else wall time.
 fn time_once(work: &dyn Fn()) -> Duration {

@@ -46,6 +46,9 @@ mod hostile_inputs;
 #[path = "../tests/common/alloc_meter.rs"]
 mod alloc_meter;
 
+#[path = "common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_time;
 use hostile_inputs::*;
 use linkbase::{Format, Options};
 use std::time::{Duration, Instant};
@@ -492,26 +495,6 @@ const CASES: &[Case] = &[
         warc_pending: true,
     },
 ];
-
-/// The CPU time this thread has run (`CLOCK_THREAD_CPUTIME_ID`: user and
-/// system time alike, nanosecond resolution); `None` where there is none.
-#[cfg(unix)]
-fn thread_cpu_time() -> Option<Duration> {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `now` is a valid timespec for clock_gettime to fill.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
-    let nanos =
-        u64::try_from(now.tv_sec).ok()? * 1_000_000_000 + u64::try_from(now.tv_nsec).ok()?;
-    ok.then(|| Duration::from_nanos(nanos))
-}
-
-#[cfg(not(unix))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
-}
 
 /// The cost of one rewrite of `input`: the thread's CPU time where it can be
 /// read (on a shared machine the wall time also counts the time other
