@@ -254,34 +254,7 @@ in that input; "left unchanged" or "left as it is" says what linkbase did about 
    in a file.
 4. Run `scripts/messages.py` to write this page, and commit both.
 
-## What the review changed
-
-- links that fail to resolve: a problem for each document or part that says why (the first
-  link, its value and the reason), in the library, the command line and Python; before, the
-  library counted an error with no problem, and the command line's line said only how many;
-- relative links with no base in a message: the remedy is the message's own `Content-Base` or
-  `Content-Location`, not `--url-prefix` (which means nothing for mail);
-- `linkbase explain` where no base applies: the same hint as the rewrite (`give --url`);
-- `--base`: answered with `--url` (clap suggested `--charset`);
-- a space in the host of `--url`: "check the host name" (percent-encoding is no fix there);
-- `-i` with `-o`: which does what, drop one (was clap's bare conflict);
-- an existing backup in the way of a run that would change nothing: no longer refused
-  ("nothing to change …"); a real conflict names `--backup-mode numbered`;
-- a single-file run with `-o` or `-i` on a terminal prints its summary line, as a folder run does;
-- `--filter` (the mail filter): every message says that the exit status is 75 and what the mail
-  system does then;
-- the usage errors of the command line and of `linkbase offline` (the `CASES` of
-  `tests/cli/messages.rs`);
-- a file another process changed while `-i` rewrote it: `left as it is: another process changed
-  the file while linkbase rewrote it (N bytes when read, M now); run linkbase again once that
-  process is done` (was `it changed since linkbase read it …; not rewritten (run again …)`);
-- a document not valid in the encoding its `<meta>`, `@charset` or the default chose: the remedy,
-  `give that with --charset` (`Options::charset`, `charset=`);
-- a URL given without its scheme (`--url example.org/docs/`, `--url-prefix`, `url=`): `give the
-  absolute URL, with its scheme, as in https://example.org/docs/`;
-- Python: `offline_mirror`'s `url_prefix` and `out` errors, `OfflineCopy` after its first
-  question, and a text or non-blocking file object given to `warc.convert` say what to give
-  (`open(path, 'rb')`, a folder outside the site, …); each is marked `fixed` below with its test.
+## The messages, file by file
 
 {count} messages in {files} files; verdicts: {tally}.
 """
