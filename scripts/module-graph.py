@@ -28,7 +28,7 @@ full below the picture). Between crates, one arrow from the importing crate
 to each module of the other it imports. Members under vendor/ (the html5ever
 fork) are one node each: their inside is upstream's.
 
-docs/architecture.md holds two pictures between markers:
+docs/architecture.md holds each picture between markers:
 
     <!-- module-graph: REV -->  …  <!-- /module-graph -->
 
