@@ -2,10 +2,10 @@
 //! `.warc.zst`, `.wacz`) made an offline copy, each captured URL one file
 //! of OUT ([`linkbase::archive_copy`], docs/offline.md, "From web archives").
 
-use super::super::args::{OfflineArgs, UsageError};
-use super::super::paths::resolved;
-use super::super::rewrite::usage_error;
-use super::super::{EXIT_OK, EXIT_PARTIAL};
+use crate::cli::commands::rewrite::usage_error;
+use crate::cli::files::paths::resolved;
+use crate::cli::flags::args::{OfflineArgs, UsageError};
+use crate::cli::{EXIT_OK, EXIT_PARTIAL};
 use linkbase::archive_copy::{write_copy_reporting, ArchiveCopy, CopySummary, Written, START_PAGE};
 use linkbase::warc::captures::seconds_of;
 use linkbase::Options;
@@ -153,9 +153,9 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
         }
         // Creating the report empties it: never an archive read, by any
         // name (a symbolic link, a hard link: compared by device and inode).
-        let report_id = super::super::output_path::identity(report);
+        let report_id = crate::cli::files::output_path::identity(report);
         let same = |path: &Path| {
-            report_id.is_some() && super::super::output_path::identity(path) == report_id
+            report_id.is_some() && crate::cli::files::output_path::identity(path) == report_id
         };
         if let Some(archive) = args.paths.iter().find(|p| same(p)) {
             return Err(UsageError::new(format!(

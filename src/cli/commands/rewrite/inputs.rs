@@ -2,11 +2,11 @@
 //! classified as something linkbase handles or not — in a fixed order
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
-use super::atomic::Backup;
-use super::beneath;
-use super::io::io_cause;
-use super::paths::{display, walk_takes_name};
-use super::settings::{Destination, Settings};
+use crate::cli::files::atomic::Backup;
+use crate::cli::files::beneath;
+use crate::cli::files::io::io_cause;
+use crate::cli::files::paths::{display, walk_takes_name};
+use crate::cli::flags::settings::{Destination, Settings};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -289,7 +289,7 @@ fn copied(file: InputFile, reason: &str) -> Entry {
     })
 }
 
-/// Does the walk take this file? By its name ([`super::paths::walk_takes_name`]), or by
+/// Does the walk take this file? By its name ([`crate::cli::files::paths::walk_takes_name`]), or by
 /// content for files with no extension (or `.txt`, `.raw`), and an `.xml`
 /// file when its root element is a feed's ([`linkbase::detect::looks_like_feed`]).
 pub fn handles(path: &Path) -> bool {

@@ -1,6 +1,6 @@
 //! What became of one input ([`JobResult`]): its status, the library's
 //! report, what a WARC adds, and the lines standard error gets for it. Made
-//! by [`super::job`] (and [`super::warc`] for a WARC), read by the report
+//! by [`crate::cli::commands::rewrite::job`] (and [`crate::cli::commands::rewrite::warc`] for a WARC), read by the report
 //! writer, the summary and the rewrite command.
 
 use linkbase::{report::Location, report::Problem, report::Severity, Report};
@@ -74,7 +74,7 @@ pub struct RecordSpan {
 }
 
 impl JobResult {
-    pub(super) fn new(name: Option<Arc<str>>, keep_links: bool) -> Self {
+    pub fn new(name: Option<Arc<str>>, keep_links: bool) -> Self {
         JobResult {
             name,
             status: Status::Done { changed: false },
@@ -88,7 +88,7 @@ impl JobResult {
         }
     }
 
-    pub(super) fn skipped(mut self, reason: impl Into<String>) -> Self {
+    pub fn skipped(mut self, reason: impl Into<String>) -> Self {
         self.status = Status::Skipped(reason.into());
         self
     }

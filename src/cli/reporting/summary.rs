@@ -2,7 +2,7 @@
 //! `--stats` tables (counts per outcome and per attribute).
 
 use super::result::{JobResult, Status};
-use super::settings::Settings;
+use crate::cli::flags::settings::Settings;
 use linkbase::report::Outcome;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -172,8 +172,8 @@ impl Totals {
         let watched_file_run = settings.preview.writes()
             && matches!(
                 settings.destination,
-                super::settings::Destination::File(_)
-                    | super::settings::Destination::InPlace { .. }
+                crate::cli::flags::settings::Destination::File(_)
+                    | crate::cli::flags::settings::Destination::InPlace { .. }
             )
             && std::io::IsTerminal::is_terminal(&std::io::stderr());
         !settings.quiet

@@ -5,10 +5,10 @@
 //! [`UsageError`] found here, before any file is touched: exit status 2.
 
 use super::args::{RewriteArgs, UsageError};
-use super::atomic::{AtomicWriter, Backup};
 use super::globs::Globs;
-use super::output_path::{self, OutputPath};
-use super::preview::Preview;
+use crate::cli::commands::rewrite::preview::Preview;
+use crate::cli::files::atomic::{AtomicWriter, Backup};
+use crate::cli::files::output_path::{self, OutputPath};
 use linkbase::{Base, Options};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -239,7 +239,9 @@ impl Settings {
         let mut options = self.options.clone();
         options.url = match (&self.url, relative) {
             (UrlSource::Fixed(url), _) => Some(url.clone()),
-            (UrlSource::Prefix(prefix), Some(rel)) => Some(super::paths::url_for(prefix, rel)),
+            (UrlSource::Prefix(prefix), Some(rel)) => {
+                Some(crate::cli::files::paths::url_for(prefix, rel))
+            }
             _ => None,
         };
         let site = self.offline.as_ref();
@@ -301,7 +303,7 @@ fn is_input_extension(suffix: &str) -> bool {
     // The whole suffix is the ending: without its first dot it names nothing
     // (`.html` is one, `.orig.html` is not).
     suffix.starts_with('.')
-        && super::paths::walk_takes_name(suffix)
+        && crate::cli::files::paths::walk_takes_name(suffix)
         && linkbase::Format::from_name(&suffix[1..]).is_none()
 }
 

@@ -13,10 +13,10 @@
 
 use super::atomic::{InPlace, ReadFile};
 use super::beneath::{self, Folder};
-use super::inputs::InputFile;
 use super::io::{io_cause, write_pieces};
 use super::output_path::{self, Kind, OutputPath};
-use super::settings::{same_file, Destination, Settings};
+use crate::cli::commands::rewrite::inputs::InputFile;
+use crate::cli::flags::settings::{same_file, Destination, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
