@@ -145,7 +145,7 @@ fn filter(args: RewriteArgs, message: &mut Vec<u8>, out: &mut Out) -> i32 {
             "--filter reads one message on standard input: give no file (the MTA pipes the message in)",
         );
     }
-    let quiet = args.quiet;
+    let quiet = args.run.quiet;
     let mut settings = match Settings::from_args(args) {
         Ok(s) => s,
         Err(e) => return cannot_run(&e.0),

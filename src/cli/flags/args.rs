@@ -190,6 +190,17 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = LINKS)]
     pub force: bool,
 
+    /// How many files at once, and what the run reports.
+    #[command(flatten)]
+    pub run: RunFlags,
+}
+
+/// The flags of a run that `linkbase` and `linkbase offline` share: how
+/// many files at once, and what the run reports. The help text is the
+/// rewrite command's; `offline` words some of it for a copy
+/// ([`OfflineArgs`]).
+#[derive(clap::Args, Debug, Default)]
+pub struct RunFlags {
     /// Files (and the records of a WARC) processed at once [default: the number of cores].
     #[arg(short, long, value_name = "N", help_heading = RUN,
           value_parser = clap::value_parser!(u16).range(1..))]
@@ -274,6 +285,7 @@ pub struct ExplainArgs {
 
 /// Arguments of `linkbase offline`.
 #[derive(clap::Args, Debug)]
+#[command(mut_args(worded_for_a_copy))]
 #[command(after_help = "Examples:\n  \
     wget -r -p -E http://127.0.0.1:8000/\n  \
     linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ -o copy/\n  \
@@ -335,29 +347,28 @@ pub struct OfflineArgs {
     #[arg(long = "attr", value_name = "NAME", help_heading = LINKS)]
     pub attributes: Vec<String>,
 
-    /// Files processed at once [default: the number of cores].
-    #[arg(short, long, value_name = "N", help_heading = RUN,
-          value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
-
-    /// Write one JSON record per link (outcome `local` for a link made a
-    /// path into the copy) and per problem to FILE.
-    #[arg(long, value_name = "FILE", help_heading = REPORTING)]
-    pub report: Option<PathBuf>,
-
-    /// Print counts per outcome and per attribute on standard error at the end.
-    #[arg(long, help_heading = REPORTING)]
-    pub stats: bool,
-
-    /// No progress bar, no summary line.
-    #[arg(short, long, help_heading = REPORTING)]
-    pub quiet: bool,
+    /// How many files at once, and what the run reports (worded for a copy
+    /// above).
+    #[command(flatten)]
+    pub run: RunFlags,
 
     /// Archives: where a URL has several captures, take the one closest to
     /// TIMESTAMP (`20240102030405`, any prefix of it, or
     /// `2024-01-02T03:04:05Z`) instead of the latest.
     #[arg(long, value_name = "TIMESTAMP", help_heading = INPUT)]
     pub at: Option<String>,
+}
+
+/// The help of the shared flags ([`RunFlags`]) in `linkbase offline`'s
+/// words. In place (`mut_args`), so that each flag keeps its place in the help.
+fn worded_for_a_copy(arg: clap::Arg) -> clap::Arg {
+    let help = match arg.get_id().as_str() {
+        "jobs" => "Files processed at once [default: the number of cores]",
+        "report" => "Write one JSON record per link (outcome `local` for a link made a path into the copy) and per problem to FILE",
+        "quiet" => "No progress bar, no summary line",
+        _ => return arg,
+    };
+    arg.help(help)
 }
 
 /// Arguments of `linkbase resolve`.

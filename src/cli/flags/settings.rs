@@ -137,13 +137,14 @@ impl Settings {
             (None, None) => UrlSource::None,
         };
 
-        check_report_path(args.report.as_deref(), &destination, &paths)?;
-        if args.report.as_deref() == Some(Path::new("-")) && !preview.writes() {
+        check_report_path(args.run.report.as_deref(), &destination, &paths)?;
+        if args.run.report.as_deref() == Some(Path::new("-")) && !preview.writes() {
             return Err(UsageError::new(
                 "--report - writes to standard output, which carries what --diff or --check print: use a report file",
             ));
         }
-        if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
+        if args.run.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout
+        {
             return Err(UsageError::new(
                 "--report - writes to standard output, which carries the document: use -o FILE, -i or a report file",
             ));
@@ -156,9 +157,9 @@ impl Settings {
         options.absolutize_fragments = args.absolutize_fragments;
         options.force = args.force;
         options.extra_attributes = attribute_names(args.attributes)?;
-        options.keep_link_records = args.report.is_some() || args.stats;
+        options.keep_link_records = args.run.report.is_some() || args.run.stats;
 
-        let jobs = match args.jobs {
+        let jobs = match args.run.jobs {
             Some(n) => usize::from(n),
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
@@ -171,9 +172,9 @@ impl Settings {
             destination,
             url,
             jobs,
-            quiet: args.quiet,
-            stats: args.stats,
-            report: args.report,
+            quiet: args.run.quiet,
+            stats: args.run.stats,
+            report: args.run.report,
             max_size: args.max_size,
             gzip_level: args.gzip_level,
             writer: AtomicWriter::from_env(),

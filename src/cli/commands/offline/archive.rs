@@ -20,7 +20,7 @@ pub fn run(args: OfflineArgs) -> i32 {
     };
     // `--report`: created before the copy, each document's links written
     // as it is done; the problems and notes at the end.
-    let mut report = match args.report.as_deref().map(Report::create).transpose() {
+    let mut report = match args.run.report.as_deref().map(Report::create).transpose() {
         Ok(report) => report,
         Err(e) => {
             eprintln!("linkbase: error: {e}");
@@ -55,7 +55,7 @@ pub fn run(args: OfflineArgs) -> i32 {
             linkbase::report::MAX_PROBLEMS
         );
     }
-    if !args.quiet {
+    if !args.run.quiet {
         for line in &summary.notes {
             eprintln!("linkbase: note: {line}");
         }
@@ -73,14 +73,14 @@ pub fn run(args: OfflineArgs) -> i32 {
             return EXIT_PARTIAL;
         }
     }
-    if args.stats {
+    if args.run.stats {
         eprintln!("records read: {:?}", summary.records);
         eprintln!(
             "links of the copy:\n  local {:>10}\n  web   {:>10}\n  left  {:>10}",
             summary.local, summary.web, summary.left
         );
     }
-    if !args.quiet {
+    if !args.run.quiet {
         eprintln!(
             "linkbase: {} files ({} pages and style sheets rewritten, {} links), {} redirects, {} pages listed in {}; {} problems",
             summary.files,
@@ -141,7 +141,7 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
             ))
         })?),
     };
-    if let Some(report) = args.report.as_ref().filter(|r| *r != Path::new("-")) {
+    if let Some(report) = args.run.report.as_ref().filter(|r| *r != Path::new("-")) {
         // Compared as the file system reads them (`..`, symbolic links).
         let inside = resolved(report).starts_with(resolved(&out));
         if inside {
@@ -166,7 +166,7 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
         }
     }
     let mut options = Options::new();
-    options.keep_link_records = args.report.is_some();
+    options.keep_link_records = args.run.report.is_some();
     options.profile = args.profile;
     options.extra_attributes = args.attributes.clone();
     let mut how = ArchiveCopy::default();

@@ -6,7 +6,7 @@
 //! backwards, [`linkbase::offline::wget`]), which files are pages and
 //! style sheets (by name, else by content), and the map `urls.tsv`.
 
-use crate::cli::commands::rewrite::inputs::{Entry, InputFile, Skipped};
+use crate::cli::commands::rewrite::inputs::{copied, Entry, InputFile, Skipped};
 use crate::cli::commands::rewrite::{run_settings, usage_error};
 use crate::cli::files::paths::{resolved, slashed};
 use crate::cli::flags::args::{OfflineArgs, RewriteArgs, UsageError};
@@ -106,10 +106,7 @@ fn settings(args: OfflineArgs) -> Result<(Settings, LayoutAsked, PathBuf), Usage
         max_size: args.max_size,
         profile: args.profile,
         attributes: args.attributes,
-        jobs: args.jobs,
-        report: args.report,
-        stats: args.stats,
-        quiet: args.quiet,
+        run: args.run,
         ..RewriteArgs::default()
     };
     let settings = Settings::from_args(rewrite)?;
@@ -268,15 +265,6 @@ fn file_of(entry: &Entry) -> Option<&InputFile> {
         }) => Some(file),
         _ => None,
     }
-}
-
-fn copied(file: InputFile, reason: &str) -> Entry {
-    Entry::Skip(Skipped {
-        name: file.name.clone(),
-        reason: reason.to_string(),
-        is_error: false,
-        mirrored: Some(file),
-    })
 }
 
 /// The first 1 KiB of the file at `path`, if it can be read.

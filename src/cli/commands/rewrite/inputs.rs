@@ -280,7 +280,7 @@ fn ignored(name: Arc<str>, reason: &str) -> Entry {
 }
 
 /// A file the walk passes over, which a mirror copies as it is.
-fn copied(file: InputFile, reason: &str) -> Entry {
+pub fn copied(file: InputFile, reason: &str) -> Entry {
     Entry::Skip(Skipped {
         name: file.name.clone(),
         reason: reason.to_string(),
