@@ -20,6 +20,9 @@ pub enum Status {
     /// Passed over like `Ignored`, and copied as it is to the mirror folder
     /// (`-r IN -o OUT` without `--rewritten-only`). Not an error.
     Copied(String),
+    /// Passed over like `Ignored`: a file named like one of `--backup`'s
+    /// backups (an earlier run's), counted on its own. Not an error.
+    Backup(String),
     /// Not processed: unreadable, too large, binary, a folder without `-r`… An error.
     Skipped(String),
     /// Rewritten, but the output could not be written. An error.
@@ -97,7 +100,9 @@ impl JobResult {
     pub fn failure(&self) -> Option<&str> {
         match &self.status {
             Status::Skipped(reason) | Status::NotWritten(reason) => Some(reason),
-            Status::Done { .. } | Status::Ignored(_) | Status::Copied(_) => None,
+            Status::Done { .. } | Status::Ignored(_) | Status::Copied(_) | Status::Backup(_) => {
+                None
+            }
         }
     }
 

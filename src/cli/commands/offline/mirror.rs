@@ -193,6 +193,7 @@ fn prepare(
                 reason: "the map of an earlier linkbase offline run: written anew".into(),
                 is_error: false,
                 mirrored: None,
+                backup: false,
             });
             continue;
         }

@@ -89,6 +89,9 @@ pub struct Skipped {
     /// symbolic link or an empty folder), which a mirror (`-o DIR`) copies
     /// as it is.
     pub mirrored: Option<InputFile>,
+    /// A file named like one of `--backup`'s backups (an earlier run's):
+    /// passed over, and counted as a backup, not as another file.
+    pub backup: bool,
 }
 
 /// Extensions (besides none at all) whose files the walk sniffs: mail exports
@@ -196,6 +199,7 @@ fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
             reason,
             is_error,
             mirrored: None,
+            backup: false,
         });
     }
 }
@@ -206,6 +210,7 @@ fn skip_error(name: Arc<str>, reason: String) -> Entry {
         reason,
         is_error: true,
         mirrored: None,
+        backup: false,
     })
 }
 
@@ -259,8 +264,13 @@ fn walk(root: &Arc<Path>, folder: &Path, backup: Option<&Backup>, entries: &mut 
         } else if !kind.is_file() {
             entries.push(ignored(file.name, "not a regular file"));
         } else if backup.is_some_and(|b| b.is_backup_name(&child.file_name())) {
-            let reason = "a backup (named like --backup's): not an input";
-            entries.push(ignored(file.name, reason));
+            entries.push(Entry::Skip(Skipped {
+                name: file.name,
+                reason: "a backup (named like --backup's): not an input".into(),
+                is_error: false,
+                mirrored: None,
+                backup: true,
+            }));
         } else if handles(&file.path) {
             entries.push(Entry::File(file));
         } else {
@@ -276,6 +286,7 @@ fn ignored(name: Arc<str>, reason: &str) -> Entry {
         reason: reason.to_string(),
         is_error: false,
         mirrored: None,
+        backup: false,
     })
 }
 
@@ -286,6 +297,7 @@ pub fn copied(file: InputFile, reason: &str) -> Entry {
         reason: reason.to_string(),
         is_error: false,
         mirrored: Some(file),
+        backup: false,
     })
 }
 

@@ -41,6 +41,7 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             let mut result = JobResult::new(Some(skip.name.clone()), keep_links);
             result.status = match &skip.mirrored {
                 _ if skip.is_error => Status::Skipped(skip.reason.clone()),
+                _ if skip.backup => Status::Backup(skip.reason.clone()),
                 Some(file) if settings.copies_to_mirror() => {
                     match output::copy_to_mirror(settings, file) {
                         Ok(()) => Status::Copied(format!("{}; copied to the mirror", skip.reason)),

@@ -91,7 +91,7 @@ pub fn run_settings(
     run_jobs(&settings, &entries, |result| {
         if !matches!(
             result.status,
-            result::Status::Ignored(_) | result::Status::Copied(_)
+            result::Status::Ignored(_) | result::Status::Copied(_) | result::Status::Backup(_)
         ) {
             progress.inc();
         }
