@@ -1,6 +1,7 @@
 //! Command-line front end: clap turns flags into typed settings once, then
-//! calls the library. Exit codes: 0 all done, 1 something was skipped or left
-//! unresolved with errors, 2 usage error, 130/143 interrupted by SIGINT/SIGTERM.
+//! calls the library. Exit statuses: [`exit`] (0 all done, 1 something was
+//! skipped or left unresolved with errors, 2 usage error, 75 `--filter`'s
+//! temporary failure, 130/143 interrupted by SIGINT/SIGTERM).
 //!
 //! Four folders:
 //! - [`commands`]: one module a command (`rewrite`, the default, with the
@@ -13,6 +14,7 @@
 //!   writes, backups, no symbolic link followed, interrupts).
 
 mod commands;
+mod exit;
 mod files;
 mod flags;
 mod reporting;
@@ -21,13 +23,7 @@ use clap::{CommandFactory, Parser};
 use commands::{explain, filter, offline, resolve, rewrite};
 use flags::args::{Cli, Command};
 
-/// Exit status: everything done.
-pub const EXIT_OK: i32 = 0;
-/// Exit status: some input skipped, or links left unresolved with errors.
-pub const EXIT_PARTIAL: i32 = 1;
-/// Exit status: usage error.
-pub const EXIT_USAGE: i32 = 2;
-// Interrupted: 128 + the signal's number (src/cli/files/interrupt.rs).
+pub use exit::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 
 /// Was `--base` (or `--base=…`) given?
 fn base_given() -> bool {
@@ -57,7 +53,7 @@ pub fn run() -> i32 {
             // queue until it is fixed, rather than bounce (src/cli/commands/filter.rs).
             if std::env::args_os().any(|a| a == "--filter") {
                 eprintln!("linkbase: error: --filter: exit status 75 (temporary failure: the mail system keeps the message and tries again)");
-                return filter::EXIT_TEMPFAIL;
+                return exit::EXIT_TEMPFAIL;
             }
             return EXIT_USAGE;
         }

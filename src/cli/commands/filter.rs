@@ -18,6 +18,7 @@
 //! open is recorded before the runtime's start ([`record_standard_streams`],
 //! run from the executable's initialisers).
 
+use crate::cli::exit::EXIT_TEMPFAIL;
 use crate::cli::files::io::io_cause;
 use crate::cli::flags::args::RewriteArgs;
 use crate::cli::flags::settings::Settings;
@@ -26,9 +27,6 @@ use linkbase::Format;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering};
-
-/// Exit status: temporary failure, try again later (`EX_TEMPFAIL`).
-pub const EXIT_TEMPFAIL: i32 = 75;
 
 /// Bit 0: standard input was closed at the start; bit 1: standard output.
 static CLOSED_AT_START: AtomicU8 = AtomicU8::new(0);

@@ -15,8 +15,9 @@ use linkbase::Profile;
 use std::path::PathBuf;
 
 /// Examples and exit statuses, after the options in `--help` (the text
-/// above them is the crate's description: every format).
-const AFTER_HELP: &str = "\
+/// above them is the crate's description: every format). The statuses are
+/// [`crate::cli::exit::ALL`], each named (a test there holds them equal).
+pub const AFTER_HELP: &str = "\
 Examples:
   linkbase page.html --url https://example.org/docs/page.html > out.html
   linkbase message.eml -o fixed.eml
@@ -92,8 +93,7 @@ pub struct RewriteArgs {
 
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto", help_heading = INPUT,
-          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc", "feed"])
-              .map(|s| parse_format(&s)))]
+          value_parser = format_parser())]
     pub format: linkbase::Format,
 
     /// Charset of HTML and CSS input, overriding <meta> and detection (any
@@ -221,17 +221,12 @@ pub struct RunFlags {
     pub quiet: bool,
 }
 
-/// A `--format` value to its format.
-pub fn parse_format(s: &str) -> linkbase::Format {
-    match s {
-        "html" => linkbase::Format::Html,
-        "xhtml" => linkbase::Format::Xhtml,
-        "mime" => linkbase::Format::Mime,
-        "css" => linkbase::Format::Css,
-        "warc" => linkbase::Format::Warc,
-        "feed" => linkbase::Format::Feed,
-        _ => linkbase::Format::Auto,
-    }
+/// `--format`'s values: every format's name ([`linkbase::Format::ALL`]).
+fn format_parser() -> impl TypedValueParser<Value = linkbase::Format> {
+    PossibleValuesParser::new(linkbase::Format::ALL.map(linkbase::Format::name)).map(|name| {
+        let named = linkbase::Format::ALL.into_iter().find(|f| f.name() == name);
+        named.unwrap_or_default()
+    })
 }
 
 /// An encoding label (WHATWG Encoding Standard) to its encoding.
@@ -272,8 +267,7 @@ pub struct ExplainArgs {
     pub force: bool,
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto",
-          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc", "feed"])
-              .map(|s| parse_format(&s)))]
+          value_parser = format_parser())]
     pub format: linkbase::Format,
     /// Walk folders (the files `linkbase -r` takes).
     #[arg(short, long)]
