@@ -1,4 +1,4 @@
-//! Every exit status linkbase returns, in one table ([`ALL`]): the footer
+//! Every exit status linkbase returns, in one table (`ALL`): the footer
 //! of `--help` ([`crate::cli::flags::args`]) names each of them, and a test
 //! below holds it to this table.
 

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 /// Examples and exit statuses, after the options in `--help` (the text
 /// above them is the crate's description: every format). The statuses are
-/// [`crate::cli::exit::ALL`], each named (a test there holds them equal).
+/// `ALL` of [`crate::cli::exit`], each named (a test there holds them equal).
 pub const AFTER_HELP: &str = "\
 Examples:
   linkbase page.html --url https://example.org/docs/page.html > out.html
