@@ -1,6 +1,6 @@
 //! Every exit status linkbase returns, in one table (`ALL`): the footer
 //! of `--help` ([`crate::cli::flags::args`]) names each of them, and a test
-//! below holds it to this table.
+//! there holds it to this table.
 
 /// Everything done.
 pub const EXIT_OK: i32 = 0;
@@ -30,24 +30,6 @@ pub const ALL: [i32; 6] = [
 
 #[cfg(test)]
 mod tests {
-    use super::ALL;
-    use std::collections::BTreeSet;
-
-    /// The numbers in `--help`'s exit-status footer are exactly the table's.
-    #[test]
-    fn the_help_footer_names_every_exit_status_and_no_other() {
-        let footer = crate::cli::flags::args::AFTER_HELP
-            .split_once("Exit status:")
-            .expect("the footer has an exit-status part")
-            .1;
-        let named: BTreeSet<i32> = footer
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|number| !number.is_empty())
-            .map(|number| number.parse().unwrap())
-            .collect();
-        assert_eq!(named, BTreeSet::from(ALL), "{footer}");
-    }
-
     /// The signals' statuses are 128 + their numbers, as a shell reports them.
     #[cfg(unix)]
     #[test]

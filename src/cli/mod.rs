@@ -12,6 +12,10 @@
 //!   summary, `--stats`);
 //! - [`files`]: reading and writing files without losing data (atomic
 //!   writes, backups, no symbolic link followed, interrupts).
+//!
+//! No folder uses, through any chain, one that uses it back (tests/layers.rs):
+//! `commands` uses the others, `reporting` uses `flags`, `flags` uses
+//! `files` and [`exit`], `files` uses [`exit`].
 
 mod commands;
 mod exit;

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 
 /// Examples and exit statuses, after the options in `--help` (the text
 /// above them is the crate's description: every format). The statuses are
-/// `ALL` of [`crate::cli::exit`], each named (a test there holds them equal).
-pub const AFTER_HELP: &str = "\
+/// `ALL` of [`crate::cli::exit`], each named (a test below holds them equal).
+const AFTER_HELP: &str = "\
 Examples:
   linkbase page.html --url https://example.org/docs/page.html > out.html
   linkbase message.eml -o fixed.eml
@@ -396,5 +396,25 @@ impl UsageError {
     /// A usage error saying `message`.
     pub fn new(message: impl Into<String>) -> Self {
         UsageError(message.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    /// The numbers in `--help`'s exit-status footer are exactly the table's.
+    #[test]
+    fn the_help_footer_names_every_exit_status_and_no_other() {
+        let footer = super::AFTER_HELP
+            .split_once("Exit status:")
+            .expect("the footer has an exit-status part")
+            .1;
+        let named: BTreeSet<i32> = footer
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|number| !number.is_empty())
+            .map(|number| number.parse().unwrap())
+            .collect();
+        assert_eq!(named, BTreeSet::from(crate::cli::exit::ALL), "{footer}");
     }
 }

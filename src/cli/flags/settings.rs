@@ -6,7 +6,6 @@
 
 use super::args::{RewriteArgs, UsageError};
 use super::globs::Globs;
-use crate::cli::commands::rewrite::preview::Preview;
 use crate::cli::files::atomic::{AtomicWriter, Backup};
 use crate::cli::files::output_path::{self, OutputPath};
 use linkbase::{Base, Options};
@@ -479,4 +478,20 @@ fn attribute_names(names: Vec<String>) -> Result<Vec<String>, UsageError> {
             }
         })
         .collect()
+}
+
+/// `--diff` / `--check`: nothing is written when either is given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Preview {
+    /// `--diff`: a unified diff per changed input, on standard output.
+    pub diff: bool,
+    /// `--check`: exit status 1 when an input would change; each listed.
+    pub check: bool,
+}
+
+impl Preview {
+    /// Is anything to be written? (Neither flag given.)
+    pub fn writes(self) -> bool {
+        !self.diff && !self.check
+    }
 }

@@ -3,10 +3,10 @@
 //! never aborts the run: whatever goes wrong is in the [`JobResult`].
 
 use super::inputs::{Entry, InputFile};
+use super::output::{self, WriteFailure};
 use super::warc;
 use crate::cli::files::atomic::{Identity, ReadFile};
 use crate::cli::files::io::io_cause;
-use crate::cli::files::output::{self, WriteFailure};
 use crate::cli::flags::settings::Settings;
 use crate::cli::reporting::result::{JobResult, Status};
 use linkbase::Format;

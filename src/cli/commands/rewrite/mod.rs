@@ -8,6 +8,7 @@
 
 pub mod inputs;
 pub mod job;
+pub mod output;
 pub mod preflight;
 pub mod preview;
 pub mod warc;
@@ -101,7 +102,12 @@ pub fn run_settings(
         // --diff's diffs, or --check's list, on standard output in input
         // order (a reader that went away ends them quietly).
         let changed = result.status == (result::Status::Done { changed: true });
-        let shown = preview.shown(result.diff.as_deref(), changed, result.name.as_deref());
+        let shown = preview::shown(
+            preview,
+            result.diff.as_deref(),
+            changed,
+            result.name.as_deref(),
+        );
         if let Some(bytes) = shown.filter(|_| !stdout_closed) {
             stdout_closed = progress.suspend(|| preview::print(&bytes)).is_err();
         }

@@ -165,7 +165,7 @@ fn check_terminal(settings: &Settings, entries: &[Entry]) -> Result<(), UsageErr
         _ => false,
     };
     if warc {
-        return Err(UsageError(crate::cli::files::output::TERMINAL.to_string()));
+        return Err(UsageError(super::output::TERMINAL.to_string()));
     }
     Ok(())
 }

@@ -12,8 +12,8 @@
 //! `.zst`, and on standard output as the input was.
 
 use super::inputs::InputFile;
+use super::output::{self, WriteFailure};
 use crate::cli::files::io::io_cause;
-use crate::cli::files::output::{self, WriteFailure};
 use crate::cli::flags::settings::{Destination, Settings};
 use crate::cli::reporting::progress::RecordProgress;
 use crate::cli::reporting::result::{JobResult, RecordSpan, Status, WarcResult};
