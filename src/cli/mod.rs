@@ -1,57 +1,33 @@
 //! Command-line front end: clap turns flags into typed settings once, then
-//! calls the library. Exit codes: 0 all done, 1 something was skipped or left
-//! unresolved with errors, 2 usage error, 130/143 interrupted by SIGINT/SIGTERM.
+//! calls the library. Exit statuses: [`exit`] (0 all done, 1 something was
+//! skipped or left unresolved with errors, 2 usage error, 75 `--filter`'s
+//! temporary failure, 130/143 interrupted by SIGINT/SIGTERM).
 //!
-//! Every flag, subcommand and usage error is declared in [`args`] (clap's
-//! types in one place, as ripgrep's `flags/defs.rs`). One module per
-//! subcommand: [`rewrite`] (the default: rewrite files),
-//! [`resolve`] (`linkbase resolve`), [`explain`] (`linkbase explain`),
-//! [`offline`] (`linkbase offline`: a mirror folder made offline). The
-//! rewrite command's parts: [`settings`] (flags → typed settings, usage
-//! errors), [`inputs`] (listing and walking), [`job`] (one file), [`output`],
-//! [`output_path`] and [`atomic`] (writing), [`preflight`] (what is refused
-//! before any file is touched), [`interrupt`] (SIGINT/SIGTERM), [`warc`] (one WARC, streamed),
-//! [`jsonl`] (`--report`), [`progress`] and [`summary`] (what the user sees at
-//! the end), [`filter`] (`--filter`: a mail filter); [`paths`] (names as shown, URLs of walked files) and [`io`]
-//! (an I/O error's cause, writing pieces) under them all. [`terms`]: the flags the command line names where the library's
-//! messages name its settings.
+//! Four folders:
+//! - [`commands`]: one module a command (`rewrite`, the default, with the
+//!   parts of its run; `filter`, `resolve`, `explain`, `offline`);
+//! - [`flags`]: every flag and subcommand as clap declares them (one file,
+//!   as ripgrep's `flags/defs.rs`), turned into typed settings once;
+//! - [`reporting`]: what the user is told (report lines, progress,
+//!   summary, `--stats`);
+//! - [`files`]: reading and writing files without losing data (atomic
+//!   writes, backups, no symbolic link followed, interrupts).
+//!
+//! No folder uses, through any chain, one that uses it back (tests/layers.rs):
+//! `commands` uses the others, `reporting` uses `flags`, `flags` uses
+//! `files` and [`exit`], `files` uses [`exit`].
 
-mod args;
-mod atomic;
-mod beneath;
-mod explain;
-mod filter;
-mod globs;
-mod inputs;
-mod interrupt;
-mod io;
-mod job;
-mod jsonl;
-mod offline;
-mod output;
-mod output_path;
-mod paths;
-mod preflight;
-mod preview;
-mod progress;
-mod resolve;
-mod result;
-mod rewrite;
-mod settings;
-mod summary;
-mod terms;
-mod warc;
+mod commands;
+mod exit;
+mod files;
+mod flags;
+mod reporting;
 
-use args::{Cli, Command};
 use clap::{CommandFactory, Parser};
+use commands::{explain, filter, offline, resolve, rewrite};
+use flags::args::{Cli, Command};
 
-/// Exit status: everything done.
-pub const EXIT_OK: i32 = 0;
-/// Exit status: some input skipped, or links left unresolved with errors.
-pub const EXIT_PARTIAL: i32 = 1;
-/// Exit status: usage error.
-pub const EXIT_USAGE: i32 = 2;
-// Interrupted: 128 + the signal's number (src/cli/interrupt.rs).
+pub use exit::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 
 /// Was `--base` (or `--base=…`) given?
 fn base_given() -> bool {
@@ -78,10 +54,10 @@ pub fn run() -> i32 {
             let text = text.strip_prefix("error: ").unwrap_or(&text);
             eprint!("linkbase: error: {text}");
             // A mail filter's wrong command line: the mail waits in the
-            // queue until it is fixed, rather than bounce (src/cli/filter.rs).
+            // queue until it is fixed, rather than bounce (src/cli/commands/filter.rs).
             if std::env::args_os().any(|a| a == "--filter") {
                 eprintln!("linkbase: error: --filter: exit status 75 (temporary failure: the mail system keeps the message and tries again)");
-                return filter::EXIT_TEMPFAIL;
+                return exit::EXIT_TEMPFAIL;
             }
             return EXIT_USAGE;
         }

@@ -590,3 +590,46 @@ fn the_summary_says_how_many_links_open_a_file_point_to_the_web_or_are_left() {
     assert_eq!(hero[0]["outcome"], "local");
     assert_eq!(hero[0]["after"], "img/a.png");
 }
+
+/// A second `-i --backup` run passes over the first run's backups (never
+/// inputs) and says so in their own words: they are not "other files" of
+/// the site. Before, the summary counted them with the image.
+#[test]
+fn a_second_in_place_run_counts_the_backups_apart_from_other_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(site.join("img")).unwrap();
+    std::fs::write(site.join("img/a.png"), b"\x89PNG").unwrap();
+    std::fs::write(
+        site.join("index.html"),
+        "<a href=http://h.test/about.html>a</a><img src=/img/a.png alt=\"\">",
+    )
+    .unwrap();
+    std::fs::write(site.join("about.html"), "<a href=/index.html>i</a>").unwrap();
+    let summary = || {
+        let run = linkbase()
+            .arg("offline")
+            .arg(&site)
+            .args(["--url-prefix", "http://h.test/", "-i", "--backup", ".orig"])
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+        let line = stderr
+            .lines()
+            .find(|l| l.contains(" inputs changed"))
+            .unwrap_or_else(|| panic!("{stderr}"));
+        // Up to the errors (the bytes and the rate are not the subject).
+        line.split(" errors, ").next().unwrap().to_string()
+    };
+    assert_eq!(
+        summary(),
+        "linkbase: 2 of 2 inputs changed; 1 other file passed over; 3 links rewritten, 0 left, 0"
+    );
+    assert!(site.join("index.html.orig").exists() && site.join("about.html.orig").exists());
+    // Second run: the image and the first run's map are other files; the
+    // two backups are backups.
+    assert_eq!(
+        summary(),
+        "linkbase: 0 of 2 inputs changed; 2 other files passed over; 2 backups passed over; 3 links rewritten, 0 left, 0"
+    );
+}

@@ -22,8 +22,8 @@ pub fn std_linkbase() -> std::process::Command {
     cmd
 }
 
-/// The test hooks of the atomic writer (src/cli/atomic.rs) and the mail
-/// filter (src/cli/filter.rs).
+/// The test hooks of the atomic writer (src/cli/files/atomic.rs) and the mail
+/// filter (src/cli/commands/filter.rs).
 const HOOKS: [&str; 5] = [
     "LINKBASE_TEST_FAIL_AT",
     "LINKBASE_TEST_KILL_AT",

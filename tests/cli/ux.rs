@@ -455,6 +455,35 @@ fn clap_and_linkbase_errors_share_one_prefix() {
     );
 }
 
+/// The words for each format in the crate's description (the first
+/// paragraph of `--help`) and in the help of `-r` (before the format's
+/// file endings, in parentheses). A format added to the library fails here
+/// until the help names it.
+fn format_words(format: linkbase::Format) -> (&'static str, &'static str) {
+    use linkbase::Format;
+    match format {
+        Format::Html => ("HTML", "HTML ("),
+        Format::Xhtml => ("HTML", "XHTML ("),
+        Format::Mime => ("MIME messages", "messages ("),
+        Format::Css => ("style sheets", "style sheets ("),
+        Format::Warc => ("web archives (WARC", "web archives ("),
+        Format::Feed => ("feeds", "feeds ("),
+        other => panic!("{other:?}: name it in the description and in -r's help, then here"),
+    }
+}
+
+/// The help of one option: its lines up to the next option, joined.
+fn option_help(help: &str, flag: &str) -> String {
+    let mut lines = help.lines().skip_while(|l| !l.contains(flag));
+    let first = lines.next().unwrap_or_else(|| panic!("{flag} in {help}"));
+    let rest = lines.take_while(|l| !l.trim().is_empty() && !l.trim_start().starts_with('-'));
+    std::iter::once(first)
+        .chain(rest)
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[test]
 fn help_and_the_crate_description_name_every_format() {
     let dir = tempfile::tempdir().unwrap();
@@ -464,23 +493,82 @@ fn help_and_the_crate_description_name_every_format() {
     let first: Vec<&str> = help.lines().take_while(|l| !l.trim().is_empty()).collect();
     let description = env!("CARGO_PKG_DESCRIPTION");
     assert_eq!(first.join(" "), description);
-    // Every format the command reads (`--format`'s values but `auto`) is named.
-    for (format, named) in [
-        ("html", "HTML"),
-        ("xhtml", "HTML"),
-        ("mime", "MIME messages"),
-        ("css", "style sheets"),
-        ("warc", "WARC"),
-        ("feed", "feeds"),
-    ] {
-        assert!(description.contains(named), "{format}: {description}");
+    let recursive = option_help(&help, "-r, --recursive");
+    // Every format the library reads (but `auto`) is named in the
+    // description and in -r's help, with every file ending that says it
+    // (the library's own table, Format::file_endings).
+    for format in linkbase::Format::ALL {
+        if format == linkbase::Format::Auto {
+            assert_eq!(format.file_endings().count(), 0);
+            continue;
+        }
+        let (described, walked) = format_words(format);
+        assert!(description.contains(described), "{format:?}: {description}");
+        let endings = recursive
+            .split_once(walked)
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .unwrap_or_else(|| panic!("{format:?}: `{walked}…)` in {recursive}"))
+            .0;
+        let named: Vec<&str> = endings.split([' ', ',']).collect();
+        for ending in format.file_endings() {
+            assert!(named.contains(&ending), "{format:?} {ending}: {recursive}");
+        }
     }
+    // A feed in an .xml file is known by its root element.
+    assert!(
+        recursive.contains(".xml whose root is a feed's"),
+        "{recursive}"
+    );
+    // --format's values are the library's formats, by their names.
     let values = help
         .split("[possible values: ")
         .nth(1)
         .and_then(|rest| rest.split(']').next())
         .unwrap_or_default();
-    assert_eq!(values, "auto, html, xhtml, mime, css, warc, feed");
+    let names: Vec<&str> = linkbase::Format::ALL.map(linkbase::Format::name).to_vec();
+    assert_eq!(values, names.join(", "));
+}
+
+/// docs/cli.md's synopsis has a line for every command `--help` lists, and
+/// every form of `offline`: a mirror folder (`-o` or `-i`), and web
+/// archives (every ending the library reads as one, and `.wacz`).
+#[test]
+fn the_synopsis_in_docs_shows_every_command_and_every_form_of_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let (help, _, _) = run(linkbase(dir.path()).arg("--help"));
+    let page =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cli.md")).unwrap();
+    let synopsis = page.split("```").nth(1).expect("a synopsis block");
+    let commands: Vec<&str> = help
+        .split("Commands:\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .collect();
+    assert!(commands.contains(&"offline"), "{help}");
+    for name in commands {
+        let line = format!("\nlinkbase {name} ");
+        assert!(synopsis.contains(&line), "{name}: {synopsis}");
+    }
+    assert!(synopsis.contains("\nlinkbase offline SITE --url-prefix URL (-o DIR | -i)"));
+    let archives = synopsis
+        .lines()
+        .find(|l| l.starts_with("linkbase offline ARCHIVE... -o DIR"))
+        .unwrap_or_else(|| panic!("an offline ARCHIVE line: {synopsis}"));
+    let endings: Vec<&str> = linkbase::Format::Warc
+        .file_endings()
+        .chain([".wacz"])
+        .collect();
+    for ending in endings {
+        assert!(
+            archives.split([' ', '(', ')']).any(|w| w == ending),
+            "{ending}: {archives}"
+        );
+    }
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub fn require_test_hooks() {
 #[cfg(debug_assertions)]
 pub fn require_test_hooks() {}
 
-/// The atomic writer's steps, in order (`src/cli/atomic.rs`, `Step`): each
+/// The atomic writer's steps, in order (`src/cli/files/atomic.rs`, `Step`): each
 /// a value of `LINKBASE_TEST_FAIL_AT` / `LINKBASE_TEST_KILL_AT`.
 #[allow(dead_code)] // not every test binary that includes this module uses it
 pub const WRITE_STEPS: [&str; 7] = [

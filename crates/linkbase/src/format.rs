@@ -45,6 +45,45 @@ const NAMES: [(&str, Format); 14] = [
 ];
 
 impl Format {
+    /// Every format, `Auto` first: the values of the command's `--format`.
+    pub const ALL: [Format; 7] = [
+        Format::Auto,
+        Format::Html,
+        Format::Xhtml,
+        Format::Mime,
+        Format::Css,
+        Format::Warc,
+        Format::Feed,
+    ];
+
+    /// The name on the command line (`--format`) and in reports: `auto`,
+    /// `html`, `xhtml`, `mime`, `css`, `warc`, `feed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Html => "html",
+            Format::Xhtml => "xhtml",
+            Format::Mime => "mime",
+            Format::Css => "css",
+            Format::Warc => "warc",
+            Format::Feed => "feed",
+        }
+    }
+
+    /// The file name endings that say this format ([`Format::from_name`]'s
+    /// table): `.atom` and `.rss` for a feed, none for `Auto`.
+    ///
+    /// ```
+    /// use linkbase::Format;
+    /// assert_eq!(Format::Feed.file_endings().collect::<Vec<_>>(), [".atom", ".rss"]);
+    /// ```
+    pub fn file_endings(self) -> impl Iterator<Item = &'static str> {
+        NAMES
+            .iter()
+            .filter(move |&&(_, format)| format == self)
+            .map(|&(ending, _)| ending)
+    }
+
     /// The format a file name says, by its ending (case-insensitive), if it
     /// says one: `.warc`, `.warc.gz`, `.warc.zst` (a web archive); `.eml`,
     /// `.mht`, `.mhtml` (a message); `.css`; `.xhtml`, `.xht` (browsers read
@@ -155,7 +194,22 @@ pub fn looks_like_html(head: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::looks_like_html;
+    use super::{looks_like_html, Format};
+
+    #[test]
+    fn every_format_is_listed_once_by_the_name_reports_give_it() {
+        for (i, format) in Format::ALL.into_iter().enumerate() {
+            assert_eq!(Format::ALL.iter().position(|&f| f == format), Some(i));
+            let json = serde_json::to_value(format).unwrap();
+            assert_eq!(json, format.name(), "{format:?}");
+        }
+        // Each ending in the file-name table belongs to a listed format.
+        let endings: usize = Format::ALL
+            .into_iter()
+            .map(|f| f.file_endings().count())
+            .sum();
+        assert_eq!(endings, super::NAMES.len());
+    }
 
     #[test]
     fn html_sniffing_follows_the_mime_sniffing_patterns() {

@@ -7,41 +7,26 @@
 //! `black --check` and `ruff format --check` are). Both together: the diffs,
 //! and the status.
 
+use crate::cli::flags::settings::Preview;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-/// `--diff` / `--check`: nothing is written when either is given.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Preview {
-    /// `--diff`: a unified diff per changed input, on standard output.
-    pub diff: bool,
-    /// `--check`: exit status 1 when an input would change; each listed.
-    pub check: bool,
-}
-
-impl Preview {
-    /// Is anything to be written? (Neither flag given.)
-    pub fn writes(self) -> bool {
-        !self.diff && !self.check
-    }
-
-    /// What standard output gets for one input: its diff (`--diff`), or
-    /// its name on a line (`--check` alone) when it would change; `name`
-    /// is `None` for standard input.
-    pub fn shown<'a>(
-        self,
-        diff: Option<&'a [u8]>,
-        changed: bool,
-        name: Option<&str>,
-    ) -> Option<Cow<'a, [u8]>> {
-        match diff {
-            Some(diff) => Some(Cow::Borrowed(diff)),
-            None if self.check && !self.diff && changed => {
-                let name = name.unwrap_or(STDIN_NAME);
-                Some(Cow::Owned(format!("{name}\n").into_bytes()))
-            }
-            None => None,
+/// What standard output gets for one input under `preview`: its diff (`--diff`), or
+/// its name on a line (`--check` alone) when it would change; `name`
+/// is `None` for standard input.
+pub fn shown<'a>(
+    preview: Preview,
+    diff: Option<&'a [u8]>,
+    changed: bool,
+    name: Option<&str>,
+) -> Option<Cow<'a, [u8]>> {
+    match diff {
+        Some(diff) => Some(Cow::Borrowed(diff)),
+        None if preview.check && !preview.diff && changed => {
+            let name = name.unwrap_or(STDIN_NAME);
+            Some(Cow::Owned(format!("{name}\n").into_bytes()))
         }
+        None => None,
     }
 }
 

@@ -39,6 +39,7 @@
 
 use super::interrupt::{self, Pending};
 use super::io::write_pieces;
+use super::paths::os_bytes;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs;
@@ -641,18 +642,6 @@ fn bytes_between<'a>(
         start = end;
         &piece[from.clamp(begin, end) - begin..to.clamp(begin, end) - begin]
     })
-}
-
-/// A file name's bytes.
-#[cfg(unix)]
-fn os_bytes(name: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
-    use std::os::unix::ffi::OsStrExt;
-    name.as_bytes().into()
-}
-
-#[cfg(not(unix))]
-fn os_bytes(name: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
-    name.to_string_lossy().into_owned().into_bytes().into()
 }
 
 /// `path` with `suffix` appended to its file name.

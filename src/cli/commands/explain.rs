@@ -3,10 +3,10 @@
 //! file or several (`-r` walks folders as the rewrite command does), read
 //! as `--format` says or as the rewrite command would guess.
 
-use super::args::ExplainArgs;
-use super::io::io_cause;
-use super::paths::display;
-use super::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
+use crate::cli::files::io::io_cause;
+use crate::cli::files::paths::display;
+use crate::cli::flags::args::ExplainArgs;
+use crate::cli::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 use linkbase::{report::Explanation, Format, Options};
 use std::path::PathBuf;
 
@@ -14,7 +14,8 @@ use std::path::PathBuf;
 /// there are several (as `head` and `tail` do).
 pub fn run(args: ExplainArgs) -> i32 {
     if let Some(url) = &args.url {
-        if let Err(e) = super::settings::checked_base("--url", url.trim(), args.profile) {
+        if let Err(e) = crate::cli::flags::settings::checked_base("--url", url.trim(), args.profile)
+        {
             eprintln!("linkbase: error: {}", e.0);
             return EXIT_USAGE;
         }
@@ -71,7 +72,9 @@ fn walk(folder: &std::path::Path, files: &mut Vec<PathBuf>) -> bool {
         let path = child.path();
         match child.file_type() {
             Ok(kind) if kind.is_dir() => listed &= walk(&path, files),
-            Ok(kind) if kind.is_file() && super::inputs::handles(&path) => files.push(path),
+            Ok(kind) if kind.is_file() && crate::cli::commands::rewrite::inputs::handles(&path) => {
+                files.push(path)
+            }
             _ => {}
         }
     }
@@ -102,8 +105,11 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
     let mut is_message = options.format == Format::Mime;
     if !forced {
         let format = linkbase::detect(&input, Some(&name), options.url.as_deref()).format;
-        if super::job::is_binary(&input, format, None) {
-            eprintln!("{name}: error: not explained: {}", super::job::BINARY);
+        if crate::cli::commands::rewrite::job::is_binary(&input, format, None) {
+            eprintln!(
+                "{name}: error: not explained: {}",
+                crate::cli::commands::rewrite::job::BINARY
+            );
             return EXIT_PARTIAL;
         }
         is_message = format == Format::Mime;
@@ -149,11 +155,11 @@ fn print(text: &str) {
 }
 
 /// Print the explanation and the problems, in the command line's words
-/// ([`super::terms`]); the exit status.
+/// ([`crate::cli::flags::terms`]); the exit status.
 fn finish(explanation: Explanation) -> i32 {
-    print(&explanation.render(super::terms::rule_label));
+    print(&explanation.render(crate::cli::flags::terms::rule_label));
     let mut report = explanation.report;
-    super::terms::name_flags(&mut report);
+    crate::cli::flags::terms::name_flags(&mut report);
     for p in &report.problems {
         eprintln!("{}", p.one_line());
     }

@@ -18,17 +18,15 @@
 //! open is recorded before the runtime's start ([`record_standard_streams`],
 //! run from the executable's initialisers).
 
-use super::args::RewriteArgs;
-use super::io::io_cause;
-use super::result::JobResult;
-use super::settings::Settings;
+use crate::cli::exit::EXIT_TEMPFAIL;
+use crate::cli::files::io::io_cause;
+use crate::cli::flags::args::RewriteArgs;
+use crate::cli::flags::settings::Settings;
+use crate::cli::reporting::result::JobResult;
 use linkbase::Format;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering};
-
-/// Exit status: temporary failure, try again later (`EX_TEMPFAIL`).
-pub const EXIT_TEMPFAIL: i32 = 75;
 
 /// Bit 0: standard input was closed at the start; bit 1: standard output.
 static CLOSED_AT_START: AtomicU8 = AtomicU8::new(0);
@@ -131,7 +129,7 @@ pub fn run(args: RewriteArgs) -> i32 {
             }
         }
     };
-    if status == super::EXIT_OK {
+    if status == crate::cli::EXIT_OK {
         closed_cleanly()
     } else {
         status
@@ -145,7 +143,7 @@ fn filter(args: RewriteArgs, message: &mut Vec<u8>, out: &mut Out) -> i32 {
             "--filter reads one message on standard input: give no file (the MTA pipes the message in)",
         );
     }
-    let quiet = args.quiet;
+    let quiet = args.run.quiet;
     let mut settings = match Settings::from_args(args) {
         Ok(s) => s,
         Err(e) => return cannot_run(&e.0),
@@ -172,7 +170,7 @@ fn filter(args: RewriteArgs, message: &mut Vec<u8>, out: &mut Out) -> i32 {
     if message.len() as u64 > settings.max_size {
         note(&format!(
             "linkbase: <stdin>: warning: the message is over --max-size {}: delivered unchanged",
-            super::job::human_size(settings.max_size)
+            crate::cli::commands::rewrite::job::human_size(settings.max_size)
         ));
         if let Err(e) = out.write_all(message) {
             return delivered(Err(e));
@@ -198,7 +196,7 @@ fn filter(args: RewriteArgs, message: &mut Vec<u8>, out: &mut Out) -> i32 {
     let mut result = JobResult::new(None, true);
     result.is_message = options.format == Format::Mime;
     result.report = std::mem::replace(&mut plan.report, linkbase::Report::new(false));
-    super::terms::name_flags(&mut result.report);
+    crate::cli::flags::terms::name_flags(&mut result.report);
     for line in result.messages() {
         note(&line);
     }
@@ -251,7 +249,7 @@ fn cannot_read(e: &io::Error) -> i32 {
 /// MTA discards what it got and tries again).
 fn delivered(written: io::Result<()>) -> i32 {
     match written {
-        Ok(()) => super::EXIT_OK,
+        Ok(()) => crate::cli::EXIT_OK,
         Err(e) => cannot_run(&format!(
             "cannot write the message to standard output: {}",
             io_cause(&e)
@@ -267,19 +265,19 @@ fn closed_cleanly() -> i32 {
     // written to standard output after this.
     // SAFETY: closing descriptor 1, which nothing uses from here on.
     if unsafe { libc::close(1) } == 0 {
-        return super::EXIT_OK;
+        return crate::cli::EXIT_OK;
     }
     let e = io::Error::last_os_error();
     if e.kind() == io::ErrorKind::Interrupted {
         // Linux closes the descriptor even then; the data was handed over.
-        return super::EXIT_OK;
+        return crate::cli::EXIT_OK;
     }
     cannot_run(&format!("cannot close standard output: {}", io_cause(&e)))
 }
 
 #[cfg(not(unix))]
 fn closed_cleanly() -> i32 {
-    super::EXIT_OK
+    crate::cli::EXIT_OK
 }
 
 /// SIGINT, SIGTERM or SIGHUP (the MTA stopping the filter, a timeout):

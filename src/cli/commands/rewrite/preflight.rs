@@ -3,13 +3,13 @@
 //! a `--report` file that is one of the inputs a walk found (or lies in the
 //! mirror folder), and binary output (a WARC) bound for a terminal.
 //! (Outputs that overlap an input named on the command line are refused
-//! earlier, with the flags: [`super::settings`].)
+//! earlier, with the flags: [`crate::cli::flags::settings`].)
 
-use super::args::UsageError;
 use super::inputs::Entry;
-use super::output_path::{self, OutputPath};
-use super::paths::display;
-use super::settings::{Destination, Settings};
+use crate::cli::files::output_path::{self, OutputPath};
+use crate::cli::files::paths::display;
+use crate::cli::flags::args::UsageError;
+use crate::cli::flags::settings::{Destination, Settings};
 use std::io::{IsTerminal, Read};
 use std::path::Path;
 
@@ -130,7 +130,7 @@ fn check_report(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError
         let id = match file.root {
             Some(_) => std::fs::symlink_metadata(&file.path)
                 .ok()
-                .map(|meta| super::atomic::device_inode(&meta)),
+                .map(|meta| crate::cli::files::atomic::device_inode(&meta)),
             None => output_path::identity(&file.path),
         };
         if id == Some(report_id) {

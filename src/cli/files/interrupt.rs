@@ -75,16 +75,16 @@ pub fn install() {
             for (_, path) in list.iter() {
                 let _ = std::fs::remove_file(path);
             }
-            let name = if signal == SIGINT {
-                "SIGINT"
+            let (name, status) = if signal == SIGINT {
+                ("SIGINT", crate::cli::exit::EXIT_SIGINT)
             } else {
-                "SIGTERM"
+                ("SIGTERM", crate::cli::exit::EXIT_SIGTERM)
             };
             eprintln!(
                 "\nlinkbase: interrupted ({name}): {} unfinished file(s) removed; every file written is complete",
                 list.len()
             );
-            std::process::exit(128 + signal);
+            std::process::exit(status);
         }
     });
 }

@@ -12,11 +12,11 @@
 //! `.zst`, and on standard output as the input was.
 
 use super::inputs::InputFile;
-use super::io::io_cause;
 use super::output::{self, WriteFailure};
-use super::progress::RecordProgress;
-use super::result::{JobResult, RecordSpan, Status, WarcResult};
-use super::settings::{Destination, Settings};
+use crate::cli::files::io::io_cause;
+use crate::cli::flags::settings::{Destination, Settings};
+use crate::cli::reporting::progress::RecordProgress;
+use crate::cli::reporting::result::{JobResult, RecordSpan, Status, WarcResult};
 use linkbase::warc::{self, RecordResult, WarcOptions};
 use std::io::{self, Read};
 use std::path::Path;
@@ -97,7 +97,7 @@ pub fn process(
                 progress.inc();
                 let start = report.links.len();
                 let mut record_report = record.report;
-                super::terms::name_flags(&mut record_report);
+                crate::cli::flags::terms::name_flags(&mut record_report);
                 if let Some(spill) = spill.as_mut() {
                     spill.write(&record_report, &record.id, record.target_uri.as_deref());
                     if !settings.stats {
@@ -120,7 +120,7 @@ pub fn process(
     progress.finish();
     result.bytes_read = read.count;
     result.report = report;
-    super::terms::name_flags(&mut result.report);
+    crate::cli::flags::terms::name_flags(&mut result.report);
     let summary = summary.unwrap_or_default();
     let changed = summary.conversions > 0;
     result.status = match written {
@@ -220,9 +220,15 @@ impl Spill {
     /// Append one record's link lines, then its problem lines.
     fn write(&mut self, report: &linkbase::Report, id: &str, target_uri: Option<&str>) {
         if self.failed.is_none() {
-            let written =
-                super::jsonl::write_warc_links(&mut self.out, &report.links, id, target_uri)
-                    .and_then(|()| super::jsonl::write_problems(&mut self.out, &report.problems));
+            let written = crate::cli::reporting::jsonl::write_warc_links(
+                &mut self.out,
+                &report.links,
+                id,
+                target_uri,
+            )
+            .and_then(|()| {
+                crate::cli::reporting::jsonl::write_problems(&mut self.out, &report.problems)
+            });
             if let Err(e) = written {
                 self.failed = Some(e);
             }

@@ -1,17 +1,17 @@
 //! `linkbase offline SITE --url-prefix URL -o OUT` (or `-i`): a folder as
 //! `wget -r -p` writes it, made offline. The files are listed, checked and
-//! written by the rewrite command's own code ([`super::super::rewrite`]:
+//! written by the rewrite command's own code ([`crate::cli::commands::rewrite`]:
 //! `-r`'s walk, jobs, atomic writes, backups); here is only what makes it
 //! a copy: which URLs each file was fetched from (wget's layout read
 //! backwards, [`linkbase::offline::wget`]), which files are pages and
 //! style sheets (by name, else by content), and the map `urls.tsv`.
 
-use super::super::args::{OfflineArgs, RewriteArgs, UsageError};
-use super::super::inputs::{Entry, InputFile, Skipped};
-use super::super::paths::{resolved, slashed};
-use super::super::rewrite::{run_settings, usage_error};
-use super::super::settings::{Destination, OfflineSite, Settings};
-use super::super::EXIT_PARTIAL;
+use crate::cli::commands::rewrite::inputs::{copied, Entry, InputFile, Skipped};
+use crate::cli::commands::rewrite::{run_settings, usage_error};
+use crate::cli::files::paths::{resolved, slashed};
+use crate::cli::flags::args::{OfflineArgs, RewriteArgs, UsageError};
+use crate::cli::flags::settings::{Destination, OfflineSite, Settings};
+use crate::cli::EXIT_PARTIAL;
 use linkbase::offline::wget::{document_format, has_host_folders, mirror, Layout};
 use linkbase::offline::Copy;
 use linkbase::Format;
@@ -106,10 +106,7 @@ fn settings(args: OfflineArgs) -> Result<(Settings, LayoutAsked, PathBuf), Usage
         max_size: args.max_size,
         profile: args.profile,
         attributes: args.attributes,
-        jobs: args.jobs,
-        report: args.report,
-        stats: args.stats,
-        quiet: args.quiet,
+        run: args.run,
         ..RewriteArgs::default()
     };
     let settings = Settings::from_args(rewrite)?;
@@ -163,7 +160,7 @@ fn prepare(
     map_at: &Path,
 ) -> Result<Arc<Copy>, UsageError> {
     let prefix = match &settings.url {
-        super::super::settings::UrlSource::Prefix(prefix) => prefix.clone(),
+        crate::cli::flags::settings::UrlSource::Prefix(prefix) => prefix.clone(),
         _ => unreachable!("linkbase offline always has --url-prefix"),
     };
     let site_root = settings.paths[0].clone();
@@ -196,6 +193,7 @@ fn prepare(
                 reason: "the map of an earlier linkbase offline run: written anew".into(),
                 is_error: false,
                 mirrored: None,
+                backup: false,
             });
             continue;
         }
@@ -270,15 +268,6 @@ fn file_of(entry: &Entry) -> Option<&InputFile> {
     }
 }
 
-fn copied(file: InputFile, reason: &str) -> Entry {
-    Entry::Skip(Skipped {
-        name: file.name.clone(),
-        reason: reason.to_string(),
-        is_error: false,
-        mirrored: Some(file),
-    })
-}
-
 /// The first 1 KiB of the file at `path`, if it can be read.
 fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
@@ -309,9 +298,9 @@ fn write_map(copy: &Copy, at: &Path) -> Result<(), String> {
         }
     }
     if let Some(folder) = at.parent() {
-        std::fs::create_dir_all(folder).map_err(|e| super::super::io::io_cause(&e))?;
+        std::fs::create_dir_all(folder).map_err(|e| crate::cli::files::io::io_cause(&e))?;
     }
-    super::super::atomic::AtomicWriter::from_env()
+    crate::cli::files::atomic::AtomicWriter::from_env()
         .write(at, &[&bytes], None)
         .map_err(|e| e.to_string())
 }

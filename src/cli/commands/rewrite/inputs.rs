@@ -2,11 +2,11 @@
 //! classified as something linkbase handles or not — in a fixed order
 //! (arguments in order, folder entries sorted by name), whatever `-j`.
 
-use super::atomic::Backup;
-use super::beneath;
-use super::io::io_cause;
-use super::paths::{display, walk_takes_name};
-use super::settings::{Destination, Settings};
+use crate::cli::files::atomic::Backup;
+use crate::cli::files::beneath;
+use crate::cli::files::io::io_cause;
+use crate::cli::files::paths::{display, walk_takes_name};
+use crate::cli::flags::settings::{Destination, Settings};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -89,6 +89,9 @@ pub struct Skipped {
     /// symbolic link or an empty folder), which a mirror (`-o DIR`) copies
     /// as it is.
     pub mirrored: Option<InputFile>,
+    /// A file named like one of `--backup`'s backups (an earlier run's):
+    /// passed over, and counted as a backup, not as another file.
+    pub backup: bool,
 }
 
 /// Extensions (besides none at all) whose files the walk sniffs: mail exports
@@ -196,6 +199,7 @@ fn refuse_duplicates(entries: &mut [Entry], destination: &Destination) {
             reason,
             is_error,
             mirrored: None,
+            backup: false,
         });
     }
 }
@@ -206,6 +210,7 @@ fn skip_error(name: Arc<str>, reason: String) -> Entry {
         reason,
         is_error: true,
         mirrored: None,
+        backup: false,
     })
 }
 
@@ -259,8 +264,13 @@ fn walk(root: &Arc<Path>, folder: &Path, backup: Option<&Backup>, entries: &mut 
         } else if !kind.is_file() {
             entries.push(ignored(file.name, "not a regular file"));
         } else if backup.is_some_and(|b| b.is_backup_name(&child.file_name())) {
-            let reason = "a backup (named like --backup's): not an input";
-            entries.push(ignored(file.name, reason));
+            entries.push(Entry::Skip(Skipped {
+                name: file.name,
+                reason: "a backup (named like --backup's): not an input".into(),
+                is_error: false,
+                mirrored: None,
+                backup: true,
+            }));
         } else if handles(&file.path) {
             entries.push(Entry::File(file));
         } else {
@@ -276,20 +286,22 @@ fn ignored(name: Arc<str>, reason: &str) -> Entry {
         reason: reason.to_string(),
         is_error: false,
         mirrored: None,
+        backup: false,
     })
 }
 
 /// A file the walk passes over, which a mirror copies as it is.
-fn copied(file: InputFile, reason: &str) -> Entry {
+pub fn copied(file: InputFile, reason: &str) -> Entry {
     Entry::Skip(Skipped {
         name: file.name.clone(),
         reason: reason.to_string(),
         is_error: false,
         mirrored: Some(file),
+        backup: false,
     })
 }
 
-/// Does the walk take this file? By its name ([`super::paths::walk_takes_name`]), or by
+/// Does the walk take this file? By its name ([`crate::cli::files::paths::walk_takes_name`]), or by
 /// content for files with no extension (or `.txt`, `.raw`), and an `.xml`
 /// file when its root element is a feed's ([`linkbase::detect::looks_like_feed`]).
 pub fn handles(path: &Path) -> bool {

@@ -69,14 +69,15 @@ pub fn slashed(relative: &Path) -> String {
     parts.join("/")
 }
 
+/// A file name's bytes (on Unix as they are; elsewhere its UTF-8, lossily).
 #[cfg(unix)]
-fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
+pub fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
     use std::os::unix::ffi::OsStrExt;
     part.as_bytes().into()
 }
 
 #[cfg(not(unix))]
-fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
+pub fn os_bytes(part: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
     part.to_string_lossy().into_owned().into_bytes().into()
 }
 

@@ -5,10 +5,9 @@
 //! [`UsageError`] found here, before any file is touched: exit status 2.
 
 use super::args::{RewriteArgs, UsageError};
-use super::atomic::{AtomicWriter, Backup};
 use super::globs::Globs;
-use super::output_path::{self, OutputPath};
-use super::preview::Preview;
+use crate::cli::files::atomic::{AtomicWriter, Backup};
+use crate::cli::files::output_path::{self, OutputPath};
 use linkbase::{Base, Options};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -137,13 +136,14 @@ impl Settings {
             (None, None) => UrlSource::None,
         };
 
-        check_report_path(args.report.as_deref(), &destination, &paths)?;
-        if args.report.as_deref() == Some(Path::new("-")) && !preview.writes() {
+        check_report_path(args.run.report.as_deref(), &destination, &paths)?;
+        if args.run.report.as_deref() == Some(Path::new("-")) && !preview.writes() {
             return Err(UsageError::new(
                 "--report - writes to standard output, which carries what --diff or --check print: use a report file",
             ));
         }
-        if args.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout {
+        if args.run.report.as_deref() == Some(Path::new("-")) && destination == Destination::Stdout
+        {
             return Err(UsageError::new(
                 "--report - writes to standard output, which carries the document: use -o FILE, -i or a report file",
             ));
@@ -156,9 +156,9 @@ impl Settings {
         options.absolutize_fragments = args.absolutize_fragments;
         options.force = args.force;
         options.extra_attributes = attribute_names(args.attributes)?;
-        options.keep_link_records = args.report.is_some() || args.stats;
+        options.keep_link_records = args.run.report.is_some() || args.run.stats;
 
-        let jobs = match args.jobs {
+        let jobs = match args.run.jobs {
             Some(n) => usize::from(n),
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
@@ -171,9 +171,9 @@ impl Settings {
             destination,
             url,
             jobs,
-            quiet: args.quiet,
-            stats: args.stats,
-            report: args.report,
+            quiet: args.run.quiet,
+            stats: args.run.stats,
+            report: args.run.report,
             max_size: args.max_size,
             gzip_level: args.gzip_level,
             writer: AtomicWriter::from_env(),
@@ -239,7 +239,9 @@ impl Settings {
         let mut options = self.options.clone();
         options.url = match (&self.url, relative) {
             (UrlSource::Fixed(url), _) => Some(url.clone()),
-            (UrlSource::Prefix(prefix), Some(rel)) => Some(super::paths::url_for(prefix, rel)),
+            (UrlSource::Prefix(prefix), Some(rel)) => {
+                Some(crate::cli::files::paths::url_for(prefix, rel))
+            }
             _ => None,
         };
         let site = self.offline.as_ref();
@@ -301,7 +303,7 @@ fn is_input_extension(suffix: &str) -> bool {
     // The whole suffix is the ending: without its first dot it names nothing
     // (`.html` is one, `.orig.html` is not).
     suffix.starts_with('.')
-        && super::paths::walk_takes_name(suffix)
+        && crate::cli::files::paths::walk_takes_name(suffix)
         && linkbase::Format::from_name(&suffix[1..]).is_none()
 }
 
@@ -476,4 +478,20 @@ fn attribute_names(names: Vec<String>) -> Result<Vec<String>, UsageError> {
             }
         })
         .collect()
+}
+
+/// `--diff` / `--check`: nothing is written when either is given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Preview {
+    /// `--diff`: a unified diff per changed input, on standard output.
+    pub diff: bool,
+    /// `--check`: exit status 1 when an input would change; each listed.
+    pub check: bool,
+}
+
+impl Preview {
+    /// Is anything to be written? (Neither flag given.)
+    pub fn writes(self) -> bool {
+        !self.diff && !self.check
+    }
 }

@@ -1,6 +1,6 @@
 //! What became of one input ([`JobResult`]): its status, the library's
 //! report, what a WARC adds, and the lines standard error gets for it. Made
-//! by [`super::job`] (and [`super::warc`] for a WARC), read by the report
+//! by [`crate::cli::commands::rewrite::job`] (and [`crate::cli::commands::rewrite::warc`] for a WARC), read by the report
 //! writer, the summary and the rewrite command.
 
 use linkbase::{report::Location, report::Problem, report::Severity, Report};
@@ -20,6 +20,9 @@ pub enum Status {
     /// Passed over like `Ignored`, and copied as it is to the mirror folder
     /// (`-r IN -o OUT` without `--rewritten-only`). Not an error.
     Copied(String),
+    /// Passed over like `Ignored`: a file named like one of `--backup`'s
+    /// backups (an earlier run's), counted on its own. Not an error.
+    Backup(String),
     /// Not processed: unreadable, too large, binary, a folder without `-r`… An error.
     Skipped(String),
     /// Rewritten, but the output could not be written. An error.
@@ -74,7 +77,7 @@ pub struct RecordSpan {
 }
 
 impl JobResult {
-    pub(super) fn new(name: Option<Arc<str>>, keep_links: bool) -> Self {
+    pub fn new(name: Option<Arc<str>>, keep_links: bool) -> Self {
         JobResult {
             name,
             status: Status::Done { changed: false },
@@ -88,7 +91,7 @@ impl JobResult {
         }
     }
 
-    pub(super) fn skipped(mut self, reason: impl Into<String>) -> Self {
+    pub fn skipped(mut self, reason: impl Into<String>) -> Self {
         self.status = Status::Skipped(reason.into());
         self
     }
@@ -97,7 +100,9 @@ impl JobResult {
     pub fn failure(&self) -> Option<&str> {
         match &self.status {
             Status::Skipped(reason) | Status::NotWritten(reason) => Some(reason),
-            Status::Done { .. } | Status::Ignored(_) | Status::Copied(_) => None,
+            Status::Done { .. } | Status::Ignored(_) | Status::Copied(_) | Status::Backup(_) => {
+                None
+            }
         }
     }
 

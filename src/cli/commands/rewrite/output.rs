@@ -1,22 +1,22 @@
 //! Where one input's output goes, and writing it there: standard output, one
 //! file (`-o FILE`), the same place in a mirror folder (`-o DIR`), or the
 //! input itself (`-i`). Regular files are always written atomically
-//! ([`super::atomic`]): a file the user named through any symbolic link to
+//! ([`crate::cli::files::atomic`]): a file the user named through any symbolic link to
 //! it, a mirror's file and a walked file in place in its folder opened
-//! beneath its root with no link followed ([`super::beneath`]); what is not
+//! beneath its root with no link followed ([`crate::cli::files::beneath`]); what is not
 //! a regular file (a device, a FIFO, `/dev/stdout`) is written through
-//! ([`super::output_path`]).
+//! ([`crate::cli::files::output_path`]).
 //!
 //! A mirror (`-o DIR`) is complete: every file of the tree that is not
 //! rewritten is copied there as it is ([`copy_to_mirror`]), and a symbolic
 //! link is made again as a link with the same target.
 
-use super::atomic::{InPlace, ReadFile};
-use super::beneath::{self, Folder};
 use super::inputs::InputFile;
-use super::io::{io_cause, write_pieces};
-use super::output_path::{self, Kind, OutputPath};
-use super::settings::{same_file, Destination, Settings};
+use crate::cli::files::atomic::{InPlace, ReadFile};
+use crate::cli::files::beneath::{self, Folder};
+use crate::cli::files::io::{io_cause, write_pieces};
+use crate::cli::files::output_path::{self, Kind, OutputPath};
+use crate::cli::flags::settings::{same_file, Destination, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -419,7 +419,11 @@ fn error(message: String) -> WriteFailure {
     WriteFailure::Error(message)
 }
 
-fn file_failure(e: &super::atomic::WriteError, target: &Path, in_place: bool) -> WriteFailure {
+fn file_failure(
+    e: &crate::cli::files::atomic::WriteError,
+    target: &Path,
+    in_place: bool,
+) -> WriteFailure {
     error(if in_place {
         e.to_string()
     } else {

@@ -1,17 +1,25 @@
 //! The default command: rewrite files, folders or standard input.
 //!
-//! The flags ([`RewriteArgs`], declared in [`super::args`]) are turned into typed [`Settings`] once
-//! ([`super::settings`]), the inputs are listed in a fixed order
-//! ([`super::inputs`]), processed in parallel ([`super::job`]),
+//! The flags ([`RewriteArgs`], declared in [`crate::cli::flags::args`]) are turned into typed [`Settings`] once
+//! ([`crate::cli::flags::settings`]), the inputs are listed in a fixed order
+//! ([`inputs`]), processed in parallel ([`job`]),
 //! and everything the user sees — messages, report records, statistics — is
 //! emitted in input order ([`run_jobs`]), so the result does not depend on `-j`.
 
-use super::args::{RewriteArgs, UsageError};
-use super::jsonl::ReportWriter;
-use super::progress::Progress;
-use super::settings::Settings;
-use super::summary::Totals;
-use super::{inputs, job, result, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
+pub mod inputs;
+pub mod job;
+pub mod output;
+pub mod preflight;
+pub mod preview;
+pub mod warc;
+
+use crate::cli::flags::args::{RewriteArgs, UsageError};
+use crate::cli::flags::settings::Settings;
+use crate::cli::reporting::jsonl::ReportWriter;
+use crate::cli::reporting::progress::Progress;
+use crate::cli::reporting::result;
+use crate::cli::reporting::summary::Totals;
+use crate::cli::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -35,7 +43,7 @@ pub fn run_settings(
     no_paths: bool,
     prepare: impl FnOnce(&mut Settings, &mut Vec<inputs::Entry>) -> Result<(), UsageError>,
 ) -> i32 {
-    super::interrupt::install();
+    crate::cli::files::interrupt::install();
     if settings.paths.is_empty() && std::io::stdin().is_terminal() {
         // Bare `linkbase` typed at a terminal: not a document coming in.
         if no_paths {
@@ -51,7 +59,7 @@ pub fn run_settings(
     if let Err(e) = prepare(&mut settings, &mut entries) {
         return usage_error(&e);
     }
-    if let Err(e) = super::preflight::check(&settings, &entries) {
+    if let Err(e) = preflight::check(&settings, &entries) {
         return usage_error(&e);
     }
     let mut report = match settings.report.as_deref() {
@@ -62,7 +70,7 @@ pub fn run_settings(
                 return usage_error(&UsageError(format!(
                     "--report {}: cannot create: {}",
                     path.display(),
-                    super::io::io_cause(&e)
+                    crate::cli::files::io::io_cause(&e)
                 )))
             }
         },
@@ -84,7 +92,7 @@ pub fn run_settings(
     run_jobs(&settings, &entries, |result| {
         if !matches!(
             result.status,
-            result::Status::Ignored(_) | result::Status::Copied(_)
+            result::Status::Ignored(_) | result::Status::Copied(_) | result::Status::Backup(_)
         ) {
             progress.inc();
         }
@@ -94,9 +102,14 @@ pub fn run_settings(
         // --diff's diffs, or --check's list, on standard output in input
         // order (a reader that went away ends them quietly).
         let changed = result.status == (result::Status::Done { changed: true });
-        let shown = preview.shown(result.diff.as_deref(), changed, result.name.as_deref());
+        let shown = preview::shown(
+            preview,
+            result.diff.as_deref(),
+            changed,
+            result.name.as_deref(),
+        );
         if let Some(bytes) = shown.filter(|_| !stdout_closed) {
-            stdout_closed = progress.suspend(|| super::preview::print(&bytes)).is_err();
+            stdout_closed = progress.suspend(|| preview::print(&bytes)).is_err();
         }
         // An input that could not be written: its links went nowhere.
         if without_base_lines && result.failure().is_none() {
@@ -194,7 +207,7 @@ fn run_jobs(
         return;
     }
     // A rayon pool, so that a WARC among the inputs sees it and converts
-    // its records on the thread it is given (src/cli/warc.rs). Should the
+    // its records on the thread it is given (src/cli/commands/rewrite/warc.rs). Should the
     // pool fail to start, one thread does the work.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs)
@@ -289,6 +302,6 @@ fn report_failure(settings: &Settings, e: &std::io::Error) -> String {
     format!(
         "linkbase: error: --report {}: cannot write: {}; the report is incomplete",
         path.display(),
-        super::io::io_cause(e)
+        crate::cli::files::io::io_cause(e)
     )
 }

@@ -5,8 +5,8 @@
 mod archive;
 mod mirror;
 
-use super::args::{OfflineArgs, UsageError};
-use super::rewrite::usage_error;
+use crate::cli::commands::rewrite::usage_error;
+use crate::cli::flags::args::{OfflineArgs, UsageError};
 
 /// Run `linkbase offline`; returns the exit status.
 pub fn run(args: OfflineArgs) -> i32 {

@@ -2,10 +2,10 @@
 //! `.warc.zst`, `.wacz`) made an offline copy, each captured URL one file
 //! of OUT ([`linkbase::archive_copy`], docs/offline.md, "From web archives").
 
-use super::super::args::{OfflineArgs, UsageError};
-use super::super::paths::resolved;
-use super::super::rewrite::usage_error;
-use super::super::{EXIT_OK, EXIT_PARTIAL};
+use crate::cli::commands::rewrite::usage_error;
+use crate::cli::files::paths::resolved;
+use crate::cli::flags::args::{OfflineArgs, UsageError};
+use crate::cli::{EXIT_OK, EXIT_PARTIAL};
 use linkbase::archive_copy::{write_copy_reporting, ArchiveCopy, CopySummary, Written, START_PAGE};
 use linkbase::warc::captures::seconds_of;
 use linkbase::Options;
@@ -20,7 +20,7 @@ pub fn run(args: OfflineArgs) -> i32 {
     };
     // `--report`: created before the copy, each document's links written
     // as it is done; the problems and notes at the end.
-    let mut report = match args.report.as_deref().map(Report::create).transpose() {
+    let mut report = match args.run.report.as_deref().map(Report::create).transpose() {
         Ok(report) => report,
         Err(e) => {
             eprintln!("linkbase: error: {e}");
@@ -55,7 +55,7 @@ pub fn run(args: OfflineArgs) -> i32 {
             linkbase::report::MAX_PROBLEMS
         );
     }
-    if !args.quiet {
+    if !args.run.quiet {
         for line in &summary.notes {
             eprintln!("linkbase: note: {line}");
         }
@@ -73,14 +73,14 @@ pub fn run(args: OfflineArgs) -> i32 {
             return EXIT_PARTIAL;
         }
     }
-    if args.stats {
+    if args.run.stats {
         eprintln!("records read: {:?}", summary.records);
         eprintln!(
             "links of the copy:\n  local {:>10}\n  web   {:>10}\n  left  {:>10}",
             summary.local, summary.web, summary.left
         );
     }
-    if !args.quiet {
+    if !args.run.quiet {
         eprintln!(
             "linkbase: {} files ({} pages and style sheets rewritten, {} links), {} redirects, {} pages listed in {}; {} problems",
             summary.files,
@@ -141,7 +141,7 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
             ))
         })?),
     };
-    if let Some(report) = args.report.as_ref().filter(|r| *r != Path::new("-")) {
+    if let Some(report) = args.run.report.as_ref().filter(|r| *r != Path::new("-")) {
         // Compared as the file system reads them (`..`, symbolic links).
         let inside = resolved(report).starts_with(resolved(&out));
         if inside {
@@ -153,9 +153,9 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
         }
         // Creating the report empties it: never an archive read, by any
         // name (a symbolic link, a hard link: compared by device and inode).
-        let report_id = super::super::output_path::identity(report);
+        let report_id = crate::cli::files::output_path::identity(report);
         let same = |path: &Path| {
-            report_id.is_some() && super::super::output_path::identity(path) == report_id
+            report_id.is_some() && crate::cli::files::output_path::identity(path) == report_id
         };
         if let Some(archive) = args.paths.iter().find(|p| same(p)) {
             return Err(UsageError::new(format!(
@@ -166,7 +166,7 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
         }
     }
     let mut options = Options::new();
-    options.keep_link_records = args.report.is_some();
+    options.keep_link_records = args.run.report.is_some();
     options.profile = args.profile;
     options.extra_attributes = args.attributes.clone();
     let mut how = ArchiveCopy::default();

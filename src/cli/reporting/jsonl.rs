@@ -165,7 +165,9 @@ impl ReportWriter {
         let (outcome, reason) = match &result.status {
             Status::Done { .. } => return Ok(()),
             // A copy to the mirror is, for the report, a file the rewrite passed over.
-            Status::Ignored(reason) | Status::Copied(reason) => ("ignored", reason),
+            Status::Ignored(reason) | Status::Copied(reason) | Status::Backup(reason) => {
+                ("ignored", reason)
+            }
             Status::Skipped(reason) => ("skipped", reason),
             Status::NotWritten(reason) => ("not-written", reason),
         };

@@ -8,8 +8,8 @@
 //! naming it (and its input line) goes to stderr, and the exit status is 1.
 //! A broken pipe on stdout ends the command quietly.
 
-use super::args::ResolveArgs;
-use super::{EXIT_OK, EXIT_PARTIAL};
+use crate::cli::flags::args::ResolveArgs;
+use crate::cli::{EXIT_OK, EXIT_PARTIAL};
 use linkbase::{resolve::BaseError, Base, Profile};
 use std::io::{self, BufRead, BufWriter, Write};
 

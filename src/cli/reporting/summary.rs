@@ -2,7 +2,7 @@
 //! `--stats` tables (counts per outcome and per attribute).
 
 use super::result::{JobResult, Status};
-use super::settings::Settings;
+use crate::cli::flags::settings::Settings;
 use linkbase::report::Outcome;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -55,6 +55,9 @@ pub struct Totals {
     pub ignored: u64,
     /// Files the walk passed over and copied to the mirror folder.
     pub copied: u64,
+    /// Files the walk passed over as `--backup`'s backups (an earlier
+    /// run's): neither inputs nor other files.
+    pub backups: u64,
     /// Links rewritten.
     pub rewritten: u64,
     /// Links left as they were (on purpose, for want of a base, or failed).
@@ -110,6 +113,10 @@ impl Totals {
             }
             Status::Copied(_) => {
                 self.copied += 1;
+                true
+            }
+            Status::Backup(_) => {
+                self.backups += 1;
                 true
             }
             Status::Skipped(_) | Status::NotWritten(_) => {
@@ -172,8 +179,8 @@ impl Totals {
         let watched_file_run = settings.preview.writes()
             && matches!(
                 settings.destination,
-                super::settings::Destination::File(_)
-                    | super::settings::Destination::InPlace { .. }
+                crate::cli::flags::settings::Destination::File(_)
+                    | crate::cli::flags::settings::Destination::InPlace { .. }
             )
             && std::io::IsTerminal::is_terminal(&std::io::stderr());
         !settings.quiet
@@ -203,7 +210,7 @@ impl Totals {
     }
 
     /// `linkbase: 3 of 12 inputs changed, 1 skipped; 40 other files passed
-    /// over; 840 links rewritten, 120 left (20 with no base: give
+    /// over; 2 backups passed over; 840 links rewritten, 120 left (20 with no base: give
     /// --url-prefix), 1 error, 3.1 MB at 45.2 MB/s`. `base_flag` is the flag
     /// that gives the inputs a base; `preview`: nothing was written
     /// (`--diff`, `--check`), so inputs "would change".
@@ -230,6 +237,9 @@ impl Totals {
                     other(copied)
                 );
             }
+        }
+        if self.backups > 0 {
+            let _ = write!(files, "; {} passed over", plural(self.backups, "backup"));
         }
         let mut left = format!("{} left", self.left);
         let mut no_base = Vec::new();

@@ -15,7 +15,8 @@ use linkbase::Profile;
 use std::path::PathBuf;
 
 /// Examples and exit statuses, after the options in `--help` (the text
-/// above them is the crate's description: every format).
+/// above them is the crate's description: every format). The statuses are
+/// `ALL` of [`crate::cli::exit`], each named (a test below holds them equal).
 const AFTER_HELP: &str = "\
 Examples:
   linkbase page.html --url https://example.org/docs/page.html > out.html
@@ -92,8 +93,7 @@ pub struct RewriteArgs {
 
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto", help_heading = INPUT,
-          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc", "feed"])
-              .map(|s| parse_format(&s)))]
+          value_parser = format_parser())]
     pub format: linkbase::Format,
 
     /// Charset of HTML and CSS input, overriding <meta> and detection (any
@@ -190,6 +190,17 @@ pub struct RewriteArgs {
     #[arg(long, help_heading = LINKS)]
     pub force: bool,
 
+    /// How many files at once, and what the run reports.
+    #[command(flatten)]
+    pub run: RunFlags,
+}
+
+/// The flags of a run that `linkbase` and `linkbase offline` share: how
+/// many files at once, and what the run reports. The help text is the
+/// rewrite command's; `offline` words some of it for a copy
+/// ([`OfflineArgs`]).
+#[derive(clap::Args, Debug, Default)]
+pub struct RunFlags {
     /// Files (and the records of a WARC) processed at once [default: the number of cores].
     #[arg(short, long, value_name = "N", help_heading = RUN,
           value_parser = clap::value_parser!(u16).range(1..))]
@@ -210,17 +221,12 @@ pub struct RewriteArgs {
     pub quiet: bool,
 }
 
-/// A `--format` value to its format.
-pub fn parse_format(s: &str) -> linkbase::Format {
-    match s {
-        "html" => linkbase::Format::Html,
-        "xhtml" => linkbase::Format::Xhtml,
-        "mime" => linkbase::Format::Mime,
-        "css" => linkbase::Format::Css,
-        "warc" => linkbase::Format::Warc,
-        "feed" => linkbase::Format::Feed,
-        _ => linkbase::Format::Auto,
-    }
+/// `--format`'s values: every format's name ([`linkbase::Format::ALL`]).
+fn format_parser() -> impl TypedValueParser<Value = linkbase::Format> {
+    PossibleValuesParser::new(linkbase::Format::ALL.map(linkbase::Format::name)).map(|name| {
+        let named = linkbase::Format::ALL.into_iter().find(|f| f.name() == name);
+        named.unwrap_or_default()
+    })
 }
 
 /// An encoding label (WHATWG Encoding Standard) to its encoding.
@@ -261,8 +267,7 @@ pub struct ExplainArgs {
     pub force: bool,
     /// How to read the input: decided from content and name (`auto`), or forced.
     #[arg(long, value_name = "FORMAT", default_value = "auto",
-          value_parser = PossibleValuesParser::new(["auto", "html", "xhtml", "mime", "css", "warc", "feed"])
-              .map(|s| parse_format(&s)))]
+          value_parser = format_parser())]
     pub format: linkbase::Format,
     /// Walk folders (the files `linkbase -r` takes).
     #[arg(short, long)]
@@ -274,6 +279,7 @@ pub struct ExplainArgs {
 
 /// Arguments of `linkbase offline`.
 #[derive(clap::Args, Debug)]
+#[command(mut_args(worded_for_a_copy))]
 #[command(after_help = "Examples:\n  \
     wget -r -p -E http://127.0.0.1:8000/\n  \
     linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ -o copy/\n  \
@@ -335,29 +341,28 @@ pub struct OfflineArgs {
     #[arg(long = "attr", value_name = "NAME", help_heading = LINKS)]
     pub attributes: Vec<String>,
 
-    /// Files processed at once [default: the number of cores].
-    #[arg(short, long, value_name = "N", help_heading = RUN,
-          value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
-
-    /// Write one JSON record per link (outcome `local` for a link made a
-    /// path into the copy) and per problem to FILE.
-    #[arg(long, value_name = "FILE", help_heading = REPORTING)]
-    pub report: Option<PathBuf>,
-
-    /// Print counts per outcome and per attribute on standard error at the end.
-    #[arg(long, help_heading = REPORTING)]
-    pub stats: bool,
-
-    /// No progress bar, no summary line.
-    #[arg(short, long, help_heading = REPORTING)]
-    pub quiet: bool,
+    /// How many files at once, and what the run reports (worded for a copy
+    /// above).
+    #[command(flatten)]
+    pub run: RunFlags,
 
     /// Archives: where a URL has several captures, take the one closest to
     /// TIMESTAMP (`20240102030405`, any prefix of it, or
     /// `2024-01-02T03:04:05Z`) instead of the latest.
     #[arg(long, value_name = "TIMESTAMP", help_heading = INPUT)]
     pub at: Option<String>,
+}
+
+/// The help of the shared flags ([`RunFlags`]) in `linkbase offline`'s
+/// words. In place (`mut_args`), so that each flag keeps its place in the help.
+fn worded_for_a_copy(arg: clap::Arg) -> clap::Arg {
+    let help = match arg.get_id().as_str() {
+        "jobs" => "Files processed at once [default: the number of cores]",
+        "report" => "Write one JSON record per link (outcome `local` for a link made a path into the copy) and per problem to FILE",
+        "quiet" => "No progress bar, no summary line",
+        _ => return arg,
+    };
+    arg.help(help)
 }
 
 /// Arguments of `linkbase resolve`.
@@ -391,5 +396,25 @@ impl UsageError {
     /// A usage error saying `message`.
     pub fn new(message: impl Into<String>) -> Self {
         UsageError(message.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    /// The numbers in `--help`'s exit-status footer are exactly the table's.
+    #[test]
+    fn the_help_footer_names_every_exit_status_and_no_other() {
+        let footer = super::AFTER_HELP
+            .split_once("Exit status:")
+            .expect("the footer has an exit-status part")
+            .1;
+        let named: BTreeSet<i32> = footer
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|number| !number.is_empty())
+            .map(|number| number.parse().unwrap())
+            .collect();
+        assert_eq!(named, BTreeSet::from(crate::cli::exit::ALL), "{footer}");
     }
 }

@@ -2,13 +2,13 @@
 //! content, rewrite it with the library, write the output. Never panics and
 //! never aborts the run: whatever goes wrong is in the [`JobResult`].
 
-use super::atomic::{Identity, ReadFile};
 use super::inputs::{Entry, InputFile};
-use super::io::io_cause;
 use super::output::{self, WriteFailure};
-use super::result::{JobResult, Status};
-use super::settings::Settings;
 use super::warc;
+use crate::cli::files::atomic::{Identity, ReadFile};
+use crate::cli::files::io::io_cause;
+use crate::cli::flags::settings::Settings;
+use crate::cli::reporting::result::{JobResult, Status};
 use linkbase::Format;
 use std::io::{self, Read};
 
@@ -41,6 +41,7 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             let mut result = JobResult::new(Some(skip.name.clone()), keep_links);
             result.status = match &skip.mirrored {
                 _ if skip.is_error => Status::Skipped(skip.reason.clone()),
+                _ if skip.backup => Status::Backup(skip.reason.clone()),
                 Some(file) if settings.copies_to_mirror() => {
                     match output::copy_to_mirror(settings, file) {
                         Ok(()) => Status::Copied(format!("{}; copied to the mirror", skip.reason)),
@@ -251,7 +252,7 @@ fn rewrite(
             result.name.as_deref().unwrap_or("<stdin>"),
         ));
     }
-    super::terms::name_flags(&mut result.report);
+    crate::cli::flags::terms::name_flags(&mut result.report);
     result.status = match written {
         Ok(()) => Status::Done { changed },
         Err(WriteFailure::BrokenPipe) => {
