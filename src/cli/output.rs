@@ -42,10 +42,15 @@ pub fn write(
     read: Option<ReadFile<'_>>,
 ) -> Result<(), WriteFailure> {
     // `linkbase offline SITE -i`: a file that needs another name to open
-    // from disk is rewritten where it is (its backup made as for any file),
-    // then renamed.
+    // from disk is rewritten where it is (its backup made as for any file,
+    // also when its content stays: the original name is kept in the
+    // backup's, unless an interrupted run made it already), then renamed.
     let renamed = input.and_then(|input| renamed_in_place(settings, input));
-    let rewrite = changed || (renamed.is_some() && settings.backup().is_some());
+    let needs_backup = |input: &InputFile| match settings.backup() {
+        Some(backup) => backup.existing(&input.path).is_none(),
+        None => false,
+    };
+    let rewrite = changed || (renamed.is_some() && input.is_some_and(needs_backup));
     write_in_place_or_out(settings, input, content, rewrite, read)?;
     match (renamed, input) {
         (Some(new_name), Some(input)) => rename_in_place(input, &new_name),
