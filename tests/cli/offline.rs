@@ -10,7 +10,8 @@
 //! page's `file:` URL must open that very file (fragment kept), else the
 //! new value must be that URL, absolute. Then: the input is untouched, two
 //! runs give the same bytes, a run over the copy changes nothing, and `-i`
-//! gives the same copy and keeps the originals as backups.
+//! gives the same copy (its files renamed as `-o` names them) and keeps the
+//! originals as backups; a second `-i` run changes nothing.
 //!
 //! Without wget or python3 the test says "skipped" and passes, except under
 //! `CI=true` (`.ci/offline.sh` installs wget).
@@ -379,24 +380,20 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             .arg(&in_place)
             .assert()
             .success();
+        // `diff -r -x '*.orig'` of the two is empty: -i renames as -o names.
         let converted = files(&in_place);
         for (relative, bytes) in &converted {
             let text = relative.to_string_lossy();
             match text.strip_suffix(".orig") {
                 Some(original) => assert_eq!(&before[Path::new(original)], bytes),
-                // -E: the copy's names are the crawl's, -i gives the same files.
-                None if renamed.is_empty() => {
-                    assert_eq!(&copy[relative], bytes, "{name}: -i gave another {text}")
-                }
                 None => assert!(
-                    before.contains_key(relative) || text == "urls.tsv",
-                    "{name}: -i made {text}"
+                    copy.get(relative) == Some(bytes),
+                    "{name}: -i gave another {text}"
                 ),
             }
         }
-        // -i renames nothing: its links lead to the crawl's own names.
         let report = tmp.path().join(format!("{name}-in-place.jsonl"));
-        let local_in_place = check_links(&in_place, &in_place, &report, &saved, &|f| f.into());
+        let local_in_place = check_links(&in_place, &in_place, &report, &saved, &named);
         assert_eq!(local_in_place, local, "{name}: -i made other links local");
         assert_eq!(
             converted
@@ -404,6 +401,22 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
                 .filter(|k| !k.to_string_lossy().ends_with(".orig"))
                 .count(),
             copy.len()
+        );
+        // Every original renamed has its backup, under its own name.
+        for old in &renamed {
+            let backup = in_place.join(format!("{old}.orig"));
+            assert!(backup.is_file(), "{name}: no backup of {old}");
+        }
+        // A second -i run is a fixed point.
+        linkbase()
+            .args(["offline", "--url-prefix", &prefix, "-q", "-i"])
+            .args(["--backup", ".orig"])
+            .arg(&in_place)
+            .assert()
+            .success();
+        assert!(
+            files(&in_place) == converted,
+            "{name}: a second -i run changed the folder"
         );
     }
 }
