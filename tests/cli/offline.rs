@@ -915,3 +915,65 @@ fn in_place_killed_before_a_rename_is_finished_by_the_next_run() {
         );
     }
 }
+
+/// Two `-i` runs at once: one paused between rewriting a file in place and
+/// renaming it, the other run whole meanwhile (it renames that file). The
+/// first then finds the file gone: it says so (exit 1) and replaces
+/// nothing; the folder is `-o`'s copy, every original in its backup.
+#[test]
+fn two_in_place_runs_at_once_lose_nothing_and_make_the_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write_site(&site, &WGET_NAMES);
+    let before = files(&site);
+    let out = tmp.path().join("copy");
+    linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q"])
+        .arg(&site)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let in_place = ["offline", "--url-prefix", "http://h.test/", "-q", "-i"];
+    let mut first = crate::util::std_linkbase();
+    first
+        .args(in_place)
+        .args(["-j", "1", "--backup", ".orig"])
+        .arg(&site);
+    // Paused after `css/x.css?v=1` (the first file written) is replaced.
+    let (child, held) = crate::data_safety::paused_at(&mut first, "rename", tmp.path());
+    linkbase()
+        .args(in_place)
+        .args(["--backup", ".orig"])
+        .arg(&site)
+        .assert()
+        .success();
+    drop(held);
+    // Each later file the first run writes pauses too: let each go.
+    let mut child = child;
+    let fifo = tmp.path().join("pause.fifo");
+    while child.try_wait().unwrap().is_none() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("x.css?v=1: error: rewritten in place, not renamed to"),
+        "{stderr}"
+    );
+    assert!(without_backups(&site) == files(&out), "not -o's copy");
+    let now = files(&site);
+    for (relative, bytes) in &before {
+        let backup = PathBuf::from(format!("{}.orig", relative.display()));
+        assert!(
+            now.get(relative) == Some(bytes) || now.get(&backup) == Some(bytes),
+            "{relative:?} lost"
+        );
+    }
+}
