@@ -53,9 +53,24 @@ pub fn write(
     let rewrite = changed || (renamed.is_some() && input.is_some_and(needs_backup));
     write_in_place_or_out(settings, input, content, rewrite, read)?;
     match (renamed, input) {
-        (Some(new_name), Some(input)) => rename_in_place(input, &new_name),
+        (Some(new_name), Some(input)) => rename_in_place(input, &new_name, "rewritten in place"),
         _ => Ok(()),
     }
+}
+
+/// Rename `input`, left as it is by an in-place run (`linkbase offline
+/// SITE -i`: not rewritten), to the name its links lead to, if it needs
+/// another; what became of it, or `None` when it keeps its name.
+pub fn rename_left_file(settings: &Settings, input: &InputFile) -> Option<String> {
+    let new_name = renamed_in_place(settings, input)?;
+    Some(match rename_in_place(input, &new_name, "left as it is") {
+        Ok(()) => format!(
+            "renamed as it is to {}",
+            input.path.with_file_name(&new_name).display()
+        ),
+        Err(WriteFailure::Error(reason)) => reason,
+        Err(WriteFailure::BrokenPipe) => "not renamed".into(),
+    })
 }
 
 /// The name a file rewritten in place (`linkbase offline SITE -i`) is
@@ -75,7 +90,12 @@ fn renamed_in_place(settings: &Settings, input: &InputFile) -> Option<std::ffi::
 /// folder (opened beneath the walk's root). A name taken meanwhile (another
 /// run's, anyone's) is not replaced: the file is then left rewritten under
 /// its own name, which the next run renames.
-fn rename_in_place(input: &InputFile, new_name: &std::ffi::OsStr) -> Result<(), WriteFailure> {
+/// (`done`: what became of its content, for messages.)
+fn rename_in_place(
+    input: &InputFile,
+    new_name: &std::ffi::OsStr,
+    done: &str,
+) -> Result<(), WriteFailure> {
     let shown = input.path.with_file_name(new_name);
     let failed = |e: &io::Error| {
         let cause = match e.kind() {
@@ -86,7 +106,7 @@ fn rename_in_place(input: &InputFile, new_name: &std::ffi::OsStr) -> Result<(), 
             _ => io_cause(e),
         };
         error(format!(
-            "rewritten in place, not renamed to {}: {cause}",
+            "{done}, not renamed to {}: {cause}",
             shown.display()
         ))
     };
@@ -95,7 +115,7 @@ fn rename_in_place(input: &InputFile, new_name: &std::ffi::OsStr) -> Result<(), 
             .rename_to_free(&name, new_name)
             .map_err(|e| failed(&e)),
         Ok(None) => Err(error(format!(
-            "rewritten in place, not renamed to {}: not in a walked folder",
+            "{done}, not renamed to {}: not in a walked folder",
             shown.display()
         ))),
         Err(e) => Err(failed(&e)),

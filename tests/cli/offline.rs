@@ -977,3 +977,39 @@ fn two_in_place_runs_at_once_lose_nothing_and_make_the_copy() {
         );
     }
 }
+
+/// A page `-i` leaves as it is (over `--max-size`) still gets the name
+/// its links lead to: it opens from disk, as it was.
+#[test]
+fn in_place_renames_a_page_it_leaves_as_it_is_where_its_links_lead() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    let big = format!("<!DOCTYPE html><a href=\"/\">home</a>{}", " ".repeat(4096));
+    write_site(
+        &site,
+        &[
+            ("h.test/index.html", "<a href=\"page?q=1\">q</a>"),
+            ("h.test/page?q=1", &big),
+        ],
+    );
+    let run = linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q"])
+        .args(["--max-size", "1K", "-i"])
+        .arg(&site)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    let renamed = site.join("h.test/page?q=1.html");
+    assert!(
+        stderr.contains("over --max-size")
+            && stderr.contains(&format!("renamed as it is to {}", renamed.display())),
+        "{stderr}"
+    );
+    let now = files(&site);
+    assert_eq!(now[Path::new("h.test/page?q=1.html")], big.as_bytes());
+    assert!(!now.contains_key(Path::new("h.test/page?q=1")));
+    assert_eq!(
+        now[Path::new("h.test/index.html")],
+        b"<a href=\"page%3Fq=1.html\">q</a>"
+    );
+}
