@@ -372,7 +372,7 @@ fn mkfifo(path: &Path) {
 /// Start `cmd` with the pause hook at `step` (the FIFO in `dir`, which
 /// must not be a folder the run walks), and wait until it pauses there: the returned writer end of the FIFO holds it; dropping it lets
 /// the run go on.
-fn paused_at(cmd: &mut Command, step: &str, dir: &Path) -> (Child, fs::File) {
+pub(crate) fn paused_at(cmd: &mut Command, step: &str, dir: &Path) -> (Child, fs::File) {
     test_hooks::require_test_hooks();
     let fifo = dir.join("pause.fifo");
     mkfifo(&fifo);

@@ -10,7 +10,8 @@
 //! page's `file:` URL must open that very file (fragment kept), else the
 //! new value must be that URL, absolute. Then: the input is untouched, two
 //! runs give the same bytes, a run over the copy changes nothing, and `-i`
-//! gives the same copy and keeps the originals as backups.
+//! gives the same copy (its files renamed as `-o` names them) and keeps the
+//! originals as backups; a second `-i` run changes nothing.
 //!
 //! Without wget or python3 the test says "skipped" and passes, except under
 //! `CI=true` (`.ci/offline.sh` installs wget).
@@ -90,9 +91,10 @@ fn files(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
-            if path.is_dir() {
+            let kind = std::fs::symlink_metadata(&path).unwrap().file_type();
+            if kind.is_dir() {
                 stack.push(path);
-            } else {
+            } else if kind.is_file() {
                 let relative = path.strip_prefix(root).unwrap().to_path_buf();
                 all.insert(relative, std::fs::read(&path).unwrap());
             }
@@ -378,24 +380,20 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
             .arg(&in_place)
             .assert()
             .success();
+        // `diff -r -x '*.orig'` of the two is empty: -i renames as -o names.
         let converted = files(&in_place);
         for (relative, bytes) in &converted {
             let text = relative.to_string_lossy();
             match text.strip_suffix(".orig") {
                 Some(original) => assert_eq!(&before[Path::new(original)], bytes),
-                // -E: the copy's names are the crawl's, -i gives the same files.
-                None if renamed.is_empty() => {
-                    assert_eq!(&copy[relative], bytes, "{name}: -i gave another {text}")
-                }
                 None => assert!(
-                    before.contains_key(relative) || text == "urls.tsv",
-                    "{name}: -i made {text}"
+                    copy.get(relative) == Some(bytes),
+                    "{name}: -i gave another {text}"
                 ),
             }
         }
-        // -i renames nothing: its links lead to the crawl's own names.
         let report = tmp.path().join(format!("{name}-in-place.jsonl"));
-        let local_in_place = check_links(&in_place, &in_place, &report, &saved, &|f| f.into());
+        let local_in_place = check_links(&in_place, &in_place, &report, &saved, &named);
         assert_eq!(local_in_place, local, "{name}: -i made other links local");
         assert_eq!(
             converted
@@ -403,6 +401,22 @@ fn a_wget_mirror_made_offline_opens_every_link_it_holds_from_disk() {
                 .filter(|k| !k.to_string_lossy().ends_with(".orig"))
                 .count(),
             copy.len()
+        );
+        // Every original renamed has its backup, under its own name.
+        for old in &renamed {
+            let backup = in_place.join(format!("{old}.orig"));
+            assert!(backup.is_file(), "{name}: no backup of {old}");
+        }
+        // A second -i run is a fixed point.
+        linkbase()
+            .args(["offline", "--url-prefix", &prefix, "-q", "-i"])
+            .args(["--backup", ".orig"])
+            .arg(&in_place)
+            .assert()
+            .success();
+        assert!(
+            files(&in_place) == converted,
+            "{name}: a second -i run changed the folder"
         );
     }
 }
@@ -506,7 +520,8 @@ fn in_place_a_failed_write_at_any_step_leaves_every_file_as_it_was() {
         }
         assert!(now == before, "{step}: the folder changed");
     }
-    // Without the hook: converted in place, names kept (-i renames nothing).
+    // Without the hook: converted in place, the style sheet and the page
+    // named so that they open from disk (as -o names them).
     linkbase()
         .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
         .arg(&site)
@@ -515,9 +530,10 @@ fn in_place_a_failed_write_at_any_step_leaves_every_file_as_it_was() {
     let after = files(&site);
     assert_eq!(
         std::str::from_utf8(&after[Path::new("h.test/index.html")]).unwrap(),
-        r#"<link rel=stylesheet href="css/a.css%3Fv=1"><a href="page.php%3Fid=1">p</a>"#
+        r#"<link rel=stylesheet href="css/a.css%3Fv=1.css"><a href="page.php%3Fid=1.html">p</a>"#
     );
-    assert!(after.contains_key(Path::new("h.test/page.php?id=1")));
+    assert!(after.contains_key(Path::new("h.test/page.php?id=1.html")));
+    assert!(!after.contains_key(Path::new("h.test/page.php?id=1")));
 }
 
 /// The last line says what the copy gives (issue 41, item 6), and
@@ -631,5 +647,412 @@ fn a_second_in_place_run_counts_the_backups_apart_from_other_files() {
     assert_eq!(
         summary(),
         "linkbase: 0 of 2 inputs changed; 2 other files passed over; 2 backups passed over; 3 links rewritten, 0 left, 0"
+    );
+}
+
+/// A mirror as wget writes it without `-E`: names with a query (`?`),
+/// `;` and `:` that a browser will not open from disk as what they are.
+/// (relative path, bytes.)
+const WGET_NAMES: [(&str, &str); 7] = [
+    (
+        "h.test/index.html",
+        "<!DOCTYPE html><link rel=stylesheet href=\"css/x.css?v=1\">\
+         <link rel=stylesheet href=\"/fonts/css2?family=Quicksand:wght@300;400\">\
+         <a href=\"page?q=1\">q</a> <a href=\"item;jsessionid=7\">i</a> \
+         <a href=\"/docs/a:b\">a</a> <img src=\"img/logo.png?v=3\" alt=\"\">",
+    ),
+    (
+        "h.test/css/x.css?v=1",
+        "body { background: url(/img/logo.png?v=3) }",
+    ),
+    (
+        "h.test/fonts/css2?family=Quicksand:wght@300;400",
+        "@font-face { src: url(/fonts/q.woff2) }",
+    ),
+    ("h.test/page?q=1", "<!DOCTYPE html><a href=\"/\">home</a>"),
+    (
+        "h.test/item;jsessionid=7",
+        "<!DOCTYPE html><a href=\"page?q=1\">q</a>",
+    ),
+    (
+        "h.test/docs/a:b",
+        "<!DOCTYPE html><a href=\"../index.html\">home</a>",
+    ),
+    ("h.test/img/logo.png?v=3", "\u{89}PNG"),
+];
+
+/// The names a browser opens from disk as what they are: each page and
+/// style sheet without `.html` / `.css` gets it (docs/offline.md, "Names
+/// in a copy of a mirror"); the image keeps its name, and so does the
+/// font sheet (no `.css` before its query: neither page nor style sheet
+/// by its name, copied).
+const WGET_NAMES_RENAMED: [(&str, &str); 4] = [
+    ("h.test/css/x.css?v=1", "h.test/css/x.css?v=1.css"),
+    ("h.test/page?q=1", "h.test/page?q=1.html"),
+    ("h.test/item;jsessionid=7", "h.test/item;jsessionid=7.html"),
+    ("h.test/docs/a:b", "h.test/docs/a:b.html"),
+];
+
+fn write_site(site: &Path, files: &[(&str, &str)]) {
+    for (relative, text) in files {
+        let target = site.join(relative);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, text).unwrap();
+    }
+}
+
+/// Every file under `root` but the backups (`.orig`): what `diff -r
+/// -x '*.orig'` compares.
+fn without_backups(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut all = files(root);
+    all.retain(|k, _| !k.to_string_lossy().ends_with(".orig"));
+    all
+}
+
+/// Issue 41, item 5: `-i` makes the same copy as `-o`. A page or style
+/// sheet whose name would not open from disk as what it is is renamed in
+/// place, as `-o` names it in the copy; `--backup` keeps each original
+/// under its own name plus the suffix; the map names the new files; a
+/// second run changes nothing.
+#[test]
+fn in_place_renames_what_will_not_open_from_disk_as_the_copy_names_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write_site(&site, &WGET_NAMES);
+    let before = files(&site);
+    let out = tmp.path().join("copy");
+    linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q"])
+        .arg(&site)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let copy = files(&out);
+    for (from, to) in WGET_NAMES_RENAMED {
+        assert!(
+            copy.contains_key(Path::new(to)),
+            "-o: no {to}: {:?}",
+            copy.keys()
+        );
+        assert!(!copy.contains_key(Path::new(from)), "-o: {from} kept");
+    }
+    let run = linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+        .args(["--backup", ".orig"])
+        .arg(&site)
+        .assert()
+        .success();
+    assert!(run.get_output().stderr.is_empty(), "{run:?}");
+    // `diff -r -x '*.orig' site copy` is empty.
+    let in_place = without_backups(&site);
+    assert_eq!(
+        in_place.keys().collect::<Vec<_>>(),
+        copy.keys().collect::<Vec<_>>(),
+        "-i and -o named other files"
+    );
+    for (name, bytes) in &copy {
+        assert!(
+            in_place[name] == *bytes,
+            "{name:?}: -i gave {:?}, -o {:?}",
+            String::from_utf8_lossy(&in_place[name]),
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    // Each original renamed or changed is kept, under its own name.
+    let now = files(&site);
+    for (relative, bytes) in &before {
+        let backup = PathBuf::from(format!("{}.orig", relative.display()));
+        match now.get(relative) {
+            Some(kept) => assert!(kept == bytes || now[&backup] == *bytes, "{relative:?}"),
+            None => assert_eq!(&now[&backup], bytes, "{relative:?}: no backup"),
+        }
+    }
+    // The map names the files as they are now, and the page's links lead
+    // to them, a `?` and `;` percent-encoded as a file name's.
+    let map = String::from_utf8(now[Path::new("urls.tsv")].clone()).unwrap();
+    assert!(
+        map.contains("http://h.test/css/x.css?v=1\th.test/css/x.css?v=1.css\n")
+            && map.contains("http://h.test/page?q=1\th.test/page?q=1.html\n")
+            && map.contains("http://h.test/docs/a:b\th.test/docs/a:b.html\n"),
+        "{map}"
+    );
+    let index = String::from_utf8(now[Path::new("h.test/index.html")].clone()).unwrap();
+    assert!(
+        index.contains("href=\"css/x.css%3Fv=1.css\"")
+            && index.contains("href=\"page%3Fq=1.html\""),
+        "{index}"
+    );
+    // A second run, with the same flags: a fixed point.
+    let run = linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+        .args(["--backup", ".orig"])
+        .arg(&site)
+        .assert()
+        .success();
+    assert!(run.get_output().stderr.is_empty(), "{run:?}");
+    assert!(files(&site) == now, "a second -i run changed the folder");
+    // Without --backup too (the backups are then files of the site, copied).
+    let plain = tmp.path().join("plain");
+    write_site(&plain, &WGET_NAMES);
+    for _ in 0..2 {
+        linkbase()
+            .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+            .arg(&plain)
+            .assert()
+            .success();
+        assert!(
+            files(&plain) == copy,
+            "-i without --backup is not -o's copy"
+        );
+    }
+}
+
+/// Where the name a file needs is not free (a file, a folder or a link of
+/// the site has it), `-i` says which file will not open and why, one line
+/// each, exits 1, and replaces nothing; every other file is converted.
+#[test]
+fn in_place_says_which_files_will_not_open_when_the_name_they_need_is_taken() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write_site(
+        &site,
+        &[
+            (
+                "h.test/index.html",
+                "<a href=\"p\">p</a><a href=\"q\">q</a>",
+            ),
+            ("h.test/p", "<!DOCTYPE html><a href=\"/\">home</a>"),
+            ("h.test/p.html", "<!DOCTYPE html><p>the other p</p>"),
+            ("h.test/q", "<!DOCTYPE html><a href=\"/\">home</a>"),
+            ("h.test/q.html/inside.png", "\u{89}PNG"),
+            ("h.test/s.css?v=1", "body { color: red }"),
+            ("h.test/t.css?v=2", "body { color: blue }"),
+        ],
+    );
+    std::os::unix::fs::symlink("elsewhere.css", site.join("h.test/s.css?v=1.css")).unwrap();
+    let run = linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+        .arg(&site)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    let lines: Vec<&str> = stderr.lines().collect();
+    let shown = |f: &str| site.join(f).display().to_string();
+    let says = |file: &str, what: &str, name: &str, there: &str| {
+        format!(
+            "linkbase: error: {}: will not open from disk as {what}: it needs the name {}, and {there}",
+            shown(file),
+            shown(name)
+        )
+    };
+    let expected = [
+        says(
+            "h.test/p",
+            "a page",
+            "h.test/p.html",
+            "a file of the site has that name",
+        ),
+        says(
+            "h.test/q",
+            "a page",
+            "h.test/q.html",
+            "a folder of the site has that name",
+        ),
+        says(
+            "h.test/s.css?v=1",
+            "a style sheet",
+            "h.test/s.css?v=1.css",
+            "a symbolic link has that name",
+        ),
+    ];
+    assert_eq!(lines.len(), expected.len(), "{stderr}");
+    for (line, want) in lines.iter().zip(&expected) {
+        assert!(line.starts_with(want.as_str()), "{line}\nwanted: {want}");
+    }
+    let now = files(&site);
+    assert_eq!(
+        now[Path::new("h.test/p.html")],
+        b"<!DOCTYPE html><p>the other p</p>"
+    );
+    assert!(now.contains_key(Path::new("h.test/p")) && now.contains_key(Path::new("h.test/q")));
+    assert_eq!(
+        now[Path::new("h.test/q.html/inside.png")],
+        "\u{89}PNG".as_bytes()
+    );
+    assert_eq!(
+        std::fs::read_link(site.join("h.test/s.css?v=1.css")).unwrap(),
+        Path::new("elsewhere.css")
+    );
+    assert_eq!(now[Path::new("h.test/s.css?v=1")], b"body { color: red }");
+    // The file whose name was free is renamed.
+    assert_eq!(
+        now[Path::new("h.test/t.css?v=2.css")],
+        b"body { color: blue }"
+    );
+    assert!(!now.contains_key(Path::new("h.test/t.css?v=2")));
+}
+
+/// An `-i` run killed between rewriting a file in place and renaming it
+/// loses nothing (the file holds its rewrite, its backup the original),
+/// and the next run finishes the copy: `-o`'s, the backups beside it.
+#[test]
+fn in_place_killed_before_a_rename_is_finished_by_the_next_run() {
+    test_hooks::require_test_hooks();
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write_site(&site, &WGET_NAMES);
+    let before = files(&site);
+    let out = tmp.path().join("copy");
+    linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q"])
+        .arg(&site)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    // One job: the first file rewritten (`css/x.css?v=1`, the first by
+    // name to change) is the one the kill stops after its replacement.
+    let killed = linkbase()
+        .env("LINKBASE_TEST_KILL_AT", "rename")
+        .args([
+            "offline",
+            "--url-prefix",
+            "http://h.test/",
+            "-q",
+            "-i",
+            "-j",
+            "1",
+        ])
+        .args(["--backup", ".orig"])
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(!killed.status.success());
+    let now = files(&site);
+    let css = Path::new("h.test/css/x.css?v=1");
+    assert_eq!(
+        now[Path::new("h.test/css/x.css?v=1.orig")],
+        before[css],
+        "the original is in its backup"
+    );
+    assert!(now.contains_key(css) && !now.contains_key(Path::new("h.test/css/x.css?v=1.css")));
+    for (relative, bytes) in &before {
+        if relative != css {
+            assert_eq!(&now[relative], bytes, "{relative:?} changed");
+        }
+    }
+    linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q", "-i"])
+        .args(["--backup", ".orig"])
+        .arg(&site)
+        .assert()
+        .success();
+    assert!(without_backups(&site) == files(&out), "not -o's copy");
+    for (relative, bytes) in &before {
+        let backup = PathBuf::from(format!("{}.orig", relative.display()));
+        let kept = files(&site);
+        assert!(
+            kept.get(relative) == Some(bytes) || kept.get(&backup) == Some(bytes),
+            "{relative:?} lost"
+        );
+    }
+}
+
+/// Two `-i` runs at once: one paused between rewriting a file in place and
+/// renaming it, the other run whole meanwhile (it renames that file). The
+/// first then finds the file gone: it says so (exit 1) and replaces
+/// nothing; the folder is `-o`'s copy, every original in its backup.
+#[test]
+fn two_in_place_runs_at_once_lose_nothing_and_make_the_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    write_site(&site, &WGET_NAMES);
+    let before = files(&site);
+    let out = tmp.path().join("copy");
+    linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q"])
+        .arg(&site)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let in_place = ["offline", "--url-prefix", "http://h.test/", "-q", "-i"];
+    let mut first = crate::util::std_linkbase();
+    first
+        .args(in_place)
+        .args(["-j", "1", "--backup", ".orig"])
+        .arg(&site);
+    // Paused after `css/x.css?v=1` (the first file written) is replaced.
+    let (child, held) = crate::data_safety::paused_at(&mut first, "rename", tmp.path());
+    linkbase()
+        .args(in_place)
+        .args(["--backup", ".orig"])
+        .arg(&site)
+        .assert()
+        .success();
+    drop(held);
+    // Each later file the first run writes pauses too: let each go.
+    let mut child = child;
+    let fifo = tmp.path().join("pause.fifo");
+    while child.try_wait().unwrap().is_none() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("x.css?v=1: error: rewritten in place, not renamed to"),
+        "{stderr}"
+    );
+    assert!(without_backups(&site) == files(&out), "not -o's copy");
+    let now = files(&site);
+    for (relative, bytes) in &before {
+        let backup = PathBuf::from(format!("{}.orig", relative.display()));
+        assert!(
+            now.get(relative) == Some(bytes) || now.get(&backup) == Some(bytes),
+            "{relative:?} lost"
+        );
+    }
+}
+
+/// A page `-i` leaves as it is (over `--max-size`) still gets the name
+/// its links lead to: it opens from disk, as it was.
+#[test]
+fn in_place_renames_a_page_it_leaves_as_it_is_where_its_links_lead() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    let big = format!("<!DOCTYPE html><a href=\"/\">home</a>{}", " ".repeat(4096));
+    write_site(
+        &site,
+        &[
+            ("h.test/index.html", "<a href=\"page?q=1\">q</a>"),
+            ("h.test/page?q=1", &big),
+        ],
+    );
+    let run = linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q"])
+        .args(["--max-size", "1K", "-i"])
+        .arg(&site)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    let renamed = site.join("h.test/page?q=1.html");
+    assert!(
+        stderr.contains("over --max-size")
+            && stderr.contains(&format!("renamed as it is to {}", renamed.display())),
+        "{stderr}"
+    );
+    let now = files(&site);
+    assert_eq!(now[Path::new("h.test/page?q=1.html")], big.as_bytes());
+    assert!(!now.contains_key(Path::new("h.test/page?q=1")));
+    assert_eq!(
+        now[Path::new("h.test/index.html")],
+        b"<a href=\"page%3Fq=1.html\">q</a>"
     );
 }

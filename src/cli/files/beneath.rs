@@ -127,6 +127,48 @@ impl Folder {
         }
     }
 
+    /// Rename the regular file `from` of this folder to `to`, a name that
+    /// must be free: whatever is there (another run's file, a link, a
+    /// folder) is never replaced, and then nothing is renamed. The folder
+    /// is synced after, so that a crash does not undo the rename.
+    pub fn rename_to_free(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+        if self.entry(from)? != Entry::File {
+            return Err(io::Error::other(format!(
+                "{} is no longer a regular file",
+                self.shown.join(from).display()
+            )));
+        }
+        self.rename_no_replace(from, to)?;
+        rustix::fs::fsync(&self.fd)?;
+        Ok(())
+    }
+
+    /// `renameat2(…, RENAME_NOREPLACE)`; where the file system does not
+    /// offer it, a hard link (which fails on an existing name) and the old
+    /// name removed.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn rename_no_replace(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+        use rustix::fs::RenameFlags;
+        match rustix::fs::renameat_with(&self.fd, from, &self.fd, to, RenameFlags::NOREPLACE) {
+            Ok(()) => Ok(()),
+            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {
+                self.link_and_unlink(from, to)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    fn rename_no_replace(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+        self.link_and_unlink(from, to)
+    }
+
+    fn link_and_unlink(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+        rustix::fs::linkat(&self.fd, from, &self.fd, to, AtFlags::empty())?;
+        rustix::fs::unlinkat(&self.fd, from, AtFlags::empty())?;
+        Ok(())
+    }
+
     /// The path of `name` in this folder that stays in this very folder
     /// while the folder is open, for the calls that take a path (the atomic
     /// writer's temporary file and rename): `/proc/self/fd/N/name` on Linux.
@@ -199,6 +241,45 @@ mod tests {
             "{e}"
         );
         assert_eq!(folder.entry(OsStr::new("page.html")).unwrap(), Entry::Link);
+    }
+
+    #[test]
+    fn a_rename_never_replaces_what_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = Folder::open(dir.path(), Path::new(""), false).unwrap();
+        std::fs::write(dir.path().join("a.css?v=1"), b"new").unwrap();
+        std::fs::write(dir.path().join("taken"), b"theirs").unwrap();
+        std::fs::create_dir(dir.path().join("dir")).unwrap();
+        symlink("elsewhere", dir.path().join("link")).unwrap();
+        for to in ["taken", "dir", "link"] {
+            let from = OsStr::new("a.css?v=1");
+            assert!(folder.rename_to_free(from, OsStr::new(to)).is_err(), "{to}");
+        }
+        assert_eq!(std::fs::read(dir.path().join("taken")).unwrap(), b"theirs");
+        assert_eq!(
+            std::fs::read_link(dir.path().join("link")).unwrap(),
+            Path::new("elsewhere")
+        );
+        assert!(std::fs::read_dir(dir.path().join("dir"))
+            .unwrap()
+            .next()
+            .is_none());
+        // A link is not moved as if it were the file.
+        let e = folder
+            .rename_to_free(OsStr::new("link"), OsStr::new("free"))
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("not a regular file") || e.to_string().contains("no longer"),
+            "{e}"
+        );
+        folder
+            .rename_to_free(OsStr::new("a.css?v=1"), OsStr::new("a.css?v=1.css"))
+            .unwrap();
+        assert!(!dir.path().join("a.css?v=1").exists());
+        assert_eq!(
+            std::fs::read(dir.path().join("a.css?v=1.css")).unwrap(),
+            b"new"
+        );
     }
 
     #[test]

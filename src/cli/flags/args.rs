@@ -313,7 +313,8 @@ pub struct OfflineArgs {
     #[arg(short, long, value_name = "DIR", help_heading = OUTPUT, conflicts_with = "in_place")]
     pub output: Option<PathBuf>,
 
-    /// Rewrite SITE in place (each file replaced atomically; see linkbase --help).
+    /// Rewrite SITE in place (each file replaced atomically, a page or style
+    /// sheet renamed as -o names it in a copy; see linkbase --help).
     #[arg(short, long, help_heading = OUTPUT)]
     pub in_place: bool,
 

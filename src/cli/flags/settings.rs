@@ -86,7 +86,7 @@ pub struct OfflineSite {
     /// The URLs the folder holds and their files.
     pub copy: std::sync::Arc<linkbase::offline::Copy>,
     /// Each page's and style sheet's URL, format and name in the copy
-    /// (`/`-separated; with `-o`, an extension may have been added).
+    /// (`/`-separated; an extension may have been added).
     pub documents: std::collections::HashMap<PathBuf, (String, linkbase::Format, String)>,
 }
 

@@ -206,6 +206,11 @@ pub struct Mirror {
     /// The name each file given has in the copy, in their order: its own,
     /// or with the extension a browser needs added (`extensions`).
     pub files: Vec<String>,
+    /// For each file given, in their order, the name it needs to open from
+    /// disk as what it is and could not have (`extensions`: a file or a
+    /// folder of that name is there, or another file took it); `None`: it
+    /// has the name it needs.
+    pub wanted: Vec<Option<String>>,
 }
 
 /// Hold every file of a mirror folder whose URL is `prefix` under the URLs
@@ -218,18 +223,33 @@ pub struct Mirror {
 /// would not tell a browser opening it from disk what it is gets the
 /// extension the naming rule adds (`page.php?id=1` → `page.php?id=1.html`,
 /// as `wget -E`), unless a file of the folder (or another file renamed so)
-/// has that name already: its URLs lead to the new name ([`Mirror::files`]).
+/// has that name already: its URLs lead to the new name ([`Mirror::files`]);
+/// such a file is listed in [`Mirror::wanted`].
 pub fn mirror(
     prefix: &str,
     files: &[(&str, Option<Format>)],
     layout: Layout,
     extensions: bool,
 ) -> Mirror {
+    mirror_beside(prefix, files, layout, extensions, &[])
+}
+
+/// [`mirror`] for a folder that also holds `others` (paths, `/`-separated):
+/// entries that are not files of the copy (symbolic links, devices,
+/// backups…), whose names are never given to a renamed file either.
+pub fn mirror_beside(
+    prefix: &str,
+    files: &[(&str, Option<Format>)],
+    layout: Layout,
+    extensions: bool,
+    others: &[&str],
+) -> Mirror {
     let kinds: Vec<Kind> = files.iter().map(|&(_, format)| kind_of(format)).collect();
-    let names = if extensions {
-        with_extensions(files, &kinds)
+    let (names, wanted) = if extensions {
+        with_extensions(files, &kinds, others)
     } else {
-        files.iter().map(|&(file, _)| file.to_string()).collect()
+        let names = files.iter().map(|&(file, _)| file.to_string()).collect();
+        (names, vec![None; files.len()])
     };
     // A renamed file is held under its new name's readings too, as a run
     // over the copy reads it (so that the run finds the same map).
@@ -283,6 +303,7 @@ pub fn mirror(
         copy,
         urls,
         files: names,
+        wanted,
     }
 }
 
@@ -298,10 +319,19 @@ fn kind_of(format: Option<Format>) -> Kind {
 
 /// Each file's name with the extension its kind needs added (cut to the
 /// name-length limit by the naming rule's hash, [`naming::fitted`]), where
-/// no file or folder of the copy has (and no other file gets) that name.
-fn with_extensions(files: &[(&str, Option<Format>)], kinds: &[Kind]) -> Vec<String> {
+/// no file, folder or other entry (`others`) of the copy has (and no other
+/// file gets) that name; and, for each, the name it needed and did not get.
+fn with_extensions(
+    files: &[(&str, Option<Format>)],
+    kinds: &[Kind],
+    others: &[&str],
+) -> (Vec<String>, Vec<Option<String>>) {
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for &(file, _) in files {
+    for file in files
+        .iter()
+        .map(|&(file, _)| file)
+        .chain(others.iter().copied())
+    {
         for (at, _) in file.match_indices('/') {
             taken.insert(file[..at].to_string());
         }
@@ -316,11 +346,11 @@ fn with_extensions(files: &[(&str, Option<Format>)], kinds: &[Kind]) -> Vec<Stri
                 .missing_extension(last)
                 .map(|extension| naming::fitted(&format!("{file}{extension}")));
             match renamed {
-                Some(name) if taken.insert(name.clone()) => name,
-                _ => file.to_string(),
+                Some(name) if taken.insert(name.clone()) => (name, None),
+                wanted => (file.to_string(), wanted),
             }
         })
-        .collect()
+        .unzip()
 }
 
 /// `scheme://HOST[:PORT]/` for the host folder `name` of a mirror of
@@ -454,5 +484,46 @@ mod tests {
             names.into_iter()
         ));
         assert!(!has_host_folders("http://example.org/", names.into_iter()));
+    }
+
+    #[test]
+    fn a_name_needed_and_not_free_is_wanted_and_the_file_keeps_its_own() {
+        let files = [
+            ("p", Some(Format::Html)),
+            ("p.html", Some(Format::Html)),
+            ("s.css?v=1", Some(Format::Css)),
+            ("t.css?v=2", Some(Format::Css)),
+            ("d/q", Some(Format::Html)),
+            ("img.png", None),
+        ];
+        let layout = Layout::default();
+        // `t.css?v=2.css` is a link (an entry that is not a file of the copy).
+        let held = mirror_beside("http://h/", &files, layout, true, &["t.css?v=2.css"]);
+        assert_eq!(
+            held.files,
+            [
+                "p",
+                "p.html",
+                "s.css?v=1.css",
+                "t.css?v=2",
+                "d/q.html",
+                "img.png"
+            ]
+        );
+        assert_eq!(
+            held.wanted,
+            [
+                Some("p.html".to_string()),
+                None,
+                None,
+                Some("t.css?v=2.css".to_string()),
+                None,
+                None
+            ]
+        );
+        assert_eq!(held.copy.file("http://h/t.css?v=2"), Some("t.css?v=2"));
+        // Without extensions nothing is renamed, and nothing is wanted.
+        let kept = mirror("http://h/", &files, layout, false);
+        assert_eq!(kept.wanted, vec![None; files.len()]);
     }
 }

@@ -12,7 +12,7 @@ use crate::cli::files::paths::{resolved, slashed};
 use crate::cli::flags::args::{OfflineArgs, RewriteArgs, UsageError};
 use crate::cli::flags::settings::{Destination, OfflineSite, Settings};
 use crate::cli::EXIT_PARTIAL;
-use linkbase::offline::wget::{document_format, has_host_folders, mirror, Layout};
+use linkbase::offline::wget::{document_format, has_host_folders, mirror, mirror_beside, Layout};
 use linkbase::offline::Copy;
 use linkbase::Format;
 use std::collections::HashMap;
@@ -54,13 +54,20 @@ pub fn run(args: OfflineArgs) -> i32 {
         }
     }
     let mut made: Option<Arc<Copy>> = None;
+    let mut unopened = 0;
     let status = run_settings(settings, false, |settings, entries| {
-        let copy = prepare(settings, entries, layout, &map_at)?;
+        let (copy, files) = prepare(settings, entries, layout, &map_at)?;
         made = Some(copy);
+        unopened = files;
         Ok(())
     });
     let Some(copy) = made else {
         return status;
+    };
+    let status = if unopened > 0 {
+        status.max(EXIT_PARTIAL)
+    } else {
+        status
     };
     match write_map(&copy, &map_at) {
         Ok(()) => status,
@@ -158,7 +165,7 @@ fn prepare(
     entries: &mut [Entry],
     asked: LayoutAsked,
     map_at: &Path,
-) -> Result<Arc<Copy>, UsageError> {
+) -> Result<(Arc<Copy>, usize), UsageError> {
     let prefix = match &settings.url {
         crate::cli::flags::settings::UrlSource::Prefix(prefix) => prefix.clone(),
         _ => unreachable!("linkbase offline always has --url-prefix"),
@@ -218,10 +225,37 @@ fn prepare(
         .iter()
         .map(|f| (f.slashed.as_str(), f.format))
         .collect();
-    // A copy (`-o`) names its pages as a browser reading them from disk
-    // needs (an `.html` added, as `wget -E`); in place (`-i`) no file is renamed.
-    let extensions = matches!(settings.destination, Destination::Mirror(_));
-    let held = mirror(&prefix, &listed, layout, extensions);
+    // The copy names its pages as a browser reading them from disk needs
+    // (an `.html` added, as `wget -E`): in a copy (`-o`) as in place (`-i`).
+    // A new name that something of SITE other than its files has (a link,
+    // a device, a backup) is not taken.
+    let mut held = mirror(&prefix, &listed, layout, true);
+    let others: Vec<String> = held
+        .files
+        .iter()
+        .zip(&files)
+        .filter(|(name, file)| **name != file.slashed)
+        .filter(|(name, _)| std::fs::symlink_metadata(site_root.join(name.as_str())).is_ok())
+        .map(|(name, _)| name.clone())
+        .collect();
+    if !others.is_empty() {
+        let others: Vec<&str> = others.iter().map(String::as_str).collect();
+        held = mirror_beside(&prefix, &listed, layout, true, &others);
+    }
+    // In place, a file that keeps a name it will not open under is said,
+    // one line each, before anything is written (exit status 1).
+    let mut unopened = 0;
+    if matches!(settings.destination, Destination::InPlace { .. }) {
+        for (file, wanted) in files.iter().zip(&held.wanted) {
+            if let Some(wanted) = wanted {
+                eprintln!(
+                    "linkbase: error: {}",
+                    will_not_open(&site_root, file, wanted)
+                );
+                unopened += 1;
+            }
+        }
+    }
     let copy = Arc::new(held.copy);
     let mut documents = HashMap::new();
     for ((file, url), name) in files.iter().zip(held.urls).zip(held.files) {
@@ -252,7 +286,30 @@ fn prepare(
         copy: copy.clone(),
         documents,
     });
-    Ok(copy)
+    Ok((copy, unopened))
+}
+
+/// Why the file `file` of SITE (at `site`), rewritten in place, will not
+/// open from disk as what it is: it needs the name `wanted`, which is not
+/// free. One line.
+fn will_not_open(site: &Path, file: &SiteFile, wanted: &str) -> String {
+    let what = match file.format {
+        Some(Format::Css) => "a style sheet",
+        Some(Format::Xhtml) => "an XHTML document",
+        _ => "a page",
+    };
+    let there = match std::fs::symlink_metadata(site.join(wanted)) {
+        Ok(meta) if meta.is_file() => "a file of the site has that name",
+        Ok(meta) if meta.is_dir() => "a folder of the site has that name",
+        Ok(meta) if meta.file_type().is_symlink() => "a symbolic link has that name",
+        Ok(_) => "something that is not a regular file has that name",
+        Err(_) => "another file of the site is renamed to it",
+    };
+    format!(
+        "{}: will not open from disk as {what}: it needs the name {}, and {there} (not renamed; rename or remove the other to convert it)",
+        site.join(&file.relative).display(),
+        site.join(wanted).display()
+    )
 }
 
 /// The file of an entry of the walk, rewritten or copied.

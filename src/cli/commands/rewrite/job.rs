@@ -72,7 +72,17 @@ fn process(entry: &Entry, settings: &Settings) -> JobResult {
             let meta = handle.metadata().ok().filter(|m| m.is_file());
             let size = meta.as_ref().map(|m| m.len());
             let identity = meta.as_ref().map(Identity::of);
-            read_and_process(result, handle, size, Some((file, identity)), settings)
+            let mut result =
+                read_and_process(result, handle, size, Some((file, identity)), settings);
+            // `linkbase offline SITE -i`: a page left as it is (over
+            // --max-size, say) still gets the name its links lead to, as
+            // `-o` copies it there.
+            if let Status::Skipped(reason) = &result.status {
+                if let Some(renamed) = output::rename_left_file(settings, file) {
+                    result.status = Status::Skipped(format!("{reason}; {renamed}"));
+                }
+            }
+            result
         }
     }
 }

@@ -41,6 +41,95 @@ pub fn write(
     changed: bool,
     read: Option<ReadFile<'_>>,
 ) -> Result<(), WriteFailure> {
+    // `linkbase offline SITE -i`: a file that needs another name to open
+    // from disk is rewritten where it is (its backup made as for any file,
+    // also when its content stays: the original name is kept in the
+    // backup's, unless an interrupted run made it already), then renamed.
+    let renamed = input.and_then(|input| renamed_in_place(settings, input));
+    let needs_backup = |input: &InputFile| match settings.backup() {
+        Some(backup) => backup.existing(&input.path).is_none(),
+        None => false,
+    };
+    let rewrite = changed || (renamed.is_some() && input.is_some_and(needs_backup));
+    write_in_place_or_out(settings, input, content, rewrite, read)?;
+    match (renamed, input) {
+        (Some(new_name), Some(input)) => rename_in_place(input, &new_name, "rewritten in place"),
+        _ => Ok(()),
+    }
+}
+
+/// Rename `input`, left as it is by an in-place run (`linkbase offline
+/// SITE -i`: not rewritten), to the name its links lead to, if it needs
+/// another; what became of it, or `None` when it keeps its name.
+pub fn rename_left_file(settings: &Settings, input: &InputFile) -> Option<String> {
+    let new_name = renamed_in_place(settings, input)?;
+    Some(match rename_in_place(input, &new_name, "left as it is") {
+        Ok(()) => format!(
+            "renamed as it is to {}",
+            input.path.with_file_name(&new_name).display()
+        ),
+        Err(WriteFailure::Error(reason)) => reason,
+        Err(WriteFailure::BrokenPipe) => "not renamed".into(),
+    })
+}
+
+/// The name a file rewritten in place (`linkbase offline SITE -i`) is
+/// given in its folder, when it needs another one.
+fn renamed_in_place(settings: &Settings, input: &InputFile) -> Option<std::ffi::OsString> {
+    if !matches!(settings.destination, Destination::InPlace { .. }) {
+        return None;
+    }
+    let relative = settings.output_relative(&input.relative);
+    if relative == input.relative.as_path() {
+        return None;
+    }
+    relative.file_name().map(std::ffi::OsStr::to_os_string)
+}
+
+/// Rename `input`, rewritten in place already, to `new_name` in its
+/// folder (opened beneath the walk's root). A name taken meanwhile (another
+/// run's, anyone's) is not replaced: the file is then left rewritten under
+/// its own name, which the next run renames.
+/// (`done`: what became of its content, for messages.)
+fn rename_in_place(
+    input: &InputFile,
+    new_name: &std::ffi::OsStr,
+    done: &str,
+) -> Result<(), WriteFailure> {
+    let shown = input.path.with_file_name(new_name);
+    let failed = |e: &io::Error| {
+        let cause = match e.kind() {
+            io::ErrorKind::AlreadyExists => {
+                "something of that name is there now (another run's?), and it is never replaced"
+                    .to_string()
+            }
+            _ => io_cause(e),
+        };
+        error(format!(
+            "{done}, not renamed to {}: {cause}",
+            shown.display()
+        ))
+    };
+    match input.beneath() {
+        Ok(Some((folder, name))) => folder
+            .rename_to_free(&name, new_name)
+            .map_err(|e| failed(&e)),
+        Ok(None) => Err(error(format!(
+            "{done}, not renamed to {}: not in a walked folder",
+            shown.display()
+        ))),
+        Err(e) => Err(failed(&e)),
+    }
+}
+
+/// [`write`] without the renaming.
+fn write_in_place_or_out(
+    settings: &Settings,
+    input: Option<&InputFile>,
+    content: &[&[u8]],
+    changed: bool,
+    read: Option<ReadFile<'_>>,
+) -> Result<(), WriteFailure> {
     // (`_open`: the folder the output is written in, held open meanwhile.)
     let (place, _open) = place(settings, input, changed)?;
     match place {
