@@ -263,7 +263,7 @@ fn rewrite_with(
     let output: Py<PyAny> = match (&input, output) {
         // Unchanged: the very `bytes` given (a new one for another
         // bytes-like object).
-        (Input::Bytes(_), None) if data.is_exact_instance_of::<PyBytes>() => data.clone().unbind(),
+        (Input::Bytes(_), None) if data.is_instance_of::<PyBytes>() => data.clone().unbind(),
         (Input::Bytes(b), None) => PyBytes::new(py, b).into_any().unbind(),
         (Input::Bytes(_), Some(v)) => PyBytes::new(py, &v).into_any().unbind(),
         (Input::Text(_), None) => data.clone().unbind(),
