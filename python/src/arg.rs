@@ -9,7 +9,7 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyString};
 use std::path::PathBuf;
 
@@ -34,6 +34,15 @@ pub fn wrong(name: &str, expected: &str, value: &Bound<'_, PyAny>) -> PyErr {
 pub fn text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
     match value.cast::<PyString>() {
         Ok(text) => Ok(text.to_cow()?.into_owned()),
+        Err(_) => Err(wrong(name, "str", value)),
+    }
+}
+
+/// A `str` argument, borrowed from Python (not copied where the
+/// interpreter lends its UTF-8): for the calls made once per URL.
+pub fn borrowed(name: &str, value: &Bound<'_, PyAny>) -> PyResult<PyBackedStr> {
+    match value.cast::<PyString>() {
+        Ok(text) => PyBackedStr::try_from(text.clone()),
         Err(_) => Err(wrong(name, "str", value)),
     }
 }

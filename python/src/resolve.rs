@@ -23,14 +23,19 @@ pub fn resolve(
     reference: &Bound<'_, PyAny>,
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let (base, reference) = (arg::text("base", base)?, arg::text("reference", reference)?);
+    let base = arg::borrowed("base", base)?;
+    let reference = arg::borrowed("reference", reference)?;
     let profile = profile_arg(profile)?;
     linkbase::resolve(&base, &reference, profile).map_err(resolve_error)
 }
 
 /// The `profile=` argument.
 fn profile_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<linkbase::Profile> {
-    self::profile(&arg::text_or("profile", value, "rfc3986")?)
+    // Left out (or `None`): the default, without reading a name.
+    match value.filter(|v| !v.is_none()) {
+        None => Ok(linkbase::Profile::default()),
+        Some(name) => self::profile(&arg::text("profile", name)?),
+    }
 }
 
 /// A base URL parsed once, for resolving many references against it.
@@ -73,7 +78,7 @@ impl Base {
 
     /// `reference` resolved against this base; raises `ResolveError`.
     fn resolve(&self, reference: &Bound<'_, PyAny>) -> PyResult<String> {
-        let reference = arg::text("reference", reference)?;
+        let reference = arg::borrowed("reference", reference)?;
         self.base
             .resolve(&reference)
             .map(|r| r.url.into_owned())
@@ -83,7 +88,7 @@ impl Base {
     /// Does `reference` denote the current document (`#s`, the empty
     /// reference)? Raises `ResolveError` as `resolve` does.
     fn is_same_document(&self, reference: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let reference = arg::text("reference", reference)?;
+        let reference = arg::borrowed("reference", reference)?;
         self.base
             .resolve(&reference)
             .map(|r| r.same_document)
