@@ -28,6 +28,7 @@ from ._native import (
     Problem,
     Report,
     Rewritten,
+    Summary,
     explain,
     offline_archive,
     offline_mirror,
@@ -69,7 +70,7 @@ OUTCOMES = (
 
 
 def links(
-    data: Union[bytes, bytearray, str],
+    data: Union[bytes, bytearray, memoryview, str],
     url: Optional[str] = None,
     *,
     format: str = "auto",
@@ -102,7 +103,7 @@ def links(
             profile=profile,
             charset=charset,
             absolutize_fragments=absolutize_fragments,
-            attributes=list(attributes),
+            attributes=attributes,
             force=force,
             name=name,
         )
@@ -126,6 +127,7 @@ __all__ = [
     "Report",
     "ResolveError",
     "Rewritten",
+    "Summary",
     "WarcError",
     "explain",
     "links",

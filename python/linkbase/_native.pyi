@@ -3,15 +3,20 @@
 The public names are re-exported by ``linkbase`` and ``linkbase.warc``.
 """
 
+import mmap
 import os
-from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 # The first 16 hex digits of the SHA-256 of the profile-guided optimization's
 # profile the module was built with (python/build-wheel.sh), or "".
 _PGO_PROFILE: str
 
-Data = Union[bytes, bytearray, str]
+# Any bytes-like object (the buffer protocol: bytes, bytearray, memoryview,
+# mmap, array.array...), or str.
+Data = Union[bytes, bytearray, memoryview, "mmap.mmap", str]
+BytesLike = Union[bytes, bytearray, memoryview, "mmap.mmap"]
+Path = Union[str, "os.PathLike[str]"]
 
 class Link:
     """One URL-bearing value: where it was, what it was, what it became."""
@@ -99,7 +104,7 @@ class Base:
     def is_hierarchical(self) -> bool: ...
     def resolve(self, reference: str) -> str: ...
     def is_same_document(self, reference: str) -> bool: ...
-    def resolve_all(self, references: Sequence[str]) -> List[str]: ...
+    def resolve_all(self, references: Iterable[str]) -> List[str]: ...
 
 class ExplainedPart:
     """One document or MIME entity: the base in force inside it, and its rule."""
@@ -144,22 +149,51 @@ class Record:
     def report(self) -> Report: ...
 
 class Summary:
-    """Counts over one WARC conversion."""
+    """What one run over files or archives did (``offline_mirror``,
+    ``offline_archive``, ``warc.convert``): the same attributes for each;
+    those only some runs count are ``None`` in the others."""
 
+    @property
+    def run(self) -> Literal["offline_mirror", "offline_archive", "warc.convert"]: ...
     @property
     def records(self) -> int: ...
     @property
-    def conversions(self) -> int: ...
+    def documents(self) -> int: ...
     @property
-    def unchanged(self) -> int: ...
+    def counts(self) -> Counts: ...
     @property
-    def passed(self) -> Dict[str, int]: ...
+    def problems(self) -> List[Problem]: ...
     @property
-    def broken(self) -> int: ...
+    def unlisted_problems(self) -> int: ...
     @property
-    def links(self) -> int: ...
+    def has_errors(self) -> bool: ...
     @property
-    def problems(self) -> int: ...
+    def files(self) -> Optional[int]:
+        """``offline_mirror``, ``offline_archive``: files written into the copy."""
+    @property
+    def record_types(self) -> Optional[Dict[str, int]]:
+        """``offline_archive``: records read, per ``WARC-Type``."""
+    @property
+    def redirects(self) -> Optional[int]:
+        """``offline_archive``: redirect pages written."""
+    @property
+    def pages(self) -> Optional[int]:
+        """``offline_archive``: pages on the start page."""
+    @property
+    def not_web(self) -> Optional[int]:
+        """``offline_archive``: captures of other schemes than http(s), left out."""
+    @property
+    def conversions(self) -> Optional[int]:
+        """``warc.convert``: conversion records written."""
+    @property
+    def unchanged(self) -> Optional[int]:
+        """``warc.convert``: records rewritten with nothing to change."""
+    @property
+    def passed(self) -> Optional[Dict[str, int]]:
+        """``warc.convert``: records passed over, by reason."""
+    @property
+    def broken(self) -> Optional[int]:
+        """``warc.convert``: broken records."""
 
 def rewrite(
     data: Data,
@@ -194,7 +228,7 @@ class OfflineCopy:
         kind: Optional[str] = None,
         *,
         media_type: Optional[str] = None,
-        head: Optional[bytes] = None,
+        head: Optional[BytesLike] = None,
     ) -> bool: ...
     def add_file(self, url: str, file: str) -> bool: ...
     def add_redirect(self, source: str, target: str) -> bool: ...
@@ -216,21 +250,21 @@ class OfflineCopy:
     ) -> Rewritten: ...
 
 def offline_mirror(
-    site: Union[str, "os.PathLike[str]"],
+    site: Path,
     url_prefix: str,
-    out: Union[str, "os.PathLike[str]"],
+    out: Path,
     *,
     layout: str = "auto",
-) -> Tuple[int, int]: ...
+) -> Summary: ...
 def offline_archive(
-    archives: Sequence[Union[str, "os.PathLike[str]"]],
-    out: Union[str, "os.PathLike[str]"],
+    archives: Union[Path, Iterable[Path]],
+    out: Path,
     *,
     at: Optional[str] = None,
     max_record: int = 268435456,
     profile: str = "rfc3986",
     attributes: Sequence[str] = (),
-) -> Dict[str, Any]: ...
+) -> Summary: ...
 def resolve(base: str, reference: str, profile: str = "rfc3986") -> str: ...
 def explain(
     data: Data,
@@ -242,8 +276,8 @@ def explain(
     name: Optional[str] = None,
 ) -> Explanation: ...
 def convert(
-    src: Any,
-    dst: Any,
+    src: Union[Path, BinaryIO],
+    dst: Union[Path, BinaryIO],
     *,
     profile: str = "rfc3986",
     absolutize_fragments: bool = False,

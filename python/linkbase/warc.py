@@ -70,10 +70,13 @@ def convert(
     ``target_uri``, ``outcome``, ``report``); an exception it raises stops
     the conversion and is raised again.
 
-    Returns the :class:`Summary` (``records``, ``conversions``,
-    ``unchanged``, ``passed``, ``broken``, ``links``, ``problems``). Raises
-    ``WarcError`` when the archive cannot be read, ``OSError`` for a path
-    that cannot be opened, and whatever the file objects raise.
+    Returns the :class:`~linkbase.Summary` that every run returns
+    (``records``, ``documents``, ``counts``, ``problems``, ``has_errors``;
+    for a conversion also ``conversions``, ``unchanged``, ``passed``,
+    ``broken``). Raises ``WarcError`` when the archive cannot be read,
+    ``OSError`` for a path that cannot be opened, ``TypeError`` (naming the
+    argument) for an argument of the wrong type, and whatever the file
+    objects raise.
     """
     if isinstance(src, os.PathLike):
         src = os.fspath(src)
@@ -84,7 +87,7 @@ def convert(
         dst,
         profile=profile,
         absolutize_fragments=absolutize_fragments,
-        attributes=list(attributes),
+        attributes=attributes,
         force=force,
         gzip=gzip,
         date=date,
@@ -106,7 +109,7 @@ def _media_type_and_charset(content_type: str):
 
 
 def rewrite_payload(
-    payload: bytes,
+    payload: Union[bytes, bytearray, memoryview],
     target_uri: str,
     content_type: Optional[str] = None,
     *,
@@ -119,7 +122,8 @@ def rewrite_payload(
 
     ``payload`` is the HTTP body as the client saw it (de-chunked and
     decompressed: warcio's ``record.content_stream().read()``, FastWARC's
-    ``record.reader.read()`` with ``auto_decode="all"``), ``target_uri`` the
+    ``record.reader.read()`` with ``auto_decode="all"``; any bytes-like
+    object), ``target_uri`` the
     record's ``WARC-Target-URI`` (the retrieval URL, rule 5.3) and
     ``content_type`` its HTTP ``Content-Type`` header (its media type says
     the format, its ``charset`` the transport encoding). Returns the
@@ -141,7 +145,7 @@ def rewrite_payload(
             profile=profile,
             charset=charset,
             absolutize_fragments=absolutize_fragments,
-            attributes=list(attributes),
+            attributes=attributes,
             force=force,
         )
     except ValueError as e:
@@ -154,7 +158,7 @@ def rewrite_payload(
             format=fmt,
             profile=profile,
             absolutize_fragments=absolutize_fragments,
-            attributes=list(attributes),
+            attributes=attributes,
             force=force,
         )
 

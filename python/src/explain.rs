@@ -1,7 +1,8 @@
 //! `explain`: which base each document or MIME entity gets, and the rule
 //! that set it, as data.
 
-use crate::options::Args;
+use crate::arg;
+use crate::options::Given;
 use crate::report::{rule_name, Problem};
 use crate::Input;
 use pyo3::prelude::*;
@@ -68,27 +69,32 @@ impl Explanation {
 /// the rule (5.1–5.4) that set it, rewriting nothing. Takes the arguments
 /// of `rewrite`; returns an `Explanation`.
 #[pyfunction]
-#[pyo3(signature = (data, url=None, *, format="auto", profile="rfc3986", charset=None, name=None))]
+#[pyo3(signature = (data, url=None, *, format=None, profile=None, charset=None, name=None),
+    text_signature = "(data, url=None, *, format='auto', profile='rfc3986', charset=None, \
+    name=None)")]
 pub fn explain(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    url: Option<String>,
-    format: &str,
-    profile: &str,
-    charset: Option<&str>,
-    name: Option<&str>,
+    url: Option<&Bound<'_, PyAny>>,
+    format: Option<&Bound<'_, PyAny>>,
+    profile: Option<&Bound<'_, PyAny>>,
+    charset: Option<&Bound<'_, PyAny>>,
+    name: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Explanation> {
     let input = Input::from(data)?;
-    let args = Args {
+    let settings = Given {
         url,
         format,
         profile,
         charset,
-        absolutize_fragments: false,
-        attributes: Vec::new(),
-        force: false,
-    };
-    let options = crate::options_for(&input, &args, name)?;
+        absolutize_fragments: None,
+        attributes: None,
+        force: None,
+    }
+    .settings()?;
+    let name = arg::opt_text("name", name)?;
+    let name = name.as_deref();
+    let options = crate::settings_for(&input, settings, name).options();
     let bytes = input.bytes();
     let found = py.detach(|| linkbase::explain(bytes, &options, name));
     let parts = found

@@ -7,19 +7,20 @@
 //! Every entry point releases the GIL while linkbase works
 //! ([`Python::detach`]); input `bytes` and `str` are borrowed, not copied.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyString};
 
+mod arg;
 mod explain;
 mod offline;
 mod options;
 mod report;
 mod resolve;
+mod summary;
 mod warc;
 
-use options::{Args, DecodeError};
+use options::{DecodeError, Given, Settings};
 use report::Report;
 
 /// How Python writes a value in a `repr`: `None`, or a string in quotes.
@@ -57,27 +58,26 @@ impl<T: Repr> Repr for Option<T> {
     }
 }
 
-/// An input as given: `bytes` (or `bytearray`) or `str`.
+/// An input as given: `bytes` or another bytes-like object, or `str`.
 pub(crate) enum Input {
     Bytes(PyBackedBytes),
     Text(PyBackedStr),
 }
 
 impl Input {
+    /// The input `data`: `bytes` and `str` borrowed, any other bytes-like
+    /// object copied once ([`arg::bytes_like`]).
     pub(crate) fn from(data: &Bound<'_, PyAny>) -> PyResult<Input> {
-        // The common cases first, without a failed extraction's exception.
-        if let Ok(bytes) = data.cast::<PyBytes>() {
-            return Ok(Input::Bytes(PyBackedBytes::from(bytes.clone())));
-        }
         if let Ok(text) = data.cast::<PyString>() {
             return Ok(Input::Text(PyBackedStr::try_from(text.clone())?));
         }
-        match data.extract::<PyBackedBytes>() {
-            Ok(bytes) => Ok(Input::Bytes(bytes)),
-            Err(_) => Err(PyTypeError::new_err(format!(
-                "data must be bytes or str, not {}",
-                data.get_type().name()?
-            ))),
+        match arg::bytes_like(data)? {
+            Some(bytes) => Ok(Input::Bytes(bytes)),
+            None => Err(arg::wrong(
+                "data",
+                &format!("{} or str", arg::BYTES_LIKE),
+                data,
+            )),
         }
     }
 
@@ -96,23 +96,22 @@ impl Input {
     }
 }
 
-/// The options for `input`: a `str` is Unicode already, so an HTML or CSS
+/// The settings for `input`: a `str` is Unicode already, so an HTML or CSS
 /// one is read as UTF-8 (what its `<meta charset>` says does not apply,
 /// as with lxml), unless `charset` says otherwise.
-fn options_for(input: &Input, args: &Args<'_>, name: Option<&str>) -> PyResult<linkbase::Options> {
-    let mut options = args.options()?;
-    if input.text().is_some() && options.charset.is_none() {
-        let format = match options.format {
+fn settings_for(input: &Input, mut settings: Settings, name: Option<&str>) -> Settings {
+    if input.text().is_some() && settings.charset.is_none() {
+        let format = match settings.format {
             linkbase::Format::Auto => {
-                linkbase::detect(input.bytes(), name, options.url.as_deref()).format
+                linkbase::detect(input.bytes(), name, settings.url.as_deref()).format
             }
             format => format,
         };
         if matches!(format, linkbase::Format::Html | linkbase::Format::Css) {
-            options.charset = Some(encoding_rs::UTF_8);
+            settings.charset = Some(encoding_rs::UTF_8);
         }
     }
-    Ok(options)
+    settings
 }
 
 /// The result of `rewrite`: the `output` (of the input's type) and the
@@ -183,26 +182,29 @@ impl RecordsArg {
                 RecordsArg::Off
             });
         }
-        match value.extract::<String>().as_deref() {
-            Ok("lazy") => Ok(RecordsArg::Lazy),
-            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "records must be True, False or \"lazy\", not {}",
+        match value.cast::<PyString>() {
+            Ok(text) if text.to_cow()? == "lazy" => Ok(RecordsArg::Lazy),
+            Ok(_) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "records: expected True, False or \"lazy\", got {}",
                 value.repr()?
             ))),
+            Err(_) => Err(arg::wrong("records", "True, False or \"lazy\"", value)),
         }
     }
 }
 
 /// Rewrite every link in `data` (an HTML page, an XHTML document, a MIME
 /// message, a style sheet or a WARC) to absolute form, changing nothing
-/// else. `bytes` in, `bytes` out; `str` in, `str` out.
+/// else. `bytes` (or any bytes-like object) in, `bytes` out; `str` in,
+/// `str` out.
 ///
 /// `url` is the URL the input was retrieved from (the base when the input
 /// sets none itself, rule 5.3). Returns a `Rewritten`: `output`, `report`
 /// (`counts`, one `Link` per value in `links`, `problems`), `changed`.
-/// Raises `BaseError` (a `ValueError`) when `url` cannot be a base and
-/// `ValueError` for an unknown `format`, `profile` or `charset`; a part that
-/// cannot be processed is left as it was and reported in `problems`.
+/// Raises `BaseError` (a `ValueError`) when `url` cannot be a base,
+/// `ValueError` for an unknown `format`, `profile` or `charset`, and
+/// `TypeError`, naming the argument, for a value of the wrong type; a part
+/// that cannot be processed is left as it was and reported in `problems`.
 ///
 /// `records`: `"lazy"` (the default) makes `report.links` when it is first
 /// read, by rewriting the input a second time with records kept (the
@@ -210,27 +212,26 @@ impl RecordsArg {
 /// `True` keeps them during the rewrite (one pass, for a caller that reads
 /// them every time); `False` keeps none (`report.links` is empty).
 #[pyfunction]
-#[pyo3(signature = (data, url=None, *, format="auto", profile="rfc3986", charset=None,
-    absolutize_fragments=false, attributes=Vec::new(), force=false, name=None, records=None),
+#[pyo3(signature = (data, url=None, *, format=None, profile=None, charset=None,
+    absolutize_fragments=None, attributes=None, force=None, name=None, records=None),
     text_signature = "(data, url=None, *, format='auto', profile='rfc3986', charset=None, \
     absolutize_fragments=False, attributes=(), force=False, name=None, records='lazy')")]
 #[allow(clippy::too_many_arguments)]
 fn rewrite(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    url: Option<String>,
-    format: &str,
-    profile: &str,
-    charset: Option<&str>,
-    absolutize_fragments: bool,
-    attributes: Vec<String>,
-    force: bool,
-    name: Option<&str>,
+    url: Option<&Bound<'_, PyAny>>,
+    format: Option<&Bound<'_, PyAny>>,
+    profile: Option<&Bound<'_, PyAny>>,
+    charset: Option<&Bound<'_, PyAny>>,
+    absolutize_fragments: Option<&Bound<'_, PyAny>>,
+    attributes: Option<&Bound<'_, PyAny>>,
+    force: Option<&Bound<'_, PyAny>>,
+    name: Option<&Bound<'_, PyAny>>,
     records: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Rewritten> {
-    let records = records.map_or(Ok(RecordsArg::Lazy), RecordsArg::from)?;
     let input = Input::from(data)?;
-    let args = Args {
+    let settings = Given {
         url,
         format,
         profile,
@@ -238,26 +239,30 @@ fn rewrite(
         absolutize_fragments,
         attributes,
         force,
-    };
-    let options = options_for(&input, &args, name)?;
-    rewrite_with(py, data, input, options, name, records)
+    }
+    .settings()?;
+    let name = arg::opt_text("name", name)?;
+    let records = records.map_or(Ok(RecordsArg::Lazy), RecordsArg::from)?;
+    let settings = settings_for(&input, settings, name.as_deref());
+    rewrite_with(py, data, input, settings, name, records)
 }
 
-/// `rewrite` once its options are made: run the library on `input` (from
+/// `rewrite` once its settings are made: run the library on `input` (from
 /// `data`) and make the Python result.
 fn rewrite_with(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     input: Input,
-    mut options: linkbase::Options,
-    name: Option<&str>,
+    mut settings: Settings,
+    name: Option<String>,
     records: RecordsArg,
 ) -> PyResult<Rewritten> {
-    options.keep_link_records = records == RecordsArg::Kept;
-    let (output, report) = run_rewrite(py, &input, &options, name);
+    settings.keep_link_records = records == RecordsArg::Kept;
+    let (output, report) = run_rewrite(py, &input, &settings.options(), name.as_deref());
     let changed = output.is_some();
     let output: Py<PyAny> = match (&input, output) {
-        // Unchanged: the very `bytes` given (a new one for a `bytearray`).
+        // Unchanged: the very `bytes` given (a new one for another
+        // bytes-like object).
         (Input::Bytes(_), None) if data.is_instance_of::<PyBytes>() => data.clone().unbind(),
         (Input::Bytes(b), None) => PyBytes::new(py, b).into_any().unbind(),
         (Input::Bytes(_), Some(v)) => PyBytes::new(py, &v).into_any().unbind(),
@@ -283,8 +288,8 @@ fn rewrite_with(
         ),
         RecordsArg::Lazy => report::Records::Later(report::Rerun {
             input,
-            options,
-            name: name.map(str::to_string),
+            settings,
+            name,
         }),
         RecordsArg::Off => report::Records::Off,
     };
@@ -300,23 +305,25 @@ fn rewrite_with(
 /// rule that set the base and where it is written: a list of `Link` (the
 /// package's `links` iterates over it). Takes the arguments of `rewrite`.
 #[pyfunction]
-#[pyo3(signature = (data, url=None, *, format="auto", profile="rfc3986", charset=None,
-    absolutize_fragments=false, attributes=Vec::new(), force=false, name=None))]
+#[pyo3(signature = (data, url=None, *, format=None, profile=None, charset=None,
+    absolutize_fragments=None, attributes=None, force=None, name=None),
+    text_signature = "(data, url=None, *, format='auto', profile='rfc3986', charset=None, \
+    absolutize_fragments=False, attributes=(), force=False, name=None)")]
 #[allow(clippy::too_many_arguments)]
 fn links<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
-    url: Option<String>,
-    format: &str,
-    profile: &str,
-    charset: Option<&str>,
-    absolutize_fragments: bool,
-    attributes: Vec<String>,
-    force: bool,
-    name: Option<&str>,
+    url: Option<&Bound<'py, PyAny>>,
+    format: Option<&Bound<'py, PyAny>>,
+    profile: Option<&Bound<'py, PyAny>>,
+    charset: Option<&Bound<'py, PyAny>>,
+    absolutize_fragments: Option<&Bound<'py, PyAny>>,
+    attributes: Option<&Bound<'py, PyAny>>,
+    force: Option<&Bound<'py, PyAny>>,
+    name: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let input = Input::from(data)?;
-    let args = Args {
+    let settings = Given {
         url,
         format,
         profile,
@@ -324,10 +331,12 @@ fn links<'py>(
         absolutize_fragments,
         attributes,
         force,
-    };
-    let mut options = options_for(&input, &args, name)?;
-    options.keep_link_records = true;
-    let (_, mut report) = run_rewrite(py, &input, &options, name);
+    }
+    .settings()?;
+    let name = arg::opt_text("name", name)?;
+    let mut settings = settings_for(&input, settings, name.as_deref());
+    settings.keep_link_records = true;
+    let (_, mut report) = run_rewrite(py, &input, &settings.options(), name.as_deref());
     let records = std::mem::take(&mut report.links);
     let links = py.detach(|| report::links(records, input.text()));
     Ok(pyo3::types::PyList::new(py, links)?.into_any())
@@ -352,7 +361,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<resolve::Base>()?;
     m.add_class::<explain::Explanation>()?;
     m.add_class::<explain::ExplainedPart>()?;
-    m.add_class::<warc::Summary>()?;
+    m.add_class::<summary::Summary>()?;
     m.add_class::<warc::Record>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The profile-guided optimization this build used (python/build-wheel.sh

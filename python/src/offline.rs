@@ -4,15 +4,18 @@
 //! `linkbase offline SITE --url-prefix URL -o OUT`) and `offline_archive`
 //! (web archives made offline, as `linkbase offline ARCHIVE... -o OUT`).
 
-use crate::options::{Args, BaseError, Error};
-use crate::{options_for, rewrite_with, Input, RecordsArg, Rewritten};
+use crate::arg;
+use crate::options::{BaseError, Error, Given, Settings};
+use crate::report::Problem;
+use crate::summary::{Summary, Tally};
+use crate::{rewrite_with, settings_for, Input, RecordsArg, Rewritten};
 use linkbase::offline::wget::{document_format, has_host_folders, mirror, Layout};
 use linkbase::offline::{Copy, CopyBuilder, Document, Kind};
+use linkbase::report::Severity;
 use linkbase::Format;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The URLs an offline copy holds and the file of each. Register them
@@ -70,47 +73,67 @@ impl OfflineCopy {
 
     /// Hold `url` in a file named by the naming rule; its `kind` (`html`,
     /// `xhtml`, `css`, `other`), else decided by `media_type` (a
-    /// Content-Type), else by sniffing `head` (its first bytes). False when
-    /// `url` is not absolute or is held already.
+    /// Content-Type), else by sniffing `head` (its first bytes, any
+    /// bytes-like object). False when `url` is not absolute or is held
+    /// already.
     #[pyo3(signature = (url, kind=None, *, media_type=None, head=None))]
     fn add(
         &mut self,
-        url: &str,
-        kind: Option<&str>,
-        media_type: Option<&str>,
-        head: Option<&[u8]>,
+        url: &Bound<'_, PyAny>,
+        kind: Option<&Bound<'_, PyAny>>,
+        media_type: Option<&Bound<'_, PyAny>>,
+        head: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
-        let kind = match kind {
-            Some(name) => self::kind(name)?,
-            None => Kind::of(media_type, head.unwrap_or_default()),
+        let url = arg::text("url", url)?;
+        let kind = match arg::opt_text("kind", kind)? {
+            Some(name) => self::kind(&name)?,
+            None => {
+                let media_type = arg::opt_text("media_type", media_type)?;
+                let head = arg::opt_bytes("head", head)?;
+                Kind::of(media_type.as_deref(), head.as_deref().unwrap_or_default())
+            }
         };
-        Ok(self.builder()?.add(url, kind))
+        Ok(self.builder()?.add(&url, kind))
     }
 
     /// Hold `url` in the file `file` (`/`-separated, relative to the copy).
-    fn add_file(&mut self, url: &str, file: &str) -> PyResult<bool> {
-        Ok(self.builder()?.add_file(url, file))
+    fn add_file(&mut self, url: &Bound<'_, PyAny>, file: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (url, file) = (arg::text("url", url)?, arg::text("file", file)?);
+        Ok(self.builder()?.add_file(&url, &file))
     }
 
     /// Hold `source`, a redirect to `target`: a link to it opens the
     /// target's file when the copy holds it.
-    fn add_redirect(&mut self, source: &str, target: &str) -> PyResult<bool> {
-        Ok(self.builder()?.add_redirect(source, target))
+    fn add_redirect(
+        &mut self,
+        source: &Bound<'_, PyAny>,
+        target: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let source = arg::text("source", source)?;
+        let target = arg::text("target", target)?;
+        Ok(self.builder()?.add_redirect(&source, &target))
     }
 
     /// The file `url`'s content goes to, or `None`.
-    fn file(&mut self, url: &str) -> Option<String> {
-        self.copy().file(url).map(str::to_string)
+    fn file(&mut self, url: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let url = arg::text("url", url)?;
+        Ok(self.copy().file(&url).map(str::to_string))
     }
 
     /// The file a link to `url` opens (redirects followed), or `None`.
-    fn target(&mut self, url: &str) -> Option<String> {
-        self.copy().target(url).map(str::to_string)
+    fn target(&mut self, url: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let url = arg::text("url", url)?;
+        Ok(self.copy().target(&url).map(str::to_string))
     }
 
     /// The link text in the file `source` for `url`, or `None`.
-    fn link(&mut self, source: &str, url: &str) -> Option<String> {
-        self.copy().link(source, url)
+    fn link(
+        &mut self,
+        source: &Bound<'_, PyAny>,
+        url: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<String>> {
+        let (source, url) = (arg::text("source", source)?, arg::text("url", url)?);
+        Ok(self.copy().link(&source, &url))
     }
 
     /// The map of the copy: `#url<TAB>file`, then a line per URL held.
@@ -123,34 +146,41 @@ impl OfflineCopy {
     /// Rewrite `data`, the document written to `file` of the copy and
     /// fetched from `url`: each link to a URL the copy holds becomes the relative
     /// path to its file, every other one absolute. As `linkbase.rewrite`.
-    #[pyo3(signature = (data, file, url, *, format="auto", profile="rfc3986", charset=None,
-        attributes=Vec::new(), name=None))]
+    #[pyo3(signature = (data, file, url, *, format=None, profile=None, charset=None,
+        attributes=None, name=None),
+        text_signature = "(data, file, url, *, format='auto', profile='rfc3986', \
+        charset=None, attributes=(), name=None)")]
     #[allow(clippy::too_many_arguments)]
     fn rewrite(
         &mut self,
         py: Python<'_>,
         data: &Bound<'_, PyAny>,
-        file: &str,
-        url: String,
-        format: &str,
-        profile: &str,
-        charset: Option<&str>,
-        attributes: Vec<String>,
-        name: Option<&str>,
+        file: &Bound<'_, PyAny>,
+        url: &Bound<'_, PyAny>,
+        format: Option<&Bound<'_, PyAny>>,
+        profile: Option<&Bound<'_, PyAny>>,
+        charset: Option<&Bound<'_, PyAny>>,
+        attributes: Option<&Bound<'_, PyAny>>,
+        name: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Rewritten> {
         let input = Input::from(data)?;
-        let args = Args {
+        let file = arg::text("file", file)?;
+        // A URL is needed: a `str`, not `None`.
+        arg::text("url", url)?;
+        let mut settings = Given {
             url: Some(url),
             format,
             profile,
             charset,
-            absolutize_fragments: false,
+            absolutize_fragments: None,
             attributes,
-            force: false,
-        };
-        let mut options = options_for(&input, &args, name)?;
-        options.offline = Some(Document::new(self.copy(), file));
-        rewrite_with(py, data, input, options, name, RecordsArg::Lazy)
+            force: None,
+        }
+        .settings()?;
+        let name = arg::opt_text("name", name)?;
+        settings = settings_for(&input, settings, name.as_deref());
+        settings.offline = Some(Document::new(self.copy(), file));
+        rewrite_with(py, data, input, settings, name, RecordsArg::Lazy)
     }
 
     fn __repr__(&mut self) -> String {
@@ -169,17 +199,23 @@ const PREFIX_REMEDY: &str =
 /// `url_prefix`) offline into the folder `out`, as `linkbase offline SITE
 /// --url-prefix URL -o OUT`: every file copied, pages and style sheets
 /// rewritten, the map written to `out/urls.tsv`. `layout`: as `--layout`.
-/// Returns `(files, rewritten)`: how many files were written, how many of
-/// them rewritten. Each file is written to a temporary file and renamed.
+/// Returns the `Summary` (`files` written, `documents` rewritten, the
+/// `counts` of their links, `problems`). Each file is written to a
+/// temporary file and renamed.
 #[pyfunction]
-#[pyo3(signature = (site, url_prefix, out, *, layout="auto"))]
+#[pyo3(signature = (site, url_prefix, out, *, layout=None),
+    text_signature = "(site, url_prefix, out, *, layout='auto')")]
 pub fn offline_mirror(
     py: Python<'_>,
-    site: PathBuf,
-    url_prefix: &str,
-    out: PathBuf,
-    layout: &str,
-) -> PyResult<(usize, usize)> {
+    site: &Bound<'_, PyAny>,
+    url_prefix: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
+    layout: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Summary> {
+    let site = arg::path("site", site)?;
+    let url_prefix = arg::text("url_prefix", url_prefix)?;
+    let out = arg::path("out", out)?;
+    let layout = arg::text_or("layout", layout, "auto")?;
     // Empty: refused by the library's rule too; said here with what
     // offline_mirror wants, the URL the site was crawled from.
     if url_prefix.trim().is_empty() {
@@ -188,7 +224,7 @@ pub fn offline_mirror(
         )));
     }
     // The library's one rule for a URL prefix, as `--url-prefix` applies it.
-    let prefix = linkbase::options::check_url_prefix(url_prefix, linkbase::Profile::default())
+    let prefix = linkbase::options::check_url_prefix(&url_prefix, linkbase::Profile::default())
         .map_err(|problem| BaseError::new_err(problem.render(|_| "url_prefix")))?;
     // Not reached: check_base refuses what the url crate cannot parse.
     if linkbase::offline::key(&prefix).is_none() {
@@ -197,7 +233,7 @@ pub fn offline_mirror(
              {PREFIX_REMEDY}"
         )));
     }
-    let (hosts, windows) = parse_layout(layout)?;
+    let (hosts, windows) = parse_layout(&layout)?;
     let site_real = site
         .canonicalize()
         .map_err(|e| Error::new_err(format!("{}: {e}", site.display())))?;
@@ -209,8 +245,10 @@ pub fn offline_mirror(
             site.display()
         )));
     }
-    py.detach(|| write_mirror(&site, &prefix, &out, hosts, windows))
-        .map_err(Error::new_err)
+    let (files, tally) = py
+        .detach(|| write_mirror(&site, &prefix, &out, hosts, windows))
+        .map_err(Error::new_err)?;
+    Ok(tally.summary(py, "offline_mirror", 0)?.mirror(files))
 }
 
 fn parse_layout(text: &str) -> PyResult<(Option<bool>, Option<bool>)> {
@@ -258,7 +296,7 @@ fn write_mirror(
     out: &Path,
     hosts: Option<bool>,
     windows: Option<bool>,
-) -> Result<(usize, usize), String> {
+) -> Result<(u64, Tally), String> {
     let fail = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
     let mut files = Vec::new();
     walk(site, site, &mut files).map_err(|e| fail(site, e))?;
@@ -280,21 +318,23 @@ fn write_mirror(
         .collect();
     let held = mirror(prefix, &listed, layout, true);
     let copy = Arc::new(held.copy);
-    let mut rewritten = 0;
+    let mut tally = Tally::default();
     for (((file, format), url), name) in listed.iter().zip(held.urls).zip(&held.files) {
         let from = site.join(file);
         let to = out.join(name);
         let bytes = std::fs::read(&from).map_err(|e| fail(&from, e))?;
         let content = match (format, url) {
             (Some(format), Some(url)) => {
-                let mut options = linkbase::Options::new();
-                options.url = Some(url);
-                options.format = *format;
-                options.offline = Some(Document::new(copy.clone(), name.as_str()));
-                rewritten += 1;
-                linkbase::rewrite(&bytes, &options, Some(file))
-                    .output
-                    .into_owned()
+                let settings = Settings {
+                    url: Some(url),
+                    format: *format,
+                    offline: Some(Document::new(copy.clone(), name.as_str())),
+                    ..Settings::default()
+                };
+                let rewritten = linkbase::rewrite(&bytes, &settings.options(), Some(file));
+                tally.documents += 1;
+                tally.report(&rewritten.report, Some(file));
+                rewritten.output.into_owned()
             }
             _ => bytes,
         };
@@ -304,7 +344,7 @@ fn write_mirror(
     copy.write_map(&mut map).expect("in memory");
     let at = out.join("urls.tsv");
     write_atomic(&at, &map).map_err(|e| fail(&at, e))?;
-    Ok((files.len(), rewritten))
+    Ok((files.len() as u64, tally))
 }
 
 fn head(path: &Path) -> Option<Vec<u8>> {
@@ -331,31 +371,42 @@ fn write_atomic(to: &Path, content: &[u8]) -> std::io::Result<()> {
     written
 }
 
-/// Make the web archives `archives` (paths of `.warc`, `.warc.gz`,
-/// `.warc.zst` and `.wacz` files) one offline copy in the folder `out`
-/// (new or empty), as `linkbase offline ARCHIVE... -o OUT`: each captured
-/// URL one file, its pages and style sheets rewritten, `out/index.html`
-/// (a start page) and `out/urls.tsv`. `at`: where a URL has several
-/// captures, the one closest to this timestamp (as `--at`), else the latest.
-/// Returns the summary as a dict (the command line's counts, `problems`
-/// and `notes`); what the archives lack or break is in `problems`, not
+/// Make the web archives `archives` (a path, or a list of paths, of
+/// `.warc`, `.warc.gz`, `.warc.zst` and `.wacz` files) one offline copy in
+/// the folder `out` (new or empty), as `linkbase offline ARCHIVE... -o
+/// OUT`: each captured URL one file, its pages and style sheets rewritten,
+/// `out/index.html` (a start page) and `out/urls.tsv`. `at`: where a URL
+/// has several captures, the one closest to this timestamp (as `--at`),
+/// else the latest. Returns the `Summary` (the command line's counts and
+/// `problems`); what the archives lack or break is in `problems`, not
 /// raised.
 #[pyfunction]
-#[pyo3(signature = (archives, out, *, at=None, max_record=256 << 20, profile="rfc3986",
-    attributes=Vec::new()))]
-pub fn offline_archive<'py>(
-    py: Python<'py>,
-    archives: Vec<PathBuf>,
-    out: PathBuf,
-    at: Option<&str>,
-    max_record: u64,
-    profile: &str,
-    attributes: Vec<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (archives, out, *, at=None, max_record=None, profile=None,
+    attributes=None),
+    text_signature = "(archives, out, *, at=None, max_record=268435456, profile='rfc3986', \
+    attributes=())")]
+pub fn offline_archive(
+    py: Python<'_>,
+    archives: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
+    at: Option<&Bound<'_, PyAny>>,
+    max_record: Option<&Bound<'_, PyAny>>,
+    profile: Option<&Bound<'_, PyAny>>,
+    attributes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Summary> {
+    let archives = arg::paths("archives", archives)?;
+    let out = arg::path("out", out)?;
+    let at = arg::opt_text("at", at)?;
+    let max_record = arg::opt_size("max_record", max_record)?.unwrap_or(256 << 20);
+    let settings = Settings {
+        profile: crate::options::profile(&arg::text_or("profile", profile, "rfc3986")?)?,
+        attributes: arg::texts("attributes", attributes)?,
+        ..Settings::default()
+    };
     if archives.is_empty() {
         return Err(PyValueError::new_err("archives: give at least one archive"));
     }
-    let at = match at {
+    let at = match at.as_deref() {
         None => None,
         Some(text) => Some(linkbase::warc::captures::seconds_of(text).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -378,27 +429,31 @@ pub fn offline_archive<'py>(
             out.display()
         )));
     }
-    let mut options = linkbase::Options::new();
-    options.profile = crate::options::profile(profile)?;
-    options.extra_attributes = attributes;
     let mut how = linkbase::archive_copy::ArchiveCopy::default();
     how.at = at;
     how.max_record = max_record;
-    how.options = options;
-    let summary = py
-        .detach(|| linkbase::archive_copy::write_copy(&archives, &out, &how))
+    how.options = settings.options();
+    let mut tally = Tally::default();
+    let copy = py
+        .detach(|| {
+            linkbase::archive_copy::write_copy_reporting(&archives, &out, &how, &mut |written| {
+                tally.count(&written.report.counts);
+                Ok(())
+            })
+        })
         .map_err(|e| Error::new_err(e.to_string()))?;
-    let dict = PyDict::new(py);
-    dict.set_item("records", summary.records)?;
-    dict.set_item("files", summary.files)?;
-    dict.set_item("documents", summary.documents)?;
-    dict.set_item("redirects", summary.redirects)?;
-    dict.set_item("links", summary.links)?;
-    dict.set_item("pages", summary.pages)?;
-    dict.set_item("not_web", summary.not_web)?;
-    dict.set_item("problems", summary.problems)?;
-    dict.set_item("notes", summary.notes)?;
-    dict.set_item("unlisted_problems", summary.unlisted_problems)?;
-    dict.set_item("unlisted_notes", summary.unlisted_notes)?;
-    Ok(dict)
+    // The copy's problems and notes are its own lines (each naming its
+    // URL), the documents' among them.
+    tally.documents = copy.documents;
+    for line in &copy.problems {
+        tally.problem(Severity::Error, || Problem::line("error", line.clone()));
+    }
+    for line in &copy.notes {
+        tally.problem(Severity::Warning, || Problem::line("warning", line.clone()));
+    }
+    tally.unlisted(copy.unlisted_problems, copy.unlisted_notes);
+    let records = copy.records.values().sum();
+    Ok(tally
+        .summary(py, "offline_archive", records)?
+        .archive(&copy))
 }

@@ -1,6 +1,9 @@
 //! The keyword arguments of the Python functions, read into linkbase's
-//! [`Options`], and the library's errors as Python exceptions.
+//! [`Options`] (made in one place, [`Settings::options`]), and the
+//! library's errors as Python exceptions.
 
+use crate::arg;
+use linkbase::offline::Document;
 use linkbase::{report::Setting, Format, Options, Profile};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -45,35 +48,89 @@ pub fn charset(label: &str) -> PyResult<&'static encoding_rs::Encoding> {
     })
 }
 
-/// The keyword arguments every entry point shares.
-pub struct Args<'a> {
+/// Everything a call sets of linkbase's [`Options`], read from its
+/// arguments and checked. [`Settings::options`] is the one place the
+/// package makes an `Options`.
+#[derive(Clone, Default)]
+pub struct Settings {
+    /// `url=`: the retrieval URL, checked by the library's rule.
     pub url: Option<String>,
-    pub format: &'a str,
-    pub profile: &'a str,
-    pub charset: Option<&'a str>,
+    pub format: Format,
+    pub profile: Profile,
+    pub charset: Option<&'static encoding_rs::Encoding>,
     pub absolutize_fragments: bool,
+    /// `attributes=`: more attributes to rewrite.
     pub attributes: Vec<String>,
     pub force: bool,
+    /// A record per link kept during the rewrite.
+    pub keep_link_records: bool,
+    /// The document of an offline copy being rewritten.
+    pub offline: Option<Document>,
 }
 
-impl Args<'_> {
-    /// The library's options for these arguments.
-    pub fn options(&self) -> PyResult<Options> {
+impl Settings {
+    /// The library's options for these settings: the one place the
+    /// package makes an [`Options`].
+    pub fn options(&self) -> Options {
         let mut options = Options::new();
-        options.profile = profile(self.profile)?;
-        // The library's one rule for a retrieval URL, as the command line's
-        // `--url` applies it: refused before any work, saying why.
-        if let Some(url) = self.url.as_deref() {
-            linkbase::check_base(url, options.profile)
-                .map_err(|problem| BaseError::new_err(problem.render(python_term)))?;
-            options.url = Some(url.trim().to_string());
-        }
-        options.format = format(self.format)?;
-        options.charset = self.charset.map(charset).transpose()?;
+        options.profile = self.profile;
+        options.url = self.url.clone();
+        options.format = self.format;
+        options.charset = self.charset;
         options.absolutize_fragments = self.absolutize_fragments;
         options.extra_attributes = self.attributes.clone();
         options.force = self.force;
-        Ok(options)
+        options.keep_link_records = self.keep_link_records;
+        options.offline = self.offline.clone();
+        options
+    }
+
+    /// `url=` for these settings' profile: the library's one rule for a
+    /// retrieval URL, as the command line's `--url` applies it, refused
+    /// before any work, saying why (set `profile` first).
+    pub fn set_url(&mut self, url: Option<String>) -> PyResult<()> {
+        if let Some(url) = url.as_deref() {
+            linkbase::check_base(url, self.profile)
+                .map_err(|problem| BaseError::new_err(problem.render(python_term)))?;
+        }
+        self.url = url.map(|url| url.trim().to_string());
+        Ok(())
+    }
+}
+
+/// The keyword arguments of `rewrite`, `links`, `explain` and
+/// `OfflineCopy.rewrite`, as given (`None`: left out).
+pub struct Given<'a, 'py> {
+    pub url: Option<&'a Bound<'py, PyAny>>,
+    pub format: Option<&'a Bound<'py, PyAny>>,
+    pub profile: Option<&'a Bound<'py, PyAny>>,
+    pub charset: Option<&'a Bound<'py, PyAny>>,
+    pub absolutize_fragments: Option<&'a Bound<'py, PyAny>>,
+    pub attributes: Option<&'a Bound<'py, PyAny>>,
+    pub force: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl Given<'_, '_> {
+    /// The settings these arguments make, each read and checked.
+    pub fn settings(&self) -> PyResult<Settings> {
+        let mut settings = Settings {
+            profile: profile(&arg::text_or("profile", self.profile, "rfc3986")?)?,
+            format: format(&arg::text_or("format", self.format, "auto")?)?,
+            charset: arg::opt_text("charset", self.charset)?
+                .as_deref()
+                .map(charset)
+                .transpose()?,
+            absolutize_fragments: arg::flag(
+                "absolutize_fragments",
+                self.absolutize_fragments,
+                false,
+            )?,
+            attributes: arg::texts("attributes", self.attributes)?,
+            force: arg::flag("force", self.force, false)?,
+            ..Settings::default()
+        };
+        settings.set_url(arg::opt_text("url", self.url)?)?;
+        Ok(settings)
     }
 }
 

@@ -169,6 +169,20 @@ impl Problem {
 }
 
 impl Problem {
+    /// A problem given as one line, `severity` `error` or `warning`.
+    pub fn line(severity: &'static str, message: String) -> Problem {
+        Problem {
+            severity,
+            message,
+            part: None,
+        }
+    }
+
+    /// The message said of `within` (a file, a URL): `within: message`.
+    pub fn prefix(&mut self, within: &str) {
+        self.message = format!("{within}: {}", self.message);
+    }
+
     pub fn new(problem: &linkbase::report::Problem) -> Problem {
         Problem {
             severity: match problem.severity {
@@ -197,11 +211,23 @@ pub struct Counts {
 
 #[pymethods]
 impl Counts {
-    fn __repr__(&self) -> String {
+    pub(crate) fn __repr__(&self) -> String {
         format!(
             "Counts(rewritten={}, left={}, no_base={}, failed={})",
             self.rewritten, self.left, self.no_base, self.failed
         )
+    }
+}
+
+impl Counts {
+    /// The library's counts.
+    pub fn of(c: &linkbase::report::Counts) -> Counts {
+        Counts {
+            rewritten: c.rewritten,
+            left: c.left,
+            no_base: c.no_base,
+            failed: c.failed,
+        }
     }
 }
 
@@ -218,10 +244,10 @@ pub(crate) enum Records {
 }
 
 /// A rewrite to run again, with link records kept, for its records: the
-/// input (borrowed from Python, not copied), the options, the name.
+/// input (borrowed from Python, not copied), the settings, the name.
 pub(crate) struct Rerun {
     pub(crate) input: crate::Input,
-    pub(crate) options: linkbase::Options,
+    pub(crate) settings: crate::options::Settings,
     pub(crate) name: Option<String>,
 }
 
@@ -229,9 +255,13 @@ impl Rerun {
     /// The `Link`s of the input: the same rewrite, the records kept (the
     /// library is deterministic: the same values, outcomes and counts).
     fn links(&self) -> Vec<Link> {
-        let mut options = self.options.clone();
-        options.keep_link_records = true;
-        let out = linkbase::rewrite(self.input.bytes(), &options, self.name.as_deref());
+        let mut settings = self.settings.clone();
+        settings.keep_link_records = true;
+        let out = linkbase::rewrite(
+            self.input.bytes(),
+            &settings.options(),
+            self.name.as_deref(),
+        );
         links(out.report.links, self.input.text())
     }
 }
@@ -321,12 +351,7 @@ impl Report {
         let has_errors = report.has_errors();
         let problems: Vec<Problem> = report.problems.iter().map(Problem::new).collect();
         Ok(Report {
-            counts: Counts {
-                rewritten: c.rewritten,
-                left: c.left,
-                no_base: c.no_base,
-                failed: c.failed,
-            },
+            counts: Counts::of(&c),
             records: Mutex::new(records),
             links_count,
             links: PyOnceLock::new(),

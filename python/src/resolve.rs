@@ -1,5 +1,6 @@
 //! Reference resolution alone: `resolve` and a parsed `Base`.
 
+use crate::arg;
 use crate::options::{profile, BaseError, ResolveError};
 use pyo3::prelude::*;
 
@@ -15,10 +16,26 @@ fn resolve_error(e: linkbase::resolve::ResolveError) -> PyErr {
 /// `relative-url-01`). Raises `BaseError` (a `ValueError`) when `base` is
 /// not absolute, `ResolveError` when the reference cannot be resolved.
 #[pyfunction]
-#[pyo3(signature = (base, reference, profile="rfc3986"))]
-pub fn resolve(base: &str, reference: &str, profile: &str) -> PyResult<String> {
-    let profile = self::profile(profile)?;
-    linkbase::resolve(base, reference, profile).map_err(resolve_error)
+#[pyo3(signature = (base, reference, profile=None),
+    text_signature = "(base, reference, profile='rfc3986')")]
+pub fn resolve(
+    base: &Bound<'_, PyAny>,
+    reference: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let base = arg::borrowed("base", base)?;
+    let reference = arg::borrowed("reference", reference)?;
+    let profile = profile_arg(profile)?;
+    linkbase::resolve(&base, &reference, profile).map_err(resolve_error)
+}
+
+/// The `profile=` argument.
+fn profile_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<linkbase::Profile> {
+    // Left out (or `None`): the default, without reading a name.
+    match value.filter(|v| !v.is_none()) {
+        None => Ok(linkbase::Profile::default()),
+        Some(name) => self::profile(&arg::text("profile", name)?),
+    }
 }
 
 /// A base URL parsed once, for resolving many references against it.
@@ -32,11 +49,12 @@ impl Base {
     /// Parse `url` as a base under `profile`; raises `BaseError` (a
     /// `ValueError`) when it cannot be one.
     #[new]
-    #[pyo3(signature = (url, profile="rfc3986"))]
-    fn new(url: &str, profile: &str) -> PyResult<Base> {
-        let profile = self::profile(profile)?;
+    #[pyo3(signature = (url, profile=None), text_signature = "(url, profile='rfc3986')")]
+    fn new(url: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> PyResult<Base> {
+        let url = arg::text("url", url)?;
+        let profile = profile_arg(profile)?;
         let base =
-            linkbase::Base::parse(url, profile).map_err(|e| BaseError::new_err(e.to_string()))?;
+            linkbase::Base::parse(&url, profile).map_err(|e| BaseError::new_err(e.to_string()))?;
         Ok(Base { base })
     }
 
@@ -59,25 +77,31 @@ impl Base {
     }
 
     /// `reference` resolved against this base; raises `ResolveError`.
-    fn resolve(&self, reference: &str) -> PyResult<String> {
+    fn resolve(&self, reference: &Bound<'_, PyAny>) -> PyResult<String> {
+        let reference = arg::borrowed("reference", reference)?;
         self.base
-            .resolve(reference)
+            .resolve(&reference)
             .map(|r| r.url.into_owned())
             .map_err(resolve_error)
     }
 
     /// Does `reference` denote the current document (`#s`, the empty
     /// reference)? Raises `ResolveError` as `resolve` does.
-    fn is_same_document(&self, reference: &str) -> PyResult<bool> {
+    fn is_same_document(&self, reference: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let reference = arg::borrowed("reference", reference)?;
         self.base
-            .resolve(reference)
+            .resolve(&reference)
             .map(|r| r.same_document)
             .map_err(resolve_error)
     }
 
     /// Every reference of `references` resolved, in order, the GIL
     /// released; raises `ResolveError` for the first that cannot be.
-    fn resolve_all(&self, py: Python<'_>, references: Vec<String>) -> PyResult<Vec<String>> {
+    fn resolve_all(&self, py: Python<'_>, references: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        if references.is_none() {
+            return Err(arg::wrong("references", "a list of str", references));
+        }
+        let references = arg::texts("references", Some(references))?;
         let base = &self.base;
         py.detach(|| {
             references

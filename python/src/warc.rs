@@ -3,10 +3,12 @@
 //! linkbase works (and taken back only to call the file objects' `read`
 //! and `write`).
 
-use crate::options::{profile, Args, WarcError};
+use crate::arg;
+use crate::options::{Given, WarcError};
 use crate::report::Report;
+use crate::summary::{Summary, Tally};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyBytes;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -91,11 +93,20 @@ enum Place {
 }
 
 impl Place {
-    fn of(obj: &Bound<'_, PyAny>) -> Place {
-        match obj.extract::<PathBuf>() {
-            Ok(path) => Place::Path(path),
-            Err(_) => Place::File(obj.clone().unbind()),
+    /// The argument `name`: a path, or an object with the file method
+    /// `method` (`read` for the input, `write` for the output).
+    fn of(name: &str, obj: &Bound<'_, PyAny>, method: &str) -> PyResult<Place> {
+        if let Ok(path) = arg::path(name, obj) {
+            return Ok(Place::Path(path));
         }
+        if obj.hasattr(method)? {
+            return Ok(Place::File(obj.clone().unbind()));
+        }
+        Err(arg::wrong(
+            name,
+            &format!("a path (str or os.PathLike) or a binary file object (with {method}())"),
+            obj,
+        ))
     }
 }
 
@@ -146,35 +157,6 @@ impl Record {
     }
 }
 
-/// Counts over one WARC.
-#[pyclass(frozen, get_all, module = "linkbase.warc")]
-pub struct Summary {
-    /// Records read (broken ones included).
-    records: u64,
-    /// Conversion records written.
-    conversions: u64,
-    /// Records rewritten with nothing to change.
-    unchanged: u64,
-    /// Records passed over, by reason (`request`, `revisit`, `truncated`…).
-    passed: Py<PyDict>,
-    /// Broken records.
-    broken: u64,
-    /// Links rewritten.
-    links: u64,
-    /// Problems reported.
-    problems: u64,
-}
-
-#[pymethods]
-impl Summary {
-    fn __repr__(&self) -> String {
-        format!(
-            "Summary(records={}, conversions={}, unchanged={}, broken={}, links={}, problems={})",
-            self.records, self.conversions, self.unchanged, self.broken, self.links, self.problems
-        )
-    }
-}
-
 fn outcome_name(outcome: &linkbase::warc::RecordOutcome) -> String {
     match outcome {
         linkbase::warc::RecordOutcome::Converted => "converted".into(),
@@ -190,41 +172,60 @@ fn outcome_name(outcome: &linkbase::warc::RecordOutcome) -> String {
 /// records in `dst`: one per response or resource whose payload changed,
 /// each payload rewritten against its `WARC-Target-URI`. `src` and `dst`
 /// are paths or binary file objects; memory is bounded by the largest
-/// record (`max_record`, 256 MiB by default), never the archive.
+/// record (`max_record`, 256 MiB by default), never the archive. Returns
+/// the `Summary` (`records`, `documents`, `conversions`, `unchanged`,
+/// `passed`, `broken`, the `counts` of the links, `problems`).
 #[pyfunction]
-#[pyo3(signature = (src, dst, *, profile="rfc3986", absolutize_fragments=false,
-    attributes=Vec::new(), force=false, gzip=None, date=None, max_record=None, name=None,
-    file_name=None, on_record=None))]
+#[pyo3(signature = (src, dst, *, profile=None, absolutize_fragments=None,
+    attributes=None, force=None, gzip=None, date=None, max_record=None, name=None,
+    file_name=None, on_record=None),
+    text_signature = "(src, dst, *, profile='rfc3986', absolutize_fragments=False, \
+    attributes=(), force=False, gzip=None, date=None, max_record=None, name=None, \
+    file_name=None, on_record=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn convert(
     py: Python<'_>,
     src: &Bound<'_, PyAny>,
     dst: &Bound<'_, PyAny>,
-    profile: &str,
-    absolutize_fragments: bool,
-    attributes: Vec<String>,
-    force: bool,
-    gzip: Option<bool>,
-    date: Option<String>,
-    max_record: Option<u64>,
-    name: Option<String>,
-    file_name: Option<String>,
-    on_record: Option<Py<PyAny>>,
+    profile: Option<&Bound<'_, PyAny>>,
+    absolutize_fragments: Option<&Bound<'_, PyAny>>,
+    attributes: Option<&Bound<'_, PyAny>>,
+    force: Option<&Bound<'_, PyAny>>,
+    gzip: Option<&Bound<'_, PyAny>>,
+    date: Option<&Bound<'_, PyAny>>,
+    max_record: Option<&Bound<'_, PyAny>>,
+    name: Option<&Bound<'_, PyAny>>,
+    file_name: Option<&Bound<'_, PyAny>>,
+    on_record: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Summary> {
-    self::profile(profile)?;
-    let args = Args {
+    let (src, dst) = (
+        Place::of("src", src, "read")?,
+        Place::of("dst", dst, "write")?,
+    );
+    let mut settings = Given {
         url: None,
-        format: "warc",
+        format: None,
         profile,
         charset: None,
         absolutize_fragments,
         attributes,
         force,
+    }
+    .settings()?;
+    settings.format = linkbase::Format::Warc;
+    let gzip = arg::opt_flag("gzip", gzip)?;
+    let date = arg::opt_text("date", date)?;
+    let max_record = arg::opt_size("max_record", max_record)?;
+    let name = arg::opt_text("name", name)?;
+    let file_name = arg::opt_text("file_name", file_name)?;
+    let on_record = match on_record.filter(|f| !f.is_none()) {
+        None => None,
+        Some(f) if f.is_callable() => Some(f.clone().unbind()),
+        Some(f) => return Err(arg::wrong("on_record", "a callable or None", f)),
     };
-    let mut options = args.options()?;
     // Each record's links go to `on_record`; without it only counts are kept.
-    options.keep_link_records = on_record.is_some();
-    let (src, dst) = (Place::of(src), Place::of(dst));
+    settings.keep_link_records = on_record.is_some();
+    let options = settings.options();
     let mut warc = linkbase::warc::WarcOptions::new();
     if let Some(date) = date {
         warc.date = date;
@@ -265,8 +266,11 @@ pub fn convert(
     };
     let output = BufWriter::with_capacity(CHUNK, output);
     let mut callback_error: Option<PyErr> = None;
+    let mut tally = Tally::default();
     let result = py.detach(|| {
         linkbase::warc::convert(input, output, &options, &warc, name.as_deref(), |record| {
+            // Problems name the record as their part.
+            tally.report(&record.report, None);
             let Some(callback) = &on_record else { return };
             if callback_error.is_some() {
                 return;
@@ -305,19 +309,10 @@ pub fn convert(
         return Err(e);
     }
     let summary = result.map_err(|e| py_error(e, "WARC"))?;
-    let passed = PyDict::new(py);
-    for (key, count) in &summary.passed {
-        passed.set_item(key, count)?;
-    }
-    Ok(Summary {
-        records: summary.records,
-        conversions: summary.conversions,
-        unchanged: summary.unchanged,
-        passed: passed.unbind(),
-        broken: summary.broken,
-        links: summary.links,
-        problems: summary.problems,
-    })
+    tally.documents = summary.conversions + summary.unchanged;
+    Ok(tally
+        .summary(py, "warc.convert", summary.records)?
+        .conversion(&summary))
 }
 
 /// Does the buffered input start with a gzip member?

@@ -65,8 +65,13 @@ def test_a_mirror_folder_made_offline(tmp_path):
     (site / "img.png").write_bytes(b"\x89PNG\r\n")
     before = {p: p.read_bytes() for p in site.rglob("*")}
     out = tmp_path / "copy"
-    files, rewritten = linkbase.offline_mirror(tmp_path / "site", "http://h.test/", out)
-    assert (files, rewritten) == (4, 3)
+    summary = linkbase.offline_mirror(tmp_path / "site", "http://h.test/", out)
+    assert (summary.files, summary.documents) == (4, 3)
+    # The links, by hand: in index.html the style sheet and the page open
+    # their files, the other host's URL is left absolute; the style sheet's
+    # /img.png and the page's / open their files.
+    assert (summary.counts.rewritten, summary.counts.left, summary.counts.failed) == (4, 1, 0)
+    assert summary.problems == [] and not summary.has_errors
     assert {p: p.read_bytes() for p in site.rglob("*")} == before
     index = (out / "h.test/index.html").read_text()
     assert index == (
@@ -177,12 +182,16 @@ def test_a_warc_written_by_warcio_made_offline(tmp_path):
     before = warc.read_bytes()
     out = tmp_path / "copy"
     summary = linkbase.offline_archive([warc], out)
-    assert summary["records"] == types
-    assert summary["problems"] == []
+    assert summary.record_types == types
+    assert summary.records == sum(types.values())
+    assert summary.problems == [] and not summary.has_errors
     # Five URLs with a payload (the revisit is a.css's latest capture, its
     # payload the original's), one redirect, the two HTML captures listed.
-    assert (summary["files"], summary["redirects"], summary["pages"]) == (5, 1, 2)
-    assert summary["documents"] == 3  # two pages and the style sheet
+    assert (summary.files, summary.redirects, summary.pages) == (5, 1, 2)
+    assert summary.documents == 3  # two pages and the style sheet
+    # The home page's a.css, img.png, old, notes.txt (files of the copy)
+    # and /missing (made absolute), the style sheet's img.png; #top left.
+    assert (summary.counts.rewritten, summary.counts.left, summary.counts.failed) == (6, 1, 0)
     files = url_map(out)
     # The naming rule (docs/offline.md): a directory URL is index.html, a
     # 301's own name is a page (old.html), a link to it opens its target.
@@ -241,9 +250,11 @@ def expected_rows():
 def test_the_capture_fixtures_made_offline(tmp_path, archive, at):
     out = tmp_path / "copy"
     summary = linkbase.offline_archive([ARCHIVES / archive], out, at=at)
-    # The revisit whose original is in no archive is the one problem.
-    assert len(summary["problems"]) == 1, summary["problems"]
-    assert "orphan.css" in summary["problems"][0]
+    # The revisit whose original is in no archive is the one error.
+    errors = [p for p in summary.problems if p.severity == "error"]
+    assert len(errors) == 1, summary.problems
+    assert "orphan.css" in errors[0].message
+    assert summary.has_errors
     files = url_map(out)
     # The latest capture's rows, and at `at` its own rows where it has them
     # (the other URLs have one capture, or captures with one payload).
@@ -263,7 +274,7 @@ def test_the_capture_fixtures_made_offline(tmp_path, archive, at):
         with zipfile.ZipFile(ARCHIVES / archive) as z:
             listed = [json.loads(l) for l in z.read("pages/pages.jsonl").splitlines()[1:]]
         assert "http://example.test/page.html" not in [p["url"] for p in listed]
-        assert summary["pages"] == len(listed) + 1
+        assert summary.pages == len(listed) + 1
         start = (out / "index.html").read_text()
         urls = [p["url"] for p in listed] + ["http://example.test/page.html"]
         positions = [start.index(f'<a href="{html.escape(files[url])}">') for url in urls]
@@ -280,7 +291,8 @@ def test_a_page_without_html_in_its_name_gets_it_in_the_copy(tmp_path):
     (site / "index.html").write_text('<a href="page.php?id=1">p</a>')
     (site / "page.php?id=1").write_text('<!DOCTYPE html><a href="/">home</a>')
     out = tmp_path / "copy"
-    assert linkbase.offline_mirror(tmp_path / "site", "http://h.test/", out) == (2, 2)
+    summary = linkbase.offline_mirror(tmp_path / "site", "http://h.test/", out)
+    assert (summary.files, summary.documents) == (2, 2)
     assert sorted(p.name for p in (out / "h.test").iterdir()) == ["index.html", "page.php?id=1.html"]
     assert (out / "h.test/index.html").read_text() == '<a href="page.php%3Fid=1.html">p</a>'
     assert opens("h.test/index.html", "page.php%3Fid=1.html") == "h.test/page.php?id=1.html"
