@@ -43,7 +43,7 @@ pub fn run() -> i32 {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument && base_given() => {
             // `--base` is what a user types for the base URL: clap would
-            // suggest `--charset` (issue 31).
+            // suggest `--charset`.
             eprintln!("linkbase: error: there is no --base: the URL a document was retrieved from is --url URL (--url-prefix URL for a folder); a document's own <base href> still comes first (docs/bases.md)");
             return EXIT_USAGE;
         }

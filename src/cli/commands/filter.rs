@@ -1,4 +1,4 @@
-//! `--filter`: linkbase as a mail filter (issue 32). One message on
+//! `--filter`: linkbase as a mail filter. One message on
 //! standard input, one on standard output, and an exit status a mail
 //! transfer agent can act on: 0 whenever the whole message was written —
 //! the rewritten one, or the original unchanged when it could not be

@@ -187,6 +187,6 @@ impl JobResult {
 }
 
 /// Why a message's relative links have no base, and what a mail user can
-/// do (a URL prefix means nothing for a message: issue 31).
+/// do (a URL prefix means nothing for a message).
 pub const MESSAGE_WITHOUT_BASE: &str =
     "no absolute Content-Base or Content-Location in the message to resolve against";

@@ -174,7 +174,7 @@ impl Totals {
     pub fn show_summary(&self, inputs: usize, settings: &Settings) -> bool {
         // One input written to a file (`-o FILE`, `-i`) says what it did
         // too when someone watches (standard error a terminal): nothing
-        // else would show it (issue 31). To standard output the document
+        // else would show it. To standard output the document
         // itself shows it.
         let watched_file_run = settings.preview.writes()
             && matches!(

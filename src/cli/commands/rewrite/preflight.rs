@@ -24,7 +24,7 @@ pub fn check(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError> {
 /// rewritten in place already has one, the whole run is refused, naming the
 /// first (and how many more). A file that would not change is not in the
 /// way: it is not written, nor is its backup (a second run over the same
-/// files passes, saying there was nothing to change in them: issue 31).
+/// files passes, saying there was nothing to change in them).
 /// `--backup-mode numbered` is never in the way.
 fn check_backups(settings: &Settings, entries: &[Entry]) -> Result<(), UsageError> {
     let Some(backup) = settings.backup() else {
