@@ -4,22 +4,32 @@
 //! its layer — to be rewritten ([`rewrite`], [`plan_rewrite`]) or explained
 //! ([`explain`]) by the same path. (Named `document` before issue 23.)
 
+use crate::context::DocumentContext;
 pub use crate::non_archive::{PlannedRewrite, Rewrite};
 use crate::options::{Format, Options};
 use crate::report::{Explanation, Location, Report, Severity};
 
-/// The format `input` is read as: [`Options::format`], or when that is
-/// [`Format::Auto`] the one [`crate::detect`] decides (with the retrieval
-/// URL), its note (read otherwise than its name says) reported as a warning.
-fn format_of(input: &[u8], options: &Options, name: Option<&str>, report: &mut Report) -> Format {
-    if options.format != Format::Auto {
-        return options.format;
+/// The context of `input` (named `name`) with the format it is read as:
+/// `ctx`'s, or when that is [`Format::Auto`] the one [`crate::detect`]
+/// decides (with the retrieval URL), its note (read otherwise than its name
+/// says) reported as a warning.
+fn detected<'a>(
+    input: &[u8],
+    ctx: DocumentContext<'a>,
+    name: Option<&str>,
+    report: &mut Report,
+) -> DocumentContext<'a> {
+    if ctx.format != Format::Auto {
+        return ctx;
     }
-    let found = crate::detect::detect(input, name, options.url.as_deref());
+    let found = crate::detect::detect(input, name, ctx.url);
     if let Some(note) = found.note {
-        report.problem(&Location::file(name), Severity::Warning, note);
+        report.problem(ctx.location, Severity::Warning, note);
     }
-    found.format
+    DocumentContext {
+        format: found.format,
+        ..ctx
+    }
 }
 
 /// Rewrite one input. Never fails: whatever cannot be processed is left as
@@ -35,14 +45,16 @@ pub fn plan_rewrite<'a>(
     options: &Options,
     name: Option<&str>,
 ) -> PlannedRewrite<'a> {
+    let location = Location::file(name);
     let mut detected = Report::new(options.keep_link_records);
-    let format = format_of(input, options, name, &mut detected);
-    if format == Format::Warc {
+    let ctx = DocumentContext::for_input(options, &location);
+    let ctx = self::detected(input, ctx, name, &mut detected);
+    if ctx.format == Format::Warc {
         let (output, warc_report, _) = crate::warc::convert_to_vec(input, options, name);
         detected.merge(warc_report);
         return PlannedRewrite::whole(input, output, detected);
     }
-    let mut planned = crate::non_archive::plan(input, format, options, name);
+    let mut planned = crate::non_archive::plan(input, &ctx);
     if !detected.problems.is_empty() {
         // The detection's note first, as the first thing said of the input.
         detected.merge(std::mem::replace(
@@ -76,8 +88,13 @@ pub fn plan_rewrite<'a>(
 pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanation {
     let location = Location::file(name);
     let mut report = Report::new(false);
-    let format = format_of(input, options, name, &mut report);
-    if format == Format::Warc {
+    let ctx = detected(
+        input,
+        DocumentContext::for_input(options, &location),
+        name,
+        &mut report,
+    );
+    if ctx.format == Format::Warc {
         let text = crate::warc::explain::explain_warc(input, options, name, &mut report)
             .unwrap_or_else(|e| {
                 report.problem(&location, Severity::Error, e.to_string());
@@ -89,7 +106,7 @@ pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanati
             report,
         };
     }
-    let parts = crate::non_archive::explain(input, format, options, &location, &mut report);
+    let parts = crate::non_archive::explain(input, &ctx, &mut report);
     Explanation {
         text: crate::report::render_parts(&parts, &crate::base::BaseRule::label),
         parts,

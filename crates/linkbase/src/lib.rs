@@ -99,6 +99,13 @@
 //!   backwards), and the link text from one file to another.
 //! - `options`: what was asked (the one [`Options`] value, the retrieval
 //!   base it gives, the offline copy a document belongs to).
+//! - `context`: what is known about one document before it is read (the
+//!   one `DocumentContext`: the run's options, the input's retrieval URL,
+//!   format, transport charset, `Content-Location` and offline copy, the
+//!   base from outside, where it is), and the context of each document
+//!   inside it (a WARC record's payload, a MIME part, a feed's content, an
+//!   `iframe srcdoc`), derived without copying. Every format's layer is
+//!   handed one.
 //! - `policy`: what happens to one URL-bearing value (left alone, resolved,
 //!   reported) — one place for every layer; under the default profile and
 //!   `whatwg` a rewritten value leads where a browser went from the original.
@@ -142,6 +149,7 @@ pub mod archive_copy;
 pub mod base;
 mod base64;
 mod by_format;
+mod context;
 mod css;
 pub mod detect;
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! One options value shared by the library and the command line.
 
 use crate::base::{establish, BaseRule, EstablishedBase, Unusable};
-use crate::report::{Location, Message, Report, Setting, Severity};
+use crate::report::{Message, Setting};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
@@ -53,24 +53,6 @@ impl Options {
     /// Options with the defaults: `rfc3986`, no retrieval URL, auto format.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// The retrieval base (rule 5.3) `url` gives, if given and usable
-    /// ([`check_base`]); an unusable one is reported (at `location`) as an
-    /// error.
-    pub(crate) fn retrieval_base(
-        &self,
-        location: &Location,
-        report: &mut Report,
-    ) -> Option<EstablishedBase> {
-        let url = self.url.as_deref()?;
-        match retrieval(url, self.profile) {
-            Ok(base) => Some(base),
-            Err(message) => {
-                report.problem(location, Severity::Error, message);
-                None
-            }
-        }
     }
 
     /// A retrieval base (rule 5.3) from `url`, which `rule` says where it
@@ -168,7 +150,7 @@ pub fn check_url_prefix(prefix: &str, profile: Profile) -> Result<String, Messag
 }
 
 /// [`check_base`], the base paired with its rule.
-fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
+pub(crate) fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
     worded_retrieval(url, profile, false)
 }
 

@@ -8,7 +8,8 @@ use super::content;
 use super::text::{Collected, Decoded, Run};
 use super::vocab::{self, Content, Place, Root, Vocab};
 use crate::base::{establish, BaseRule, EstablishedBase};
-use crate::html::{AttrNs, ElementNs, HtmlContext};
+use crate::context::DocumentContext;
+use crate::html::{AttrNs, ElementNs};
 use crate::policy::{Growth, LinkRewriter};
 use crate::report::{Report, Severity};
 use crate::splice::Edit;
@@ -110,7 +111,7 @@ struct XhtmlContent {
 /// left as it is.
 pub fn pass(
     work: &XmlInput<'_>,
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
     explain: bool,
 ) -> Pass {
@@ -148,7 +149,7 @@ pub fn pass(
 
 struct Walk<'w, 'c> {
     work: &'w XmlInput<'w>,
-    ctx: &'w HtmlContext<'c>,
+    ctx: &'w DocumentContext<'c>,
     report: &'w mut Report,
     explain: bool,
     root: Option<Root>,
@@ -493,8 +494,8 @@ impl Walk<'_, '_> {
     /// growth limit is the feed's, carried from one to the next.
     fn with_links<T>(&mut self, f: impl FnOnce(&mut LinkRewriter<'_>) -> T) -> T {
         let ctx = self.ctx;
-        let mut links = LinkRewriter::new(None, ctx.options, self.report, ctx.location)
-            .with_growth(self.growth);
+        let mut links =
+            LinkRewriter::new(None, ctx, self.report, ctx.location).with_growth(self.growth);
         let answer = f(&mut links);
         self.growth = links.growth();
         answer
@@ -658,18 +659,11 @@ impl Walk<'_, '_> {
 /// the feed of `ctx`: its text is handed over in `charset` (UTF-8 when
 /// decoded from the feed; `None` for base64 bytes, whose encoding they say).
 fn content_ctx<'b>(
-    ctx: &HtmlContext<'b>,
+    ctx: &DocumentContext<'b>,
     base: Option<&'b EstablishedBase>,
     charset: Option<&'static encoding_rs::Encoding>,
-) -> HtmlContext<'b> {
-    HtmlContext {
-        options: ctx.options,
-        base,
-        document_url: base,
-        transport_charset: charset,
-        location: ctx.location,
-        whole_input: false,
-    }
+) -> DocumentContext<'b> {
+    ctx.for_content(base, charset)
 }
 
 /// What the pass needs of an element's namespace, read at once (the

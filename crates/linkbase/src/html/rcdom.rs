@@ -7,8 +7,8 @@
 use super::document_facts::DocumentFacts;
 use super::dom::{may_hold_saved_from, AttrNs, ElementNs};
 use super::rewrite::reported_name;
-use super::HtmlContext;
 use crate::base::BaseRule;
+use crate::context::DocumentContext;
 use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Severity};
@@ -40,6 +40,7 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) -> Report {
     let location = Location::file(None);
     let mut report = Report::new(options.keep_link_records);
+    let ctx = DocumentContext::for_input(options, &location);
     let base = match base_url {
         Some(url) => match options.retrieval_base_from(url, BaseRule::Retrieval, None) {
             Ok(b) => Some(b),
@@ -48,9 +49,9 @@ pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) 
                 None
             }
         },
-        None => options.retrieval_base(&location, &mut report),
+        None => ctx.retrieval_base(&mut report),
     };
-    let ctx = HtmlContext::new(options, base.as_ref(), &location);
+    let ctx = ctx.with_base(base.as_ref());
     let comments = leading_comments(&dom.document);
     let comments: Vec<&str> = comments.iter().map(|c| &**c).collect();
     let base_href = first_base_href(&dom.document);

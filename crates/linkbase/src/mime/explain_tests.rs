@@ -103,7 +103,9 @@ fn heading_bases() {
         let mut options = Options::new();
         options.profile = profile;
         let mut report = Report::new(false);
-        let lines = explain_message(m.as_bytes(), &options, &Location::default(), &mut report);
+        let location = Location::default();
+        let ctx = crate::context::DocumentContext::for_input(&options, &location);
+        let lines = explain_message(m.as_bytes(), &ctx, &mut report);
         let part = &lines[1];
         let got = part.base.as_deref().zip(part.rule);
         assert_eq!(got, expected, "{name}");

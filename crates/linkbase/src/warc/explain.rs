@@ -6,6 +6,7 @@
 use super::payload::Payload;
 use super::reader::{Item, Reader};
 use crate::base::BaseRule;
+use crate::context::DocumentContext;
 use crate::options::{Format, Options};
 use crate::report::{printable, Location, Report};
 use std::fmt::Write as _;
@@ -57,8 +58,9 @@ pub fn explain_warc(
                 continue;
             }
         };
-        let own = payload.options(&record, options);
         let at = location.with_part(format!("record at offset {}", record.offset));
+        let run = DocumentContext::for_input(options, &at);
+        let own = payload.context(&record, &run, &at);
         let _ = write!(
             out,
             "  {}",
@@ -67,8 +69,7 @@ pub fn explain_warc(
         // The bases `rewrite` gives the payload: the same dispatch, and its
         // problems in the same words (an unusable target URI is named so).
         let mut found = Report::new(false);
-        let parts =
-            crate::non_archive::explain(&payload.body, payload.format, &own, &at, &mut found);
+        let parts = crate::non_archive::explain(&payload.body, &own, &mut found);
         found.problems.iter_mut().for_each(super::name_target_uri);
         report.merge(found);
         if payload.format.is_document() {

@@ -35,6 +35,7 @@ mod stream;
 pub mod wacz;
 mod writer;
 
+use crate::context::DocumentContext;
 use crate::options::Options;
 use crate::report::{Explanation, Location, Report, Severity};
 pub use payload::PassedOver;
@@ -501,9 +502,9 @@ fn convert_record(mut record: Record, context: &Context, out: &mut Converted) ->
     for note in &payload.notes {
         result.report.problem(&at, Severity::Warning, note.clone());
     }
-    let record_options = payload.options(&record, options);
-    let name = location.file.as_deref();
-    let mut plan = crate::non_archive::plan(&payload.body, payload.format, &record_options, name);
+    let run = DocumentContext::for_input(options, location);
+    let ctx = payload.context(&record, &run, location);
+    let mut plan = crate::non_archive::plan(&payload.body, &ctx);
     let mut report = std::mem::take(&mut plan.report);
     for link in &mut report.links {
         link.part = Some(sub_part(&at, link.part.take()));

@@ -3,7 +3,7 @@
 
 use super::plan_xhtml;
 use crate::base::{BaseRule, EstablishedBase};
-use crate::html::HtmlContext;
+use crate::context::DocumentContext;
 use crate::options::Options;
 use crate::report::{Location, Report};
 use crate::resolve::{Base, Profile};
@@ -20,7 +20,7 @@ fn run(
         BaseRule::Retrieval,
     );
     let location = Location::file(Some("t.xhtml"));
-    let ctx = HtmlContext::new(&options, Some(&base), &location);
+    let ctx = DocumentContext::for_input(&options, &location).with_base(Some(&base));
     let mut report = Report::new(true);
     let out = plan_xhtml(input, &ctx, &mut report).map(|e| crate::splice::apply(input, &e));
     (out, report)
