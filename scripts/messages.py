@@ -276,7 +276,7 @@ in that input; "left unchanged" or "left as it is" says what linkbase did about 
   the file while linkbase rewrote it (N bytes when read, M now); run linkbase again once that
   process is done` (was `it changed since linkbase read it …; not rewritten (run again …)`);
 - a document not valid in the encoding its `<meta>`, `@charset` or the default chose: the remedy,
-  `give that with --charset` (`Options::charset`, `charset=`);
+  `give that with --charset` (`Source::charset`, `charset=`);
 - a URL given without its scheme (`--url example.org/docs/`, `--url-prefix`, `url=`): `give the
   absolute URL, with its scheme, as in https://example.org/docs/`;
 - Python: `offline_mirror`'s `url_prefix` and `out` errors, `OfflineCopy` after its first

@@ -88,9 +88,9 @@ pub fn explain(
         attributes: Vec::new(),
         force: false,
     };
-    let options = crate::options_for(&input, &args, name)?;
+    let given = crate::options_for(&input, &args, name)?;
     let bytes = input.bytes();
-    let found = py.detach(|| linkbase::explain(bytes, &options, name));
+    let found = py.detach(|| linkbase::explain(bytes, &given.source, &given.options));
     let parts = found
         .parts
         .into_iter()

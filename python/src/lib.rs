@@ -19,7 +19,7 @@ mod report;
 mod resolve;
 mod warc;
 
-use options::{Args, DecodeError};
+use options::{Args, DecodeError, Given};
 use report::Report;
 
 /// How Python writes a value in a `repr`: `None`, or a string in quotes.
@@ -99,20 +99,19 @@ impl Input {
 /// The options for `input`: a `str` is Unicode already, so an HTML or CSS
 /// one is read as UTF-8 (what its `<meta charset>` says does not apply,
 /// as with lxml), unless `charset` says otherwise.
-fn options_for(input: &Input, args: &Args<'_>, name: Option<&str>) -> PyResult<linkbase::Options> {
-    let mut options = args.options()?;
-    if input.text().is_some() && options.charset.is_none() {
-        let format = match options.format {
-            linkbase::Format::Auto => {
-                linkbase::detect(input.bytes(), name, options.url.as_deref()).format
-            }
+fn options_for(input: &Input, args: &Args<'_>, name: Option<&str>) -> PyResult<Given> {
+    let mut given = args.given(name)?;
+    let source = &given.source;
+    if input.text().is_some() && source.charset().is_none() {
+        let format = match source.format() {
+            linkbase::Format::Auto => linkbase::detect(input.bytes(), name, source.url()).format,
             format => format,
         };
         if matches!(format, linkbase::Format::Html | linkbase::Format::Css) {
-            options.charset = Some(encoding_rs::UTF_8);
+            given.source = given.source.with_charset(encoding_rs::UTF_8);
         }
     }
-    Ok(options)
+    Ok(given)
 }
 
 /// The result of `rewrite`: the `output` (of the input's type) and the
@@ -149,12 +148,11 @@ impl Rewritten {
 fn run_rewrite(
     py: Python<'_>,
     input: &Input,
-    options: &linkbase::Options,
-    name: Option<&str>,
+    given: &Given,
 ) -> (Option<Vec<u8>>, linkbase::Report) {
     let bytes = input.bytes();
     py.detach(|| {
-        let out = linkbase::rewrite(bytes, options, name);
+        let out = linkbase::rewrite(bytes, &given.source, &given.options);
         let output = match out.output {
             std::borrow::Cow::Borrowed(_) => None,
             std::borrow::Cow::Owned(v) => Some(v),
@@ -239,8 +237,8 @@ fn rewrite(
         attributes,
         force,
     };
-    let options = options_for(&input, &args, name)?;
-    rewrite_with(py, data, input, options, name, records)
+    let given = options_for(&input, &args, name)?;
+    rewrite_with(py, data, input, given, records)
 }
 
 /// `rewrite` once its options are made: run the library on `input` (from
@@ -249,12 +247,13 @@ fn rewrite_with(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     input: Input,
-    mut options: linkbase::Options,
-    name: Option<&str>,
+    mut given: Given,
     records: RecordsArg,
 ) -> PyResult<Rewritten> {
-    options.keep_link_records = records == RecordsArg::Kept;
-    let (output, report) = run_rewrite(py, &input, &options, name);
+    given.options = given
+        .options
+        .with_keep_link_records(records == RecordsArg::Kept);
+    let (output, report) = run_rewrite(py, &input, &given);
     let changed = output.is_some();
     let output: Py<PyAny> = match (&input, output) {
         // Unchanged: the very `bytes` given (a new one for a `bytearray`).
@@ -281,11 +280,7 @@ fn rewrite_with(
                 Input::Bytes(_) => None,
             },
         ),
-        RecordsArg::Lazy => report::Records::Later(report::Rerun {
-            input,
-            options,
-            name: name.map(str::to_string),
-        }),
+        RecordsArg::Lazy => report::Records::Later(report::Rerun { input, given }),
         RecordsArg::Off => report::Records::Off,
     };
     let report = Report::new(py, report, records)?;
@@ -325,9 +320,9 @@ fn links<'py>(
         attributes,
         force,
     };
-    let mut options = options_for(&input, &args, name)?;
-    options.keep_link_records = true;
-    let (_, mut report) = run_rewrite(py, &input, &options, name);
+    let mut given = options_for(&input, &args, name)?;
+    given.options = given.options.with_keep_link_records(true);
+    let (_, mut report) = run_rewrite(py, &input, &given);
     let records = std::mem::take(&mut report.links);
     let links = py.detach(|| report::links(records, input.text()));
     Ok(pyo3::types::PyList::new(py, links)?.into_any())

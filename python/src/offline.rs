@@ -148,9 +148,9 @@ impl OfflineCopy {
             attributes,
             force: false,
         };
-        let mut options = options_for(&input, &args, name)?;
-        options.offline = Some(Document::new(self.copy(), file));
-        rewrite_with(py, data, input, options, name, RecordsArg::Lazy)
+        let mut given = options_for(&input, &args, name)?;
+        given.source = given.source.with_offline(Document::new(self.copy(), file));
+        rewrite_with(py, data, input, given, RecordsArg::Lazy)
     }
 
     fn __repr__(&mut self) -> String {
@@ -287,12 +287,13 @@ fn write_mirror(
         let bytes = std::fs::read(&from).map_err(|e| fail(&from, e))?;
         let content = match (format, url) {
             (Some(format), Some(url)) => {
-                let mut options = linkbase::Options::new();
-                options.url = Some(url);
-                options.format = *format;
-                options.offline = Some(Document::new(copy.clone(), name.as_str()));
+                let source = linkbase::Source::new()
+                    .with_name(*file)
+                    .with_url(url)
+                    .with_format(*format)
+                    .with_offline(Document::new(copy.clone(), name.as_str()));
                 rewritten += 1;
-                linkbase::rewrite(&bytes, &options, Some(file))
+                linkbase::rewrite(&bytes, &source, &linkbase::Options::new())
                     .output
                     .into_owned()
             }
@@ -378,9 +379,9 @@ pub fn offline_archive<'py>(
             out.display()
         )));
     }
-    let mut options = linkbase::Options::new();
-    options.profile = crate::options::profile(profile)?;
-    options.extra_attributes = attributes;
+    let options = linkbase::Options::new()
+        .with_profile(crate::options::profile(profile)?)
+        .with_extra_attributes(attributes);
     let mut how = linkbase::archive_copy::ArchiveCopy::default();
     how.at = at;
     how.max_record = max_record;

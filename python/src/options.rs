@@ -1,7 +1,7 @@
 //! The keyword arguments of the Python functions, read into linkbase's
 //! [`Options`], and the library's errors as Python exceptions.
 
-use linkbase::{report::Setting, Format, Options, Profile};
+use linkbase::{report::Setting, Format, Options, Profile, Source};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -56,28 +56,41 @@ pub struct Args<'a> {
     pub force: bool,
 }
 
+/// What the library is given with an input: what is known of it (its
+/// name, URL, format, charset) and the run's settings.
+#[derive(Clone)]
+pub struct Given {
+    pub source: Source,
+    pub options: Options,
+}
+
 impl Args<'_> {
-    /// The library's options for these arguments.
-    pub fn options(&self) -> PyResult<Options> {
-        let mut options = Options::new();
-        options.profile = profile(self.profile)?;
+    /// The library's source (named `name`) and options for these arguments.
+    pub fn given(&self, name: Option<&str>) -> PyResult<Given> {
+        let options = Options::new()
+            .with_profile(profile(self.profile)?)
+            .with_absolutize_fragments(self.absolutize_fragments)
+            .with_extra_attributes(self.attributes.clone())
+            .with_force(self.force);
+        let mut source = Source::new().with_format(format(self.format)?);
+        if let Some(name) = name {
+            source = source.with_name(name);
+        }
         // The library's one rule for a retrieval URL, as the command line's
         // `--url` applies it: refused before any work, saying why.
         if let Some(url) = self.url.as_deref() {
-            linkbase::check_base(url, options.profile)
+            linkbase::check_base(url, options.profile())
                 .map_err(|problem| BaseError::new_err(problem.render(python_term)))?;
-            options.url = Some(url.trim().to_string());
+            source = source.with_url(url.trim());
         }
-        options.format = format(self.format)?;
-        options.charset = self.charset.map(charset).transpose()?;
-        options.absolutize_fragments = self.absolutize_fragments;
-        options.extra_attributes = self.attributes.clone();
-        options.force = self.force;
-        Ok(options)
+        if let Some(label) = self.charset {
+            source = source.with_charset(charset(label)?);
+        }
+        Ok(Given { source, options })
     }
 }
 
-/// The Python name of a setting a library message names (`Options::url`
+/// The Python name of a setting a library message names (`Source::url`
 /// becomes `url=`), so that messages speak of the arguments the caller gave.
 pub fn python_term(setting: Setting) -> &'static str {
     match setting {

@@ -3,7 +3,7 @@
 //! linkbase works (and taken back only to call the file objects' `read`
 //! and `write`).
 
-use crate::options::{profile, Args, WarcError};
+use crate::options::{profile, Args, Given, WarcError};
 use crate::report::Report;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -221,9 +221,12 @@ pub fn convert(
         attributes,
         force,
     };
-    let mut options = args.options()?;
+    let Given {
+        mut source,
+        options,
+    } = args.given(None)?;
     // Each record's links go to `on_record`; without it only counts are kept.
-    options.keep_link_records = on_record.is_some();
+    let options = options.with_keep_link_records(on_record.is_some());
     let (src, dst) = (Place::of(src), Place::of(dst));
     let mut warc = linkbase::warc::WarcOptions::new();
     if let Some(date) = date {
@@ -240,6 +243,9 @@ pub fn convert(
         Place::Path(path) => Some(path.to_string_lossy().into_owned()),
         Place::File(_) => None,
     });
+    if let Some(name) = &name {
+        source = source.with_name(name.as_str());
+    }
     let input: Box<dyn Read + Send> = match &src {
         Place::Path(path) => {
             Box::new(File::open(path).map_err(|e| py_error(e, &path.to_string_lossy()))?)
@@ -266,7 +272,7 @@ pub fn convert(
     let output = BufWriter::with_capacity(CHUNK, output);
     let mut callback_error: Option<PyErr> = None;
     let result = py.detach(|| {
-        linkbase::warc::convert(input, output, &options, &warc, name.as_deref(), |record| {
+        linkbase::warc::convert(input, output, &source, &options, &warc, |record| {
             let Some(callback) = &on_record else { return };
             if callback_error.is_some() {
                 return;

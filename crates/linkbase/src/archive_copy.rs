@@ -129,6 +129,7 @@ pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Re
 /// One document of the copy, just rewritten and written: what
 /// [`write_copy_reporting`] hands to its caller, one at a time.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Written<'a> {
     /// The URL it was captured at (its `WARC-Target-URI`).
     pub url: &'a str,
@@ -444,7 +445,7 @@ fn rewritten(
     let location = Location::file(Some(url));
     let document = Document::new(copy.clone(), file);
     let charset = crate::warc::captures::charset_of(content_type);
-    let ctx = DocumentContext::for_input(&how.options, &location)
+    let ctx = DocumentContext::new(&how.options, &location)
         .for_record(Some(url), format, None, charset, &location)
         .in_copy(&document);
     let result = crate::non_archive::plan(body, &ctx).assemble();

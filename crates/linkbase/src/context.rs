@@ -12,7 +12,7 @@
 use crate::base::EstablishedBase;
 use crate::format::Format;
 use crate::offline::Document;
-use crate::options::Options;
+use crate::options::{Options, Source};
 use crate::report::{Location, Report, Severity};
 use encoding_rs::Encoding;
 
@@ -53,21 +53,46 @@ pub(crate) struct DocumentContext<'a> {
 }
 
 impl<'a> DocumentContext<'a> {
-    /// The context of one input at `location` as `options` describe it,
-    /// no base established yet.
-    pub(crate) fn for_input(options: &'a Options, location: &'a Location) -> Self {
+    /// The context of an input at `location` of which nothing is known,
+    /// under `options`.
+    pub(crate) fn new(options: &'a Options, location: &'a Location) -> Self {
         DocumentContext {
             options,
-            url: options.url.as_deref(),
-            format: options.format,
-            content_location: options.content_location.as_deref(),
-            transport_charset: options.charset,
-            offline: options.offline.as_ref(),
+            url: None,
+            format: Format::Auto,
+            content_location: None,
+            transport_charset: None,
+            offline: None,
             base: None,
             document_url: None,
             location,
             whole_input: false,
             absolutize_fragments: options.absolutize_fragments,
+        }
+    }
+
+    /// The context of the input `source` describes, at `location`, under
+    /// `options`; no base established yet.
+    pub(crate) fn for_input(
+        options: &'a Options,
+        source: &'a Source,
+        location: &'a Location,
+    ) -> Self {
+        DocumentContext {
+            url: source.url(),
+            format: source.format(),
+            content_location: source.content_location(),
+            transport_charset: source.charset(),
+            offline: source.offline(),
+            ..DocumentContext::new(options, location)
+        }
+    }
+
+    /// The same context with `charset` as the transport's.
+    pub(crate) fn with_charset(self, charset: Option<&'static Encoding>) -> Self {
+        DocumentContext {
+            transport_charset: charset,
+            ..self
         }
     }
 

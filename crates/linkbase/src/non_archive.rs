@@ -21,6 +21,7 @@ use std::borrow::Cow;
 
 /// The result of rewriting one input.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Rewrite<'a> {
     /// The output bytes: borrowed (identical to the input) when nothing changed.
     pub output: Cow<'a, [u8]>,
@@ -36,6 +37,7 @@ pub struct Rewrite<'a> {
 /// message's output costs no second copy of the input: only the rewritten
 /// parts are held besides it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct PlannedRewrite<'a> {
     /// The input.
     pub input: &'a [u8],

@@ -589,7 +589,7 @@ mod tests {
         let location = Location::file(None);
         let after = LinkRewriter::new(
             Some(&base),
-            &DocumentContext::for_input(&options, &location),
+            &DocumentContext::new(&options, &location),
             &mut report,
             &location,
         )
@@ -664,7 +664,7 @@ mod tests {
         let location = Location::file(None);
         let mut r = LinkRewriter::new(
             Some(&base),
-            &DocumentContext::for_input(&options, &location),
+            &DocumentContext::new(&options, &location),
             &mut report,
             &location,
         )
@@ -679,7 +679,7 @@ mod tests {
         );
         let mut r = LinkRewriter::new(
             Some(&base),
-            &DocumentContext::for_input(&options, &location),
+            &DocumentContext::new(&options, &location),
             &mut report,
             &location,
         );

@@ -76,8 +76,8 @@ pub(crate) fn compare_parses(
     text: &str,
     options: &crate::options::Options,
 ) -> Result<Option<dom::light::Bail>, String> {
-    let keep = keep(&options.extra_attributes, options.offline.is_some());
-    let may_keep = may_keep(&options.extra_attributes, options.offline.is_some());
+    let keep = keep(&options.extra_attributes, false);
+    let may_keep = may_keep(&options.extra_attributes, false);
     let mut why = None;
     let Some(light) = dom::light::parse(text, &keep, &may_keep, &mut why) else {
         return Ok(why);

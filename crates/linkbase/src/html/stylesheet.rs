@@ -1,7 +1,7 @@
 //! A whole style sheet (a `.css` input, a MIME `text/css` part), rewritten
 //! as a document: its character encoding as CSS Syntax Level 3 §3.2
 //! determines it ([`determine`]: a byte order mark > the transport's charset
-//! — a MIME `charset` parameter, `Options::charset` > an `@charset "…";` rule at the
+//! — a MIME `charset` parameter, `Source::charset` > an `@charset "…";` rule at the
 //! very start > the referring document's encoding, the "environment
 //! encoding" > UTF-8), decoded, its URLs ([`crate::css`]) rewritten by the
 //! link policy against the base the caller established, and the new URLs

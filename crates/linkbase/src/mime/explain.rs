@@ -78,7 +78,7 @@ mod tests {
         let m = "Snapshot-Content-Location: http://s/page.html\nContent-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\nContent-Location: dir/p.html\n\n<p>\n--b\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\nAAAA\n--b--\n";
         let mut report = Report::new(false);
         let (options, location) = (crate::Options::new(), Location::file(Some("a.mhtml")));
-        let ctx = DocumentContext::for_input(&options, &location);
+        let ctx = DocumentContext::new(&options, &location);
         let lines = explain_message(m.as_bytes(), &ctx, &mut report);
         let summary: Vec<(String, Option<String>, Option<BaseRule>)> = lines
             .iter()

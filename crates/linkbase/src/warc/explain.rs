@@ -7,7 +7,7 @@ use super::payload::Payload;
 use super::reader::{Item, Reader};
 use crate::base::BaseRule;
 use crate::context::DocumentContext;
-use crate::options::{Format, Options};
+use crate::options::{Format, Options, Source};
 use crate::report::{printable, Location, Report};
 use std::fmt::Write as _;
 use std::io::{self, Read};
@@ -24,15 +24,16 @@ fn record_rule_label(rule: BaseRule) -> &'static str {
     }
 }
 
-/// Explain every record of the WARC `input` (named `name`), as text.
+/// Explain every record of the WARC `input` (`source`: its name, the
+/// transport charset of payloads that name none), as text.
 pub fn explain_warc(
     input: impl Read,
+    source: &Source,
     options: &Options,
-    name: Option<&str>,
     report: &mut Report,
 ) -> io::Result<String> {
     let mut reader = Reader::new(input, 256 << 20)?;
-    let location = Location::file(name);
+    let location = Location::file(source.name());
     let mut out = String::new();
     while let Some(item) = reader.next_item()? {
         let record = match item {
@@ -59,7 +60,7 @@ pub fn explain_warc(
             }
         };
         let at = location.with_part(format!("record at offset {}", record.offset));
-        let run = DocumentContext::for_input(options, &at);
+        let run = DocumentContext::new(options, &at).with_charset(source.charset());
         let own = payload.context(&record, &run, &at);
         let _ = write!(
             out,
