@@ -171,7 +171,8 @@ struct Walk<'w, 'c> {
 /// An element's namespace as the pass needs it, read before the reader moves on.
 struct Names {
     root: Option<Root>,
-    vocab_ns: Option<&'static [u8]>,
+    /// The vocabulary of its namespace, when one is bound.
+    bound_vocab: Option<Vocab>,
     unbound: bool,
     element_ns: ElementNs,
 }
@@ -316,9 +317,7 @@ impl Walk<'_, '_> {
         let vocab = if names.unbound {
             Vocab::of(None, root)
         } else {
-            names
-                .vocab_ns
-                .map_or(Vocab::Other, |n| Vocab::of(Some(n), root))
+            names.bound_vocab.unwrap_or(Vocab::Other)
         };
         match vocab::place(vocab, &local) {
             Some(Place::Attribute(name)) => {
@@ -669,35 +668,13 @@ fn content_ctx<'b>(
 /// What the pass needs of an element's namespace, read at once (the
 /// reader's answer borrows it).
 fn names_of(ns: Resolved<'_>, local: &[u8]) -> Names {
-    const KNOWN: [&[u8]; 13] = [
-        vocab::ATOM_10,
-        vocab::ATOM_03,
-        vocab::RSS_10,
-        vocab::RSS_090,
-        vocab::RDF,
-        vocab::XHTML,
-        b"http://purl.org/rss/1.0/modules/content/",
-        b"http://search.yahoo.com/mrss/",
-        b"http://search.yahoo.com/mrss",
-        b"http://www.itunes.com/dtds/podcast-1.0.dtd",
-        b"http://wellformedweb.org/CommentAPI/",
-        b"http://rssnamespace.org/feedburner/ext/1.0",
-        b"urn:linkbase:other",
-    ];
     let bound = match ns {
         Resolved::Bound(n) => Some(n),
         _ => None,
     };
-    let vocab_ns = bound.map(|n| {
-        KNOWN
-            .iter()
-            .copied()
-            .find(|k| *k == n)
-            .unwrap_or(KNOWN[KNOWN.len() - 1])
-    });
     Names {
         root: Root::of(bound, local),
-        vocab_ns,
+        bound_vocab: bound.map(Vocab::of_namespace),
         unbound: matches!(ns, Resolved::Unbound),
         element_ns: scan::element_ns(ns),
     }
