@@ -135,10 +135,11 @@ fn inputs() -> (Vec<u8>, Vec<u8>) {
 }
 
 fn rewrite(input: &[u8], format: Format) -> u64 {
-    let mut options = Options::new();
-    options.url = Some(URL.into());
-    options.format = format;
-    let out = linkbase::rewrite(input, &options, None);
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_url(URL);
+    source = source.with_format(format);
+    let out = linkbase::rewrite(input, &source, &options);
     out.report.counts.rewritten
 }
 

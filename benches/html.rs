@@ -59,8 +59,8 @@ fn page(size: usize) -> String {
 }
 
 /// The rewrite measured: the library's one call on an HTML input.
-fn rewrite<'a>(input: &'a [u8], options: &Options) -> linkbase::Rewrite<'a> {
-    linkbase::rewrite(input, options, Some("bench.html"))
+fn rewrite<'a>(input: &'a [u8], source: &linkbase::Source) -> linkbase::Rewrite<'a> {
+    linkbase::rewrite(input, source, &Options::new())
 }
 
 /// The reference: html5ever + rcdom parse-and-serialize, nothing else.
@@ -77,7 +77,7 @@ fn bare(input: &[u8]) -> Vec<u8> {
 /// The median over rounds of (rewrite time / bare time), the two measured
 /// back to back in each round so that both see the same machine load (the
 /// bench machine is shared).
-fn paired_ratio(input: &[u8], options: &Options) -> f64 {
+fn paired_ratio(input: &[u8], source: &linkbase::Source) -> f64 {
     let rounds = (20_000_000 / input.len()).clamp(7, 200);
     let mut ratios: Vec<f64> = (0..rounds)
         .map(|_| {
@@ -85,7 +85,7 @@ fn paired_ratio(input: &[u8], options: &Options) -> f64 {
             black_box(bare(black_box(input)));
             let bare_time = start.elapsed();
             let start = Instant::now();
-            black_box(rewrite(black_box(input), options));
+            black_box(rewrite(black_box(input), source));
             start.elapsed().as_secs_f64() / bare_time.as_secs_f64()
         })
         .collect();
@@ -99,14 +99,15 @@ fn median(times: &mut [Duration]) -> Duration {
 }
 
 fn html(c: &mut Criterion) {
-    let mut options = Options::new();
-    options.url = Some("https://example.org/docs/guide/page.html".into());
-    options.format = Format::Html;
+    let source = linkbase::Source::new()
+        .with_name("bench.html")
+        .with_url("https://example.org/docs/guide/page.html")
+        .with_format(Format::Html);
     let mut summary = Vec::new();
     for (label, size) in [("100KB", 100_000), ("1MB", 1_000_000), ("5MB", 5_000_000)] {
         let input = page(size).into_bytes();
         let links = {
-            let out = rewrite(&input, &options);
+            let out = rewrite(&input, &source);
             assert!(
                 matches!(out.output, std::borrow::Cow::Owned(_)),
                 "the bench page must need rewriting"
@@ -124,7 +125,7 @@ fn html(c: &mut Criterion) {
                 (0..iters)
                     .map(|_| {
                         let start = Instant::now();
-                        black_box(rewrite(black_box(&input), &options));
+                        black_box(rewrite(black_box(&input), &source));
                         let t = start.elapsed();
                         rewrite_times.borrow_mut().push(t);
                         t
@@ -148,7 +149,7 @@ fn html(c: &mut Criterion) {
         group.finish();
         let r = median(&mut rewrite_times.borrow_mut());
         let p = median(&mut bare_times.borrow_mut());
-        let paired = paired_ratio(&input, &options);
+        let paired = paired_ratio(&input, &source);
         let mb = input.len() as f64 / 1e6;
         summary.push(format!(
             "{label:>5} ({mb:.2} MB, {links} links): rewrite {:.1} ms = {:.1} MB/s; \

@@ -29,7 +29,7 @@ mod mhtml;
 #[path = "../tests/common/rss.rs"]
 mod rss;
 
-use linkbase::{Format, Options};
+use linkbase::{Format, Source};
 
 /// The number in the environment variable `variable`, else `default`.
 fn env_number(variable: &str, default: usize) -> usize {
@@ -39,8 +39,8 @@ fn env_number(variable: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn report(what: &str, input: &[u8], options: &Options, name: &str, target: Option<f64>) {
-    let usage = alloc_meter::rewrite_usage(input, options, name);
+fn report(what: &str, input: &[u8], source: &Source, name: &str, target: Option<f64>) {
+    let usage = alloc_meter::rewrite_usage(input, &source.clone().with_name(name), name);
     let target = target.map_or(String::new(), |t| format!(" (target <= {t}x)"));
     println!(
         "{what}: input {} bytes; peak live heap {} bytes = {:.2}x the input{target}; \
@@ -132,13 +132,11 @@ fn main() {
     }
     let mut input = mhtml::html_page(html_mb * 1_000_000).into_bytes();
     input.shrink_to_fit();
-    let mut options = Options::new();
-    options.format = Format::Html;
-    options.url = Some(PAGE_URL.into());
+    let source = Source::new().with_format(Format::Html).with_url(PAGE_URL);
     report(
         &format!("HTML page of {html_mb} MB"),
         &input,
-        &options,
+        &source,
         "page.html",
         None,
     );
@@ -148,7 +146,7 @@ fn main() {
     report(
         &format!("MHTML archive of {mime_mb} MB (one 200 KB HTML part)"),
         &input,
-        &Options::new(),
+        &Source::new(),
         "page.mhtml",
         Some(2.5),
     );
@@ -160,7 +158,7 @@ fn main() {
     report(
         &format!("MHTML archive of {mime_mb} MB (one 10 MB HTML part)"),
         &input,
-        &Options::new(),
+        &Source::new(),
         "page.mhtml",
         Some(2.5),
     );

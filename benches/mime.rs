@@ -26,9 +26,10 @@ fn median(times: &mut [Duration]) -> Duration {
 }
 
 fn rewrite(input: &[u8]) -> Vec<u8> {
-    let mut options = linkbase::Options::new();
-    options.format = linkbase::Format::Mime;
-    match linkbase::rewrite(input, &options, Some("bench.mhtml")).output {
+    let options = linkbase::Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(linkbase::Format::Mime);
+    match linkbase::rewrite(input, &source.clone().with_name("bench.mhtml"), &options).output {
         std::borrow::Cow::Owned(output) => output,
         std::borrow::Cow::Borrowed(_) => panic!("the HTML part must be rewritten"),
     }

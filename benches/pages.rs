@@ -274,15 +274,16 @@ fn measure(
     let mut lxml = |page: &Page| lxml_command(python, &root.join(&page.path), &page.url(), &out);
     let mut lol = |page: &Page| lol_html_command(&root.join(&page.path), &page.url(), &out);
     let bytes: usize = pages.iter().map(|p| p.bytes.len()).sum();
-    let options: Vec<Options> = pages
+    let sources: Vec<linkbase::Source> = pages
         .iter()
         .map(|page| {
-            let mut options = Options::new();
-            options.format = Format::Html;
-            options.url = Some(page.url());
-            options
+            linkbase::Source::new()
+                .with_name(page.path.as_str())
+                .with_format(Format::Html)
+                .with_url(page.url())
         })
         .collect();
+    let options = Options::new();
     let bases: Vec<url::Url> = pages
         .iter()
         .map(|page| url::Url::parse(&page.url()).expect("page URL"))
@@ -309,12 +310,8 @@ fn measure(
     };
     timed("linkbase in-process", 0, &mut || {
         let start = Instant::now();
-        for (page, options) in pages.iter().zip(&options) {
-            black_box(linkbase::rewrite(
-                black_box(&page.bytes),
-                options,
-                Some(&page.path),
-            ));
+        for (page, source) in pages.iter().zip(&sources) {
+            black_box(linkbase::rewrite(black_box(&page.bytes), source, &options));
         }
         start.elapsed()
     });

@@ -499,10 +499,12 @@ const CASES: &[Case] = &[
 /// The cost of one rewrite of `input`: the thread's CPU time where it can be
 /// read (on a shared machine the wall time also counts the time other
 /// processes ran), else the wall time.
-fn time_once(input: &[u8], options: Option<&Options>) -> Duration {
+fn time_once(input: &[u8], source: Option<&linkbase::Source>) -> Duration {
     let (cpu, wall) = (thread_cpu_time(), Instant::now());
-    let out = match options {
-        Some(options) => linkbase::rewrite(input, options, None).output.len(),
+    let out = match source {
+        Some(source) => linkbase::rewrite(input, source, &Options::new())
+            .output
+            .len(),
         None => (0..6).map(|_| input.to_vec()).collect::<Vec<_>>().len(),
     };
     let elapsed = match (cpu, thread_cpu_time()) {
@@ -523,7 +525,7 @@ fn median(mut times: Vec<Duration>) -> Duration {
 fn median_times(
     small: &[u8],
     large: &[u8],
-    options: Option<&Options>,
+    options: Option<&linkbase::Source>,
     runs: usize,
 ) -> (Duration, Duration) {
     // One unmeasured run of each warms caches and the allocator.
@@ -618,14 +620,14 @@ fn main() {
         if !filter.is_empty() && !filter.iter().any(|f| case.name.contains(f.as_str())) {
             continue;
         }
-        let mut options = Options::new();
-        options.format = case.format.unwrap_or_default();
-        options.url = matches!(
+        let mut source = linkbase::Source::new().with_format(case.format.unwrap_or_default());
+        if matches!(
             case.format,
             Some(Format::Html | Format::Xhtml | Format::Feed)
-        )
-        .then(|| BASE.to_string());
-        let options = case.format.map(|_| &options);
+        ) {
+            source = source.with_url(BASE);
+        }
+        let options = case.format.map(|_| &source);
         let n = (case.n / divisor).max(1);
         let small = (case.build)(n);
         let large = (case.build)(n * 10);
@@ -636,8 +638,11 @@ fn main() {
         // does not grow with the input).
         let heap = options.map(|options| {
             let peak = |input: &[u8]| {
-                let (out, usage) =
-                    alloc_meter::measure(|| linkbase::rewrite(input, options, None).output.len());
+                let (out, usage) = alloc_meter::measure(|| {
+                    linkbase::rewrite(input, options, &Options::new())
+                        .output
+                        .len()
+                });
                 std::hint::black_box(out);
                 usage.added() as f64
             };

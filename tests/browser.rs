@@ -87,9 +87,10 @@ fn site_files(
             None => input,
             Some(profile) => {
                 let mut options = Options::new();
-                options.profile = profile;
-                options.url = Some(format!("http://127.0.0.1:{port}{path}"));
-                let result = linkbase::rewrite(&input, &options, Some(name));
+                let mut source = linkbase::Source::new();
+                options = options.with_profile(profile);
+                source = source.with_url(format!("http://127.0.0.1:{port}{path}"));
+                let result = linkbase::rewrite(&input, &source.clone().with_name(name), &options);
                 rewritten += result.report.counts.rewritten;
                 result.output.into_owned()
             }

@@ -171,13 +171,14 @@ fn main() {
 /// retrieval URL and --force, so that every relative link of every HTML
 /// part, signed or not, is rewritten. `name`: its path under the corpus.
 fn check_both(path: &Path, name: &str, totals: &Mutex<Totals>) -> Result<(), Failed> {
-    let mut with_url = Options::new();
-    with_url.url = Some("https://corpus.example/dir/page.html".into());
-    with_url.force = true;
-    let runs = [("as it is", Options::new()), ("--url --force", with_url)];
+    let with_url = linkbase::Source::new().with_url("https://corpus.example/dir/page.html");
+    let runs = [
+        ("as it is", linkbase::Source::new(), Options::new()),
+        ("--url --force", with_url, Options::new().with_force(true)),
+    ];
     let mut failures = Vec::new();
-    for (run, options) in &runs {
-        let outcome = check_file(path, options, format!("{name} ({run})"));
+    for (run, source, options) in &runs {
+        let outcome = check_file(path, source, options, format!("{name} ({run})"));
         let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());
         failures.extend(outcome.failures);
         totals.parse_errors.extend(outcome.errors);
@@ -231,13 +232,18 @@ struct FileOutcome {
     html_parts: usize,
 }
 
-fn check_file(path: &Path, options: &Options, name: String) -> FileOutcome {
+fn check_file(
+    path: &Path,
+    source: &linkbase::Source,
+    options: &Options,
+    name: String,
+) -> FileOutcome {
     let mut out = FileOutcome::default();
     let Ok(input) = std::fs::read(path) else {
         out.failures.push(format!("{name}: cannot be read"));
         return out;
     };
-    let result = std::panic::catch_unwind(|| splice_check::check(&input, options, &name));
+    let result = std::panic::catch_unwind(|| splice_check::check(&input, source, options, &name));
     let checked = match result {
         Err(_) => {
             out.failures.push(format!("{name}: panicked"));

@@ -255,9 +255,10 @@ fn stylesheets_keep_their_encoding_and_byte_order_mark() {
         bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
         bytes
     }
-    let mut options = linkbase::Options::new();
-    options.format = linkbase::Format::Css;
-    options.url = Some("http://h.example/css/site.css".into());
+    let options = linkbase::Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(linkbase::Format::Css);
+    source = source.with_url("http://h.example/css/site.css");
     let cases: [(&str, Vec<u8>, Vec<u8>); 2] = [
         (
             "UTF-16LE with BOM",
@@ -271,7 +272,7 @@ fn stylesheets_keep_their_encoding_and_byte_order_mark() {
         ),
     ];
     for (name, input, expected) in cases {
-        let out = linkbase::rewrite(&input, &options, Some("site.css"));
+        let out = linkbase::rewrite(&input, &source.clone().with_name("site.css"), &options);
         assert_eq!(out.output.as_ref(), expected.as_slice(), "{name}");
     }
 }
@@ -281,18 +282,21 @@ fn stylesheets_keep_their_encoding_and_byte_order_mark() {
 /// bytes decode one way only (Shift_JIS user-defined characters) is
 /// rewritten like any other: the bytes outside the URLs are copied.
 fn stylesheets_never_get_numeric_references() {
-    let mut options = linkbase::Options::new();
-    options.format = linkbase::Format::Css;
-    options.charset = encoding_rs::Encoding::for_label(b"shift_jis");
-    options.url = Some("http://h.example/caf\u{e9}/site.css".into());
+    let options = linkbase::Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(linkbase::Format::Css);
+    if let Some(value) = encoding_rs::Encoding::for_label(b"shift_jis") {
+        source = source.with_charset(value);
+    }
+    source = source.with_url("http://h.example/caf\u{e9}/site.css");
     let input = b"/* \x82\xa0 */ a { background: url(x.png) }";
-    let out = linkbase::rewrite(input, &options, Some("site.css"));
+    let out = linkbase::rewrite(input, &source.clone().with_name("site.css"), &options);
     assert_eq!(
         out.output.as_ref(),
         b"/* \x82\xa0 */ a { background: url(http://h.example/caf\\e9 /x.png) }"
     );
     let one_way = b"/* \xF0\x40 */ a { background: url(x.png) }";
-    let out = linkbase::rewrite(one_way, &options, Some("site.css"));
+    let out = linkbase::rewrite(one_way, &source.clone().with_name("site.css"), &options);
     assert_eq!(
         out.output.as_ref(),
         b"/* \xF0\x40 */ a { background: url(http://h.example/caf\\e9 /x.png) }"

@@ -87,10 +87,11 @@ fn run_case(dir: &Path) -> Result<(), Failed> {
 
 /// The checks every feed gets (see the top of this file).
 fn checks(input: &[u8], url: &str) -> Result<(), String> {
-    let mut options = Options::new();
-    options.url = Some(url.to_string());
-    options.format = Format::Feed;
-    let plan = linkbase::plan_rewrite(input, &options, None);
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_url(url);
+    source = source.with_format(Format::Feed);
+    let plan = linkbase::plan_rewrite(input, &source, &options);
     let regions = value_regions(input);
     for (range, _) in plan.edits() {
         if !regions
@@ -112,7 +113,7 @@ fn checks(input: &[u8], url: &str) -> Result<(), String> {
             ));
         }
     }
-    let again = linkbase::rewrite(&output, &options, None);
+    let again = linkbase::rewrite(&output, &source, &options);
     if again.output != output {
         return Err("the output rewritten again changes".into());
     }

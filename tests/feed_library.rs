@@ -6,9 +6,10 @@ use linkbase::{detect::detect_format, explain, rewrite, Format, Options};
 
 fn run(input: &str, url: &str) -> (String, linkbase::Report) {
     let mut options = Options::new();
-    options.url = Some(url.into());
-    options.keep_link_records = true;
-    let out = rewrite(input.as_bytes(), &options, None);
+    let mut source = linkbase::Source::new();
+    source = source.with_url(url);
+    options = options.with_keep_link_records(true);
+    let out = rewrite(input.as_bytes(), &source, &options);
     assert_eq!(out.format, Format::Feed);
     (
         String::from_utf8(out.output.into_owned()).unwrap(),
@@ -56,8 +57,9 @@ fn a_relative_xml_base_with_no_base_from_outside_leaves_what_is_under_it() {
     let input =
         "<feed xmlns='http://www.w3.org/2005/Atom' xml:base='blog/'><link href='x'/></feed>";
     let mut options = Options::new();
-    options.keep_link_records = true;
-    let out = rewrite(input.as_bytes(), &options, None);
+    let source = linkbase::Source::new();
+    options = options.with_keep_link_records(true);
+    let out = rewrite(input.as_bytes(), &source, &options);
     assert_eq!(&out.output[..], input.as_bytes());
     assert_eq!(out.report.problems.len(), 1, "{:?}", out.report.problems);
 }
@@ -65,16 +67,17 @@ fn a_relative_xml_base_with_no_base_from_outside_leaves_what_is_under_it() {
 #[test]
 fn content_location_is_over_the_retrieval_url_for_a_feed() {
     let input = "<rss><channel><link>x</link></channel></rss>";
-    let mut options = Options::new();
-    options.url = Some("http://h.example/fetch?id=1".into());
-    options.content_location = Some("/feeds/rss.xml".into());
-    let out = rewrite(input.as_bytes(), &options, None);
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_url("http://h.example/fetch?id=1");
+    source = source.with_content_location("/feeds/rss.xml");
+    let out = rewrite(input.as_bytes(), &source, &options);
     assert_eq!(
         String::from_utf8_lossy(&out.output),
         "<rss><channel><link>http://h.example/feeds/x</link></channel></rss>"
     );
     // Not for HTML: browsers ignore an HTTP Content-Location.
-    let out = rewrite(b"<a href=x>", &options, None);
+    let out = rewrite(b"<a href=x>", &source, &options);
     assert_eq!(&out.output[..], b"<a href=http://h.example/x>");
 }
 
@@ -83,9 +86,10 @@ fn utf16_feeds_are_written_back_in_utf16() {
     let text = "<rss><channel><link>é/</link></channel></rss>";
     let mut input = vec![0xFF, 0xFE];
     input.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
-    let mut options = Options::new();
-    options.url = Some("http://h.example/".into());
-    let out = rewrite(&input, &options, None);
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_url("http://h.example/");
+    let out = rewrite(&input, &source, &options);
     let mut want = vec![0xFF, 0xFE];
     want.extend(
         "<rss><channel><link>http://h.example/é/</link></channel></rss>"
@@ -113,9 +117,10 @@ fn detection_by_root_element_name_and_forced_format() {
     assert!(Format::is_xml_media_type("application/rdf+xml"));
     assert!(!Format::is_xml_media_type("application/xhtml+xml"));
     // Forced on a document that is no feed: reported, left as it is.
-    let mut options = Options::new();
-    options.format = Format::Feed;
-    let out = rewrite(b"<html><a href='x'/></html>", &options, None);
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Feed);
+    let out = rewrite(b"<html><a href='x'/></html>", &source, &options);
     assert_eq!(&out.output[..], b"<html><a href='x'/></html>");
     let problem = out.report.problems[0].message.to_string();
     assert!(problem.contains("is not a feed's"), "{problem}");
@@ -124,9 +129,14 @@ fn detection_by_root_element_name_and_forced_format() {
 #[test]
 fn explain_shows_the_chain_of_bases_for_each_link() {
     let input = "<feed xmlns='http://www.w3.org/2005/Atom' xml:base='http://e.example/blog/'>\n<entry xml:base='2026/'>\n<link href='p.html'/></entry></feed>";
-    let mut options = Options::new();
-    options.url = Some("http://e.example/feed".into());
-    let found = explain(input.as_bytes(), &options, Some("f.atom"));
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_url("http://e.example/feed");
+    let found = explain(
+        input.as_bytes(),
+        &source.clone().with_name("f.atom"),
+        &options,
+    );
     let parts: Vec<_> = found
         .parts
         .iter()
@@ -147,7 +157,7 @@ fn explain_shows_the_chain_of_bases_for_each_link() {
                 1,
                 "line 3 <link href=\"p.html\">",
                 Some("http://e.example/blog/2026/"),
-                Some("xml:base of <entry> line 2 = http://e.example/blog/2026/ <- xml:base of <feed> line 1 = http://e.example/blog/ <- from outside: http://e.example/feed (5.3 retrieval URL (Options::url))")
+                Some("xml:base of <entry> line 2 = http://e.example/blog/2026/ <- xml:base of <feed> line 1 = http://e.example/blog/ <- from outside: http://e.example/feed (5.3 retrieval URL (Source::url))")
             ),
         ]
     );

@@ -34,11 +34,8 @@ fn problem_lines(report: &linkbase::Report) -> Vec<String> {
     report.problems.iter().map(|p| p.one_line()).collect()
 }
 
-fn options(format: Format, url: &str) -> Options {
-    let mut options = Options::new();
-    options.format = format;
-    options.url = Some(url.to_string());
-    options
+fn source(format: Format, url: &str) -> linkbase::Source {
+    linkbase::Source::new().with_format(format).with_url(url)
 }
 
 /// html target: a new URL that needs escaping turns `url(x)` into `url("…")`;
@@ -51,8 +48,8 @@ fn css_url_that_needs_quotes_after_resolution() {
     // parenthesis needs the quotes as well.)
     let out = linkbase::rewrite(
         input,
-        &options(Format::Html, "http://h.example/a(b)/"),
-        None,
+        &source(Format::Html, "http://h.example/a(b)/"),
+        &Options::new(),
     );
     let text = String::from_utf8_lossy(&out.output);
     assert!(
@@ -75,7 +72,8 @@ fn content_base_with_non_ascii_at_byte_four() {
         "Content-Type: text/html\r\nContent-Base: \"abc\u{ff}\u{ff}/\"\r\n\r\n<a href=x>x</a>\r\n";
     let checked = splice_check::check(
         input.as_bytes(),
-        &options(Format::Mime, "http://m.example/"),
+        &source(Format::Mime, "http://m.example/"),
+        &Options::new(),
         "t.eml",
     );
     assert!(checked.is_ok(), "{:?}", checked.err());
@@ -88,8 +86,13 @@ fn content_base_with_non_ascii_at_byte_four() {
 fn content_type_with_space_before_colon() {
     let input =
         b"Content-Type :text/html\nContent-Location: http://m.example/a/\n\n<a href=x>x</a>\n";
-    let checked = splice_check::check(input, &options(Format::Mime, "http://m.example/"), "t.eml")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let checked = splice_check::check(
+        input,
+        &source(Format::Mime, "http://m.example/"),
+        &Options::new(),
+        "t.eml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(checked.edits.len(), 1, "{:?}", checked.edits);
     assert!(String::from_utf8_lossy(&checked.output).contains("http://m.example/a/x"));
 }
@@ -101,7 +104,8 @@ fn multipart_content_type_with_space_before_colon() {
     let input = b"Content-Type :multipart/related; boundary=\"b1\"\n\n--b1\nContent-Type: text/html\n\n<a href=x>x</a>\n--b1--\n";
     let checked = splice_check::check(
         input,
-        &options(Format::Mime, "http://m.example/d/"),
+        &source(Format::Mime, "http://m.example/d/"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -144,7 +148,11 @@ fn nodes_after_an_implied_wrapper_stay_outside_it() {
         ),
     ];
     for (name, input) in cases {
-        let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+        let out = linkbase::rewrite(
+            input,
+            &source(Format::Html, "http://h.example/"),
+            &Options::new(),
+        );
         let want = with_values(input, &[("href=x", "href=http://h.example/x")]);
         assert_eq!(&*out.output, &want[..], "{name}");
         fidelity::assert_same_tree(name, input, &out.output, None, &[]);
@@ -157,7 +165,8 @@ fn nodes_after_an_implied_wrapper_stay_outside_it() {
 fn only_the_doubtful_part_is_left(input: &str, doubtful: &str, reason: &str) {
     let checked = splice_check::check(
         input.as_bytes(),
-        &options(Format::Mime, "http://m.example/d/"),
+        &source(Format::Mime, "http://m.example/d/"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -192,7 +201,8 @@ fn lone_cr_in_nested_content_type() {
     let input = "Content-Type: multipart/related; boundary=\"b1\"\n\n--b1\nContent-Type: text/r\r\r\n\r\related; boundary=\"b1\"\n\n<a href=y>\n--b1\nContent-Type: text/html\nContent-Location: ok.html\n\n<a href=ok.html>x</a>";
     let checked = splice_check::check(
         input.as_bytes(),
-        &options(Format::Mime, "http://m.example/d/"),
+        &source(Format::Mime, "http://m.example/d/"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -262,7 +272,11 @@ fn nul_bytes_are_copied_as_they_are() {
     ];
     for (charset, note) in cases {
         let input = nul_document(charset, note);
-        let out = linkbase::rewrite(&input, &options(Format::Html, "http://h.example/"), None);
+        let out = linkbase::rewrite(
+            &input,
+            &source(Format::Html, "http://h.example/"),
+            &Options::new(),
+        );
         let want = with_values(&input, &[("href=rel", "href=http://h.example/rel")]);
         assert_eq!(&*out.output, &want[..], "{charset}");
         fidelity::assert_same_tree(charset, &input, &out.output, None, &[]);
@@ -274,7 +288,11 @@ fn nul_bytes_are_copied_as_they_are() {
 #[test]
 fn references_to_u_fffd_stay_references() {
     let input = b"<a href=x title='&#0;&#xFFFD;&#x110000;'>&#0;&#xFFFD;&#x110000;</a>";
-    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+    let out = linkbase::rewrite(
+        input,
+        &source(Format::Html, "http://h.example/"),
+        &Options::new(),
+    );
     let want = with_values(input, &[("href=x", "href=http://h.example/x")]);
     assert_eq!(&*out.output, &want[..]);
     fidelity::assert_same_tree("references", input, &out.output, None, &[]);
@@ -288,7 +306,11 @@ fn references_to_u_fffd_stay_references() {
 fn unencodable_url_characters_in_a_style_sheet_are_css_escapes() {
     let input =
         b"<base href='/caf&eacute;/'><style>b{background:url(i.png)}</style><a href=x>x</a>";
-    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+    let out = linkbase::rewrite(
+        input,
+        &source(Format::Html, "http://h.example/"),
+        &Options::new(),
+    );
     let text = String::from_utf8_lossy(&out.output);
     assert!(
         text.contains("<style>b{background:url(http://h.example/caf\\e9 /i.png)}</style>"),
@@ -327,8 +349,8 @@ fn documents_that_decode_one_way_only_are_rewritten() {
         let input = [document, b"<a href=x>x</a>"].concat();
         let out = linkbase::rewrite(
             &input,
-            &options(Format::Html, "http://h.example/"),
-            Some("t.html"),
+            &source(Format::Html, "http://h.example/").with_name("t.html"),
+            &Options::new(),
         );
         let want = [document, b"<a href=http://h.example/x>x</a>"].concat();
         assert_eq!(&*out.output, &want[..], "{name}");
@@ -501,7 +523,11 @@ fn nul_that_ends_the_head_keeps_what_follows_in_the_body() {
         ),
     ];
     for (name, input, values) in cases {
-        let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+        let out = linkbase::rewrite(
+            input,
+            &source(Format::Html, "http://h.example/"),
+            &Options::new(),
+        );
         assert_eq!(&*out.output, &with_values(input, values)[..], "{name}");
         fidelity::assert_same_tree(name, input, &out.output, None, &[]);
     }
@@ -514,7 +540,11 @@ fn nul_that_ends_the_head_keeps_what_follows_in_the_body() {
 #[test]
 fn style_end_tag_from_a_rewritten_url_is_escaped() {
     let input = b"<base href='/x</STYLE>y/'><style>b{background:url(i.png)}</style><a href=z>z</a>";
-    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+    let out = linkbase::rewrite(
+        input,
+        &source(Format::Html, "http://h.example/"),
+        &Options::new(),
+    );
     let text = String::from_utf8_lossy(&out.output);
     assert!(
         text.contains("<style>b{background:url(http://h.example/x\\3c /STYLE>y/i.png)}</style>"),
@@ -533,7 +563,8 @@ fn mbox_message_with_an_unescaped_from_line() {
     let input = "\u{feff}From a@x Mon Jan  1 00:00:00 2024\nContent-Type: text/html\n\n<a href=x>x</a>\nFrom b@x Tue Jan  2 00:00:00 2024\nContent-Ty<?pe: message/rfc822\n\nContent-Type: text/html\n\n<a href=y>\n";
     let checked = splice_check::check(
         input.as_bytes(),
-        &options(Format::Mime, "http://m.example/d/"),
+        &source(Format::Mime, "http://m.example/d/"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -553,7 +584,11 @@ fn mbox_message_with_an_unescaped_from_line() {
 #[test]
 fn form_in_form_keeps_its_tree() {
     let input = b"<form action=a><div></form><form action=b><a href=x>x</a>";
-    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+    let out = linkbase::rewrite(
+        input,
+        &source(Format::Html, "http://h.example/"),
+        &Options::new(),
+    );
     assert_eq!(
         fidelity::tree_difference(input, input, &out.output, None, &[]),
         None
@@ -620,7 +655,8 @@ fn continuation_line_after_the_envelope_line() {
     let input = &seed[1..];
     let checked = splice_check::check(
         input,
-        &options(Format::Mime, "http://m.example/d/"),
+        &source(Format::Mime, "http://m.example/d/"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -663,7 +699,11 @@ fn unrepresentable_trees_keep_their_tree() {
         for settings in [0u8, 16] {
             html_fuzz_input::check_html_input(name, &[&[settings][..], input].concat());
         }
-        let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/"), None);
+        let out = linkbase::rewrite(
+            input,
+            &source(Format::Html, "http://h.example/"),
+            &Options::new(),
+        );
         assert!(
             out.output.windows(17).any(|w| w == b"http://h.example/"),
             "{name}: nothing rewritten"
@@ -690,7 +730,8 @@ fn from_line_that_is_also_a_header_field() {
     );
     let checked = splice_check::check(
         input,
-        &options(Format::Mime, "http://m.example/d/"),
+        &source(Format::Mime, "http://m.example/d/"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -740,7 +781,8 @@ fn byte_order_mark_then_a_continuation_line() {
     assert!(input.starts_with(b"\xEF\xBB\xBF 1 00:00:00 "));
     let checked = splice_check::check(
         input,
-        &options(Format::Mime, "http://h.example/a/b/doc.mht"),
+        &source(Format::Mime, "http://h.example/a/b/doc.mht"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -775,7 +817,11 @@ fn css_src_function_is_a_url() {
     let seed = std::fs::read("fuzz/seeds/html/finding-19-css-src-function").unwrap();
     html_fuzz_input::check_html_input("finding 19", &seed);
     let input = b"<p style=\"background:src('z.png')\">";
-    let out = linkbase::rewrite(input, &options(Format::Html, "http://h.example/a/"), None);
+    let out = linkbase::rewrite(
+        input,
+        &source(Format::Html, "http://h.example/a/"),
+        &Options::new(),
+    );
     assert_eq!(
         &out.output[..],
         &b"<p style=\"background:src('http://h.example/a/z.png')\">"[..]
@@ -798,7 +844,8 @@ fn transfer_encoding_inserted_after_a_dropped_line() {
     let input = &seed[1..];
     let checked = splice_check::check(
         input,
-        &options(Format::Mime, "http://h.example/a/b/doc.mht"),
+        &source(Format::Mime, "http://h.example/a/b/doc.mht"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -848,8 +895,8 @@ fn url_strings_nested_past_the_css_nesting_limit() {
     let input = format!("<p style=\"background:{}src('z.png')\">", "(".repeat(depth));
     let out = linkbase::rewrite(
         input.as_bytes(),
-        &options(Format::Html, "http://h.example/a/b/doc.html"),
-        None,
+        &source(Format::Html, "http://h.example/a/b/doc.html"),
+        &Options::new(),
     );
     let want = input.replace("'z.png'", "'http://h.example/a/b/z.png'");
     assert_eq!(String::from_utf8_lossy(&out.output), want);
@@ -932,8 +979,8 @@ fn style_rewritten_alike(quoted_style: &str) -> String {
     let input = format!("<base href=\"http://h.example/a(b)/\"><p style={quoted_style}>");
     let out = linkbase::rewrite(
         input.as_bytes(),
-        &options(Format::Html, "http://h.example/doc.html"),
-        None,
+        &source(Format::Html, "http://h.example/doc.html"),
+        &Options::new(),
     );
     fidelity::assert_same_tree(quoted_style, input.as_bytes(), &out.output, None, &[]);
     String::from_utf8_lossy(&out.output).into_owned()
@@ -954,9 +1001,10 @@ fn a_byte_order_mark_decides_over_the_parts_charset() {
     let head = "Content-Type: text/html; charset=gb18030\r\nContent-Transfer-Encoding: binary\r\n\
                 Content-Base: http://h.example/docs/\r\n\r\n";
     let input = [head.as_bytes(), "\u{feff}<img src=ü.png>".as_bytes()].concat();
-    let mut options = Options::new();
-    options.format = Format::Mime;
-    let out = linkbase::rewrite(&input, &options, Some("bom.eml"));
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Mime);
+    let out = linkbase::rewrite(&input, &source.clone().with_name("bom.eml"), &options);
     // ü read as UTF-8 (C3 BC), not as the gb18030 character of those bytes.
     let want = [
         head.as_bytes(),
@@ -979,7 +1027,8 @@ fn stray_from_line_after_the_content_type() {
     let input = b"From a@x Mon Jan  1 00:00:00 2024\nContent-Type: text/html\nFrom b@z Tue Jan  2 00:00:00 2024\nSubject: s\n\n<a href=y>\n";
     let checked = splice_check::check(
         input,
-        &options(Format::Mime, "http://h.example/a/b/doc.mht"),
+        &source(Format::Mime, "http://h.example/a/b/doc.mht"),
+        &Options::new(),
         "t.eml",
     )
     .unwrap_or_else(|e| panic!("{e}"));

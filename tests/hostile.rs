@@ -20,19 +20,28 @@ use linkbase::{report::Outcome, report::Severity, Format, Options, Profile};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-fn options(url: Option<&str>, format: Format) -> Options {
-    let mut o = Options::new();
-    o.url = url.map(str::to_string);
-    o.format = format;
-    o
+fn source(url: Option<&str>, format: Format) -> linkbase::Source {
+    let source = linkbase::Source::new().with_format(format);
+    match url {
+        Some(url) => source.with_url(url),
+        None => source,
+    }
 }
 
 fn html(input: &[u8]) -> linkbase::Rewrite<'_> {
-    linkbase::rewrite(input, &options(Some(BASE), Format::Html), Some("t.html"))
+    linkbase::rewrite(
+        input,
+        &source(Some(BASE), Format::Html).with_name("t.html"),
+        &Options::new(),
+    )
 }
 
 fn mime(input: &[u8]) -> linkbase::Rewrite<'_> {
-    linkbase::rewrite(input, &options(None, Format::Mime), Some("t.eml"))
+    linkbase::rewrite(
+        input,
+        &source(None, Format::Mime).with_name("t.eml"),
+        &Options::new(),
+    )
 }
 
 /// What the HTML layer writes for a fragment `body`: the fragment itself,
@@ -116,9 +125,9 @@ fn a_million_dot_dot_segments_through_the_resolve_command() {
 fn a_hundred_thousand_links_are_all_rewritten() {
     let n = 100_000;
     let input = many_links(n);
-    let mut o = options(Some(BASE), Format::Html);
-    o.keep_link_records = true;
-    let out = linkbase::rewrite(&input, &o, Some("t.html"));
+    let o = Options::new().with_keep_link_records(true);
+    let s = source(Some(BASE), Format::Html).with_name("t.html");
+    let out = linkbase::rewrite(&input, &s, &o);
     assert_eq!(out.report.counts.rewritten, n as u64);
     assert_eq!(out.report.links.len(), n);
     for (i, record) in out.report.links.iter().enumerate() {
@@ -563,9 +572,12 @@ impl InPlace {
         cases
             .into_iter()
             .map(|(name, input, args)| {
-                let mut o = Options::new();
-                o.url = args.get(1).map(|u| u.to_string());
-                let want = linkbase::rewrite(&input, &o, Some(name))
+                let o = Options::new();
+                let mut o_source = linkbase::Source::new();
+                if let Some(value) = args.get(1).map(|u| u.to_string()) {
+                    o_source = o_source.with_url(value);
+                }
+                let want = linkbase::rewrite(&input, &o_source.clone().with_name(name), &o)
                     .output
                     .into_owned();
                 assert_ne!(want, input, "{name}: the case must change something");
@@ -713,7 +725,11 @@ fn a_content_type_of_twenty_thousand_rfc_2231_parameters() {
 fn xhtml_with_five_thousand_xmlns_declarations() {
     let n = 5_000;
     let input = xmlns_declarations(n);
-    let out = linkbase::rewrite(&input, &options(Some(BASE), Format::Xhtml), Some("t.xhtml"));
+    let out = linkbase::rewrite(
+        &input,
+        &source(Some(BASE), Format::Xhtml).with_name("t.xhtml"),
+        &Options::new(),
+    );
     let mut want = String::from_utf8(input.clone()).unwrap();
     for i in (0..n).rev() {
         want = want.replacen(
@@ -732,7 +748,11 @@ fn xhtml_nested_seventy_thousand_deep_keeps_its_namespace() {
     // XHTML namespace forgotten, the links after left relative, exit 0;
     // debug: "attempt to add with overflow"). Depth is a Vec's length now.
     let input = deep_xhtml(70_000);
-    let out = linkbase::rewrite(&input, &options(Some(BASE), Format::Xhtml), Some("t.xhtml"));
+    let out = linkbase::rewrite(
+        &input,
+        &source(Some(BASE), Format::Xhtml).with_name("t.xhtml"),
+        &Options::new(),
+    );
     let want = String::from_utf8(input.clone())
         .unwrap()
         .replacen("href=\"in\"", &format!("href=\"{BASE}in\""), 1)
@@ -750,7 +770,11 @@ fn a_feed_nested_seventy_thousand_deep_keeps_its_namespace() {
     // "attempt to add with overflow"). It reads with the XHTML layer's
     // namespace scopes now: depth is a Vec's length.
     let input = deep_feed(70_000);
-    let out = linkbase::rewrite(&input, &options(Some(BASE), Format::Feed), Some("t.atom"));
+    let out = linkbase::rewrite(
+        &input,
+        &source(Some(BASE), Format::Feed).with_name("t.atom"),
+        &Options::new(),
+    );
     let want = String::from_utf8(input.clone())
         .unwrap()
         .replacen("href=\"in\"", &format!("href=\"{BASE}in\""), 1)
@@ -782,7 +806,11 @@ fn an_html_document_over_4_gib_is_refused_not_wrapped() {
         assert_ne!(at, libc::MAP_FAILED, "mmap of {len} bytes");
         std::slice::from_raw_parts(at as *const u8, len)
     };
-    let out = linkbase::rewrite(input, &options(Some(BASE), Format::Html), Some("big.html"));
+    let out = linkbase::rewrite(
+        input,
+        &source(Some(BASE), Format::Html).with_name("big.html"),
+        &Options::new(),
+    );
     assert!(matches!(out.output, Cow::Borrowed(_)));
     let message = out.report.problems[0].one_line();
     assert!(
@@ -800,7 +828,11 @@ fn fake_gzip_headers_with_unterminated_names_hide_no_record() {
     // the bytes known to hold no NUL are not scanned again. Both intact
     // records are converted, each fake header is one broken range.
     let input = warc_gz_fake_names(10_000);
-    let out = linkbase::rewrite(&input, &options(None, Format::Warc), Some("t.warc.gz"));
+    let out = linkbase::rewrite(
+        &input,
+        &source(None, Format::Warc).with_name("t.warc.gz"),
+        &Options::new(),
+    );
     assert_eq!(
         out.report.counts.rewritten,
         2,

@@ -216,10 +216,13 @@ fn main() {
 
 fn rewrite_with<'a>(input: &'a [u8], url: Option<&str>) -> linkbase::Rewrite<'a> {
     let mut options = linkbase::Options::new();
-    options.url = url.map(str::to_string);
-    options.keep_link_records = true;
-    options.format = linkbase::Format::Html;
-    linkbase::rewrite(input, &options, Some("t.html"))
+    let mut source = linkbase::Source::new();
+    if let Some(value) = url.map(str::to_string) {
+        source = source.with_url(value);
+    }
+    options = options.with_keep_link_records(true);
+    source = source.with_format(linkbase::Format::Html);
+    linkbase::rewrite(input, &source.clone().with_name("t.html"), &options)
 }
 
 fn report_names_element_attribute_base_and_rule() {

@@ -29,7 +29,7 @@ mod mhtml;
 #[path = "common/rss.rs"]
 mod rss;
 
-use linkbase::{Format, Options};
+use linkbase::Format;
 
 /// Peak heap of a MIME rewrite in memory (`linkbase::rewrite`, the output
 /// assembled), as a multiple of the input: at most 2.5×.
@@ -57,8 +57,8 @@ const PAGE_URL: &str = "https://www.example.org/blog/post.html";
 
 /// Rewrite `input` and check its peak against `bound`; `floor` guards
 /// against a meter that counts nothing.
-fn check(what: &str, input: &[u8], options: &Options, bound: f64, floor: f64) {
-    let usage = alloc_meter::rewrite_usage(input, options, what);
+fn check(what: &str, input: &[u8], source: &linkbase::Source, bound: f64, floor: f64) {
+    let usage = alloc_meter::rewrite_usage(input, source, what);
     let ratio = usage.ratio(input.len());
     let line = format!(
         "{what}: {} bytes, peak {} bytes = {ratio:.2}x the input",
@@ -158,16 +158,17 @@ fn peak_memory_stays_within_its_bounds() {
     check(
         "page.mhtml",
         &mhtml::archive(MIME_MB),
-        &Options::new(),
+        &linkbase::Source::new().with_name("page.mhtml"),
         MIME_BOUND,
         1.9,
     );
     let mut input = mhtml::html_page(HTML_BYTES).into_bytes();
     input.shrink_to_fit();
-    let mut options = Options::new();
-    options.format = Format::Html;
-    options.url = Some(PAGE_URL.into());
-    check("page.html", &input, &options, HTML_BOUND, 2.0);
+    let source = linkbase::Source::new()
+        .with_name("page.html")
+        .with_format(Format::Html)
+        .with_url(PAGE_URL);
+    check("page.html", &input, &source, HTML_BOUND, 2.0);
 
     // The heap checks have made this process large.
     #[cfg(target_os = "linux")]

@@ -21,8 +21,9 @@ use linkbase::{report::Severity, Options, Profile, Report};
 use std::path::Path;
 
 /// The library options the fixture's arguments stand for.
-fn options_from_args(args: &[String]) -> Options {
+fn options_from_args(args: &[String]) -> (linkbase::Source, Options) {
     let mut options = Options::new();
+    let mut source = linkbase::Source::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -36,13 +37,15 @@ fn options_from_args(args: &[String]) -> Options {
                 .unwrap_or_default()
         };
         match flag {
-            "--url" => options.url = Some(value()),
-            "--profile" => options.profile = value().parse().unwrap_or(Profile::Rfc3986),
-            "--force" => options.force = true,
+            "--url" => source = source.with_url(value()),
+            "--profile" => {
+                options = options.with_profile(value().parse().unwrap_or(Profile::Rfc3986))
+            }
+            "--force" => options = options.with_force(true),
             other => panic!("fixture argument `{other}` is not understood by the test"),
         }
     }
-    options
+    (source, options)
 }
 
 fn run_fixture(dir: &Path) -> Result<(), String> {
@@ -65,7 +68,8 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
         ));
     }
     check_stderr_and_status(dir, &stderr, out.status.code())?;
-    let checked = splice_check::check(&input, &options_from_args(&args), "input.eml")?;
+    let (source, options) = options_from_args(&args);
+    let checked = splice_check::check(&input, &source, &options, "input.eml")?;
     if checked.output != expected {
         return Err("library output differs from the binary's".into());
     }
@@ -100,11 +104,13 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-fn rewrite(input: &str, options: &Options) -> (Option<String>, Report) {
-    let mut options = options.clone();
-    options.format = linkbase::Format::Mime;
-    options.keep_link_records = true;
-    let out = linkbase::rewrite(input.as_bytes(), &options, Some("m.eml"));
+fn rewrite(input: &str, source: &linkbase::Source, options: &Options) -> (Option<String>, Report) {
+    let options = options.clone().with_keep_link_records(true);
+    let source = source
+        .clone()
+        .with_format(linkbase::Format::Mime)
+        .with_name("m.eml");
+    let out = linkbase::rewrite(input.as_bytes(), &source, &options);
     let changed = matches!(out.output, std::borrow::Cow::Owned(_));
     (
         changed.then(|| String::from_utf8_lossy(&out.output).into_owned()),
@@ -115,7 +121,11 @@ fn rewrite(input: &str, options: &Options) -> (Option<String>, Report) {
 const SIGNED_WITH_LOCATION: &str = "Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=s\n\n--s\nContent-Type: multipart/related; boundary=r\nContent-Location: http://example.org/dir/\n\n--r\nContent-Type: text/css\nContent-Location: style.css\n\na{}\n--r--\n--s\nContent-Type: application/pgp-signature\n\nsig\n--s--\n";
 
 fn signed_message_is_left_alone_with_a_warning() {
-    let (out, report) = rewrite(SIGNED_WITH_LOCATION, &Options::new());
+    let (out, report) = rewrite(
+        SIGNED_WITH_LOCATION,
+        &linkbase::Source::new(),
+        &Options::new(),
+    );
     assert_eq!(out, None);
     assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
     assert_eq!(report.problems[0].severity, Severity::Warning);
@@ -127,8 +137,9 @@ fn signed_message_is_left_alone_with_a_warning() {
 
 fn signed_message_is_rewritten_with_force() {
     let mut options = Options::new();
-    options.force = true;
-    let (out, report) = rewrite(SIGNED_WITH_LOCATION, &options);
+    let source = linkbase::Source::new();
+    options = options.with_force(true);
+    let (out, report) = rewrite(SIGNED_WITH_LOCATION, &source, &options);
     let out = out.expect("rewritten");
     assert!(
         out.contains("Content-Location: http://example.org/dir/style.css\n"),
@@ -139,7 +150,7 @@ fn signed_message_is_rewritten_with_force() {
 
 fn dkim_signed_message_is_left_alone() {
     let m = "DKIM-Signature: v=1; a=rsa-sha256; d=example.org; b=abc\nContent-Base: http://example.org/\nContent-Type: multipart/related; boundary=r\n\n--r\nContent-Type: text/html\nContent-Location: a.html\n\n<p>x</p>\n--r--\n";
-    let (out, report) = rewrite(m, &Options::new());
+    let (out, report) = rewrite(m, &linkbase::Source::new(), &Options::new());
     assert_eq!(out, None);
     assert!(
         report.problems[0]
@@ -153,7 +164,7 @@ fn dkim_signed_message_is_left_alone() {
 
 fn relative_content_location_is_recorded_in_the_report() {
     let m = "Content-Type: multipart/related; boundary=r\nContent-Base: http://example.org/a/\n\n--r\nContent-Type: image/png\nContent-Location: ../img/x.png\n\nPNG\n--r--\n";
-    let (out, report) = rewrite(m, &Options::new());
+    let (out, report) = rewrite(m, &linkbase::Source::new(), &Options::new());
     assert!(out
         .expect("rewritten")
         .contains("Content-Location: http://example.org/img/x.png\n"));
@@ -166,13 +177,14 @@ fn relative_content_location_is_recorded_in_the_report() {
 
 fn retrieval_url_beats_snapshot_content_location() {
     let m = "Snapshot-Content-Location: http://snapshot.example/\nContent-Type: multipart/related; boundary=r\n\n--r\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--r--\n";
-    let (out, _) = rewrite(m, &Options::new());
+    let (out, _) = rewrite(m, &linkbase::Source::new(), &Options::new());
     assert!(out
         .expect("rewritten")
         .contains("Content-Location: http://snapshot.example/x.png\n"));
-    let mut options = Options::new();
-    options.url = Some("http://given.example/dir/".into());
-    let (out, _) = rewrite(m, &options);
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_url("http://given.example/dir/");
+    let (out, _) = rewrite(m, &source, &options);
     assert!(out
         .expect("rewritten")
         .contains("Content-Location: http://given.example/dir/x.png\n"));
@@ -180,7 +192,7 @@ fn retrieval_url_beats_snapshot_content_location() {
 
 fn message_without_any_base_comes_out_identical() {
     let m = "Content-Type: multipart/related; boundary=r\n\n--r\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--r--\n";
-    let (out, report) = rewrite(m, &Options::new());
+    let (out, report) = rewrite(m, &linkbase::Source::new(), &Options::new());
     assert_eq!(out, None);
     assert_eq!(report.counts.no_base, 1);
     assert!(!report.has_errors());
@@ -196,7 +208,7 @@ fn garbage_never_panics_and_is_copied() {
         b"Content-Type: message/rfc822\n\nContent-Type: multipart/mixed; boundary=y\n\n--y\n\xff\xfe\n",
     ];
     for input in inputs {
-        let result = splice_check::check(input, &Options::new(), "g.eml");
+        let result = splice_check::check(input, &linkbase::Source::new(), &Options::new(), "g.eml");
         assert!(
             result.is_ok(),
             "{:?}: {:?}",
@@ -455,17 +467,17 @@ mod generated {
             let mut message = format!("From: gen@example.org{nl}MIME-Version: 1.0{nl}");
             render(&root, nl, &mut 0, &mut message);
             let input = message.into_bytes();
-            let mut options = Options::new();
-            options.url = url.map(String::from);
+            let options = Options::new();
+            let mut source = linkbase::Source::new();
+            if let Some(value) = url.map(String::from) { source = source.with_url(value); }
 
-            let checked = splice_check::check(&input, &options, "gen.eml").map_err(TestCaseError::fail)?;
+            let checked = splice_check::check(&input, &source, &options, "gen.eml").map_err(TestCaseError::fail)?;
             prop_assert!(checked.whole_parse_failed.is_none(), "{:?}", checked.whole_parse_failed);
             prop_assert!(!checked.report.has_errors(), "{:?}", checked.report.problems);
             prop_assert_eq!(shape(&checked.output), shape(&input));
 
-            let mut as_message = options.clone();
-            as_message.format = linkbase::Format::Mime;
-            let second = linkbase::rewrite(&checked.output, &as_message, None);
+            let as_message = source.clone().with_format(linkbase::Format::Mime);
+            let second = linkbase::rewrite(&checked.output, &as_message, &options);
             prop_assert!(matches!(second.output, std::borrow::Cow::Borrowed(_)), "a second rewrite changed the output again");
         }
     }
@@ -495,9 +507,10 @@ fn utf16_parts_of_doubtful_byte_order_are_left_alone() {
 /// `message` rewritten as a MIME message with the default options: the
 /// output when it differs from the input (`None`: unchanged), and the report.
 fn rewrite_as_message(message: &[u8]) -> (Option<Vec<u8>>, Report) {
-    let mut options = Options::new();
-    options.format = linkbase::Format::Mime;
-    let rewritten = linkbase::rewrite(message, &options, None);
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(linkbase::Format::Mime);
+    let rewritten = linkbase::rewrite(message, &source, &options);
     let out =
         matches!(rewritten.output, std::borrow::Cow::Owned(_)).then(|| rewritten.output.to_vec());
     (out, rewritten.report)

@@ -61,21 +61,26 @@ fn run_case(dir: &Path) -> Result<(), Failed> {
     let document = Document::of_url(copy.clone(), &url)
         .ok_or(format!("{case}: the copy does not hold the document {url}"))?;
     let mut options = Options::new();
-    options.url = Some(url.clone());
-    options.format = Format::from_name(input_name).unwrap();
-    options.offline = Some(document.clone());
-    options.keep_link_records = true;
+    let mut source = linkbase::Source::new();
+    source = source.with_url(url.clone());
+    source = source.with_format(Format::from_name(input_name).unwrap());
+    source = source.with_offline(document.clone());
+    options = options.with_keep_link_records(true);
 
     let input = std::fs::read(dir.join(input_name)).unwrap();
     let expected = read(&expected_name);
-    let out = linkbase::rewrite(&input, &options, Some(input_name));
+    let out = linkbase::rewrite(&input, &source.clone().with_name(input_name), &options);
     let got = String::from_utf8_lossy(&out.output);
     if got != expected {
         return Err(
             format!("{case}: output differs\n--- expected\n{expected}\n--- got\n{got}").into(),
         );
     }
-    let again = linkbase::rewrite(expected.as_bytes(), &options, Some(input_name));
+    let again = linkbase::rewrite(
+        expected.as_bytes(),
+        &source.clone().with_name(input_name),
+        &options,
+    );
     if again.output != expected.as_bytes() {
         let again = String::from_utf8_lossy(&again.output);
         return Err(format!("{case}: a second run changed the copy:\n{again}").into());

@@ -58,6 +58,7 @@ fn check(archives: &[Archive]) -> Vec<String> {
             .filter_map(|c| match c {
                 Chosen::File { payload, .. } => Some(*payload),
                 Chosen::Redirect { .. } => None,
+                other => panic!("{other:?}: a choice this test does not know"),
             })
             .collect();
         let mut bodies: BTreeMap<Place, Vec<u8>> = BTreeMap::new();
@@ -599,7 +600,11 @@ fn a_warc_record_with_bytes_its_encoding_does_not_allow_is_converted_around_them
     let mut warc = Vec::new();
     warc_gen::write_warcinfo(&mut warc).unwrap();
     warc_gen::write_page(&mut warc, 1, "http://s.test/shop/", page).unwrap();
-    let out = linkbase::rewrite(&warc, &linkbase::Options::new(), Some("in.warc"));
+    let out = linkbase::rewrite(
+        &warc,
+        &linkbase::Source::new().with_name("in.warc"),
+        &linkbase::Options::new(),
+    );
     assert!(!out.report.has_errors(), "{:?}", out.report.problems);
     let want: &[u8] = b"<meta charset=\"utf-8\"><title>Tr\xc3</title>\
 <link rel=\"stylesheet\" href=\"http://s.test/css/site.css\"><a href=\"tags/s\xc3\">S\xc3</a>";

@@ -49,9 +49,10 @@ const MIME_BOUND: usize = 80 << 20;
 /// Plans `input` as the command line does (the output not assembled) and
 /// checks the peak heap, that the first links were rewritten and the rest
 /// left as they were, and that the limit was reported.
-fn check(case: &str, input: &[u8], options: &Options, name: &str, bound: usize) {
+fn check(case: &str, input: &[u8], source: &linkbase::Source, name: &str, bound: usize) {
+    let source = source.clone().with_name(name);
     let (planned, usage) = alloc_meter::measure(|| {
-        let planned = linkbase::plan_rewrite(input, options, Some(name));
+        let planned = linkbase::plan_rewrite(input, &source, &Options::new());
         let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
         (
             planned.report.counts,
@@ -88,9 +89,9 @@ fn check(case: &str, input: &[u8], options: &Options, name: &str, bound: usize) 
 fn a_long_base_href_times_many_short_links_is_bounded_by_the_input() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let page = format!("<base href=\"{}\">{}", long_base(), short_links(LINKS));
-    let mut options = Options::new();
-    options.format = Format::Html;
-    check("<base href>", page.as_bytes(), &options, "page.html", BOUND);
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Html);
+    check("<base href>", page.as_bytes(), &source, "page.html", BOUND);
 }
 
 #[test]
@@ -101,12 +102,12 @@ fn a_long_content_base_times_many_short_links_is_bounded_by_the_input() {
         long_base(),
         short_links(LINKS)
     );
-    let mut options = Options::new();
-    options.format = Format::Mime;
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Mime);
     check(
         "Content-Base",
         message.as_bytes(),
-        &options,
+        &source,
         "mail.eml",
         MIME_BOUND,
     );
@@ -138,9 +139,9 @@ fn a_long_warc_target_uri_times_many_short_links_keeps_the_records_around_it() {
         linkbase::warc::convert(
             &warc[..],
             Vec::new(),
+            &linkbase::Source::new().with_name("crawl.warc"),
             &Options::new(),
             &linkbase::warc::WarcOptions::new(),
-            Some("crawl.warc"),
             |record| {
                 seen.push((record.target_uri.clone(), record.report.counts.failed));
             },
@@ -189,11 +190,16 @@ const DENSE_BYTES_A_LINK: usize = 185;
 fn a_page_of_nothing_but_links_costs_at_most_185_bytes_a_link() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let page = short_links(DENSE_LINKS);
-    let mut options = Options::new();
-    options.format = Format::Html;
-    options.url = Some("http://h.example/d/".into());
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Html);
+    source = source.with_url("http://h.example/d/");
     let ((rewritten, output_len), usage) = alloc_meter::measure(|| {
-        let planned = linkbase::plan_rewrite(page.as_bytes(), &options, Some("links.html"));
+        let planned = linkbase::plan_rewrite(
+            page.as_bytes(),
+            &source.clone().with_name("links.html"),
+            &options,
+        );
         let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
         (planned.report.counts.rewritten, pieces)
     });
@@ -243,10 +249,15 @@ fn a_long_base_href_holds_its_base_once_whatever_the_links() {
 fn long_base_href_holds_its_base_once(case: &str, links: &str) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let page = format!("<base href=\"{}\">{}", long_base(), links);
-    let mut options = Options::new();
-    options.format = Format::Html;
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Html);
     let ((counts, output_len), usage) = alloc_meter::measure(|| {
-        let planned = linkbase::plan_rewrite(page.as_bytes(), &options, Some("page.html"));
+        let planned = linkbase::plan_rewrite(
+            page.as_bytes(),
+            &source.clone().with_name("page.html"),
+            &options,
+        );
         let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
         (planned.report.counts, pieces)
     });
@@ -277,10 +288,15 @@ fn links_alternating_between_two_long_bases_hold_each_once() {
     let other = format!("\"//b.example/{}/?a&amp;b\"", "b".repeat(4_000));
     let links = format!("<a href=x><a href={other}>").repeat(ALTERNATING);
     let page = format!("<base href=\"{}\">{links}", long_base());
-    let mut options = Options::new();
-    options.format = Format::Html;
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Html);
     let ((counts, output_len), usage) = alloc_meter::measure(|| {
-        let planned = linkbase::plan_rewrite(page.as_bytes(), &options, Some("page.html"));
+        let planned = linkbase::plan_rewrite(
+            page.as_bytes(),
+            &source.clone().with_name("page.html"),
+            &options,
+        );
         let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
         (planned.report.counts, pieces)
     });
@@ -360,9 +376,9 @@ fn long_warc_target_uri_holds_its_base_once(case: &str, links: &str) {
             linkbase::warc::convert(
                 &warc[..],
                 Counted::default(),
+                &linkbase::Source::new().with_name("crawl.warc"),
                 &Options::new(),
                 &warc_options,
-                Some("crawl.warc"),
                 |_| {},
             )
             .expect("the run goes on")
@@ -408,11 +424,16 @@ fn nested_xml_base(depth: usize) -> String {
 fn nested_xml_base_values_are_bounded_by_the_growth_limit() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let feed = nested_xml_base(6_000);
-    let mut options = Options::new();
-    options.format = Format::Feed;
-    options.url = Some("https://e.example/".into());
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Feed);
+    source = source.with_url("https://e.example/");
     let ((counts, problems, output_len), usage) = alloc_meter::measure(|| {
-        let planned = linkbase::plan_rewrite(feed.as_bytes(), &options, Some("feed.xml"));
+        let planned = linkbase::plan_rewrite(
+            feed.as_bytes(),
+            &source.clone().with_name("feed.xml"),
+            &options,
+        );
         let pieces: usize = planned.pieces().iter().map(|p| p.len()).sum();
         (
             planned.report.counts,
@@ -447,7 +468,7 @@ fn a_long_xml_base_times_many_short_links_is_bounded_by_the_input() {
         long_base(),
         "<link href=\"x\"/>".repeat(LINKS)
     );
-    let mut options = Options::new();
-    options.format = Format::Feed;
-    check("xml:base", feed.as_bytes(), &options, "feed.xml", BOUND);
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Feed);
+    check("xml:base", feed.as_bytes(), &source, "feed.xml", BOUND);
 }

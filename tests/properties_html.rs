@@ -129,10 +129,15 @@ fn document() -> impl Strategy<Value = String> {
 }
 
 fn rewrite(input: &[u8], url: Option<&str>) -> Vec<u8> {
-    let mut options = linkbase::Options::new();
-    options.url = url.map(str::to_string);
-    options.format = linkbase::Format::Html;
-    linkbase::rewrite(input, &options, None).output.into_owned()
+    let options = linkbase::Options::new();
+    let mut source = linkbase::Source::new();
+    if let Some(value) = url.map(str::to_string) {
+        source = source.with_url(value);
+    }
+    source = source.with_format(linkbase::Format::Html);
+    linkbase::rewrite(input, &source, &options)
+        .output
+        .into_owned()
 }
 
 proptest! {
@@ -141,10 +146,11 @@ proptest! {
     #[test]
     fn output_has_the_input_tree_and_rewriting_is_idempotent(doc in document()) {
         let url = Some("http://h.example/a/b/page.html");
-        let mut options = linkbase::Options::new();
-        options.url = url.map(str::to_string);
-        options.format = linkbase::Format::Html;
-        let planned = linkbase::plan_rewrite(doc.as_bytes(), &options, None);
+        let options = linkbase::Options::new();
+        let mut source = linkbase::Source::new();
+        if let Some(value) = url.map(str::to_string) { source = source.with_url(value); }
+        source = source.with_format(linkbase::Format::Html);
+        let planned = linkbase::plan_rewrite(doc.as_bytes(), &source, &options);
         let edits = planned.edits();
         let edits: Vec<(std::ops::Range<usize>, &[u8])> =
             edits.iter().map(|(r, b)| (r.clone(), &b[..])).collect();
@@ -173,10 +179,11 @@ proptest! {
             input.splice(at..at, BROKEN[which].iter().copied());
         }
         let url = Some("http://h.example/a/b/page.html");
-        let mut options = linkbase::Options::new();
-        options.url = url.map(str::to_string);
-        options.format = linkbase::Format::Html;
-        let planned = linkbase::plan_rewrite(&input, &options, None);
+        let options = linkbase::Options::new();
+        let mut source = linkbase::Source::new();
+        if let Some(value) = url.map(str::to_string) { source = source.with_url(value); }
+        source = source.with_format(linkbase::Format::Html);
+        let planned = linkbase::plan_rewrite(&input, &source, &options);
         let edits = planned.edits();
         let edits: Vec<(std::ops::Range<usize>, &[u8])> =
             edits.iter().map(|(r, b)| (r.clone(), &b[..])).collect();

@@ -13,7 +13,7 @@
 //! - the command line: `linkbase ARGS input.EXT --report FILE` in the
 //!   case's folder, the output on standard output, the problems from the
 //!   report (a refused command line: its `linkbase: error:` line);
-//! - Rust: `linkbase::rewrite(input, &options, Some("input.EXT"))`, and for
+//! - Rust: `linkbase::rewrite(input, &source.clone().with_name("input.EXT"), &options)`, and for
 //!   a URL [`linkbase::check_base`] (which the command line and Python
 //!   apply before any work, and `rewrite` reports as an error);
 //! - Python: `python/tests/same_input.py` (every case in one run) with the
@@ -27,7 +27,7 @@
 //! one), every problem (file, part, severity, message), the counts per
 //! outcome, and whether the run has errors (the command line's exit status
 //! 1). A message that names a setting names it as each front end does
-//! (`--url`, `url=`, `Options::url`): the Rust problem is rendered with the
+//! (`--url`, `url=`, `Source::url`): the Rust problem is rendered with the
 //! command line's flags and with the Python package's terms, and each must
 //! equal what that front end said, byte for byte.
 
@@ -117,8 +117,10 @@ impl Case {
 }
 
 /// The library's options for the case's flags (the ones the fixtures use).
-fn options_of(args: &[String]) -> Result<Options, String> {
+fn options_of(args: &[String]) -> Result<(linkbase::Source, Options), String> {
     let mut options = Options::new();
+    let mut source = linkbase::Source::new();
+    let mut attributes = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || {
@@ -127,20 +129,20 @@ fn options_of(args: &[String]) -> Result<Options, String> {
                 .ok_or_else(|| format!("{arg} needs a value"))
         };
         match arg.as_str() {
-            "--url" => options.url = Some(value()?),
-            "--profile" => options.profile = value()?.parse::<Profile>()?,
+            "--url" => source = source.with_url(value()?),
+            "--profile" => options = options.with_profile(value()?.parse::<Profile>()?),
             "--charset" => {
                 let label = value()?;
-                options.charset = Some(
-                    encoding_rs::Encoding::for_label(label.as_bytes())
+                source = source.with_charset(
+                    linkbase::Encoding::for_label(label.as_bytes())
                         .ok_or_else(|| format!("unknown charset {label}"))?,
                 );
             }
-            "--attr" => options.extra_attributes.push(value()?),
-            "--absolutize-fragments" => options.absolutize_fragments = true,
-            "--force" => options.force = true,
+            "--attr" => attributes.push(value()?),
+            "--absolutize-fragments" => options = options.with_absolutize_fragments(true),
+            "--force" => options = options.with_force(true),
             "--format" => {
-                options.format = match value()?.as_str() {
+                source = source.with_format(match value()?.as_str() {
                     "html" => Format::Html,
                     "mime" => Format::Mime,
                     "css" => Format::Css,
@@ -148,12 +150,12 @@ fn options_of(args: &[String]) -> Result<Options, String> {
                     "warc" => Format::Warc,
                     "feed" => Format::Feed,
                     other => return Err(format!("--format {other}: not known here")),
-                }
+                })
             }
             other => return Err(format!("{other}: no option for it here")),
         }
     }
-    Ok(options)
+    Ok((source, options.with_extra_attributes(attributes)))
 }
 
 /// The Python keyword arguments for the case's flags.
@@ -288,13 +290,13 @@ fn plain_warc(output: Vec<u8>) -> Result<Vec<u8>, String> {
 /// The library on the case, its problems rendered with `term`'s names for
 /// the settings they name.
 fn run_rust(case: &Case, term: fn(Setting) -> &'static str) -> Result<Outcome, String> {
-    let mut options = options_of(&case.args)?;
-    options.keep_link_records = true;
+    let (source, options) = options_of(&case.args)?;
+    let options = options.with_keep_link_records(true);
     let input = std::fs::read(case.dir.join(&case.input)).map_err(|e| e.to_string())?;
-    let out = linkbase::rewrite(&input, &options, Some(&case.input));
+    let out = linkbase::rewrite(&input, &source.with_name(case.input.as_str()), &options);
     let report = &out.report;
     if let Some(url) = case.url() {
-        if let Err(problem) = linkbase::check_base(url, options.profile) {
+        if let Err(problem) = linkbase::check_base(url, options.profile()) {
             // `rewrite` reports the very problem the front ends refuse with,
             // and goes on without a retrieval base.
             let reported = report
@@ -315,6 +317,7 @@ fn run_rust(case: &Case, term: fn(Setting) -> &'static str) -> Result<Outcome, S
     let severity = |s: linkbase::report::Severity| match s {
         linkbase::report::Severity::Warning => "warning",
         linkbase::report::Severity::Error => "error",
+        other => panic!("{other:?}: a severity this test does not know"),
     };
     let c = &report.counts;
     Ok(Outcome::Done {

@@ -101,12 +101,13 @@ fn check(case: &str, charset: &str, carrier: Carrier, text: &str, want: &str) {
             ([head.as_bytes(), &body].concat(), Format::Mime)
         }
     };
-    let mut options = Options::new();
-    options.format = format;
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(format);
     if matches!(carrier, Carrier::Html) {
-        options.url = Some(URL.to_string());
+        source = source.with_url(URL);
     }
-    let out = linkbase::rewrite(&input, &options, Some(case));
+    let out = linkbase::rewrite(&input, &source.clone().with_name(case), &options);
     let problems: Vec<String> = out
         .report
         .problems
@@ -255,9 +256,10 @@ fn iso_2022_kr_and_hz_parts_are_left_as_they_are_and_reported() {
             &body,
         ]
         .concat();
-        let mut options = Options::new();
-        options.format = Format::Mime;
-        let out = linkbase::rewrite(&input, &options, Some("t.eml"));
+        let options = Options::new();
+        let mut source = linkbase::Source::new();
+        source = source.with_format(Format::Mime);
+        let out = linkbase::rewrite(&input, &source.clone().with_name("t.eml"), &options);
         assert_eq!(&out.output[..], &input[..], "{charset}");
         assert!(
             out.report

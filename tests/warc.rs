@@ -87,9 +87,9 @@ fn record_count(warc: &[u8]) -> usize {
     let (summary, _) = linkbase::warc::convert(
         warc,
         std::io::sink(),
+        &linkbase::Source::new(),
         &linkbase::Options::new(),
         &options,
-        None,
         |result| {
             if result.outcome == linkbase::warc::RecordOutcome::Broken {
                 broken.push(result);
@@ -446,7 +446,11 @@ fn the_same_input_and_options_give_the_same_bytes() {
 
 fn the_library_rewrites_a_warc_in_memory() {
     let input = std::fs::read(fixture("br", "input.warc")).unwrap();
-    let out = linkbase::rewrite(&input, &linkbase::Options::new(), Some("crawl.warc"));
+    let out = linkbase::rewrite(
+        &input,
+        &linkbase::Source::new().with_name("crawl.warc"),
+        &linkbase::Options::new(),
+    );
     assert_eq!(out.format, linkbase::Format::Warc);
     assert_eq!(out.report.counts.rewritten, 3);
     assert_eq!(record_count(&out.output), 2);

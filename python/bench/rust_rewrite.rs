@@ -20,13 +20,12 @@ fn main() {
     for page in pages {
         let path = format!("{root}/{page}");
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let mut options = linkbase::Options::new();
-        options.url = Some(format!("{prefix}{page}"));
-        options.keep_link_records = records == "1";
+        let options = linkbase::Options::new().with_keep_link_records(records == "1");
+        let source = linkbase::Source::new().with_url(format!("{prefix}{page}"));
         let mut times: Vec<f64> = (0..rounds)
             .map(|_| {
                 let start = Instant::now();
-                black_box(linkbase::rewrite(black_box(&bytes), &options, None));
+                black_box(linkbase::rewrite(black_box(&bytes), &source, &options));
                 start.elapsed().as_secs_f64()
             })
             .collect();

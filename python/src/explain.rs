@@ -94,9 +94,10 @@ pub fn explain(
     .settings()?;
     let name = arg::opt_text("name", name)?;
     let name = name.as_deref();
-    let options = crate::settings_for(&input, settings, name).options();
+    let settings = crate::settings_for(&input, settings, name);
+    let (source, options) = (settings.source(name), settings.options());
     let bytes = input.bytes();
-    let found = py.detach(|| linkbase::explain(bytes, &options, name));
+    let found = py.detach(|| linkbase::explain(bytes, &source, &options));
     let parts = found
         .parts
         .into_iter()

@@ -148,12 +148,13 @@ impl Rewritten {
 fn run_rewrite(
     py: Python<'_>,
     input: &Input,
-    options: &linkbase::Options,
+    settings: &Settings,
     name: Option<&str>,
 ) -> (Option<Vec<u8>>, linkbase::Report) {
     let bytes = input.bytes();
+    let (source, options) = (settings.source(name), settings.options());
     py.detach(|| {
-        let out = linkbase::rewrite(bytes, options, name);
+        let out = linkbase::rewrite(bytes, &source, &options);
         let output = match out.output {
             std::borrow::Cow::Borrowed(_) => None,
             std::borrow::Cow::Owned(v) => Some(v),
@@ -258,7 +259,7 @@ fn rewrite_with(
     records: RecordsArg,
 ) -> PyResult<Rewritten> {
     settings.keep_link_records = records == RecordsArg::Kept;
-    let (output, report) = run_rewrite(py, &input, &settings.options(), name.as_deref());
+    let (output, report) = run_rewrite(py, &input, &settings, name.as_deref());
     let changed = output.is_some();
     let output: Py<PyAny> = match (&input, output) {
         // Unchanged: the very `bytes` given (a new one for another
@@ -336,7 +337,7 @@ fn links<'py>(
     let name = arg::opt_text("name", name)?;
     let mut settings = settings_for(&input, settings, name.as_deref());
     settings.keep_link_records = true;
-    let (_, mut report) = run_rewrite(py, &input, &settings.options(), name.as_deref());
+    let (_, mut report) = run_rewrite(py, &input, &settings, name.as_deref());
     let records = std::mem::take(&mut report.links);
     let links = py.detach(|| report::links(records, input.text()));
     Ok(pyo3::types::PyList::new(py, links)?.into_any())

@@ -331,7 +331,8 @@ fn write_mirror(
                     offline: Some(Document::new(copy.clone(), name.as_str())),
                     ..Settings::default()
                 };
-                let rewritten = linkbase::rewrite(&bytes, &settings.options(), Some(file));
+                let rewritten =
+                    linkbase::rewrite(&bytes, &settings.source(Some(file)), &settings.options());
                 tally.documents += 1;
                 tally.report(&rewritten.report, Some(file));
                 rewritten.output.into_owned()

@@ -4,7 +4,7 @@
 
 use crate::arg;
 use linkbase::offline::Document;
-use linkbase::{report::Setting, Format, Options, Profile};
+use linkbase::{report::Setting, Format, Options, Profile, Source};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -69,20 +69,35 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The library's options for these settings: the one place the
-    /// package makes an [`Options`].
+    /// The library's options for these settings (what holds for the whole
+    /// call): with [`Settings::source`], the one place the package makes
+    /// an [`Options`].
     pub fn options(&self) -> Options {
-        let mut options = Options::new();
-        options.profile = self.profile;
-        options.url = self.url.clone();
-        options.format = self.format;
-        options.charset = self.charset;
-        options.absolutize_fragments = self.absolutize_fragments;
-        options.extra_attributes = self.attributes.clone();
-        options.force = self.force;
-        options.keep_link_records = self.keep_link_records;
-        options.offline = self.offline.clone();
-        options
+        Options::new()
+            .with_profile(self.profile)
+            .with_absolutize_fragments(self.absolutize_fragments)
+            .with_extra_attributes(self.attributes.clone())
+            .with_force(self.force)
+            .with_keep_link_records(self.keep_link_records)
+    }
+
+    /// What is known about the input these settings are given with (named
+    /// `name`): its URL, format, charset and offline copy.
+    pub fn source(&self, name: Option<&str>) -> Source {
+        let mut source = Source::new().with_format(self.format);
+        if let Some(name) = name {
+            source = source.with_name(name);
+        }
+        if let Some(url) = &self.url {
+            source = source.with_url(url.as_str());
+        }
+        if let Some(charset) = self.charset {
+            source = source.with_charset(charset);
+        }
+        if let Some(offline) = &self.offline {
+            source = source.with_offline(offline.clone());
+        }
+        source
     }
 
     /// `url=` for these settings' profile: the library's one rule for a
@@ -134,7 +149,7 @@ impl Given<'_, '_> {
     }
 }
 
-/// The Python name of a setting a library message names (`Options::url`
+/// The Python name of a setting a library message names (`Source::url`
 /// becomes `url=`), so that messages speak of the arguments the caller gave.
 pub fn python_term(setting: Setting) -> &'static str {
     match setting {

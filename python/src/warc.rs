@@ -241,6 +241,7 @@ pub fn convert(
         Place::Path(path) => Some(path.to_string_lossy().into_owned()),
         Place::File(_) => None,
     });
+    let source = settings.source(name.as_deref());
     let input: Box<dyn Read + Send> = match &src {
         Place::Path(path) => {
             Box::new(File::open(path).map_err(|e| py_error(e, &path.to_string_lossy()))?)
@@ -268,7 +269,7 @@ pub fn convert(
     let mut callback_error: Option<PyErr> = None;
     let mut tally = Tally::default();
     let result = py.detach(|| {
-        linkbase::warc::convert(input, output, &options, &warc, name.as_deref(), |record| {
+        linkbase::warc::convert(input, output, &source, &options, &warc, |record| {
             // Problems name the record as their part.
             tally.report(&record.report, None);
             let Some(callback) = &on_record else { return };

@@ -1123,7 +1123,7 @@ cases! {
     },
     /// Bytes that are not valid in the encoding --charset names: the page
     /// is rewritten as a browser reads it, the bytes kept; the library's
-    /// warning (`Options::charset`) names the flag.
+    /// warning (`Source::charset`) names the flag.
     bytes_invalid_in_the_charset_are_a_warning_naming_the_flag: Case {
         args: &["--charset", "utf-8", "--url", PAGE_URL],
         stdin: input(b"<a href=x>caf\xff</a>"),
@@ -1136,7 +1136,7 @@ cases! {
     },
 }
 
-/// Where the library's message names one of its settings (`Options::charset`,
+/// Where the library's message names one of its settings (`Source::charset`,
 /// `WarcOptions::max_record`, `Options::force`), the command line prints the
 /// flag that sets it, on standard error and in the `--report` lines
 /// (tests/library_messages.rs checks the library's own words; standard error

@@ -103,11 +103,11 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Usage) {
     (out, Usage { before, peak })
 }
 
-/// Rewrite `input` with `linkbase::rewrite` (as the command line does with a
+/// Rewrite `input` (of `source`) with `linkbase::rewrite` (as the command line does with a
 /// file it has read) and return what that used at its peak.
-pub fn rewrite_usage(input: &[u8], options: &linkbase::Options, name: &str) -> Usage {
+pub fn rewrite_usage(input: &[u8], source: &linkbase::Source, name: &str) -> Usage {
     let (out, usage) = measure(|| {
-        let out = linkbase::rewrite(input, options, Some(name));
+        let out = linkbase::rewrite(input, source, &linkbase::Options::new());
         assert!(
             out.report.counts.rewritten > 0,
             "{name}: nothing was rewritten: {:?}",

@@ -23,13 +23,14 @@ pub fn check_html_input(case: &str, data: &[u8]) {
         return;
     };
     let mut options = Options::new();
-    options.format = Format::Html;
-    options.profile = Profile::ALL[usize::from(settings & 7) % Profile::ALL.len()];
-    options.absolutize_fragments = settings & 8 != 0;
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Html);
+    options = options.with_profile(Profile::ALL[usize::from(settings & 7) % Profile::ALL.len()]);
+    options = options.with_absolutize_fragments(settings & 8 != 0);
     if settings & 16 == 0 {
-        options.url = Some("http://h.example/a/b/doc.html?q#f".into());
+        source = source.with_url("http://h.example/a/b/doc.html?q#f");
     }
-    let planned = linkbase::plan_rewrite(input, &options, Some("fuzz.html"));
+    let planned = linkbase::plan_rewrite(input, &source.clone().with_name("fuzz.html"), &options);
     let edits = planned.edits();
     let edits: Vec<(std::ops::Range<usize>, &[u8])> =
         edits.iter().map(|(r, b)| (r.clone(), &b[..])).collect();

@@ -66,10 +66,8 @@ pub fn check(
 /// builder does: with the attributes the default options keep, and with
 /// more kept (`--attr` names, among them SVG's camel-case ones).
 pub fn light_parse_check(text: &str) -> Result<(), String> {
-    let mut more = linkbase::options::Options::default();
-    more.extra_attributes = ["id", "class", "viewBox", "xmlns", "d", "fill"]
-        .map(String::from)
-        .to_vec();
+    let more = linkbase::options::Options::default()
+        .with_extra_attributes(["id", "class", "viewBox", "xmlns", "d", "fill"]);
     for options in [linkbase::options::Options::default(), more] {
         linkbase::fuzzing::light_parse::compare(text, &options)
             .map_err(|e| format!("the light parse differs from the full parse: {e}"))?;

@@ -17,13 +17,14 @@ pub fn check_mime_input(case: &str, data: &[u8]) {
         return;
     };
     let mut options = Options::new();
-    options.format = Format::Mime;
-    options.profile = Profile::ALL[usize::from(settings & 7) % Profile::ALL.len()];
-    options.force = settings & 8 != 0;
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Mime);
+    options = options.with_profile(Profile::ALL[usize::from(settings & 7) % Profile::ALL.len()]);
+    options = options.with_force(settings & 8 != 0);
     if settings & 16 == 0 {
-        options.url = Some("http://h.example/a/b/doc.mht".into());
+        source = source.with_url("http://h.example/a/b/doc.mht");
     }
-    if let Err(violation) = crate::splice_check::check(input, &options, "fuzz.eml") {
+    if let Err(violation) = crate::splice_check::check(input, &source, &options, "fuzz.eml") {
         panic!("{case}: {violation}");
     }
 }

@@ -62,13 +62,20 @@ pub struct Checked {
 
 /// Rewrite `input` as a message and check byte preservation. `Err` names what
 /// was violated.
-pub fn check(input: &[u8], options: &Options, name: &str) -> Result<Checked, String> {
+pub fn check(
+    input: &[u8],
+    source: &linkbase::Source,
+    options: &Options,
+    name: &str,
+) -> Result<Checked, String> {
     let location = Location::file(Some(name));
     let mut report = Report::new(false);
-    let edits = mime::plan(input, options, &location, &mut report);
-    let mut as_message = options.clone();
-    as_message.format = linkbase::Format::Mime;
-    let output = linkbase::rewrite(input, &as_message, Some(name))
+    let edits = mime::plan(input, source, options, &location, &mut report);
+    let as_message = source
+        .clone()
+        .with_format(linkbase::Format::Mime)
+        .with_name(name);
+    let output = linkbase::rewrite(input, &as_message, options)
         .output
         .into_owned();
 

@@ -33,9 +33,10 @@ pub fn check_stateful_charsets_input(case: &str, data: &[u8]) {
          Content-Base: http://h.example/docs/\r\n\r\n"
     );
     let input = [head.as_bytes(), body].concat();
-    let mut options = Options::new();
-    options.format = Format::Mime;
-    let out = linkbase::rewrite(&input, &options, Some("fuzz.eml"));
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Mime);
+    let out = linkbase::rewrite(&input, &source.clone().with_name("fuzz.eml"), &options);
     let Some(out_body) = out.output.strip_prefix(head.as_bytes()) else {
         return; // the part was re-encoded (quoted-printable): not compared
     };

@@ -14,10 +14,11 @@ pub fn check_warc_input(case: &str, data: &[u8]) {
     let Some((&settings, input)) = data.split_first() else {
         return;
     };
-    let mut options = Options::new();
-    options.format = Format::Warc;
+    let options = Options::new();
+    let mut source = linkbase::Source::new();
+    source = source.with_format(Format::Warc);
     if settings & 1 != 0 {
-        options.url = Some("http://h.example/a/".into());
+        source = source.with_url("http://h.example/a/");
     }
     let mut warc = WarcOptions::new();
     warc.date = "2026-01-01T00:00:00Z".into();
@@ -25,7 +26,9 @@ pub fn check_warc_input(case: &str, data: &[u8]) {
     warc.zstd = settings & 4 != 0;
     warc.max_record = 1 << 20;
     let mut records = 0usize;
-    let result = convert(input, Vec::new(), &options, &warc, None, |_| records += 1);
+    let result = convert(input, Vec::new(), &source, &options, &warc, |_| {
+        records += 1
+    });
     // Reading from memory cannot fail; a record that cannot be read is a
     // broken record, not an error.
     let (_, out) = result.unwrap_or_else(|e| panic!("{case}: reading from memory: {e}"));

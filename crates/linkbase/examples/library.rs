@@ -12,6 +12,7 @@
 
 use linkbase::{
     base::BaseRule, report::Outcome, report::Severity, rewrite, Base, Format, Options, Profile,
+    Source,
 };
 
 /// A page as a crawler might hold it, with the URL it was fetched from.
@@ -32,10 +33,11 @@ fn main() {
 
 /// One call rewrites the page; the report says what happened to each link.
 fn rewrite_a_page() {
-    let mut options = Options::new();
-    options.url = Some(PAGE_URL.to_string());
-    options.keep_link_records = true; // one LinkRecord per link, as well as counts
-    let out = rewrite(PAGE.as_bytes(), &options, Some("page.html"));
+    // The run's settings: one LinkRecord per link, as well as counts.
+    let options = Options::new().with_keep_link_records(true);
+    // What is known about this input: its name and where it came from.
+    let source = Source::new().with_name("page.html").with_url(PAGE_URL);
+    let out = rewrite(PAGE.as_bytes(), &source, &options);
 
     assert_eq!(out.format, Format::Html);
     // Only the two relative values change; every other byte stays.
@@ -68,7 +70,11 @@ fn rewrite_a_page() {
 
     // A `<base href>` in the page outranks the retrieval URL (rule 5.1).
     let with_base = r#"<base href="https://cdn.example.net/v2/"><img src="logo.png">"#;
-    let out = rewrite(with_base.as_bytes(), &options, None);
+    let out = rewrite(
+        with_base.as_bytes(),
+        &Source::new().with_url(PAGE_URL),
+        &options,
+    );
     assert_eq!(
         std::str::from_utf8(&out.output).unwrap(),
         r#"<base href="https://cdn.example.net/v2/"><img src="https://cdn.example.net/v2/logo.png">"#
@@ -83,15 +89,16 @@ fn rewrite_a_page() {
 
     // Without any base (rule 5.4) relative links are left as they are, and
     // counted; the input comes back borrowed, unchanged.
-    let out = rewrite(PAGE.as_bytes(), &Options::new(), Some("page.html"));
+    let page = Source::new().with_name("page.html");
+    let out = rewrite(PAGE.as_bytes(), &page, &Options::new());
     assert!(matches!(out.output, std::borrow::Cow::Borrowed(_)));
     assert_eq!(out.report.counts.no_base, 2);
     assert_eq!(out.report.without_base[0].count, 2);
 
     // A retrieval URL that is not absolute is a problem in the report, not
     // a panic or an `Err`: the page is left as it is.
-    options.url = Some("docs/guide/page.html".to_string());
-    let out = rewrite(PAGE.as_bytes(), &options, Some("page.html"));
+    let relative = page.with_url("docs/guide/page.html");
+    let out = rewrite(PAGE.as_bytes(), &relative, &options);
     assert!(out.report.has_errors());
     let problem = &out.report.problems[0];
     assert_eq!(problem.severity, Severity::Error);

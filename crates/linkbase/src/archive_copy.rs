@@ -13,9 +13,10 @@
 //! it. No payload is held beyond the record being written: memory stays
 //! near the largest record plus the index.
 
+use crate::context::DocumentContext;
 use crate::offline::{Copy, CopyBuilder, Document, Kind};
 use crate::options::{Format, Options};
-use crate::report::keep_line;
+use crate::report::{keep_line, Location};
 use crate::warc::captures::{self, Chosen, Index, Place};
 use crate::warc::wacz::{Archive, Page};
 use std::collections::{BTreeMap, BTreeSet};
@@ -128,6 +129,7 @@ pub fn write_copy(archives: &[PathBuf], out: &Path, how: &ArchiveCopy) -> io::Re
 /// One document of the copy, just rewritten and written: what
 /// [`write_copy_reporting`] hands to its caller, one at a time.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Written<'a> {
     /// The URL it was captured at (its `WARC-Target-URI`).
     pub url: &'a str,
@@ -440,14 +442,13 @@ fn rewritten(
     summary: &mut CopySummary,
 ) -> Option<(Vec<u8>, crate::Report)> {
     let format = Format::from_media_type(content_type)?;
-    let mut options = how.options.clone();
-    options.url = Some(url.to_string());
-    options.format = format;
-    if let Some(charset) = crate::warc::captures::charset_of(content_type) {
-        options.charset = Some(charset);
-    }
-    options.offline = Some(Document::new(copy.clone(), file));
-    let result = crate::input::rewrite(body, &options, Some(url));
+    let location = Location::file(Some(url));
+    let document = Document::new(copy.clone(), file);
+    let charset = crate::warc::captures::charset_of(content_type);
+    let ctx = DocumentContext::new(&how.options, &location)
+        .for_record(Some(url), format, None, charset, &location)
+        .in_copy(&document);
+    let result = crate::non_archive::plan(body, &ctx).assemble();
     summary.documents += 1;
     summary.links += result.report.counts.rewritten;
     let counts = &result.report.counts;

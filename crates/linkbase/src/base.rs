@@ -16,6 +16,7 @@ use std::fmt;
 /// The rule that established a base URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum BaseRule {
     /// 5.1: an HTML `<base href>` element in the document.
     Embedded,
@@ -30,7 +31,7 @@ pub enum BaseRule {
     LegacyBaseHeader,
     /// 5.2: inherited from the encapsulating entity.
     Enclosing,
-    /// 5.3: the retrieval URL given by the caller ([`crate::Options::url`];
+    /// 5.3: the retrieval URL given by the caller ([`crate::Source::url`];
     /// `--url` or `--url-prefix` on the command line).
     Retrieval,
     /// 5.3: the archive's `Snapshot-Content-Location` (auto-detected).
@@ -69,7 +70,7 @@ impl BaseRule {
             BaseRule::ContentLocation => "header Content-Location",
             BaseRule::LegacyBaseHeader => "header Base/Base-URL",
             BaseRule::Enclosing => "5.2 enclosing entity",
-            BaseRule::Retrieval => "5.3 retrieval URL (Options::url)",
+            BaseRule::Retrieval => "5.3 retrieval URL (Source::url)",
             BaseRule::SnapshotContentLocation => "5.3 retrieval URL (Snapshot-Content-Location)",
             BaseRule::SavedFromComment => "5.3 retrieval URL (saved-from comment)",
         }
@@ -250,7 +251,7 @@ const SCHEMES_WITH_HOST: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
 
 /// The one rule for a retrieval URL (rule 5.3) as a base, whoever gives it
 /// (the command line's `--url` and `--url-prefix`, Python's `url=`,
-/// [`crate::Options::url`], a WARC record's target): the base, parsed under
+/// [`crate::Source::url`], a WARC record's target): the base, parsed under
 /// `profile`, or why it cannot serve as one. Refused, in this order, when
 /// it holds white space or a control character (`url_character_problem`),
 /// when the profile cannot parse it ([`Base::parse`]: no scheme…), when an

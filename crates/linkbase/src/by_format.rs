@@ -12,7 +12,7 @@
 //! sends a web archive to the WARC layer.
 
 use crate::base::EstablishedBase;
-use crate::html::HtmlContext;
+use crate::context::DocumentContext;
 use crate::options::Format;
 use crate::report::Report;
 use crate::splice::{ByteEdits, Edit};
@@ -30,7 +30,7 @@ use std::ops::Range;
 pub fn plan(
     format: Format,
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     environment: Option<&'static Encoding>,
     report: &mut Report,
 ) -> Option<PlannedEdits> {
@@ -98,7 +98,7 @@ impl PlannedEdits {
 pub fn rewrite(
     format: Format,
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     environment: Option<&'static Encoding>,
     report: &mut Report,
 ) -> Option<Vec<u8>> {
@@ -114,7 +114,7 @@ pub fn rewrite(
 pub fn base(
     format: Format,
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     match format {

@@ -21,8 +21,23 @@ pub mod charset {
 /// that rewrite it, each with its place.
 pub mod mime {
     pub use crate::mime::walk::{walk, Entity, Header, Structure};
-    pub use crate::mime::{plan, EditPlace, PartEdit};
+    pub use crate::mime::{EditPlace, PartEdit};
+    use crate::options::{Options, Source};
+    use crate::report::{Location, Report};
     pub use crate::splice::Edit;
+
+    /// The edits that rewrite the message `input` (of `source`) at
+    /// `location` as `options` say, sorted, not overlapping.
+    pub fn plan(
+        input: &[u8],
+        source: &Source,
+        options: &Options,
+        location: &Location,
+        report: &mut Report,
+    ) -> Vec<PartEdit> {
+        let ctx = crate::context::DocumentContext::for_input(options, source, location);
+        crate::mime::plan(input, &ctx, report)
+    }
 }
 
 /// Content-Transfer-Encodings of MIME bodies: decoding, and the newline

@@ -4,45 +4,54 @@
 //! its layer — to be rewritten ([`rewrite`], [`plan_rewrite`]) or explained
 //! ([`explain`]) by the same path. (Named `document` before issue 23.)
 
+use crate::context::DocumentContext;
 pub use crate::non_archive::{PlannedRewrite, Rewrite};
-use crate::options::{Format, Options};
+use crate::options::{Format, Options, Source};
 use crate::report::{Explanation, Location, Report, Severity};
 
-/// The format `input` is read as: [`Options::format`], or when that is
-/// [`Format::Auto`] the one [`crate::detect`] decides (with the retrieval
-/// URL), its note (read otherwise than its name says) reported as a warning.
-fn format_of(input: &[u8], options: &Options, name: Option<&str>, report: &mut Report) -> Format {
-    if options.format != Format::Auto {
-        return options.format;
+/// The context of `input` (named `name`) with the format it is read as:
+/// `ctx`'s, or when that is [`Format::Auto`] the one [`crate::detect`]
+/// decides (with the retrieval URL), its note (read otherwise than its name
+/// says) reported as a warning.
+fn detected<'a>(
+    input: &[u8],
+    ctx: DocumentContext<'a>,
+    name: Option<&str>,
+    report: &mut Report,
+) -> DocumentContext<'a> {
+    if ctx.format != Format::Auto {
+        return ctx;
     }
-    let found = crate::detect::detect(input, name, options.url.as_deref());
+    let found = crate::detect::detect(input, name, ctx.url);
     if let Some(note) = found.note {
-        report.problem(&Location::file(name), Severity::Warning, note);
+        report.problem(ctx.location, Severity::Warning, note);
     }
-    found.format
+    DocumentContext {
+        format: found.format,
+        ..ctx
+    }
 }
 
 /// Rewrite one input. Never fails: whatever cannot be processed is left as
 /// it was and reported.
-pub fn rewrite<'a>(input: &'a [u8], options: &Options, name: Option<&str>) -> Rewrite<'a> {
-    plan_rewrite(input, options, name).assemble()
+pub fn rewrite<'a>(input: &'a [u8], source: &Source, options: &Options) -> Rewrite<'a> {
+    plan_rewrite(input, source, options).assemble()
 }
 
 /// [`rewrite`], without assembling the output: for writing it out piece by
 /// piece ([`PlannedRewrite::pieces`]).
-pub fn plan_rewrite<'a>(
-    input: &'a [u8],
-    options: &Options,
-    name: Option<&str>,
-) -> PlannedRewrite<'a> {
+pub fn plan_rewrite<'a>(input: &'a [u8], source: &Source, options: &Options) -> PlannedRewrite<'a> {
+    let name = source.name();
+    let location = Location::file(name);
     let mut detected = Report::new(options.keep_link_records);
-    let format = format_of(input, options, name, &mut detected);
-    if format == Format::Warc {
-        let (output, warc_report, _) = crate::warc::convert_to_vec(input, options, name);
+    let ctx = DocumentContext::for_input(options, source, &location);
+    let ctx = self::detected(input, ctx, name, &mut detected);
+    if ctx.format == Format::Warc {
+        let (output, warc_report, _) = crate::warc::convert_to_vec(input, source, options);
         detected.merge(warc_report);
         return PlannedRewrite::whole(input, output, detected);
     }
-    let mut planned = crate::non_archive::plan(input, format, options, name);
+    let mut planned = crate::non_archive::plan(input, &ctx);
     if !detected.problems.is_empty() {
         // The detection's note first, as the first thing said of the input.
         detected.merge(std::mem::replace(
@@ -54,18 +63,19 @@ pub fn plan_rewrite<'a>(
     planned
 }
 
-/// Explain the bases of `input` (named `name` in the text and in problems,
-/// if it has a name), read as [`Options::format`] says ([`Format::Auto`]:
-/// as [`crate::detect()`] decides). [`Options::url`] is the retrieval
+/// Explain the bases of `input` (named [`Source::name`] in the text and in problems,
+/// if it has a name), read as [`Source::format`] says ([`Format::Auto`]:
+/// as [`crate::detect()`] decides). [`Source::url`] is the retrieval
 /// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
 /// rewritten. The bases are those [`rewrite`] uses: the same dispatch
 /// (`non_archive::explain`) establishes them.
 ///
 /// ```
-/// use linkbase::{explain, Options};
-/// let mut options = Options::new();
-/// options.url = Some("https://example.org/docs/page.html".into());
-/// let found = explain(b"<base href=\"/other/\"><a href=x>x</a>", &options, Some("page.html"));
+/// use linkbase::{explain, Options, Source};
+/// let source = Source::new()
+///     .with_name("page.html")
+///     .with_url("https://example.org/docs/page.html");
+/// let found = explain(b"<base href=\"/other/\"><a href=x>x</a>", &source, &Options::new());
 /// assert_eq!(found.text, "page.html  https://example.org/other/  (5.1 embedded <base href>)\n");
 /// // The same as data.
 /// let part = &found.parts[0];
@@ -73,12 +83,18 @@ pub fn plan_rewrite<'a>(
 /// assert_eq!(part.base.as_deref(), Some("https://example.org/other/"));
 /// assert_eq!(part.rule, Some(linkbase::base::BaseRule::Embedded));
 /// ```
-pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanation {
+pub fn explain(input: &[u8], source: &Source, options: &Options) -> Explanation {
+    let name = source.name();
     let location = Location::file(name);
     let mut report = Report::new(false);
-    let format = format_of(input, options, name, &mut report);
-    if format == Format::Warc {
-        let text = crate::warc::explain::explain_warc(input, options, name, &mut report)
+    let ctx = detected(
+        input,
+        DocumentContext::for_input(options, source, &location),
+        name,
+        &mut report,
+    );
+    if ctx.format == Format::Warc {
+        let text = crate::warc::explain::explain_warc(input, source, options, &mut report)
             .unwrap_or_else(|e| {
                 report.problem(&location, Severity::Error, e.to_string());
                 String::new()
@@ -89,7 +105,7 @@ pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanati
             report,
         };
     }
-    let parts = crate::non_archive::explain(input, format, options, &location, &mut report);
+    let parts = crate::non_archive::explain(input, &ctx, &mut report);
     Explanation {
         text: crate::report::render_parts(&parts, &crate::base::BaseRule::label),
         parts,
@@ -101,13 +117,12 @@ pub fn explain(input: &[u8], options: &Options, name: Option<&str>) -> Explanati
 mod span_tests {
     //! `LinkRecord::span`, set by the HTML layer (`html::rewrite`) for a
     //! document given whole (`non_archive`), through the one-call entry point.
-    use crate::{rewrite, Options};
+    use crate::{rewrite, Options, Source};
 
     fn spans(input: &str) -> Vec<(String, Option<String>)> {
-        let mut options = Options::new();
-        options.url = Some("http://h.example/d/".into());
-        options.keep_link_records = true;
-        let out = rewrite(input.as_bytes(), &options, None);
+        let options = Options::new().with_keep_link_records(true);
+        let source = Source::new().with_url("http://h.example/d/");
+        let out = rewrite(input.as_bytes(), &source, &options);
         out.report
             .links
             .into_iter()
@@ -149,24 +164,26 @@ mod span_tests {
 mod dispatch_tests {
     //! `explain` and `rewrite` take one path: the base `explain` names is
     //! the one `rewrite` resolves against.
-    use crate::{explain, rewrite, Format, Options};
+    use crate::{explain, rewrite, Format, Options, Source};
 
     #[test]
     fn a_style_sheet_is_explained_with_the_base_its_links_get() {
         // The sheet's text holds `<base href>` in a comment: no base of a
         // style sheet (CSS sets none), though an HTML parser would take it.
         let sheet = b"/* <base href=\"http://other.example/\"> */ a { background: url(x.png) }";
-        let mut options = Options::new();
-        options.url = Some("http://h.example/d/s.css".into());
-        let out = rewrite(sheet, &options, Some("s.css"));
+        let options = Options::new();
+        let source = Source::new()
+            .with_name("s.css")
+            .with_url("http://h.example/d/s.css");
+        let out = rewrite(sheet, &source, &options);
         assert_eq!(
             String::from_utf8_lossy(&out.output),
             "/* <base href=\"http://other.example/\"> */ a { background: url(http://h.example/d/x.png) }"
         );
-        let found = explain(sheet, &options, Some("s.css"));
+        let found = explain(sheet, &source, &options);
         assert_eq!(
             found.text,
-            "s.css  http://h.example/d/s.css  (5.3 retrieval URL (Options::url))\n"
+            "s.css  http://h.example/d/s.css  (5.3 retrieval URL (Source::url))\n"
         );
         assert_eq!(found.parts[0].media_type, "text/css");
     }
@@ -252,17 +269,15 @@ mod detection_tests {
     //! The one detection rule (`crate::detect`) through the library's entry points: what the command
     //! line does with the same input (tests/cli/ux.rs), the library does.
     use crate::report::Severity;
-    use crate::{explain, rewrite, Options};
+    use crate::{explain, rewrite, Options, Source};
 
     #[test]
     fn html_named_as_a_message_is_rewritten_as_html_with_the_note() {
-        let mut options = Options::new();
-        options.url = Some("https://example.org/docs/page.html".into());
-        let out = rewrite(
-            b"<!DOCTYPE html><a href=x.html>x</a>",
-            &options,
-            Some("page.eml"),
-        );
+        let options = Options::new();
+        let source = Source::new()
+            .with_name("page.eml")
+            .with_url("https://example.org/docs/page.html");
+        let out = rewrite(b"<!DOCTYPE html><a href=x.html>x</a>", &source, &options);
         assert_eq!(
             &out.output[..],
             b"<!DOCTYPE html><a href=https://example.org/docs/x.html>x</a>"
@@ -272,18 +287,17 @@ mod detection_tests {
         assert_eq!(problems[0].severity, Severity::Warning);
         assert_eq!(
             problems[0].message.to_string(),
-            "named like a message, but the content is an HTML document: read as HTML (Options::format mime reads it as a message)"
+            "named like a message, but the content is an HTML document: read as HTML (Source::format mime reads it as a message)"
         );
-        let explained = explain(b"<!DOCTYPE html>", &options, Some("page.eml"));
+        let explained = explain(b"<!DOCTYPE html>", &source, &options);
         assert_eq!(explained.report.problems.len(), 1);
         assert_eq!(explained.parts[0].media_type, "text/html");
     }
 
     #[test]
     fn a_style_sheet_without_a_telling_name_is_read_as_css() {
-        let mut options = Options::new();
-        options.url = Some("https://example.org/s/site.css".into());
-        let out = rewrite(b"a{background:url(i.png)}", &options, None);
+        let source = Source::new().with_url("https://example.org/s/site.css");
+        let out = rewrite(b"a{background:url(i.png)}", &source, &Options::new());
         assert_eq!(
             &out.output[..],
             b"a{background:url(https://example.org/s/i.png)}"

@@ -23,8 +23,11 @@
 //!   a retrieval URL can serve as a base, and why not, and
 //!   [`options::check_url_prefix`] the same for a folder's URL prefix, by
 //!   the one rule the command line and Python use too.
-//! - [`Options`] (with the input's [`Format`]) say how; the [`Report`] says
-//!   what became of every link and lists every problem.
+//! - [`Options`] say how, for a whole run; a [`Source`] says what is known
+//!   about one input (its name, retrieval URL, charset, [`Format`]); the
+//!   [`Report`] says what became of every link and lists every problem.
+//! - [`Encoding`]: `encoding_rs`' type, re-exported on purpose, for
+//!   [`Source::with_charset`] (`Encoding::for_label(b"latin1")`).
 //!
 //! The rest, grouped:
 //!
@@ -35,7 +38,7 @@
 //! - [`resolve`](mod@resolve): the errors and results of resolution.
 //! - [`base`]: which base rule set a base ([`base::BaseRule`]), and the
 //!   absolute URL a value stands for against one ([`base::absolute_url`]).
-//! - [`options`]: what an [`Options`] holds, [`check_base`] and
+//! - [`options`]: what an [`Options`] and a [`Source`] hold, [`check_base`] and
 //!   [`options::check_url_prefix`].
 //! - [`detect`](mod@detect): the detection rule and its parts
 //!   (`looks_like_html`, `looks_like_message`, `looks_like_feed`).
@@ -51,10 +54,9 @@
 //! Nothing fails: what cannot be processed is left as it was and reported.
 //!
 //! ```
-//! use linkbase::{Options, rewrite};
-//! let mut options = Options::new();
-//! options.url = Some("https://example.org/docs/guide/page.html".into());
-//! let out = rewrite(b"<a href=\"../intro.html\">intro</a>", &options, None);
+//! use linkbase::{rewrite, Options, Source};
+//! let source = Source::new().with_url("https://example.org/docs/guide/page.html");
+//! let out = rewrite(b"<a href=\"../intro.html\">intro</a>", &source, &Options::new());
 //! assert_eq!(
 //!     &out.output[..],
 //!     b"<a href=\"https://example.org/docs/intro.html\">intro</a>"
@@ -97,8 +99,17 @@
 //! - [`offline`]: offline copies: the map from the URLs a copy holds to its
 //!   files (the URL key, the naming rule, a wget mirror's layout read
 //!   backwards), and the link text from one file to another.
-//! - `options`: what was asked (the one [`Options`] value, the retrieval
-//!   base it gives, the offline copy a document belongs to).
+//! - `options`: what was asked: the run's settings ([`Options`]) and what
+//!   is known about one input ([`Source`]: its retrieval URL, charset,
+//!   format, the offline copy it belongs to), the one rule a retrieval URL
+//!   must pass ([`check_base`]).
+//! - `context`: what is known about one document before it is read (the
+//!   one `DocumentContext`: the run's options, the input's retrieval URL,
+//!   format, transport charset, `Content-Location` and offline copy, the
+//!   base from outside, where it is), and the context of each document
+//!   inside it (a WARC record's payload, a MIME part, a feed's content, an
+//!   `iframe srcdoc`), derived without copying. Every format's layer is
+//!   handed one.
 //! - `policy`: what happens to one URL-bearing value (left alone, resolved,
 //!   reported) — one place for every layer; under the default profile and
 //!   `whatwg` a rewritten value leads where a browser went from the original.
@@ -142,6 +153,7 @@ pub mod archive_copy;
 pub mod base;
 mod base64;
 mod by_format;
+mod context;
 mod css;
 pub mod detect;
 #[cfg(test)]
@@ -167,9 +179,17 @@ mod xhtml;
 pub use detect::detect;
 pub use format::Format;
 pub use input::{explain, plan_rewrite, rewrite, PlannedRewrite, Rewrite};
-pub use options::{check_base, Options};
+pub use options::{check_base, Options, Source};
 pub use report::Report;
 pub use resolve::{resolve, Base, Profile};
+
+/// A character encoding: `encoding_rs`' type, re-exported on purpose so
+/// that a transport charset can be given ([`Source::with_charset`]) without
+/// depending on `encoding_rs`; [`Encoding::for_label`] finds one by its
+/// label (`b"latin1"`, `b"shift_jis"`). Its version is the one
+/// linkbase's Cargo.toml names (a major version of `encoding_rs` is a
+/// major version of linkbase).
+pub use encoding_rs::Encoding;
 
 /// The limits the library works within, beyond those an [`Options`] sets.
 /// The others are beside what they limit: [`report::MAX_PROBLEMS`],

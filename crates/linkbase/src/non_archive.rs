@@ -14,13 +14,14 @@
 //! web archive here. (Named `planned` before issue 23.)
 
 use crate::by_format::PlannedEdits;
-use crate::html::HtmlContext;
-use crate::options::{Format, Options};
-use crate::report::{ExplainedPart, Location, Report, Severity};
+use crate::context::DocumentContext;
+use crate::options::Format;
+use crate::report::{ExplainedPart, Report, Severity};
 use std::borrow::Cow;
 
 /// The result of rewriting one input.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Rewrite<'a> {
     /// The output bytes: borrowed (identical to the input) when nothing changed.
     pub output: Cow<'a, [u8]>,
@@ -36,6 +37,7 @@ pub struct Rewrite<'a> {
 /// message's output costs no second copy of the input: only the rewritten
 /// parts are held besides it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct PlannedRewrite<'a> {
     /// The input.
     pub input: &'a [u8],
@@ -127,20 +129,15 @@ impl<'a> PlannedRewrite<'a> {
     }
 }
 
-/// Rewrite `input`, a document of `format` (named `name`, if it has a name),
-/// as `options` say: its base is the retrieval URL they give (rule 5.3; a
+/// Rewrite `input`, a document of `ctx.format` (at `ctx.location`), as
+/// `ctx` says: its base is the retrieval URL it gives (rule 5.3; a
 /// MIME message also finds one in its `Snapshot-Content-Location`, a page in
 /// its saved-from comment), its own base elements and headers take
 /// precedence. `Format::Auto` is taken as HTML; a WARC is the WARC layer's
 /// and is left unchanged here (reported).
-pub fn plan<'a>(
-    input: &'a [u8],
-    format: Format,
-    options: &Options,
-    name: Option<&str>,
-) -> PlannedRewrite<'a> {
-    let location = Location::file(name);
-    let mut report = Report::new(options.keep_link_records);
+pub fn plan<'a>(input: &'a [u8], ctx: &DocumentContext<'_>) -> PlannedRewrite<'a> {
+    let (format, location) = (ctx.format, ctx.location);
+    let mut report = Report::new(ctx.options.keep_link_records);
     let edited = |edits: Option<PlannedEdits>| match edits {
         Some(edits) => PlannedOutput::Edited(edits),
         None => PlannedOutput::Unchanged,
@@ -149,18 +146,7 @@ pub fn plan<'a>(
         Format::Mime => {
             // An MHTML archive finds its parts by their URLs: inside a
             // message links stay absolute, offline copy or not.
-            let without_copy;
-            let options = match options.offline {
-                Some(_) => {
-                    without_copy = Options {
-                        offline: None,
-                        ..options.clone()
-                    };
-                    &without_copy
-                }
-                None => options,
-            };
-            let edits = crate::mime::plan(input, options, &location, &mut report);
+            let edits = crate::mime::plan(input, &ctx.without_offline(), &mut report);
             if edits.is_empty() {
                 PlannedOutput::Unchanged
             } else {
@@ -171,18 +157,15 @@ pub fn plan<'a>(
         }
         Format::Warc => {
             report.problem(
-                &location,
+                location,
                 Severity::Error,
                 "a web archive inside a web archive is not rewritten".to_string(),
             );
             PlannedOutput::Unchanged
         }
         document => {
-            let base = outside_base(document, options, &location, &mut report);
-            let ctx = HtmlContext {
-                whole_input: true,
-                ..HtmlContext::new(options, base.as_ref(), &location)
-            };
+            let base = outside_base(ctx, &mut report);
+            let ctx = ctx.with_base(base.as_ref()).whole();
             // A stand-alone sheet: no referring document is known.
             edited(crate::by_format::plan(
                 document,
@@ -201,51 +184,40 @@ pub fn plan<'a>(
     }
 }
 
-/// The base a single document of `format` gets from outside: the retrieval
-/// base `options` give (rule 5.3), and for a feed the transport's
-/// `Content-Location` ([`Options::content_location`]) over it, resolved
+/// The base a single document of `ctx.format` gets from outside: the
+/// retrieval base `ctx` gives (rule 5.3), and for a feed the transport's
+/// `Content-Location` (`ctx.content_location`) over it, resolved
 /// against it (RFC 4287 §3.2 and feed readers; browsers ignore it in an HTTP
 /// response, RFC 7231 Appendix B, so HTML does). An unusable one is
 /// reported, and the retrieval base is kept.
 fn outside_base(
-    format: Format,
-    options: &Options,
-    location: &Location,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Option<crate::base::EstablishedBase> {
-    let retrieval = options.retrieval_base(location, report);
-    let Some(value) = options
-        .content_location
-        .as_deref()
-        .filter(|_| format == Format::Feed)
-    else {
+    let retrieval = ctx.retrieval_base(report);
+    let Some(value) = ctx.content_location.filter(|_| ctx.format == Format::Feed) else {
         return retrieval;
     };
     let rule = crate::base::BaseRule::ContentLocation;
-    match crate::base::establish(value, retrieval.as_ref(), rule, options.profile, None) {
+    match crate::base::establish(value, retrieval.as_ref(), rule, ctx.options.profile, None) {
         Ok(base) => Some(base),
         Err(e) => {
             let message = format!("Content-Location `{value}`: {e}; the retrieval URL is the base");
-            report.problem(location, Severity::Warning, message);
+            report.problem(ctx.location, Severity::Warning, message);
             retrieval
         }
     }
 }
 
-/// The base of each document or part of `input`, a document of `format`
-/// (at `location`), and the rule that set it, as [`plan`] establishes them:
-/// the retrieval base `options` give, then what the input says. One entry
+/// The base of each document or part of `input`, a document of
+/// `ctx.format` (at `ctx.location`), and the rule that set it, as [`plan`]
+/// establishes them: the retrieval base `ctx` gives, then what the input says. One entry
 /// for a single document (named by `location`), one per entity for a
 /// message. A web archive is the WARC layer's: no entries (reported).
-pub fn explain(
-    input: &[u8],
-    format: Format,
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-) -> Vec<ExplainedPart> {
-    match format {
-        Format::Mime => crate::mime::explain::explain_message(input, options, location, report),
+pub fn explain(input: &[u8], ctx: &DocumentContext<'_>, report: &mut Report) -> Vec<ExplainedPart> {
+    let location = ctx.location;
+    match ctx.format {
+        Format::Mime => crate::mime::explain::explain_message(input, ctx, report),
         Format::Warc => {
             report.problem(
                 location,
@@ -255,13 +227,13 @@ pub fn explain(
             Vec::new()
         }
         Format::Feed => {
-            let base = outside_base(Format::Feed, options, location, report);
-            let ctx = HtmlContext::new(options, base.as_ref(), location);
+            let base = outside_base(ctx, report);
+            let ctx = ctx.with_base(base.as_ref());
             crate::feed::explain_feed(input, &location.describe(), &ctx, report)
         }
         document => {
-            let base = outside_base(document, options, location, report);
-            let ctx = HtmlContext::new(options, base.as_ref(), location);
+            let base = outside_base(ctx, report);
+            let ctx = ctx.with_base(base.as_ref());
             let base = crate::by_format::base(document, input, &ctx, report);
             vec![ExplainedPart {
                 depth: 0,

@@ -1,76 +1,103 @@
 //! One options value shared by the library and the command line.
 
 use crate::base::{establish, BaseRule, EstablishedBase, Unusable};
-use crate::report::{Location, Message, Report, Setting, Severity};
+use crate::report::{Message, Setting};
 use crate::resolve::Profile;
 use encoding_rs::Encoding;
 
 pub(crate) use crate::format::Format;
 
-/// Everything that steers a rewrite, explanation or WARC conversion:
-/// start from [`Options::new`] and set the fields that matter. The command
-/// line builds exactly one of these from its flags (named after each field).
+/// The settings of a whole run — a rewrite, an explanation, a WARC
+/// conversion — the same for every input: how URLs are resolved and which
+/// values are read. Built from [`Options::new`] with the `with_*` methods;
+/// what is known about one input (its retrieval URL, name, charset, format)
+/// goes in the [`Source`] given with it. The command line builds one of
+/// these from its flags.
+///
+/// ```
+/// use linkbase::{Options, Profile};
+/// let options = Options::new()
+///     .with_profile(Profile::Whatwg)
+///     .with_extra_attributes(["data-src"]);
+/// assert_eq!(options.profile(), Profile::Whatwg);
+/// assert_eq!(options.extra_attributes(), ["data-src"]);
+/// ```
 #[derive(Clone, Debug, Default)]
-#[non_exhaustive]
 pub struct Options {
-    /// Resolution profile.
-    pub profile: Profile,
-    /// The URL the input was retrieved from (rule 5.3), the base when the
-    /// input sets none itself; `None`: no retrieval URL is known.
-    pub url: Option<String>,
-    /// The character encoding of HTML and CSS input as its transport (an
-    /// HTTP header) declared it, overriding what the document says
-    /// (`--charset`); `None`: determined from the document.
-    pub charset: Option<&'static Encoding>,
-    /// What the input is; [`Format::Auto`] (the default): detected
-    /// ([`crate::detect::detect_format`]) (`--format`).
-    pub format: Format,
-    /// Rewrite same-document references (`#frag`, empty) too.
-    pub absolutize_fragments: bool,
-    /// Extra attributes to treat as URL-bearing on every element (`--attr data-src`).
-    pub extra_attributes: Vec<String>,
-    /// Rewrite signed/encrypted MIME parts and DKIM-signed messages anyway.
-    pub force: bool,
-    /// The `Content-Location` the transport gave the input (an HTTP
-    /// response's header), resolved against [`Options::url`]: a base over
-    /// the retrieval URL for a feed (RFC 4287 §3.2, as feed readers do);
-    /// other formats ignore it, as browsers do (RFC 7231 Appendix B). The
-    /// WARC layer sets it from each response; `None`: none known.
-    pub content_location: Option<String>,
-    /// Keep one [`crate::report::LinkRecord`] per URL-bearing value (for `--report`).
-    /// When false only the counts are kept.
-    pub keep_link_records: bool,
-    /// The document is a file of an offline copy (`linkbase offline`,
-    /// docs/offline.md): each link to a URL the copy holds becomes the
-    /// relative path to its file, a `<base href>` the document's own file
-    /// name; every other link is made absolute as without it. `None` (the
-    /// default): no copy. Not applied inside MIME messages (an MHTML
-    /// archive finds its parts by their URLs) nor to MIME headers.
-    pub offline: Option<crate::offline::Document>,
+    pub(crate) profile: Profile,
+    pub(crate) absolutize_fragments: bool,
+    pub(crate) extra_attributes: Vec<String>,
+    pub(crate) force: bool,
+    pub(crate) keep_link_records: bool,
 }
 
 impl Options {
-    /// Options with the defaults: `rfc3986`, no retrieval URL, auto format.
+    /// Options with the defaults: the `rfc3986` profile, same-document
+    /// references left, no extra attributes, signed parts left, counts only.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// The retrieval base (rule 5.3) `url` gives, if given and usable
-    /// ([`check_base`]); an unusable one is reported (at `location`) as an
-    /// error.
-    pub(crate) fn retrieval_base(
-        &self,
-        location: &Location,
-        report: &mut Report,
-    ) -> Option<EstablishedBase> {
-        let url = self.url.as_deref()?;
-        match retrieval(url, self.profile) {
-            Ok(base) => Some(base),
-            Err(message) => {
-                report.problem(location, Severity::Error, message);
-                None
-            }
-        }
+    /// Resolve under `profile` (`--profile`).
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Rewrite same-document references (`#frag`, empty) too
+    /// (`--absolutize-fragments`).
+    pub fn with_absolutize_fragments(mut self, yes: bool) -> Self {
+        self.absolutize_fragments = yes;
+        self
+    }
+
+    /// Treat these attributes as URL-bearing on every element
+    /// (`--attr data-src`).
+    pub fn with_extra_attributes<S: Into<String>>(
+        mut self,
+        names: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.extra_attributes = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Rewrite signed or encrypted MIME parts and DKIM-signed messages
+    /// anyway (`--force`).
+    pub fn with_force(mut self, yes: bool) -> Self {
+        self.force = yes;
+        self
+    }
+
+    /// Keep one [`crate::report::LinkRecord`] per URL-bearing value (for
+    /// `--report`); without it only the counts are kept.
+    pub fn with_keep_link_records(mut self, yes: bool) -> Self {
+        self.keep_link_records = yes;
+        self
+    }
+
+    /// The resolution profile.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Are same-document references rewritten too?
+    pub fn absolutize_fragments(&self) -> bool {
+        self.absolutize_fragments
+    }
+
+    /// The attributes treated as URL-bearing on every element.
+    pub fn extra_attributes(&self) -> &[String] {
+        &self.extra_attributes
+    }
+
+    /// Are signed or encrypted MIME parts rewritten anyway?
+    pub fn force(&self) -> bool {
+        self.force
+    }
+
+    /// Is one [`crate::report::LinkRecord`] kept per URL-bearing value?
+    pub fn keep_link_records(&self) -> bool {
+        self.keep_link_records
     }
 
     /// A retrieval base (rule 5.3) from `url`, which `rule` says where it
@@ -89,9 +116,125 @@ impl Options {
     }
 }
 
+/// What is known about one input besides its bytes, given with it to
+/// [`crate::rewrite`], [`crate::plan_rewrite`], [`crate::explain`] and the
+/// WARC layer ([`crate::warc::convert`]): its name, the URL it was
+/// retrieved from, its transport charset, its format, its
+/// `Content-Location`, the offline copy it belongs to. Each is optional;
+/// [`Source::new`] knows nothing. Built with the `with_*` methods.
+///
+/// ```
+/// use linkbase::{Encoding, Format, Source};
+/// let source = Source::new()
+///     .with_name("page.html")
+///     .with_url("https://example.org/docs/page.html")
+///     .with_charset(Encoding::for_label(b"latin1").unwrap())
+///     .with_format(Format::Html);
+/// assert_eq!(source.url(), Some("https://example.org/docs/page.html"));
+/// assert_eq!(source.charset().map(|e| e.name()), Some("windows-1252"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Source {
+    name: Option<String>,
+    url: Option<String>,
+    charset: Option<&'static Encoding>,
+    format: Format,
+    content_location: Option<String>,
+    offline: Option<crate::offline::Document>,
+}
+
+impl Source {
+    /// An input of which nothing is known: no name, no retrieval URL, its
+    /// charset from its content, its format detected.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The input's name (a file name or path): it names the input in
+    /// problems, and its extension steers detection ([`crate::detect()`]).
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The URL the input was retrieved from (rule 5.3), the base when the
+    /// input sets none itself (`--url`). An unusable one ([`check_base`])
+    /// is reported as an error and no retrieval base is used.
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.url = Some(url.into());
+        self
+    }
+
+    /// The character encoding of HTML and CSS input as its transport (an
+    /// HTTP header) declared it, overriding what the document says
+    /// (`--charset`; for a WARC, of payloads whose `Content-Type` names
+    /// none). [`crate::Encoding::for_label`] finds one by its label.
+    pub fn with_charset(mut self, charset: &'static Encoding) -> Self {
+        self.charset = Some(charset);
+        self
+    }
+
+    /// What the input is (`--format`); [`Format::Auto`] (the default):
+    /// detected ([`crate::detect()`]).
+    pub fn with_format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// The `Content-Location` the transport gave the input (an HTTP
+    /// response's header), resolved against the retrieval URL: a base over
+    /// it for a feed (RFC 4287 §3.2, as feed readers do); other formats
+    /// ignore it, as browsers do (RFC 7231 Appendix B).
+    pub fn with_content_location(mut self, value: impl Into<String>) -> Self {
+        self.content_location = Some(value.into());
+        self
+    }
+
+    /// The input is a file of an offline copy (`linkbase offline`,
+    /// docs/offline.md): each link to a URL the copy holds becomes the
+    /// relative path to its file, a `<base href>` the document's own file
+    /// name; every other link is made absolute as without it. Not applied
+    /// inside MIME messages (an MHTML archive finds its parts by their
+    /// URLs) nor to MIME headers.
+    pub fn with_offline(mut self, document: crate::offline::Document) -> Self {
+        self.offline = Some(document);
+        self
+    }
+
+    /// The input's name, if given.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The retrieval URL, if given.
+    pub fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// The transport charset, if given.
+    pub fn charset(&self) -> Option<&'static Encoding> {
+        self.charset
+    }
+
+    /// The format the input is read as ([`Format::Auto`]: detected).
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The transport's `Content-Location`, if given.
+    pub fn content_location(&self) -> Option<&str> {
+        self.content_location.as_deref()
+    }
+
+    /// The offline copy's document, if the input is a file of one.
+    pub fn offline(&self) -> Option<&crate::offline::Document> {
+        self.offline.as_ref()
+    }
+}
+
 /// Check `url` as a retrieval URL (rule 5.3) under `profile`: the base it
 /// gives, or the problem that says why it cannot serve as one. The one rule
-/// for every entry point: [`Options::url`] in [`crate::rewrite`],
+/// for every entry point: [`Source::url`] in [`crate::rewrite`],
 /// [`crate::plan_rewrite`] and [`crate::explain`] (which report this problem
 /// as an error and go on without a retrieval base), the command line's
 /// `--url` and `--url-prefix` and Python's `url=` (which refuse the URL
@@ -108,7 +251,7 @@ impl Options {
 /// let problem = check_base("http://", Profile::Rfc3986).unwrap_err();
 /// assert_eq!(
 ///     problem.to_string(),
-///     "the retrieval URL (Options::url) http://: no host: a http: URL needs one, as in http://example.org/docs/"
+///     "the retrieval URL (Source::url) http://: no host: a http: URL needs one, as in http://example.org/docs/"
 /// );
 /// assert_eq!(
 ///     problem.render(|_| "--url"),
@@ -168,7 +311,7 @@ pub fn check_url_prefix(prefix: &str, profile: Profile) -> Result<String, Messag
 }
 
 /// [`check_base`], the base paired with its rule.
-fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
+pub(crate) fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, Message> {
     worded_retrieval(url, profile, false)
 }
 

@@ -28,7 +28,7 @@
 //! establishes a base.
 
 use crate::base::{resolve_relative, same_scheme_relative, EstablishedBase, Value};
-use crate::options::Options;
+use crate::context::DocumentContext;
 use crate::report::{LinkRecord, Location, Outcome, Report};
 use crate::resolve::has_scheme;
 
@@ -102,7 +102,12 @@ impl Growth {
 /// Applies the link policy with one base, recording each outcome.
 pub struct LinkRewriter<'a> {
     base: Option<&'a EstablishedBase>,
-    options: &'a Options,
+    /// The offline copy the document is a file of.
+    offline: Option<&'a crate::offline::Document>,
+    /// The document's retrieval URL, as given (for the offline copy).
+    document_url: Option<&'a str>,
+    /// Are same-document references resolved too?
+    absolutize_fragments: bool,
     report: &'a mut Report,
     location: &'a Location,
     /// The values are read by a browser (HTML, CSS): the browser rules apply.
@@ -123,16 +128,20 @@ pub struct LinkRewriter<'a> {
 }
 
 impl<'a> LinkRewriter<'a> {
-    /// A rewriter resolving against `base` (`None`: rule 5.4, nothing resolves).
+    /// A rewriter resolving against `base` (`None`: rule 5.4, nothing
+    /// resolves) the values of the document of `ctx`, its outcomes recorded
+    /// at `location`.
     pub fn new(
         base: Option<&'a EstablishedBase>,
-        options: &'a Options,
+        ctx: &DocumentContext<'a>,
         report: &'a mut Report,
         location: &'a Location,
     ) -> Self {
         LinkRewriter {
             base,
-            options,
+            offline: ctx.offline,
+            document_url: ctx.url,
+            absolutize_fragments: ctx.absolutize_fragments,
             report,
             location,
             browser_rules: true,
@@ -423,7 +432,7 @@ impl<'a> LinkRewriter<'a> {
     /// The offline copy's document, when one is in force for these values
     /// (not for values no browser reads: MIME headers).
     fn offline(&self) -> Option<&'a crate::offline::Document> {
-        self.options.offline.as_ref().filter(|_| self.browser_rules)
+        self.offline.filter(|_| self.browser_rules)
     }
 
     fn decide(
@@ -435,7 +444,7 @@ impl<'a> LinkRewriter<'a> {
         let Some(document) = self.offline() else {
             return decided;
         };
-        let document_url = self.options.url.as_deref();
+        let document_url = self.document_url;
         let decided = match base {
             // A fragment-only value under a `<base href>` of another
             // document leads a browser to that document, not to this one's
@@ -478,7 +487,7 @@ impl<'a> LinkRewriter<'a> {
             return (Outcome::Placeholder, None, None);
         }
         let same_document = cleaned.is_empty() || cleaned.starts_with('#');
-        if same_document && !self.options.absolutize_fragments {
+        if same_document && !self.absolutize_fragments {
             return (Outcome::SameDocument, None, None);
         }
         let Some(base) = base else {
@@ -569,6 +578,7 @@ const SAME_SCHEME: &str = "a same-scheme relative reference: resolved as browser
 mod tests {
     use super::*;
     use crate::base::BaseRule;
+    use crate::options::Options;
     use crate::resolve::{Base, Profile};
 
     /// What the rewriter writes for `value` on a page at `base` under `profile`.
@@ -577,8 +587,13 @@ mod tests {
         let options = Options::default();
         let mut report = Report::new(true);
         let location = Location::file(None);
-        let after = LinkRewriter::new(Some(&base), &options, &mut report, &location)
-            .rewrite("a", "href", value);
+        let after = LinkRewriter::new(
+            Some(&base),
+            &DocumentContext::new(&options, &location),
+            &mut report,
+            &location,
+        )
+        .rewrite("a", "href", value);
         let outcome = report.links.last().unwrap().outcome;
         (after, outcome)
     }
@@ -647,8 +662,13 @@ mod tests {
         let options = Options::default();
         let mut report = Report::new(true);
         let location = Location::file(None);
-        let mut r = LinkRewriter::new(Some(&base), &options, &mut report, &location)
-            .without_browser_rules();
+        let mut r = LinkRewriter::new(
+            Some(&base),
+            &DocumentContext::new(&options, &location),
+            &mut report,
+            &location,
+        )
+        .without_browser_rules();
         assert_eq!(
             r.rewrite("header", "Content-Location", "http:images/g.gif"),
             None
@@ -657,7 +677,12 @@ mod tests {
             r.rewrite("header", "Content-Location", "/\\x/p").as_deref(),
             Some("http://h/\\x/p")
         );
-        let mut r = LinkRewriter::new(Some(&base), &options, &mut report, &location);
+        let mut r = LinkRewriter::new(
+            Some(&base),
+            &DocumentContext::new(&options, &location),
+            &mut report,
+            &location,
+        );
         assert_eq!(
             r.rewrite("a", "href", "http:images/g.gif").as_deref(),
             Some("http://h/dir/images/g.gif")

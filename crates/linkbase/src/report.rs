@@ -63,7 +63,7 @@ pub enum Outcome {
     /// Resolution failed (non-hierarchical base, invalid reference): left as it is.
     Failed,
     /// Made the relative path to its file in an offline copy
-    /// ([`crate::Options::offline`]); counted with the rewritten ones.
+    /// ([`crate::Source::offline`]); counted with the rewritten ones.
     Local,
     /// Holds bytes its document's encoding does not allow (a browser reads
     /// each as U+FFFD): left as it is, its bytes kept (a warning, not an
@@ -142,6 +142,7 @@ pub struct LinkRecord {
 /// How bad a problem is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
     /// Worth saying; the result is complete (e.g. a signed part left alone).
     Warning,
@@ -158,15 +159,15 @@ pub enum Severity {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Setting {
-    /// [`Options::url`](crate::Options::url), the retrieval URL.
+    /// [`Source::url`](crate::Source::url), the retrieval URL.
     Url,
-    /// [`Options::charset`](crate::Options::charset), the transport charset.
+    /// [`Source::charset`](crate::Source::charset), the transport charset.
     Charset,
     /// [`Options::force`](crate::Options::force).
     Force,
     /// [`WarcOptions::max_record`](crate::warc::WarcOptions::max_record).
     MaxRecord,
-    /// [`Options::format`](crate::Options::format).
+    /// [`Source::format`](crate::Source::format).
     Format,
 }
 
@@ -174,11 +175,11 @@ impl Setting {
     /// The words a library message names the setting with.
     pub fn term(self) -> &'static str {
         match self {
-            Setting::Url => "the retrieval URL (Options::url)",
-            Setting::Charset => "Options::charset",
+            Setting::Url => "the retrieval URL (Source::url)",
+            Setting::Charset => "Source::charset",
             Setting::Force => "Options::force",
             Setting::MaxRecord => "WarcOptions::max_record",
-            Setting::Format => "Options::format",
+            Setting::Format => "Source::format",
         }
     }
 }
@@ -255,6 +256,10 @@ impl From<&str> for Message {
     }
 }
 
+/// A message is the error of [`crate::check_base`] and
+/// [`crate::options::check_url_prefix`].
+impl std::error::Error for Message {}
+
 impl fmt::Display for Message {
     /// The message in the library's terms.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -324,7 +329,7 @@ impl Problem {
 
     /// The message in a front end's words: the setting it names (if any)
     /// called `name(setting)` ([`Message::render`]) — the command line's
-    /// `--url` where the library says "the retrieval URL (Options::url)".
+    /// `--url` where the library says "the retrieval URL (Source::url)".
     pub fn message_naming<'n>(&self, name: impl Fn(Setting) -> &'n str) -> String {
         self.message.render(name)
     }
@@ -375,6 +380,7 @@ pub struct Counts {
 /// Relative values left as they are for want of a base (rule 5.4) in one
 /// document or part.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LeftWithoutBase {
     /// The document or part.
     pub location: Location,
@@ -403,6 +409,7 @@ pub fn keep_line(lines: &mut Vec<String>, unlisted: &mut u64, line: impl FnOnce(
 
 /// Problems counted past [`MAX_PROBLEMS`], not kept.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Unlisted {
     /// Warnings not kept.
     pub warnings: u64,
@@ -419,6 +426,7 @@ impl Unlisted {
 
 /// Everything that happened while rewriting one input.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Report {
     /// One record per URL-bearing value, when records are kept.
     pub links: Vec<LinkRecord>,
@@ -431,12 +439,12 @@ pub struct Report {
     /// Each document or part where relative values were left for want of a
     /// base, in input order (always kept; their sum is `counts.no_base`).
     pub without_base: Vec<LeftWithoutBase>,
-    /// In a document of an offline copy ([`crate::Options::offline`]):
+    /// In a document of an offline copy ([`crate::Source::offline`]):
     /// the scripts met (`<script>` elements of HTML documents and
     /// `javascript:` values), whose links — built when they run — cannot be
     /// made offline. Zero without a copy.
     pub scripts: u64,
-    /// In an HTML document of an offline copy ([`crate::Options::offline`]):
+    /// In an HTML document of an offline copy ([`crate::Source::offline`]):
     /// its title as a browser shows it in a tab (the text of its first
     /// `title` element, character references decoded, white space
     /// collapsed, at most 1 KiB); `None` without a `title` or a copy.
@@ -711,7 +719,7 @@ mod tests {
         assert_eq!(page.render(label), "p.html  http://h.example/d/  (given)\n");
         assert_eq!(
             page.render(BaseRule::label),
-            "p.html  http://h.example/d/  (5.3 retrieval URL (Options::url))\n"
+            "p.html  http://h.example/d/  (5.3 retrieval URL (Source::url))\n"
         );
         let message = Explanation {
             text: String::new(),
@@ -758,7 +766,7 @@ mod tests {
         // In the library's own terms, as shown and as written to JSON.
         let problem = &report.problems[0];
         assert_eq!(problem.setting(), Some(Setting::Url));
-        let library = "the retrieval URL (Options::url): not absolute";
+        let library = "the retrieval URL (Source::url): not absolute";
         assert_eq!(problem.message.to_string(), library);
         assert_eq!(problem.message_naming(Setting::term), library);
         let json = serde_json::to_value(problem).expect("a problem serializes");
@@ -769,7 +777,7 @@ mod tests {
 
 /// What [`explain`](crate::explain) (or [`warc::explain_records`](crate::warc::explain_records)) found: a text table, one line per document, MIME entity
 /// or WARC record, and any problems met on the way (an unusable
-/// [`Options::url`](crate::Options::url), a broken part).
+/// [`Source::url`](crate::Source::url), a broken part).
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Explanation {

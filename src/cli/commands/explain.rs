@@ -7,7 +7,7 @@ use crate::cli::files::io::io_cause;
 use crate::cli::files::paths::display;
 use crate::cli::flags::args::ExplainArgs;
 use crate::cli::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
-use linkbase::{report::Explanation, Format, Options};
+use linkbase::{report::Explanation, Format, Options, Source};
 use std::path::PathBuf;
 
 /// Run `linkbase explain`: each file in turn, headed `==> FILE <==` when
@@ -95,16 +95,20 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
             return EXIT_PARTIAL;
         }
     };
-    let mut options = Options::new();
-    options.url = args.url.as_ref().map(|url| url.trim().to_string());
-    options.profile = args.profile;
-    options.force = args.force;
-    options.format = args.format;
+    let options = Options::new()
+        .with_profile(args.profile)
+        .with_force(args.force);
+    let mut source = Source::new()
+        .with_name(name.as_str())
+        .with_format(args.format);
+    if let Some(url) = &args.url {
+        source = source.with_url(url.trim());
+    }
     // Detected by the library's rule, which reports its note with the
     // explanation's problems.
-    let mut is_message = options.format == Format::Mime;
+    let mut is_message = args.format == Format::Mime;
     if !forced {
-        let format = linkbase::detect(&input, Some(&name), options.url.as_deref()).format;
+        let format = linkbase::detect(&input, Some(&name), source.url()).format;
         if crate::cli::commands::rewrite::job::is_binary(&input, format, None) {
             eprintln!(
                 "{name}: error: not explained: {}",
@@ -114,7 +118,7 @@ fn explain_one(args: &ExplainArgs, path: &std::path::Path) -> i32 {
         }
         is_message = format == Format::Mime;
     }
-    let explanation = linkbase::explain(&input, &options, Some(&name));
+    let explanation = linkbase::explain(&input, &source, &options);
     let hint = no_base_hint(&explanation, &name, is_message);
     let status = finish(explanation);
     if let Some(hint) = hint {
@@ -192,10 +196,11 @@ fn explain_warc(args: &ExplainArgs, path: &std::path::Path, name: &str) -> i32 {
             return EXIT_PARTIAL;
         }
     };
-    let mut options = Options::new();
-    options.profile = args.profile;
-    options.force = args.force;
-    match linkbase::warc::explain_records(file, &options, Some(name)) {
+    let options = Options::new()
+        .with_profile(args.profile)
+        .with_force(args.force);
+    let source = Source::new().with_name(name);
+    match linkbase::warc::explain_records(file, &source, &options) {
         Ok(explanation) => finish(explanation),
         Err(e) => {
             eprintln!("{name}: {e}");

@@ -148,12 +148,12 @@ fn filter(args: RewriteArgs, message: &mut Vec<u8>, out: &mut Out) -> i32 {
         Ok(s) => s,
         Err(e) => return cannot_run(&e.0),
     };
-    settings.options.keep_link_records = true;
-    let mut options = settings.options_for(None);
+    let options = std::mem::take(&mut settings.options).with_keep_link_records(true);
+    let mut source = settings.source_for(None);
     // A mail filter is given a message: read as one unless --format says
     // otherwise (an HTML-only message would otherwise be read as a page).
-    if options.format == Format::Auto {
-        options.format = Format::Mime;
+    if source.format() == Format::Auto {
+        source = source.with_format(Format::Mime);
     }
     let mut stdin = io::stdin().lock();
     if let Err(e) = (&mut stdin)
@@ -192,9 +192,9 @@ fn filter(args: RewriteArgs, message: &mut Vec<u8>, out: &mut Out) -> i32 {
     }
     // A panic in the rewrite (a bug) is caught by the caller: the original
     // goes through unchanged while nothing is written yet.
-    let mut plan = linkbase::plan_rewrite(message, &options, None);
+    let mut plan = linkbase::plan_rewrite(message, &source, &options);
     let mut result = JobResult::new(None, true);
-    result.is_message = options.format == Format::Mime;
+    result.is_message = source.format() == Format::Mime;
     result.report = std::mem::replace(&mut plan.report, linkbase::Report::new(false));
     crate::cli::flags::terms::name_flags(&mut result.report);
     for line in result.messages() {

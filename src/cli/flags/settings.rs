@@ -8,7 +8,7 @@ use super::args::{RewriteArgs, UsageError};
 use super::globs::Globs;
 use crate::cli::files::atomic::{AtomicWriter, Backup};
 use crate::cli::files::output_path::{self, OutputPath};
-use linkbase::{Base, Options};
+use linkbase::{Base, Options, Source};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -43,8 +43,12 @@ pub enum UrlSource {
 /// The rewrite command's settings, typed and checked.
 #[derive(Debug)]
 pub struct Settings {
-    /// Library options shared by every file (the retrieval URL is set per file).
+    /// Library options shared by every file.
     pub options: Options,
+    /// `--charset`: every input's transport charset.
+    pub charset: Option<&'static linkbase::Encoding>,
+    /// `--format`: what every input is (`Auto`: detected, file by file).
+    pub format: linkbase::Format,
     /// The inputs as given; empty for standard input.
     pub paths: Vec<PathBuf>,
     /// `-r`: walk folders.
@@ -149,14 +153,12 @@ impl Settings {
             ));
         }
 
-        let mut options = Options::new();
-        options.profile = args.profile;
-        options.charset = args.charset;
-        options.format = args.format;
-        options.absolutize_fragments = args.absolutize_fragments;
-        options.force = args.force;
-        options.extra_attributes = attribute_names(args.attributes)?;
-        options.keep_link_records = args.run.report.is_some() || args.run.stats;
+        let options = Options::new()
+            .with_profile(args.profile)
+            .with_absolutize_fragments(args.absolutize_fragments)
+            .with_force(args.force)
+            .with_extra_attributes(attribute_names(args.attributes)?)
+            .with_keep_link_records(args.run.report.is_some() || args.run.stats);
 
         let jobs = match args.run.jobs {
             Some(n) => usize::from(n),
@@ -164,6 +166,8 @@ impl Settings {
         };
         Ok(Settings {
             options,
+            charset: args.charset,
+            format: args.format,
             paths,
             recursive: args.recursive,
             globs,
@@ -233,29 +237,33 @@ impl Settings {
         }
     }
 
-    /// The options for one input whose path under its folder is `relative`
-    /// (`None` for standard input).
-    pub fn options_for(&self, relative: Option<&Path>) -> Options {
-        let mut options = self.options.clone();
-        options.url = match (&self.url, relative) {
-            (UrlSource::Fixed(url), _) => Some(url.clone()),
+    /// What is known about one input whose path under its folder is
+    /// `relative` (`None` for standard input): its retrieval URL, charset,
+    /// format and offline copy (its name is the caller's).
+    pub fn source_for(&self, relative: Option<&Path>) -> Source {
+        let mut source = Source::new().with_format(self.format);
+        if let Some(charset) = self.charset {
+            source = source.with_charset(charset);
+        }
+        match (&self.url, relative) {
+            (UrlSource::Fixed(url), _) => source = source.with_url(url.clone()),
             (UrlSource::Prefix(prefix), Some(rel)) => {
-                Some(crate::cli::files::paths::url_for(prefix, rel))
+                source = source.with_url(crate::cli::files::paths::url_for(prefix, rel));
             }
-            _ => None,
-        };
+            _ => {}
+        }
         let site = self.offline.as_ref();
         if let Some((site, rel)) = site.zip(relative) {
             if let Some((url, format, file)) = site.documents.get(rel) {
-                options.url = Some(url.clone());
-                if options.format == linkbase::Format::Auto {
-                    options.format = *format;
+                source = source.with_url(url.clone());
+                if self.format == linkbase::Format::Auto {
+                    source = source.with_format(*format);
                 }
                 let document = linkbase::offline::Document::new(site.copy.clone(), file.clone());
-                options.offline = Some(document);
+                source = source.with_offline(document);
             }
         }
-        options
+        source
     }
 }
 

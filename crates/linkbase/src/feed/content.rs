@@ -2,14 +2,14 @@
 //! layer under the base in scope at the element. The edits are of the
 //! decoded text; the walk writes each back escaped as its runs were.
 
-use crate::html::HtmlContext;
+use crate::context::DocumentContext;
 use crate::report::Report;
 use crate::splice::Edit;
 use data_encoding::BASE64;
 
 /// The edits of the HTML `text` (a content element's decoded text) that
 /// rewrite its links under `ctx.base`: ranges of `text`, new values in UTF-8.
-pub fn html(text: &str, ctx: &HtmlContext<'_>, report: &mut Report) -> Vec<Edit> {
+pub fn html(text: &str, ctx: &DocumentContext<'_>, report: &mut Report) -> Vec<Edit> {
     crate::html::plan_html(text.as_bytes(), ctx, report).unwrap_or_default()
 }
 
@@ -21,7 +21,7 @@ pub fn html(text: &str, ctx: &HtmlContext<'_>, report: &mut Report) -> Vec<Edit>
 /// padding).
 pub fn base64_html(
     text: &str,
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Result<Vec<Edit>, String> {
     let is_space = |c: char| c.is_ascii_whitespace();

@@ -22,8 +22,7 @@ mod vocab;
 mod walk;
 
 use crate::base::EstablishedBase;
-use crate::html::HtmlContext;
-use crate::options::Options;
+use crate::context::DocumentContext;
 use crate::report::{ExplainedPart, Report};
 use crate::splice::Edit;
 use crate::xhtml::encoding::XmlInput;
@@ -36,14 +35,13 @@ use vocab::Root;
 /// `ctx.base` (a `Content-Location`, the retrieval URL), sorted, not
 /// applied; `None` when nothing changes. A feed that is not well-formed is
 /// rewritten up to where it stops being so, the rest reported and left.
-pub fn plan_feed(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<Edit>> {
+pub fn plan_feed(
+    input: &[u8],
+    ctx: &DocumentContext<'_>,
+    report: &mut Report,
+) -> Option<Vec<Edit>> {
     let work = read(input, ctx, report)?;
-    let options = feed_options(ctx.options);
-    let ctx = HtmlContext {
-        options: &options,
-        ..*ctx
-    };
-    let pass = walk::pass(&work, &ctx, report, false);
+    let pass = walk::pass(&work, &ctx.for_feed(), report, false);
     let edits = crate::splice::sorted(pass.edits);
     (!edits.is_empty()).then(|| work.byte_edits(edits))
 }
@@ -52,7 +50,7 @@ pub fn plan_feed(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Op
 /// `xml:base`, else `ctx.base`), for `explain`.
 pub fn feed_base(
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     let work = read(input, ctx, report)?;
@@ -68,7 +66,7 @@ pub fn feed_base(
 pub fn explain_feed(
     input: &[u8],
     path: &str,
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Vec<ExplainedPart> {
     let root_part = |media_type: &str, base: Option<&EstablishedBase>| ExplainedPart {
@@ -84,12 +82,7 @@ pub fn explain_feed(
         return vec![root_part("application/xml", ctx.base)];
     };
     let mut ignored = Report::new(false);
-    let options = feed_options(ctx.options);
-    let ctx = HtmlContext {
-        options: &options,
-        ..*ctx
-    };
-    let pass = walk::pass(&work, &ctx, &mut ignored, true);
+    let pass = walk::pass(&work, &ctx.for_feed(), &mut ignored, true);
     report.problems.extend(ignored.problems);
     let media_type = pass.root.map_or("application/xml", Root::media_type);
     let mut parts = vec![root_part(
@@ -120,18 +113,6 @@ pub fn explain_feed(
     parts
 }
 
-/// The options a feed is read with: `options`, with same-document
-/// references (`#frag`, empty) resolved too. A feed has no "same
-/// document": an entry is shown away from the page its base names, and RFC
-/// 4287 §3.2 (and every reader that honours `xml:base`, feedparser among
-/// them) reads `#frag` against that base (docs/feeds.md).
-fn feed_options(options: &Options) -> Options {
-    Options {
-        absolutize_fragments: true,
-        ..options.clone()
-    }
-}
-
 /// The chain of bases from node `at` to the base from outside:
 /// `xml:base of <entry> line 3 = … <- xml:base of <feed> line 1 = … <- from
 /// outside: … (rule)`.
@@ -160,7 +141,11 @@ fn chain(bases: &[walk::BaseNode], mut at: usize) -> String {
     steps.join(" <- ")
 }
 
-fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<XmlInput<'a>> {
+fn read<'a>(
+    input: &'a [u8],
+    ctx: &DocumentContext<'_>,
+    report: &mut Report,
+) -> Option<XmlInput<'a>> {
     crate::xhtml::read_or_report(input, ctx, report, "feed")
 }
 

@@ -56,17 +56,24 @@ impl Vocab {
         match ns {
             None if root == Root::Rss => Vocab::Rss,
             None => Vocab::Other,
-            Some(ATOM_10) => Vocab::Atom10,
-            Some(ATOM_03) => Vocab::Atom03,
-            Some(RSS_10) | Some(RSS_090) => Vocab::Rss,
-            Some(RDF) => Vocab::Rdf,
-            Some(CONTENT) => Vocab::Content,
-            Some(MEDIA) | Some(MEDIA_NO_SLASH) => Vocab::Media,
-            Some(ITUNES) => Vocab::Itunes,
-            Some(WFW) => Vocab::Wfw,
-            Some(FEEDBURNER) => Vocab::Feedburner,
-            Some(XHTML) => Vocab::Xhtml,
-            Some(_) => Vocab::Other,
+            Some(ns) => Vocab::of_namespace(ns),
+        }
+    }
+
+    /// The vocabulary of the namespace named `ns`, whatever the root.
+    pub fn of_namespace(ns: &[u8]) -> Vocab {
+        match ns {
+            ATOM_10 => Vocab::Atom10,
+            ATOM_03 => Vocab::Atom03,
+            RSS_10 | RSS_090 => Vocab::Rss,
+            RDF => Vocab::Rdf,
+            CONTENT => Vocab::Content,
+            MEDIA | MEDIA_NO_SLASH => Vocab::Media,
+            ITUNES => Vocab::Itunes,
+            WFW => Vocab::Wfw,
+            FEEDBURNER => Vocab::Feedburner,
+            XHTML => Vocab::Xhtml,
+            _ => Vocab::Other,
         }
     }
 

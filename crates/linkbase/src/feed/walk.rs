@@ -8,7 +8,8 @@ use super::content;
 use super::text::{Collected, Decoded, Run};
 use super::vocab::{self, Content, Place, Root, Vocab};
 use crate::base::{establish, BaseRule, EstablishedBase};
-use crate::html::{AttrNs, ElementNs, HtmlContext};
+use crate::context::DocumentContext;
+use crate::html::{AttrNs, ElementNs};
 use crate::policy::{Growth, LinkRewriter};
 use crate::report::{Report, Severity};
 use crate::splice::Edit;
@@ -110,7 +111,7 @@ struct XhtmlContent {
 /// left as it is.
 pub fn pass(
     work: &XmlInput<'_>,
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
     explain: bool,
 ) -> Pass {
@@ -148,7 +149,7 @@ pub fn pass(
 
 struct Walk<'w, 'c> {
     work: &'w XmlInput<'w>,
-    ctx: &'w HtmlContext<'c>,
+    ctx: &'w DocumentContext<'c>,
     report: &'w mut Report,
     explain: bool,
     root: Option<Root>,
@@ -170,7 +171,8 @@ struct Walk<'w, 'c> {
 /// An element's namespace as the pass needs it, read before the reader moves on.
 struct Names {
     root: Option<Root>,
-    vocab_ns: Option<&'static [u8]>,
+    /// The vocabulary of its namespace, when one is bound.
+    bound_vocab: Option<Vocab>,
     unbound: bool,
     element_ns: ElementNs,
 }
@@ -315,9 +317,7 @@ impl Walk<'_, '_> {
         let vocab = if names.unbound {
             Vocab::of(None, root)
         } else {
-            names
-                .vocab_ns
-                .map_or(Vocab::Other, |n| Vocab::of(Some(n), root))
+            names.bound_vocab.unwrap_or(Vocab::Other)
         };
         match vocab::place(vocab, &local) {
             Some(Place::Attribute(name)) => {
@@ -493,8 +493,8 @@ impl Walk<'_, '_> {
     /// growth limit is the feed's, carried from one to the next.
     fn with_links<T>(&mut self, f: impl FnOnce(&mut LinkRewriter<'_>) -> T) -> T {
         let ctx = self.ctx;
-        let mut links = LinkRewriter::new(None, ctx.options, self.report, ctx.location)
-            .with_growth(self.growth);
+        let mut links =
+            LinkRewriter::new(None, ctx, self.report, ctx.location).with_growth(self.growth);
         let answer = f(&mut links);
         self.growth = links.growth();
         answer
@@ -658,52 +658,23 @@ impl Walk<'_, '_> {
 /// the feed of `ctx`: its text is handed over in `charset` (UTF-8 when
 /// decoded from the feed; `None` for base64 bytes, whose encoding they say).
 fn content_ctx<'b>(
-    ctx: &HtmlContext<'b>,
+    ctx: &DocumentContext<'b>,
     base: Option<&'b EstablishedBase>,
     charset: Option<&'static encoding_rs::Encoding>,
-) -> HtmlContext<'b> {
-    HtmlContext {
-        options: ctx.options,
-        base,
-        document_url: base,
-        transport_charset: charset,
-        location: ctx.location,
-        whole_input: false,
-    }
+) -> DocumentContext<'b> {
+    ctx.for_content(base, charset)
 }
 
 /// What the pass needs of an element's namespace, read at once (the
 /// reader's answer borrows it).
 fn names_of(ns: Resolved<'_>, local: &[u8]) -> Names {
-    const KNOWN: [&[u8]; 13] = [
-        vocab::ATOM_10,
-        vocab::ATOM_03,
-        vocab::RSS_10,
-        vocab::RSS_090,
-        vocab::RDF,
-        vocab::XHTML,
-        b"http://purl.org/rss/1.0/modules/content/",
-        b"http://search.yahoo.com/mrss/",
-        b"http://search.yahoo.com/mrss",
-        b"http://www.itunes.com/dtds/podcast-1.0.dtd",
-        b"http://wellformedweb.org/CommentAPI/",
-        b"http://rssnamespace.org/feedburner/ext/1.0",
-        b"urn:linkbase:other",
-    ];
     let bound = match ns {
         Resolved::Bound(n) => Some(n),
         _ => None,
     };
-    let vocab_ns = bound.map(|n| {
-        KNOWN
-            .iter()
-            .copied()
-            .find(|k| *k == n)
-            .unwrap_or(KNOWN[KNOWN.len() - 1])
-    });
     Names {
         root: Root::of(bound, local),
-        vocab_ns,
+        bound_vocab: bound.map(Vocab::of_namespace),
         unbound: matches!(ns, Resolved::Unbound),
         element_ns: scan::element_ns(ns),
     }

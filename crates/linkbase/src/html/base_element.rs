@@ -4,8 +4,8 @@
 //! `javascript:` or `data:` URL, the element is ignored (with a warning) and
 //! the fallback base stays in force. Later `<base>` elements never count.
 
-use super::HtmlContext;
 use crate::base::{establish, BaseRule, EstablishedBase};
+use crate::context::DocumentContext;
 use crate::report::{Report, Severity};
 use crate::resolve::scheme_len;
 use encoding_rs::Encoding;
@@ -16,7 +16,7 @@ use encoding_rs::Encoding;
 pub fn embedded_base(
     href: Option<&str>,
     fallback: Option<&EstablishedBase>,
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     query_encoding: &'static Encoding,
     report: &mut Report,
 ) -> Option<EstablishedBase> {

@@ -60,7 +60,7 @@ pub struct Undecodable {
 }
 
 impl Undecodable {
-    /// The problem's message: it names [`Options::charset`](crate::Options::charset)
+    /// The problem's message: it names [`Source::charset`](crate::Source::charset)
     /// as what chose the encoding (the transport), or else as the remedy
     /// (the transport charset overrides all but a byte order mark).
     pub fn message(&self) -> Message {
@@ -73,7 +73,7 @@ impl Undecodable {
 }
 
 /// `not valid ENCODING (the encoding chosen …` then `tail`, naming
-/// [`Options::charset`](crate::Options::charset) as what chose the encoding
+/// [`Source::charset`](crate::Source::charset) as what chose the encoding
 /// (the transport), or else as the remedy (the transport charset overrides
 /// all but a byte order mark).
 fn not_valid(encoding: &str, source: CharsetSource, tail: &str) -> Message {

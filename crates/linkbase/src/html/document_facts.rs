@@ -9,8 +9,8 @@ use super::base_element::embedded_base;
 use super::charset::{Broken, Charset};
 use super::links::{link_kind, AttrNs, ElementNs, LinkKind};
 use super::saved_from::saved_from_base;
-use super::HtmlContext;
 use crate::base::{self, establish, BaseRule, EstablishedBase};
+use crate::context::DocumentContext;
 use crate::policy::LinkRewriter;
 use crate::report::Report;
 use encoding_rs::Encoding;
@@ -34,7 +34,7 @@ pub(crate) struct ElementRules {
 pub(crate) struct DocumentFacts<'a> {
     /// The options, the base from outside (MIME, `--url`, a parent
     /// document), the document's own URL (for `manifest`), where it is.
-    pub(crate) ctx: HtmlContext<'a>,
+    pub(crate) ctx: DocumentContext<'a>,
     /// The encoding URL queries are written in (`whatwg` profile).
     pub(crate) query_encoding: &'static Encoding,
     /// The encoding the document will be written in; `None` when the output
@@ -61,7 +61,7 @@ impl<'a> DocumentFacts<'a> {
     /// The facts of a top-level document read with `ctx`, its URL queries
     /// written in `query_encoding`; nothing written back in an encoding of its
     /// own, no spans, no bases yet.
-    pub(crate) fn new(ctx: &HtmlContext<'a>, query_encoding: &'static Encoding) -> Self {
+    pub(crate) fn new(ctx: &DocumentContext<'a>, query_encoding: &'static Encoding) -> Self {
         DocumentFacts {
             ctx: *ctx,
             query_encoding,
@@ -99,7 +99,7 @@ impl<'a> DocumentFacts<'a> {
     /// The facts of an `iframe srcdoc` document inside this one, read with
     /// `ctx` (this one's, its base from outside the one this document gives);
     /// `broken`: the attribute holds bytes the encoding does not allow.
-    pub(crate) fn nested<'b>(&self, ctx: &HtmlContext<'b>, broken: bool) -> DocumentFacts<'b> {
+    pub(crate) fn nested<'b>(&self, ctx: &DocumentContext<'b>, broken: bool) -> DocumentFacts<'b> {
         DocumentFacts {
             depth: self.depth + 1,
             broken: if broken {
@@ -179,12 +179,7 @@ impl<'a> DocumentFacts<'a> {
     /// The rewriter of this document's links: the base in force, the
     /// options and the place of the document; outcomes go to `report`.
     pub(crate) fn link_rewriter<'r>(&'r self, report: &'r mut Report) -> LinkRewriter<'r> {
-        LinkRewriter::new(
-            self.base.as_ref(),
-            self.ctx.options,
-            report,
-            self.ctx.location,
-        )
+        LinkRewriter::new(self.base.as_ref(), &self.ctx, report, self.ctx.location)
     }
 
     /// The link kind of the attribute `attr_ns`:`name` of the element

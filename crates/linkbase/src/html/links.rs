@@ -6,6 +6,7 @@ pub use super::dom::{AttrNs, ElementNs};
 
 /// What an attribute value holds and how it is resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LinkKind {
     /// One URL, resolved against the document's base.
     Url,

@@ -9,7 +9,7 @@
 //! builder into a light arena, with source spans; walking it), `links` (the
 //! declarative table of URL-bearing attributes), `base_element` (rule 5.1),
 //! `saved_from` (the saved-page comment), `document_facts` (what is known of
-//! one document before its first link: `HtmlContext`, its encodings, its
+//! one document before its first link: its encodings, its
 //! bases — derived once), `rewrite` (one document: what to write where; the
 //! decision for one value), `splice` (writing values; text edits to input bytes through
 //! `crate::splice`'s offset map),
@@ -17,9 +17,8 @@
 //! and `refresh` (attribute syntaxes).
 
 use crate::base::EstablishedBase;
-use crate::options::Options;
-use crate::report::{Location, Report, Severity};
-use encoding_rs::Encoding;
+use crate::context::DocumentContext;
+use crate::report::{Report, Severity};
 
 mod base_element;
 pub(crate) mod charset;
@@ -41,48 +40,6 @@ pub use rcdom::absolutize_rcdom;
 pub(crate) use rewrite::reported_name;
 pub(crate) use stylesheet::plan_stylesheet;
 
-/// What the caller knows about a document before it is parsed.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct HtmlContext<'a> {
-    /// The options in force.
-    pub options: &'a Options,
-    /// The base from outside the document (MIME headers, enclosing entity,
-    /// retrieval URL), used when there is no `<base href>`, and against which
-    /// a relative `<base href>` is resolved. With `None` the layer falls back
-    /// to a `<!-- saved from url=… -->` comment, then to no base (5.4).
-    pub base: Option<&'a EstablishedBase>,
-    /// The document's own URL (for `manifest`, which ignores `<base>`).
-    pub document_url: Option<&'a EstablishedBase>,
-    /// The charset the transport declared (MIME `charset`, `--charset`).
-    pub transport_charset: Option<&'static Encoding>,
-    /// Where the document is, for records and messages.
-    pub location: &'a Location,
-    /// Is the input the document given whole (not a MIME part or a WARC
-    /// payload)? Then its link records carry spans when its text is its
-    /// bytes ([`crate::report::LinkRecord::span`]).
-    pub whole_input: bool,
-}
-
-impl<'a> HtmlContext<'a> {
-    /// What `options` and the base established outside a document (`base`,
-    /// also taken as the document's own URL) say about it; the transport
-    /// charset is `options.charset`.
-    pub fn new(
-        options: &'a Options,
-        base: Option<&'a EstablishedBase>,
-        location: &'a Location,
-    ) -> Self {
-        HtmlContext {
-            options,
-            base,
-            document_url: base,
-            transport_charset: options.charset,
-            location,
-            whole_input: false,
-        }
-    }
-}
-
 /// The largest HTML document read, 4 GiB − 1 bytes: html5ever's buffers
 /// (tendrils) and the light arena's numbers (`src/html/dom`, `u32`) hold no
 /// more. Only a `--max-size` over 4G (or the library, which has no size
@@ -90,7 +47,7 @@ impl<'a> HtmlContext<'a> {
 const MAX_HTML_BYTES: u64 = u32::MAX as u64;
 
 /// Is `input` over [`MAX_HTML_BYTES`]? Then it is reported (left unchanged).
-fn too_large(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> bool {
+fn too_large(input: &[u8], ctx: &DocumentContext<'_>, report: &mut Report) -> bool {
     let over = input.len() as u64 > MAX_HTML_BYTES;
     if over {
         let message = format!(
@@ -108,7 +65,7 @@ fn too_large(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> bool {
 /// read (the `replacement` encoding).
 pub(crate) fn document_base(
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     if too_large(input, ctx, report) {
@@ -133,7 +90,7 @@ pub(crate) fn document_base(
 /// unchanged and reported as an error.
 pub(crate) fn plan_html(
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Option<Vec<crate::splice::Edit>> {
     plan_html_held(input, ctx, report).map(crate::splice::ByteEdits::into_edits)
@@ -143,7 +100,7 @@ pub(crate) fn plan_html(
 /// replacement repeated is held once.
 pub(crate) fn plan_html_held(
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Option<crate::splice::ByteEdits> {
     if too_large(input, ctx, report) {

@@ -7,8 +7,8 @@
 use super::document_facts::DocumentFacts;
 use super::dom::{may_hold_saved_from, AttrNs, ElementNs};
 use super::rewrite::reported_name;
-use super::HtmlContext;
 use crate::base::BaseRule;
+use crate::context::DocumentContext;
 use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Severity};
@@ -18,7 +18,7 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 /// Rewrite every URL-bearing value of `dom` (attributes of the link table,
 /// `style` attributes and elements, `iframe srcdoc` documents) against
-/// `base_url`, else [`Options::url`], else the document's saved-from
+/// `base_url`, else the document's saved-from
 /// comment (its `<base href>` applies as in a file), as `options` say. Returns the report: every link,
 /// and any problem.
 ///
@@ -40,17 +40,17 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 pub fn absolutize_rcdom(dom: &RcDom, base_url: Option<&str>, options: &Options) -> Report {
     let location = Location::file(None);
     let mut report = Report::new(options.keep_link_records);
-    let base = match base_url {
-        Some(url) => match options.retrieval_base_from(url, BaseRule::Retrieval, None) {
+    let ctx = DocumentContext::new(options, &location);
+    let base = base_url.and_then(|url| {
+        match options.retrieval_base_from(url, BaseRule::Retrieval, None) {
             Ok(b) => Some(b),
             Err(e) => {
                 report.problem(&location, Severity::Error, format!("base URL: {e}"));
                 None
             }
-        },
-        None => options.retrieval_base(&location, &mut report),
-    };
-    let ctx = HtmlContext::new(options, base.as_ref(), &location);
+        }
+    });
+    let ctx = ctx.with_base(base.as_ref());
     let comments = leading_comments(&dom.document);
     let comments: Vec<&str> = comments.iter().map(|c| &**c).collect();
     let base_href = first_base_href(&dom.document);
@@ -273,42 +273,5 @@ mod tests {
         let report = absolutize_rcdom(&dom, None, &Options::new());
         assert!(has(&dom, "a", "href", "x"));
         assert_eq!(report.counts.rewritten, 0);
-    }
-
-    #[test]
-    fn options_url_is_the_retrieval_url_when_no_base_url_is_given() {
-        let mut options = Options::new();
-        options.url = Some("http://h.example/d/page.html".into());
-        // No base_url: Options::url is the retrieval URL, over a saved-from comment.
-        let dom = parse("<!-- saved from url=(0022)http://other.example/ -->\n<a href=x>x</a>");
-        let report = absolutize_rcdom(&dom, None, &options);
-        assert!(report.problems.is_empty(), "{:?}", report.problems);
-        assert!(
-            has(&dom, "a", "href", "http://h.example/d/x"),
-            "{:?}",
-            values(&dom)
-        );
-        // base_url, given, is taken over Options::url.
-        let dom = parse("<a href=x>x</a>");
-        absolutize_rcdom(&dom, Some("http://g.example/e/"), &options);
-        assert!(
-            has(&dom, "a", "href", "http://g.example/e/x"),
-            "{:?}",
-            values(&dom)
-        );
-        // An unusable Options::url is reported in the library's words.
-        options.url = Some("no scheme".into());
-        let dom = parse("<a href=x>x</a>");
-        let report = absolutize_rcdom(&dom, None, &options);
-        assert!(has(&dom, "a", "href", "x"));
-        let messages: Vec<String> = report
-            .problems
-            .iter()
-            .map(|p| p.message.to_string())
-            .collect();
-        assert_eq!(
-            messages,
-            ["the retrieval URL (Options::url) no scheme: contains a space, which a URL cannot hold: percent-encode it (%20)"]
-        );
     }
 }

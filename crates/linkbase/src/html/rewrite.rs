@@ -9,9 +9,8 @@ use super::document_facts::{DocumentFacts, ElementRules};
 use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::LinkKind;
 use super::splice;
-use super::{refresh, srcset, HtmlContext};
+use super::{refresh, srcset};
 use crate::base::{clean_reference, EstablishedBase};
-use crate::options::Options;
 use crate::policy::LinkRewriter;
 use crate::report::{Outcome, Report, Severity};
 use crate::splice::{Edit, TextEdits};
@@ -22,15 +21,16 @@ pub const MAX_SRCDOC_DEPTH: usize = 8;
 
 /// The attributes the rewrite can look at: those of the link table, the
 /// ones that qualify them (`http-equiv`, `codebase`, `classid`) and the
-/// `--attr` names. The parser keeps no other.
-pub(crate) fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
+/// `--attr` names (`extra`), and `data-*` ones when `data` (a file of an
+/// offline copy). The parser keeps no other.
+pub(crate) fn keep(extra: &[String], data: bool) -> impl Fn(&QualName) -> bool + '_ {
     move |name: &QualName| {
         super::links::LINK_ATTRIBUTES
             .iter()
             .any(|row| row.name == &*name.local)
             || &*name.local == "http-equiv"
-            || dom::named(&name.local, &options.extra_attributes)
-            || (options.offline.is_some() && is_data(&name.local))
+            || dom::named(&name.local, extra)
+            || (data && is_data(&name.local))
     }
 }
 
@@ -40,17 +40,14 @@ pub(crate) fn keep(options: &Options) -> impl Fn(&QualName) -> bool + '_ {
 /// answers for SVG and MathML attributes, for the light parse
 /// (`dom::light`), which gives up on a foreign element with such an
 /// attribute.
-pub(crate) fn may_keep(options: &Options) -> impl Fn(&str) -> bool + '_ {
+pub(crate) fn may_keep(extra: &[String], data: bool) -> impl Fn(&str) -> bool + '_ {
     move |name: &str| {
         super::links::LINK_ATTRIBUTES
             .iter()
             .any(|row| row.name.eq_ignore_ascii_case(name))
             || name.eq_ignore_ascii_case("http-equiv")
-            || (options.offline.is_some() && is_data(&name.to_ascii_lowercase()))
-            || options
-                .extra_attributes
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(name))
+            || (data && is_data(&name.to_ascii_lowercase()))
+            || extra.iter().any(|n| n.eq_ignore_ascii_case(name))
     }
 }
 
@@ -61,8 +58,12 @@ fn is_data(name: &str) -> bool {
 
 /// Parse `text` for the rewrite: by the light parse where it can.
 fn parse<'t>(text: &'t str, facts: &DocumentFacts<'_>) -> dom::Document<'t> {
-    let keep = keep(facts.ctx.options);
-    let may_keep = may_keep(facts.ctx.options);
+    let (extra, data) = (
+        &facts.ctx.options.extra_attributes,
+        facts.ctx.offline.is_some(),
+    );
+    let keep = keep(extra, data);
+    let may_keep = may_keep(extra, data);
     dom::parse_fast(text, facts.iframe_srcdoc(), &keep, &may_keep)
 }
 
@@ -73,10 +74,10 @@ fn parse<'t>(text: &'t str, facts: &DocumentFacts<'_>) -> dom::Document<'t> {
 #[cfg(feature = "fuzzing")]
 pub(crate) fn compare_parses(
     text: &str,
-    options: &Options,
+    options: &crate::options::Options,
 ) -> Result<Option<dom::light::Bail>, String> {
-    let keep = keep(options);
-    let may_keep = may_keep(options);
+    let keep = keep(&options.extra_attributes, false);
+    let may_keep = may_keep(&options.extra_attributes, false);
     let mut why = None;
     let Some(light) = dom::light::parse(text, &keep, &may_keep, &mut why) else {
         return Ok(why);
@@ -94,7 +95,7 @@ pub(crate) fn compare_parses(
 /// parsed): the edits to make, sorted (none when nothing changes).
 pub fn rewrite_document(text: &str, facts: DocumentFacts<'_>, report: &mut Report) -> TextEdits {
     let doc = parse(text, &facts);
-    if facts.ctx.options.offline.is_some() {
+    if facts.ctx.offline.is_some() {
         // Links a script builds are not made offline: counted.
         report.scripts += doc.scripts();
         if facts.depth == 0 {
@@ -339,10 +340,7 @@ impl DocumentFacts<'_> {
             return None;
         }
         let inherited = links.base().map(EstablishedBase::inherited);
-        let ctx = HtmlContext {
-            base: inherited.as_ref(),
-            ..self.ctx
-        };
+        let ctx = self.ctx.for_srcdoc(inherited.as_ref());
         let broken = links.broken();
         let edits = rewrite_document(value, self.nested(&ctx, broken), links.report());
         (!edits.is_empty()).then(|| edits.apply(value))

@@ -3,8 +3,8 @@
 //! length of the URL. Used as the retrieval URL (rule 5.3) only when the
 //! caller knows no base.
 
-use super::HtmlContext;
 use crate::base::{BaseRule, EstablishedBase};
+use crate::context::DocumentContext;
 use crate::report::{Report, Severity};
 use encoding_rs::Encoding;
 
@@ -43,7 +43,7 @@ pub fn saved_from_url(comment: &str) -> Option<&str> {
 /// written in `query_encoding`; problems reported at `ctx.location`).
 pub fn saved_from_base(
     comments: &[&str],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     query_encoding: &'static Encoding,
     report: &mut Report,
 ) -> Option<EstablishedBase> {

@@ -1,7 +1,7 @@
 //! A whole style sheet (a `.css` input, a MIME `text/css` part), rewritten
 //! as a document: its character encoding as CSS Syntax Level 3 §3.2
 //! determines it ([`determine`]: a byte order mark > the transport's charset
-//! — a MIME `charset` parameter, `Options::charset` > an `@charset "…";` rule at the
+//! — a MIME `charset` parameter, `Source::charset` > an `@charset "…";` rule at the
 //! very start > the referring document's encoding, the "environment
 //! encoding" > UTF-8), decoded, its URLs ([`crate::css`]) rewritten by the
 //! link policy against the base the caller established, and the new URLs
@@ -14,8 +14,8 @@
 
 use super::charset::{self, Charset, CharsetSource};
 use super::splice;
-use super::HtmlContext;
 use crate::base::EstablishedBase;
+use crate::context::DocumentContext;
 use crate::policy::LinkRewriter;
 use crate::report::{Report, Severity};
 use crate::splice::{Edit, TextEdits};
@@ -30,7 +30,7 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 /// it is.
 pub fn plan_stylesheet(
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     environment: Option<&'static Encoding>,
     report: &mut Report,
 ) -> Option<Vec<Edit>> {
@@ -55,8 +55,8 @@ pub fn plan_stylesheet(
             .with_query_encoding(charset.encoding.output_encoding());
         EstablishedBase::new(sheet_base, b.rule)
     });
-    let mut rewriter = LinkRewriter::new(base.as_ref(), ctx.options, report, ctx.location)
-        .growing_at_most_for(text.len());
+    let mut rewriter =
+        LinkRewriter::new(base.as_ref(), ctx, report, ctx.location).growing_at_most_for(text.len());
     // A URL holding a U+FFFD of the broken bytes is left as it is.
     rewriter.set_broken(lossy);
     // `&#N;` means nothing in CSS: a character the encoding cannot hold (from

@@ -3,8 +3,8 @@
 
 use super::walk::Structure;
 use super::{is_rewritable_type, Scope, TraversedPart};
-use crate::options::Options;
-use crate::report::{Location, Report};
+use crate::context::DocumentContext;
+use crate::report::Report;
 
 /// One line of the explanation: one entity.
 pub use crate::report::ExplainedPart as PartLine;
@@ -14,12 +14,11 @@ pub use crate::report::ExplainedPart as PartLine;
 /// (5.1, the HTML layer's answer) when it has a usable one.
 pub fn explain_message(
     input: &[u8],
-    options: &Options,
-    location: &Location,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Vec<PartLine> {
     let mut lines = Vec::new();
-    explain_scope(&Scope::whole(input, options, location), report, &mut lines);
+    explain_scope(&Scope::whole(input, ctx), report, &mut lines);
     lines
 }
 
@@ -34,8 +33,10 @@ fn explain_scope(scope: &Scope<'_>, report: &mut Report, lines: &mut Vec<PartLin
         let mut base = part.base.cloned();
         let decoded = scope.content(entity).and_then(Result::ok);
         if let (Some(content), Structure::Leaf) = (&decoded, &entity.structure) {
-            let loc = entity.location(scope.location);
-            let ctx = super::html_context(entity, scope.options, part.base, &loc);
+            let loc = entity.location(scope.ctx.location);
+            let ctx = scope
+                .ctx
+                .for_part(super::part_charset(entity), part.base, &loc);
             if let Some(format) = crate::by_format::of_content(&entity.media_type, content) {
                 base = crate::by_format::base(format, content, &ctx, report);
             }
@@ -70,17 +71,15 @@ fn explain_scope(scope: &Scope<'_>, report: &mut Report, lines: &mut Vec<PartLin
 mod tests {
     use super::*;
     use crate::base::BaseRule;
+    use crate::report::Location;
 
     #[test]
     fn explains_bases_and_rules_per_part() {
         let m = "Snapshot-Content-Location: http://s/page.html\nContent-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\nContent-Location: dir/p.html\n\n<p>\n--b\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\nAAAA\n--b--\n";
         let mut report = Report::new(false);
-        let lines = explain_message(
-            m.as_bytes(),
-            &Options::new(),
-            &Location::file(Some("a.mhtml")),
-            &mut report,
-        );
+        let (options, location) = (crate::Options::new(), Location::file(Some("a.mhtml")));
+        let ctx = DocumentContext::new(&options, &location);
+        let lines = explain_message(m.as_bytes(), &ctx, &mut report);
         let summary: Vec<(String, Option<String>, Option<BaseRule>)> = lines
             .iter()
             .map(|l| (l.path.clone(), l.base.clone(), l.rule))

@@ -100,10 +100,11 @@ fn heading_bases() {
         let m = format!(
             "{outer}Content-Type: multipart/related; boundary=b\n\n--b\n{heading}\n\npart\n--b--\n"
         );
-        let mut options = Options::new();
-        options.profile = profile;
+        let options = Options::new().with_profile(profile);
         let mut report = Report::new(false);
-        let lines = explain_message(m.as_bytes(), &options, &Location::default(), &mut report);
+        let location = Location::default();
+        let ctx = crate::context::DocumentContext::new(&options, &location);
+        let lines = explain_message(m.as_bytes(), &ctx, &mut report);
         let part = &lines[1];
         let got = part.base.as_deref().zip(part.rule);
         assert_eq!(got, expected, "{name}");

@@ -21,7 +21,8 @@ pub mod transfer;
 pub mod walk;
 
 use crate::base::EstablishedBase;
-use crate::options::{Format, Options};
+use crate::context::DocumentContext;
+use crate::options::Format;
 use crate::policy::LinkRewriter;
 use crate::report::{Location, Message, Report, Setting, Severity};
 use crate::splice::Edit;
@@ -32,13 +33,8 @@ use walk::{Entity, Structure};
 
 /// The edits that rewrite `input`, sorted, not overlapping: applied with
 /// `crate::splice::apply` they give the rewritten message.
-pub fn plan(
-    input: &[u8],
-    options: &Options,
-    location: &Location,
-    report: &mut Report,
-) -> Vec<PartEdit> {
-    plan_message(&Scope::whole(input, options, location), report)
+pub fn plan(input: &[u8], ctx: &DocumentContext<'_>, report: &mut Report) -> Vec<PartEdit> {
+    plan_message(&Scope::whole(input, ctx), report)
 }
 
 /// The edits of the message `scope` holds ([`plan`]).
@@ -47,7 +43,11 @@ fn plan_message(scope: &Scope<'_>, report: &mut Report) -> Vec<PartEdit> {
     let mut planner = Planner {
         scope,
         edits: Vec::new(),
-        style_environments: style_environment::environments(scope.input, &tree, scope.options),
+        style_environments: style_environment::environments(
+            scope.input,
+            &tree,
+            scope.ctx.transport_charset,
+        ),
     };
     scope.traverse(&tree, report, &mut |part, report| {
         planner.part(part, report)
@@ -74,9 +74,9 @@ enum OuterBase {
 pub struct Scope<'a> {
     /// The message's bytes (decoded, for an enclosed one).
     input: &'a [u8],
-    options: &'a Options,
-    /// The input's location; each part's is made from it.
-    location: &'a Location,
+    /// The message's context (not in an offline copy); each part's is
+    /// derived from it, each part's location made from its location.
+    ctx: DocumentContext<'a>,
     /// Where its top entity's base comes from when its heading sets none.
     outer: OuterBase,
     /// The encoded `message/rfc822` part it is the content of, if it is one.
@@ -85,11 +85,10 @@ pub struct Scope<'a> {
 
 impl<'a> Scope<'a> {
     /// A whole input: its top entity's base is the retrieval base.
-    pub fn whole(input: &'a [u8], options: &'a Options, location: &'a Location) -> Scope<'a> {
+    pub fn whole(input: &'a [u8], ctx: &DocumentContext<'a>) -> Scope<'a> {
         Scope {
             input,
-            options,
-            location,
+            ctx: *ctx,
             outer: OuterBase::Retrieval,
             enclosing: None,
         }
@@ -105,8 +104,7 @@ impl<'a> Scope<'a> {
     ) -> Scope<'d> {
         Scope {
             input: decoded,
-            options: self.options,
-            location: self.location,
+            ctx: self.ctx,
             outer: OuterBase::Enclosed(base.map(EstablishedBase::inherited)),
             enclosing: Some(part),
         }
@@ -115,8 +113,8 @@ impl<'a> Scope<'a> {
     /// The message's tree of entities.
     fn walk(&self, report: &mut Report) -> Entity {
         match self.enclosing {
-            None => walk::walk(self.input, self.location, report),
-            Some(part) => walk::walk_enclosed(self.input, part, self.location, report),
+            None => walk::walk(self.input, self.ctx.location, report),
+            Some(part) => walk::walk_enclosed(self.input, part, self.ctx.location, report),
         }
     }
 
@@ -148,7 +146,7 @@ impl<'a> Scope<'a> {
         report: &mut Report,
         visit: &mut dyn FnMut(&TraversedPart<'_>, &mut Report),
     ) {
-        let (options, location) = (self.options, self.location);
+        let (options, location) = (self.ctx.options, self.ctx.location);
         let mut t = Traversal {
             scope: self,
             report,
@@ -157,8 +155,8 @@ impl<'a> Scope<'a> {
         // The retrieval base: `--url`, established once for the whole input,
         // else each message's own `Snapshot-Content-Location`.
         let url = match self.outer {
-            OuterBase::Retrieval if options.url.is_some() => {
-                Some(options.retrieval_base(location, t.report))
+            OuterBase::Retrieval if self.ctx.url.is_some() => {
+                Some(self.ctx.retrieval_base(t.report))
             }
             _ => None,
         };
@@ -208,12 +206,12 @@ impl Traversal<'_, '_> {
         enclosing: Option<EstablishedBase>,
         protected: Option<String>,
     ) {
-        let loc = entity.location(self.scope.location);
+        let loc = entity.location(self.scope.ctx.location);
         let heading = bases::heading_base(
             entity,
             self.scope.input,
             enclosing.as_ref(),
-            self.scope.options,
+            self.scope.ctx.options,
             &loc,
             self.report,
         );
@@ -254,7 +252,7 @@ impl Traversal<'_, '_> {
 
     /// Does a signature cover `entity` (and so forbid changing it)?
     fn signature(&mut self, entity: &Entity, loc: &Location) -> Option<String> {
-        if self.scope.options.force {
+        if self.scope.ctx.options.force {
             return None;
         }
         let why = match entity.media_type.as_str() {
@@ -333,27 +331,12 @@ fn trailing_space(content: &[u8], entity: &Entity) -> usize {
         .count()
 }
 
-/// The part's transport charset: its `charset` parameter, else `--charset`.
-fn part_charset(entity: &Entity, options: &Options) -> Option<&'static encoding_rs::Encoding> {
+/// The charset the part's `charset` parameter names.
+fn part_charset(entity: &Entity) -> Option<&'static encoding_rs::Encoding> {
     entity
         .params
         .get("charset")
         .and_then(|label| encoding_rs::Encoding::for_label(label.trim().as_bytes()))
-        .or(options.charset)
-}
-
-/// What the HTML layer is told about an HTML, XHTML or CSS part: its base
-/// (also its own URL) and its transport charset ([`part_charset`]).
-fn html_context<'a>(
-    entity: &Entity,
-    options: &'a Options,
-    base: Option<&'a EstablishedBase>,
-    location: &'a Location,
-) -> crate::html::HtmlContext<'a> {
-    crate::html::HtmlContext {
-        transport_charset: part_charset(entity, options),
-        ..crate::html::HtmlContext::new(options, base, location)
-    }
 }
 
 /// Is this a media type whose content may be rewritten: a single document
@@ -378,10 +361,10 @@ impl Planner<'_, '_> {
             return;
         }
         let entity = part.entity;
-        let loc = entity.location(self.scope.location);
+        let loc = entity.location(self.scope.ctx.location);
         if let Some(rel) = &part.heading.relative_location {
             let mut rewriter =
-                LinkRewriter::new(rel.against.as_ref(), self.scope.options, report, &loc)
+                LinkRewriter::new(rel.against.as_ref(), &self.scope.ctx, report, &loc)
                     .without_browser_rules();
             if let Some(absolute) = rewriter.rewrite("header", "Content-Location", &rel.value) {
                 // A header that was 7-bit stays 7-bit (an encoded-word value
@@ -542,7 +525,7 @@ impl Planner<'_, '_> {
             );
             return None;
         }
-        let ctx = html_context(entity, self.scope.options, base, loc);
+        let ctx = self.scope.ctx.for_part(part_charset(entity), base, loc);
         // An XML part that is no feed is not read.
         let format = crate::by_format::of_content(&entity.media_type, text)?;
         let environment = self.style_environments.get(&entity.path).copied();

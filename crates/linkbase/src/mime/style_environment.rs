@@ -15,7 +15,6 @@
 
 use super::walk::{Entity, Structure};
 use super::{decoded_body, part_charset};
-use crate::options::Options;
 use encoding_rs::Encoding;
 use std::collections::HashMap;
 
@@ -24,14 +23,14 @@ use std::collections::HashMap;
 pub fn environments(
     input: &[u8],
     tree: &Entity,
-    options: &Options,
+    transport: Option<&'static Encoding>,
 ) -> HashMap<String, &'static Encoding> {
     let mut found = HashMap::new();
     let mut sheets = false;
     tree.for_each(&mut |e| sheets |= e.media_type == "text/css");
     if sheets {
         // Only then is an HTML part decoded for its encoding.
-        visit(input, tree, options, None, &mut found);
+        visit(input, tree, transport, None, &mut found);
     }
     found
 }
@@ -39,7 +38,7 @@ pub fn environments(
 fn visit(
     input: &[u8],
     entity: &Entity,
-    options: &Options,
+    transport: Option<&'static Encoding>,
     inherited: Option<&'static Encoding>,
     found: &mut HashMap<String, &'static Encoding>,
 ) {
@@ -47,7 +46,7 @@ fn visit(
         return;
     }
     let environment = referring_document(entity)
-        .and_then(|html| html_encoding(input, html, options))
+        .and_then(|html| html_encoding(input, html, transport))
         .or(inherited);
     for child in &entity.children {
         if child.structure == Structure::Leaf && child.media_type == "text/css" {
@@ -55,7 +54,7 @@ fn visit(
                 found.insert(child.path.clone(), encoding);
             }
         } else {
-            visit(input, child, options, environment, found);
+            visit(input, child, transport, environment, found);
         }
     }
 }
@@ -92,8 +91,12 @@ fn first_html<'e>(entity: &'e Entity, is_html: &dyn Fn(&Entity) -> bool) -> Opti
 }
 
 /// The encoding of the HTML part `html`, as the HTML layer would decide it.
-fn html_encoding(input: &[u8], html: &Entity, options: &Options) -> Option<&'static Encoding> {
+fn html_encoding(
+    input: &[u8],
+    html: &Entity,
+    transport: Option<&'static Encoding>,
+) -> Option<&'static Encoding> {
     let content = decoded_body(input, html, &html.transfer_encoding()).ok()?;
-    let charset = crate::html::charset::sniff(&content, part_charset(html, options));
+    let charset = crate::html::charset::sniff(&content, part_charset(html).or(transport));
     Some(charset.encoding)
 }

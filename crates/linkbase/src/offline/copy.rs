@@ -339,7 +339,7 @@ impl Copy {
 }
 
 /// One document of an offline copy: the copy and the document's file in
-/// it. Set as [`crate::Options::offline`] while the document is rewritten:
+/// it. Set as [`crate::Source::offline`] while the document is rewritten:
 /// each link to a URL the copy holds becomes the relative path from this
 /// file to that URL's file.
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@
 //! - Files named by someone else (a mirror's): [`CopyBuilder::add_file`],
 //!   and the URLs a file of a `wget -r` mirror was fetched from:
 //!   [`wget::urls_of`].
-//! - The **link rule**: with [`crate::Options::offline`] set to the
+//! - The **link rule**: with [`crate::Source::offline`] set to the
 //!   [`Document`] being rewritten, each URL-bearing value whose absolute URL
 //!   the copy holds becomes the relative path to its file
 //!   ([`Copy::link`]: percent-encoded so that a browser opening the file
@@ -36,6 +36,7 @@ use crate::format::Format;
 /// `.shtml`), an XHTML page (`.xhtml` added unless `.xhtml` or `.xht`), a
 /// style sheet (`.css` added) or anything else (named as it is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Kind {
     /// An HTML document.
     Html,

@@ -196,6 +196,7 @@ pub fn document_format(
 
 /// What a mirror folder holds ([`mirror`]).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Mirror {
     /// The URLs it holds and their files.
     pub copy: Copy,

@@ -40,6 +40,7 @@ pub(super) struct BrowserBase {
 
 /// What a browser makes of a reference, compared with a profile's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Agreement {
     /// The browser reads the profile's answer as it reads the reference.
     Same,

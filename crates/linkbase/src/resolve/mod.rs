@@ -24,6 +24,7 @@ use std::str::FromStr;
 /// Which specification's resolution algorithm to follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Profile {
     /// RFC 3986 §5.2, strict (`http:g` stays `http:g`). The default.
     #[default]
@@ -84,6 +85,7 @@ impl FromStr for Profile {
 
 /// Why a base URL cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BaseError {
     /// The base has no scheme, so it is not an absolute URL.
     NotAbsolute(String),
@@ -108,6 +110,7 @@ impl std::error::Error for BaseError {}
 
 /// Why one reference could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResolveError {
     /// The base is not hierarchical (`mailto:x`, `data:…`, `about:blank`) and
     /// the profile gives relative references against it no meaning (the
@@ -151,6 +154,7 @@ impl std::error::Error for ResolveError {}
 
 /// The result of resolving one reference.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Resolved<'r> {
     /// The absolute URL. Borrowed (byte-identical to the reference) when the
     /// reference was already absolute and the profile returns those unchanged.

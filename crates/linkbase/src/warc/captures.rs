@@ -42,6 +42,7 @@ pub struct Place {
 
 /// What a record is, for an offline copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Kind {
     /// A `response` record.
     Response,
@@ -53,6 +54,7 @@ pub enum Kind {
 
 /// One record of the index.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Capture {
     /// Where the record is.
     pub place: Place,
@@ -103,6 +105,7 @@ impl Capture {
 
 /// What a URL of the copy is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Chosen {
     /// A file: the payload at `payload`, read as `content_type`, its links
     /// resolved against the URL (a revisit's own) and `content_location`.
@@ -550,6 +553,7 @@ pub fn seconds_of(date: &str) -> Option<i64> {
 }
 
 /// One payload handed to [`read_payloads`]'s callback.
+#[non_exhaustive]
 pub struct PayloadRecord<'a> {
     /// Where the record is.
     pub place: Place,

@@ -6,7 +6,8 @@
 use super::payload::Payload;
 use super::reader::{Item, Reader};
 use crate::base::BaseRule;
-use crate::options::{Format, Options};
+use crate::context::DocumentContext;
+use crate::options::{Format, Options, Source};
 use crate::report::{printable, Location, Report};
 use std::fmt::Write as _;
 use std::io::{self, Read};
@@ -23,15 +24,16 @@ fn record_rule_label(rule: BaseRule) -> &'static str {
     }
 }
 
-/// Explain every record of the WARC `input` (named `name`), as text.
+/// Explain every record of the WARC `input` (`source`: its name, the
+/// transport charset of payloads that name none), as text.
 pub fn explain_warc(
     input: impl Read,
+    source: &Source,
     options: &Options,
-    name: Option<&str>,
     report: &mut Report,
 ) -> io::Result<String> {
     let mut reader = Reader::new(input, 256 << 20)?;
-    let location = Location::file(name);
+    let location = Location::file(source.name());
     let mut out = String::new();
     while let Some(item) = reader.next_item()? {
         let record = match item {
@@ -57,8 +59,9 @@ pub fn explain_warc(
                 continue;
             }
         };
-        let own = payload.options(&record, options);
         let at = location.with_part(format!("record at offset {}", record.offset));
+        let run = DocumentContext::new(options, &at).with_charset(source.charset());
+        let own = payload.context(&record, &run, &at);
         let _ = write!(
             out,
             "  {}",
@@ -67,8 +70,7 @@ pub fn explain_warc(
         // The bases `rewrite` gives the payload: the same dispatch, and its
         // problems in the same words (an unusable target URI is named so).
         let mut found = Report::new(false);
-        let parts =
-            crate::non_archive::explain(&payload.body, payload.format, &own, &at, &mut found);
+        let parts = crate::non_archive::explain(&payload.body, &own, &mut found);
         found.problems.iter_mut().for_each(super::name_target_uri);
         report.merge(found);
         if payload.format.is_document() {

@@ -35,7 +35,8 @@ mod stream;
 pub mod wacz;
 mod writer;
 
-use crate::options::Options;
+use crate::context::DocumentContext;
+use crate::options::{Options, Source};
 use crate::report::{Explanation, Location, Report, Severity};
 pub use payload::PassedOver;
 use payload::Payload;
@@ -48,22 +49,23 @@ use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use writer::{Packing, Writer};
 
-/// Explain every record of the WARC `input` (named `name` in problems), read
+/// Explain every record of the WARC `input` (named [`Source::name`] in problems), read
 /// record by record, never whole: one line per record — its offset, type and
 /// target URI, and for a payload that would be rewritten its base and the
 /// rule that set it; for any other record why it is passed over. MHTML
-/// payloads list their parts. [`Options::url`] is not used: each record's
-/// `WARC-Target-URI` is its retrieval URL.
+/// payloads list their parts. Of `source` only the name and the charset
+/// (of payloads whose `Content-Type` names none) are used: each record's
+/// `WARC-Target-URI` is its retrieval URL, its `Content-Type` its format.
 ///
 /// An `Err` is an I/O error reading `input` (the explanation so far is lost);
 /// a broken record is a line of the text, and the records after it are read.
 pub fn explain_records(
     input: impl Read,
+    source: &Source,
     options: &Options,
-    name: Option<&str>,
 ) -> std::io::Result<Explanation> {
     let mut report = Report::new(false);
-    let text = explain::explain_warc(input, options, name, &mut report)?;
+    let text = explain::explain_warc(input, source, options, &mut report)?;
     Ok(Explanation {
         text,
         parts: Vec::new(),
@@ -278,16 +280,20 @@ impl Summary {
 }
 
 /// A stable description of the options that change a conversion (the
-/// retrieval URL is each record's own): part of every record ID written,
-/// and of the `warcinfo` record.
-pub(crate) fn options_description(options: &Options) -> String {
+/// retrieval URL is each record's own; `charset`: the transport charset of
+/// payloads that name none): part of every record ID written, and of the
+/// `warcinfo` record.
+pub(crate) fn options_description(
+    options: &Options,
+    charset: Option<&'static encoding_rs::Encoding>,
+) -> String {
     let mut text = format!(
         "profile={} fragments={} force={}",
         options.profile.name(),
         options.absolutize_fragments,
         options.force
     );
-    if let Some(charset) = options.charset {
+    if let Some(charset) = charset {
         text.push_str(&format!(" charset={}", charset.name()));
     }
     for attribute in &options.extra_attributes {
@@ -297,19 +303,20 @@ pub(crate) fn options_description(options: &Options) -> String {
 }
 
 /// Read the WARC `input` and write the conversion WARC to `output`; hand
-/// each record's result to `each` as it is done. `name` names the input in
-/// messages. An error is an I/O error of the input or the output: the
+/// each record's result to `each` as it is done. Of `source` only the name
+/// (in messages) and the charset (of payloads whose `Content-Type` names
+/// none) are used. An error is an I/O error of the input or the output: the
 /// output is then incomplete. One record at a time, on this thread;
 /// [`convert_on`] spreads the records over a [`Pool`] (the same bytes).
 pub fn convert<R: Read, W: Write>(
     input: R,
     output: W,
+    source: &Source,
     options: &Options,
     warc: &WarcOptions,
-    name: Option<&str>,
     each: impl FnMut(RecordResult),
 ) -> io::Result<(Summary, W)> {
-    convert_on(&OneByOne, input, output, options, warc, name, each)
+    convert_on(&OneByOne, input, output, source, options, warc, each)
 }
 
 /// The [`Pool`] of [`convert`]: none (one record after the other, on the
@@ -328,6 +335,8 @@ impl Pool for OneByOne {
 /// What every record of one conversion shares.
 struct Context {
     options: Options,
+    /// The transport charset of payloads that name none.
+    charset: Option<&'static encoding_rs::Encoding>,
     warc: WarcOptions,
     described: String,
     warcinfo_id: String,
@@ -346,11 +355,12 @@ pub fn convert_on<R: Read, W: Write>(
     pool: &dyn Pool,
     input: R,
     output: W,
+    source: &Source,
     options: &Options,
     warc: &WarcOptions,
-    name: Option<&str>,
     mut each: impl FnMut(RecordResult),
 ) -> io::Result<(Summary, W)> {
+    let name = source.name();
     let mut reader = Reader::new(input, warc.max_record)?;
     let packing = if warc.zstd {
         Packing::Zstd(zstd::DEFAULT_COMPRESSION_LEVEL)
@@ -363,7 +373,7 @@ pub fn convert_on<R: Read, W: Write>(
         Packing::Plain
     };
     let mut writer = Writer::new(output, packing);
-    let described = options_description(options);
+    let described = options_description(options, source.charset());
     let mut summary = Summary::default();
 
     let first = reader.next_item()?;
@@ -375,6 +385,7 @@ pub fn convert_on<R: Read, W: Write>(
     write_warcinfo(&mut writer, warc, &warcinfo_id, &described)?;
     let context = Context {
         options: options.clone(),
+        charset: source.charset(),
         warc: warc.clone(),
         described,
         warcinfo_id,
@@ -423,12 +434,13 @@ fn convert_item(item: Item, context: &Context, out: &mut Converted) -> RecordRes
 /// WARC): the conversion WARC, plain, and everything that happened.
 pub(crate) fn convert_to_vec(
     input: &[u8],
+    source: &Source,
     options: &Options,
-    name: Option<&str>,
 ) -> (Vec<u8>, Report, Summary) {
+    let name = source.name();
     let mut report = Report::new(options.keep_link_records);
     let warc = WarcOptions::new();
-    let converted = convert(input, Vec::new(), options, &warc, name, |r| {
+    let converted = convert(input, Vec::new(), source, options, &warc, |r| {
         report.merge(r.report)
     });
     match converted {
@@ -474,6 +486,7 @@ fn write_warcinfo<W: Write>(
 fn convert_record(mut record: Record, context: &Context, out: &mut Converted) -> RecordResult {
     let Context {
         options,
+        charset,
         warc,
         described,
         warcinfo_id,
@@ -501,9 +514,9 @@ fn convert_record(mut record: Record, context: &Context, out: &mut Converted) ->
     for note in &payload.notes {
         result.report.problem(&at, Severity::Warning, note.clone());
     }
-    let record_options = payload.options(&record, options);
-    let name = location.file.as_deref();
-    let mut plan = crate::non_archive::plan(&payload.body, payload.format, &record_options, name);
+    let run = DocumentContext::new(options, location).with_charset(*charset);
+    let ctx = payload.context(&record, &run, location);
+    let mut plan = crate::non_archive::plan(&payload.body, &ctx);
     let mut report = std::mem::take(&mut plan.report);
     for link in &mut report.links {
         link.part = Some(sub_part(&at, link.part.take()));
@@ -644,7 +657,11 @@ mod tests {
             page.len(),
             page.len()
         );
-        let (out, report, summary) = convert_to_vec(arc.as_bytes(), &Options::new(), Some("t.arc"));
+        let (out, report, summary) = convert_to_vec(
+            arc.as_bytes(),
+            &Source::new().with_name("t.arc"),
+            &Options::new(),
+        );
         let text = String::from_utf8(out).unwrap();
         assert_eq!(summary.records, 4, "{summary:?} {:?}", report.problems);
         assert_eq!((summary.conversions, summary.broken), (2, 1));

@@ -17,7 +17,9 @@
 use super::budget::{self, Share};
 use super::http;
 use super::record::{media_type, parameter, Record};
-use crate::options::{Format, Options};
+use crate::context::DocumentContext;
+use crate::options::Format;
+use crate::report::Location;
 use crate::report::{Message, Setting, Severity};
 use std::borrow::Cow;
 
@@ -219,22 +221,28 @@ impl<'a> Payload<'a> {
         })
     }
 
-    /// The options for rewriting this payload: its retrieval URL, its format
-    /// and its transport charset (the `charset` of its `Content-Type`, else
-    /// `--charset`).
-    pub fn options(&self, record: &Record, options: &Options) -> Options {
-        let mut own = options.clone();
-        own.url = record.target_uri().map(str::to_string);
-        own.format = self.format;
+    /// The context of this payload of `record`, at `location`, in the
+    /// conversion of `ctx`: its retrieval URL (the record's target), its
+    /// format and its transport charset (the `charset` of its
+    /// `Content-Type`, else `--charset`).
+    pub fn context<'c>(
+        &'c self,
+        record: &'c Record,
+        ctx: &DocumentContext<'c>,
+        location: &'c Location,
+    ) -> DocumentContext<'c> {
         // A feed's base over the retrieval URL (docs/feeds.md); HTML's not.
-        own.content_location = match self.format {
-            Format::Feed => self.http_field("Content-Location").map(str::to_string),
+        let content_location = match self.format {
+            Format::Feed => self.http_field("Content-Location"),
             _ => None,
         };
-        if let Some(encoding) = self.transport_charset() {
-            own.charset = Some(encoding);
-        }
-        own
+        ctx.for_record(
+            record.target_uri(),
+            self.format,
+            content_location,
+            self.transport_charset(),
+            location,
+        )
     }
 
     /// The encoding named by the `charset` of the payload's `Content-Type`.

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// One web archive named as input.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Archive {
     /// A WARC file, plain or compressed.
     Warc(PathBuf),
@@ -23,6 +24,7 @@ pub enum Archive {
 
 /// A page of a WACZ's `pages/pages.jsonl` (WACZ 1.1.1, "pages.jsonl").
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Page {
     /// Its URL.
     pub url: String,

@@ -21,7 +21,8 @@ pub mod scan;
 pub mod value;
 
 use crate::base::EstablishedBase;
-use crate::html::{reported_name, AttrNs, DocumentFacts, ElementNs, HtmlContext};
+use crate::context::DocumentContext;
+use crate::html::{reported_name, AttrNs, DocumentFacts, ElementNs};
 use crate::policy::LinkRewriter;
 use crate::report::{Location, Report, Severity};
 use crate::splice::{apply_text, Edit};
@@ -31,7 +32,11 @@ use scan::{Element, StyleText};
 /// The edits that rewrite the XHTML document `input`, sorted, not applied;
 /// `None` when nothing had to change (the caller then keeps the input bytes
 /// exactly), or when it cannot be read as XML (reported).
-pub fn plan_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<Vec<Edit>> {
+pub fn plan_xhtml(
+    input: &[u8],
+    ctx: &DocumentContext<'_>,
+    report: &mut Report,
+) -> Option<Vec<Edit>> {
     let work = read(input, ctx, report)?;
     let elements = scan_or_report(&work, ctx.location, report)?;
     let facts = facts(ctx, &work, &elements, report);
@@ -56,7 +61,7 @@ pub fn plan_xhtml(input: &[u8], ctx: &HtmlContext<'_>, report: &mut Report) -> O
 pub fn plan_elements(
     work: &XmlInput<'_>,
     elements: &[Element],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Vec<Edit> {
     let facts =
@@ -76,7 +81,7 @@ pub fn plan_elements(
 /// The base in force in the XHTML document `input` (for `linkbase explain`).
 pub fn document_base(
     input: &[u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
 ) -> Option<EstablishedBase> {
     let work = read(input, ctx, report)?;
@@ -84,7 +89,11 @@ pub fn document_base(
     facts(ctx, &work, &elements, report).into_base()
 }
 
-fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Option<XmlInput<'a>> {
+fn read<'a>(
+    input: &'a [u8],
+    ctx: &DocumentContext<'_>,
+    report: &mut Report,
+) -> Option<XmlInput<'a>> {
     read_or_report(input, ctx, report, "XHTML document")
 }
 
@@ -93,7 +102,7 @@ fn read<'a>(input: &'a [u8], ctx: &HtmlContext<'_>, report: &mut Report) -> Opti
 /// left unchanged. The XHTML and feed layers read their input with it.
 pub fn read_or_report<'a>(
     input: &'a [u8],
-    ctx: &HtmlContext<'_>,
+    ctx: &DocumentContext<'_>,
     report: &mut Report,
     what: &str,
 ) -> Option<XmlInput<'a>> {
@@ -137,7 +146,7 @@ fn scan_or_report(
 /// an `href`, outside `<template>` contents, as in HTML, and no saved-from
 /// comment (an Internet Explorer habit of HTML pages).
 fn facts<'a>(
-    ctx: &HtmlContext<'a>,
+    ctx: &DocumentContext<'a>,
     work: &XmlInput<'_>,
     elements: &[Element],
     report: &mut Report,

@@ -3,7 +3,7 @@
 
 use super::plan_xhtml;
 use crate::base::{BaseRule, EstablishedBase};
-use crate::html::HtmlContext;
+use crate::context::DocumentContext;
 use crate::options::Options;
 use crate::report::{Location, Report};
 use crate::resolve::{Base, Profile};
@@ -13,14 +13,15 @@ fn run(
     url: &str,
     transport: Option<&'static encoding_rs::Encoding>,
 ) -> (Option<Vec<u8>>, Report) {
-    let mut options = Options::new();
-    options.charset = transport;
+    let options = Options::new();
     let base = EstablishedBase::new(
         Base::parse(url, Profile::Rfc3986).unwrap(),
         BaseRule::Retrieval,
     );
     let location = Location::file(Some("t.xhtml"));
-    let ctx = HtmlContext::new(&options, Some(&base), &location);
+    let ctx = DocumentContext::new(&options, &location)
+        .with_charset(transport)
+        .with_base(Some(&base));
     let mut report = Report::new(true);
     let out = plan_xhtml(input, &ctx, &mut report).map(|e| crate::splice::apply(input, &e));
     (out, report)

@@ -165,10 +165,10 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
             )));
         }
     }
-    let mut options = Options::new();
-    options.keep_link_records = args.run.report.is_some();
-    options.profile = args.profile;
-    options.extra_attributes = args.attributes.clone();
+    let options = Options::new()
+        .with_keep_link_records(args.run.report.is_some())
+        .with_profile(args.profile)
+        .with_extra_attributes(args.attributes.clone());
     let mut how = ArchiveCopy::default();
     how.at = at;
     how.max_record = args.max_size;

@@ -35,7 +35,7 @@ pub fn process_guarded(entry: &Entry, settings: &Settings) -> JobResult {
 
 /// Process one entry.
 fn process(entry: &Entry, settings: &Settings) -> JobResult {
-    let keep_links = settings.options.keep_link_records;
+    let keep_links = settings.options.keep_link_records();
     match entry {
         Entry::Skip(skip) => {
             let mut result = JobResult::new(Some(skip.name.clone()), keep_links);
@@ -210,25 +210,28 @@ fn rewrite(
 ) -> JobResult {
     result.bytes_read = bytes.len() as u64;
     let name = result.name.as_deref();
-    let options = settings.options_for(file.map(|f| f.relative.as_path()));
+    let mut source = settings.source_for(file.map(|f| f.relative.as_path()));
+    if let Some(name) = name {
+        source = source.with_name(name);
+    }
     let mut guessed_html = false;
     // A format given with --format is taken at its word: only a detected
     // one is second-guessed by the binary check. The library detects it by
     // the same rule (`linkbase::detect`) and reports its note, if any.
-    let guessing = options.format == Format::Auto;
+    let guessing = source.format() == Format::Auto;
     if guessing {
-        let format = linkbase::detect(bytes, name, options.url.as_deref()).format;
-        if is_binary(bytes, format, options.charset) {
+        let format = linkbase::detect(bytes, name, source.url()).format;
+        if is_binary(bytes, format, source.charset()) {
             return result.skipped(format!("skipped: {BINARY}"));
         }
         guessed_html = format == Format::Html;
         result.is_message = format == Format::Mime;
     } else {
-        result.is_message = options.format == Format::Mime;
+        result.is_message = source.format() == Format::Mime;
     }
     // Written out piece by piece: a message's output is never assembled
     // beside its input (peak memory, docs/hardening.md).
-    let rewrite = linkbase::plan_rewrite(bytes, &options, name);
+    let rewrite = linkbase::plan_rewrite(bytes, &source, &settings.options);
     let changed = rewrite.changed();
     // `--diff`/`--check` write nothing; the diff is printed in input order.
     let mut diff = None;

@@ -90,12 +90,15 @@ fn would_not_change(settings: &Settings, file: &super::inputs::InputFile) -> boo
     if handle.read_to_end(&mut bytes).is_err() {
         return false;
     }
-    let mut options = settings.options_for(Some(&file.relative));
-    if options.format == linkbase::Format::Auto {
-        options.format = linkbase::detect(&bytes, Some(&file.name), options.url.as_deref()).format;
+    let mut source = settings
+        .source_for(Some(&file.relative))
+        .with_name(&*file.name);
+    if source.format() == linkbase::Format::Auto {
+        let format = linkbase::detect(&bytes, Some(&file.name), source.url()).format;
+        source = source.with_format(format);
     }
-    options.format != linkbase::Format::Warc
-        && !linkbase::plan_rewrite(&bytes, &options, Some(&file.name)).changed()
+    source.format() != linkbase::Format::Warc
+        && !linkbase::plan_rewrite(&bytes, &source, &settings.options).changed()
 }
 
 /// `--report FILE` is created (emptied) before the inputs are read: it must
@@ -161,7 +164,7 @@ fn check_terminal(settings: &Settings, entries: &[Entry]) -> Result<(), UsageErr
                 .and_then(|f| f.take(super::warc::HEAD).read_to_end(&mut head));
             super::warc::is_warc(Some(&file.name), &head, settings)
         }
-        [Entry::Stdin] => settings.options.format == linkbase::Format::Warc,
+        [Entry::Stdin] => settings.format == linkbase::Format::Warc,
         _ => false,
     };
     if warc {

@@ -25,7 +25,7 @@ use std::path::Path;
 /// one (`linkbase::Format::from_name`), or starting like one (`head`: its
 /// first bytes)?
 pub fn is_warc(name: Option<&str>, head: &[u8], settings: &Settings) -> bool {
-    match settings.options.format {
+    match settings.format {
         linkbase::Format::Warc => true,
         linkbase::Format::Auto => {
             name.and_then(linkbase::Format::from_name) == Some(linkbase::Format::Warc)
@@ -53,11 +53,15 @@ pub fn process(
         );
         return result;
     }
-    let options = settings.options_for(None);
+    let options = &settings.options;
     let name = result.name.clone();
+    let mut source = settings.source_for(None);
+    if let Some(name) = &name {
+        source = source.with_name(&**name);
+    }
     let progress =
         RecordProgress::new(settings.quiet || settings.paths.len() != 1 || settings.recursive);
-    let keep_links = options.keep_link_records;
+    let keep_links = options.keep_link_records();
     let mut records: Vec<RecordSpan> = Vec::new();
     let mut report = linkbase::Report::new(keep_links);
     let mut spill = settings.report.is_some().then(Spill::new).flatten();
@@ -90,9 +94,9 @@ pub fn process(
             &pool,
             &mut read,
             out,
-            &options,
+            &source,
+            options,
             &warc_options,
-            name.as_deref(),
             |record: RecordResult| {
                 progress.inc();
                 let start = report.links.len();
