@@ -13,7 +13,7 @@
 //! alone, out of the template into the document. Chromium runs the harness's script, which
 //! posts to the server what the DOM resolved each value to (the test waits
 //! for that post, however long a loaded machine takes: no clock but a
-//! 20-minute watchdog for a hung browser, `tests/common/chromium.rs`): the reflected properties
+//! 20-minute watchdog for a hung browser, `tests/support/src/chromium.rs`): the reflected properties
 //! (`a.href`, `img.src`, `img.currentSrc`, `form.action`, …), each `srcset`
 //! candidate, computed `background-image` (CSS `url()` in `<style>`, `style`
 //! attributes and the linked sheet) and `@import`ed sheets' URLs. The pages
@@ -26,8 +26,7 @@
 //! passes — except in CI (`CI=true`), where that is a failure: `.ci/run`
 //! installs Debian's `chromium` package.
 
-#[path = "common/chromium.rs"]
-mod chromium;
+use test_support::chromium;
 
 use chromium::{chromium_major, chromium_or_skip, content_type, read_in_chromium, Server};
 use linkbase::{Options, Profile};

@@ -2,30 +2,15 @@
 //! into a test. The checks are the ones the targets run: the HTML fidelity
 //! check and the MIME splice check, shared with the HTML and MIME tests.
 
-#[path = "common/fidelity.rs"]
-mod fidelity;
-#[path = "common/html_fuzz_input.rs"]
-mod html_fuzz_input;
-#[path = "common/html_splice_check.rs"]
-mod html_splice_check;
-#[path = "support/layer_checks.rs"]
-mod layer_checks;
-#[path = "common/mime_fuzz_input.rs"]
-mod mime_fuzz_input;
-#[path = "common/resolve_fuzz_input.rs"]
-mod resolve_fuzz_input;
-#[path = "common/splice_check.rs"]
-mod splice_check;
-#[path = "common/stateful_charsets_fuzz_input.rs"]
-mod stateful_charsets_fuzz_input;
-#[path = "common/string_layers_fuzz_input.rs"]
-mod string_layers_fuzz_input;
-#[path = "common/token_dump.rs"]
-mod token_dump;
-#[path = "common/tokenizer_fuzz_input.rs"]
-mod tokenizer_fuzz_input;
-#[path = "common/warc_fuzz_input.rs"]
-mod warc_fuzz_input;
+use test_support::fidelity;
+use test_support::html_fuzz_input;
+use test_support::mime_fuzz_input;
+use test_support::resolve_fuzz_input;
+use test_support::splice_check;
+use test_support::stateful_charsets_fuzz_input;
+use test_support::string_layers_fuzz_input;
+use test_support::tokenizer_fuzz_input;
+use test_support::warc_fuzz_input;
 
 use linkbase::{Format, Options};
 
@@ -341,7 +326,7 @@ fn documents_that_decode_one_way_only_are_rewritten() {
     }
 }
 
-/// A fuzz target's check of one input (`tests/common/*_fuzz_input.rs`,
+/// A fuzz target's check of one input (`tests/support/src/*_fuzz_input.rs`,
 /// the body of `fuzz/fuzz_targets/<target>.rs`): panics on a violation.
 type TargetCheck = fn(&str, &[u8]);
 
@@ -420,7 +405,7 @@ fn every_seed_passes_its_targets_check() {
             if file.starts_with("finding") && !named {
                 failures.push(format!(
                     "fuzz/seeds/{target}/{file}: a finding that no test of \
-                     tests/fuzz_regressions.rs names (add it to finding_replays! at least)"
+                     tests/integration/fuzz_regressions.rs names (add it to finding_replays! at least)"
                 ));
             }
         }
@@ -883,7 +868,7 @@ fn flat_quoted_url_past_the_nesting_limit() {
 /// its figures: CHANGELOG.md, "Fuzzing rounds", finding 24). The check was
 /// wrong; it now reads every `url(` function of one string as the URL token
 /// it equals before it compares the tokens (`quoted_urls_unquoted` in
-/// tests/common/fidelity.rs). Seeds `finding-24-…` (the two inputs found).
+/// tests/support/src/fidelity.rs). Seeds `finding-24-…` (the two inputs found).
 #[test]
 fn quoted_url_closing_its_enclosing_block_past_the_nesting_limit() {
     seeds_pass(&[

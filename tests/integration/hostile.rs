@@ -3,15 +3,13 @@
 //! the REAL result is checked — the rewritten URLs, the counts in the report,
 //! the bytes left alone — not only that nothing panicked.
 //!
-//! The inputs come from `common/hostile_inputs.rs`, shared with
+//! The inputs come from `tests/support/src/hostile_inputs.rs`, shared with
 //! `benches/scaling.rs`, which times each at N and 10N to show linear growth.
 //! Sizes are the issue's; where one is cut for debug-build time, the case
 //! says why and the bench covers the full size.
 
-#[path = "common/hostile_inputs.rs"]
-mod hostile_inputs;
-#[path = "common/test_hooks.rs"]
-mod test_hooks;
+use test_support::hostile_inputs;
+use test_support::test_hooks;
 
 use assert_cmd::Command;
 use hostile_inputs::*;
@@ -261,7 +259,7 @@ fn a_content_type_of_a_hundred_thousand_encoded_words_is_read_undecoded() {
 
 /// `depth` nested `<div>`, then a template holding a base element and a
 /// link, then a link after it (expected values measured in Chromium 156,
-/// which `tests/browser.rs` reads the same pages in).
+/// which `tests/integration/browser.rs` reads the same pages in).
 fn deep_template(depth: usize) -> Vec<u8> {
     format!(
         "{}<template><base href=\"http://o.example/b/\"><a href=t>t</a></template><a href=x>x</a>{}",

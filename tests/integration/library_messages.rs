@@ -3,14 +3,13 @@
 //! retrieval URL") and says which ([`Problem::setting`]), so that the command
 //! line can print its flag there; no message a library caller sees names a
 //! flag. Each case below triggers one such message through the library's
-//! entry points. (`tests/cli/rewrite.rs` checks that the command line still prints
+//! entry points. (`tests/integration/cli/rewrite.rs` checks that the command line still prints
 //! the flags.)
 
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
 use linkbase::report::Setting;
 use linkbase::warc::{convert, WarcOptions};
 use linkbase::{base::BaseRule, report::Problem, report::Severity, rewrite, Options, Report};
+use test_support::warc_gen;
 
 /// A command-line flag in a message: `--` and a letter (`--url`, `--force`).
 fn names_a_flag(message: &str) -> bool {
@@ -271,7 +270,7 @@ fn a_link_that_fails_to_resolve_is_a_problem_with_its_reason() {
 /// `absolutize_rcdom`; and a retrieval URL that cannot be a base is a
 /// problem saying why (`check_base`'s), not links counted as failed with
 /// their reasons on the records only. (Python: python/tests/test_errors.py;
-/// the command line: tests/same_input.rs.)
+/// the command line: tests/fixtures/same_input.rs.)
 #[test]
 fn every_failed_count_has_a_problem_in_every_entry_point() {
     fn says_why(report: &Report, failed: u64, entry: &str) {

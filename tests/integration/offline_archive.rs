@@ -6,8 +6,7 @@
 //! resource record, a 3xx chain followed, a 404, a loop and an orphan
 //! revisit left out.
 
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
+use test_support::warc_gen;
 
 use linkbase::warc::captures::{read_payloads, seconds_of, Chosen, Index, Place};
 use linkbase::warc::wacz::Archive;

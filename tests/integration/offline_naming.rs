@@ -352,8 +352,7 @@ fn write_redirect(out: &mut impl std::io::Write, n: usize, uri: &str, location: 
     .unwrap();
 }
 
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
+use test_support::warc_gen;
 
 /// A chain of redirects, each to the one before it (`r1` → `r0` → the
 /// page), longer than the 20 redirects a link follows: every redirect of

@@ -6,10 +6,8 @@
 //! refused; a WACZ page list with a bad line loses that line only. Each
 //! test runs `linkbase offline` and looks at the files on disk.
 
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
-#[path = "common/zip_gen.rs"]
-mod zip_gen;
+use test_support::warc_gen;
+use test_support::zip_gen;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -5,9 +5,8 @@
 
 use proptest::prelude::*;
 
-#[path = "support/layer_checks.rs"]
-mod layer_checks;
 use layer_checks::{check_css, check_refresh, check_srcset, check_unchanged, LAYERS};
+use test_support::layer_checks;
 
 /// Fragments that exercise the interesting corners of each syntax.
 const CSS_PIECES: &[&str] = &[

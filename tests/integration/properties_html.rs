@@ -4,7 +4,7 @@
 //! attributes with arbitrary references.
 //!
 //! - the output is the input with the reported edits spliced in, each inside
-//!   a link place (`common/html_splice_check.rs`, used on every fixture);
+//!   a link place (`tests/support/src/html_splice_check.rs`, used on every fixture);
 //! - the output re-parses to the input's tree except for URL values (the
 //!   fidelity helper used on every fixture);
 //! - rewriting is idempotent: the output, rewritten again, comes back
@@ -13,10 +13,8 @@
 //!
 //! Documents come with and without `<html>`/`<head>`/`<body>` tags.
 
-#[path = "common/fidelity.rs"]
-mod fidelity;
-#[path = "common/html_splice_check.rs"]
-mod html_splice_check;
+use test_support::fidelity;
+use test_support::html_splice_check;
 
 use proptest::prelude::*;
 

@@ -6,12 +6,11 @@
 //! are read, and a reference and the text after it are one piece: 6.1×.
 //! Held at most 8× (docs/hardening.md, "Memory").
 //!
-//! Peak resident memory of the `linkbase` binary (`common/rss.rs`) above
+//! Peak resident memory of the `linkbase` binary (`tests/support/src/rss.rs`) above
 //! its baseline on a tiny feed, as a multiple of the input.
 
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
+use test_support::rss;
 
 /// The bound, a multiple of the input above the baseline.
 const BOUND: f64 = 8.0;

@@ -6,12 +6,11 @@
 //! decoded a piece at a time and the decoded part is dropped once rewritten:
 //! 3.5×. Held at most 4× (docs/hardening.md, "Memory").
 //!
-//! Peak resident memory of the `linkbase` binary (`common/rss.rs`) above
+//! Peak resident memory of the `linkbase` binary (`tests/support/src/rss.rs`) above
 //! its baseline on a tiny archive, as a multiple of the input.
 
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
+use test_support::rss;
 
 use std::io::Write;
 

@@ -1,6 +1,6 @@
 //! An offline copy of a hostile archive holds neither its problems nor a
 //! page list's line (issue 40), measured as peak resident memory of the
-//! child (`common/rss.rs`) above the same command on an archive of one
+//! child (`tests/support/src/rss.rs`) above the same command on an archive of one
 //! tiny page:
 //!
 //! - a `.warc.gz` of 250,000 broken records (members of 250 bytes), as a
@@ -13,12 +13,9 @@
 //! test binary: the figures need this process to stay small.
 
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
-#[path = "common/zip_gen.rs"]
-mod zip_gen;
+use test_support::rss;
+use test_support::warc_gen;
+use test_support::zip_gen;
 
 /// Broken records in the WARC.
 const BROKEN: usize = 250_000;

@@ -2,7 +2,7 @@
 //! index, never the archive (issue 28, "Memory stays near the largest
 //! record plus the URL index"): `linkbase offline crawl.warc -o OUT` on a
 //! WARC of 40 pages of 200 KB (8 MB) against the same command on a WARC of
-//! one of those pages, measured in the same run (`common/rss.rs`, peak
+//! one of those pages, measured in the same run (`tests/support/src/rss.rs`, peak
 //! resident memory of the child).
 //!
 //! Bound: the 40-page copy's peak above the baseline (the command on a WARC
@@ -11,15 +11,12 @@
 //! Holding the payloads (8 MB) fails both.
 //!
 //! One test function in its own test binary: the figures need this process
-//! to stay small (`common/rss.rs`).
+//! to stay small (`tests/support/src/rss.rs`).
 
-#[path = "common/mhtml.rs"]
-mod mhtml;
+use test_support::mhtml;
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
+use test_support::rss;
+use test_support::warc_gen;
 
 /// Pages in the WARC.
 const PAGES: usize = 40;

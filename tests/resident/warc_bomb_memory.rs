@@ -36,13 +36,11 @@
 //! "Memory"). The budget bounds the live memory, which these settings show.
 //!
 //! The two measurements run one after the other (a lock), each from the
-//! process of this test binary kept small (`common/rss.rs`).
+//! process of this test binary kept small (`tests/support/src/rss.rs`).
 
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
+use test_support::rss;
+use test_support::warc_gen;
 
 use std::io::Write;
 use std::sync::Mutex;

@@ -1,7 +1,7 @@
 //! A WARC's peak memory stays near its largest record, never the file
 //! (issue 13): the `linkbase` binary on a WARC of 80 pages of 200 KB
 //! (16 MB) against the binary on one of those pages alone, as an HTML
-//! file, measured in the same run (`common/rss.rs`, peak resident memory
+//! file, measured in the same run (`tests/support/src/rss.rs`, peak resident memory
 //! of the child).
 //!
 //! Bounds: with `-j 1`, the WARC's peak above the baseline (the binary on a
@@ -12,15 +12,12 @@
 //! WARC. Reading the WARC into memory (16 MB) fails each.
 //!
 //! One test function in its own test binary: the figures need this process
-//! to stay small (`common/rss.rs`).
+//! to stay small (`tests/support/src/rss.rs`).
 
-#[path = "common/mhtml.rs"]
-mod mhtml;
+use test_support::mhtml;
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
+use test_support::rss;
+use test_support::warc_gen;
 
 /// Pages in the WARC.
 const PAGES: usize = 80;

@@ -2,7 +2,7 @@
 //! 44, "a test that fails if the WARC mode's peak at 200,000 tiny records
 //! is more than a few MB above its peak at 20,000"): the `linkbase` binary
 //! on generated WARCs of 20,000 and of 200,000 tiny `response` records,
-//! measured in the same run (`common/rss.rs`, peak resident memory of the
+//! measured in the same run (`tests/support/src/rss.rs`, peak resident memory of the
 //! child).
 //!
 //! The WARCs: every 20th record an HTML page of two links (converted), the
@@ -18,13 +18,11 @@
 //! member: with `-j 1` and `-j 2`; a member per record: `-j 2`). Keeping 100 bytes a record fails it.
 //!
 //! One test function in its own test binary: the figures need this process
-//! to stay small (`common/rss.rs`).
+//! to stay small (`tests/support/src/rss.rs`).
 
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
+use test_support::rss;
+use test_support::warc_gen;
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;

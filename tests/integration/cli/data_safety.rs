@@ -10,7 +10,7 @@
 
 #![cfg(unix)]
 
-use crate::test_hooks;
+use test_support::test_hooks;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 const PREFIX: &str = "https://example.org/site/";
 
 fn linkbase() -> Command {
-    let mut cmd = crate::util::std_linkbase();
+    let mut cmd = super::util::std_linkbase();
     cmd.stdin(Stdio::null());
     cmd
 }
@@ -969,7 +969,7 @@ fn sigint_during_a_warc_conversion_leaves_no_output_and_no_temporary() {
 
 // --- binary output to a terminal ---------------------------------------------------------
 
-use crate::util::pseudo_terminal;
+use super::util::pseudo_terminal;
 
 #[test]
 fn a_warc_is_not_written_to_a_terminal() {

@@ -243,7 +243,7 @@ fn an_archive_in_a_warc_names_its_target_uri_as_the_retrieval_url() {
 #[test]
 fn a_record_whose_target_uri_is_no_base_is_explained_as_rewrite_reports_it() {
     // `rewrite` reports an unusable WARC-Target-URI as an error naming it
-    // (tests/warc.rs); `explain` takes the same path, so it says the same,
+    // (tests/fixtures/warc.rs); `explain` takes the same path, so it says the same,
     // in the same words (not `--url`, which a WARC's records do not take).
     let body = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x.html>x</a>";
     let record = format!(

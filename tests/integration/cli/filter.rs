@@ -8,7 +8,7 @@
 use assert_cmd::Command;
 use std::path::Path;
 
-use crate::util::{linkbase, std_linkbase};
+use super::util::{linkbase, std_linkbase};
 
 fn std_run(cmd: &mut std::process::Command) -> (String, String, Option<i32>) {
     let out = cmd.output().expect("runs");
@@ -259,7 +259,7 @@ fn a_standard_error_that_cannot_be_written_does_not_stop_the_message() {
 
 #[test]
 fn an_internal_error_before_the_output_delivers_the_original() {
-    crate::test_hooks::require_test_hooks();
+    test_support::test_hooks::require_test_hooks();
     let message = relative_message();
     let (stdout, stderr, status) = run(linkbase()
         .arg("--filter")
@@ -274,7 +274,7 @@ fn an_internal_error_before_the_output_delivers_the_original() {
 
 #[test]
 fn an_internal_error_after_part_of_the_output_is_a_temporary_failure() {
-    crate::test_hooks::require_test_hooks();
+    test_support::test_hooks::require_test_hooks();
     let (_, stderr, status) = run(linkbase()
         .arg("--filter")
         .env("LINKBASE_TEST_FILTER_PANIC_AT", "written")

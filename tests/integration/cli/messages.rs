@@ -173,7 +173,7 @@ fn each_changed_message_is_printed_whole() {
     let mut failures = Vec::new();
     for case in CASES {
         let dir = scratch();
-        let out = crate::util::linkbase()
+        let out = super::util::linkbase()
             .current_dir(dir.path())
             .args(case.args)
             .write_stdin(case.stdin)
@@ -204,7 +204,7 @@ fn explain_names_a_folder_it_cannot_list_and_its_cause() {
     let sub = dir.path().join("tree/sub");
     fs::create_dir_all(&sub).unwrap();
     set_mode(&sub, 0o000);
-    let out = crate::util::linkbase_unprivileged(dir.path())
+    let out = super::util::linkbase_unprivileged(dir.path())
         .args(["explain", "-r", "tree"])
         .current_dir(dir.path())
         .output()
@@ -234,7 +234,7 @@ fn set_mode(path: &Path, mode: u32) {
 #[test]
 fn a_report_that_cannot_be_written_is_named_with_its_cause() {
     let dir = scratch();
-    let out = crate::util::linkbase()
+    let out = super::util::linkbase()
         .current_dir(dir.path())
         .args([
             "--url",

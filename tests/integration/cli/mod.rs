@@ -1,6 +1,7 @@
-//! The command line's tests: one test crate, one module per subject, the
-//! helpers in [`util`] (the binary as a command, a pseudo-terminal). Run one
-//! module with `cargo test --test cli explain::` (the module path filters).
+//! The command line's tests: one module per subject, the helpers in
+//! [`util`] (the binary as a command, a pseudo-terminal). Run one module
+//! with `cargo test --test integration cli::explain::` (the module path
+//! filters).
 //!
 //! - `rewrite`: the main command (inputs, outputs, reports, statuses).
 //! - `explain`, `filter`, `offline`, `resolve`: the subcommands and modes.
@@ -10,9 +11,6 @@
 //!   interrupts, binary output refused on a terminal).
 
 mod util;
-
-#[path = "../common/test_hooks.rs"]
-mod test_hooks;
 
 mod data_safety;
 mod explain;

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use url::Url;
 
-use crate::test_hooks;
-use crate::util::linkbase;
+use super::util::linkbase;
+use test_support::test_hooks;
 
 fn have(tool: &str) -> bool {
     std::process::Command::new(tool)

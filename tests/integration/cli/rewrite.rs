@@ -8,14 +8,13 @@
 //! report read as JSON, permissions, pipes, special files, a terminal) is a
 //! test of its own.
 
-#[path = "../common/warc_gen.rs"]
-mod warc_gen;
-use crate::test_hooks;
-use crate::util::{cases, file, has, input, is, linkbase, names_in, Case, Row};
+use super::util::{cases, file, has, input, is, linkbase, names_in, Case, Row};
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::fs;
 use std::path::{Path, PathBuf};
+use test_support::test_hooks;
+use test_support::warc_gen;
 
 /// A page with one relative link, and what it becomes under
 /// `https://example.org/docs/page.html`. (No white space before the first
@@ -30,7 +29,7 @@ const PAGE_AFTER: &str =
     "<!DOCTYPE html><p><a href=\"https://example.org/docs/guide/x.html\">x</a></p>\n";
 
 #[cfg(unix)]
-use crate::util::linkbase_unprivileged;
+use super::util::linkbase_unprivileged;
 
 /// Run linkbase with `args` and `input` on standard input.
 fn run_stdin(args: &[&str], input: impl Into<Vec<u8>>) -> assert_cmd::assert::Assert {
@@ -1139,7 +1138,7 @@ cases! {
 /// Where the library's message names one of its settings (`Options::charset`,
 /// `WarcOptions::max_record`, `Options::force`), the command line prints the
 /// flag that sets it, on standard error and in the `--report` lines
-/// (tests/library_messages.rs checks the library's own words; standard error
+/// (tests/integration/library_messages.rs checks the library's own words; standard error
 /// for `--charset`: bytes_invalid_in_the_charset_are_an_error_naming_the_flag).
 #[test]
 fn library_messages_name_the_flags() {
@@ -1852,7 +1851,7 @@ fn in_place_on_a_fifo_is_refused() {
 // --- a terminal on standard input ------------------------------------------------
 
 #[cfg(target_os = "linux")]
-use crate::util::pseudo_terminal;
+use super::util::pseudo_terminal;
 
 #[cfg(target_os = "linux")]
 #[test]

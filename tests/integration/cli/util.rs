@@ -104,7 +104,7 @@ macro_rules! cases {
             $(#[$attr])*
             #[test]
             fn $name() {
-                $crate::util::Row::run(&$row);
+                $crate::cli::util::Row::run(&$row);
             }
         )*
     };

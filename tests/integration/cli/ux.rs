@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 fn linkbase(dir: &Path) -> Command {
-    let mut cmd = crate::util::linkbase();
+    let mut cmd = super::util::linkbase();
     cmd.current_dir(dir);
     cmd
 }

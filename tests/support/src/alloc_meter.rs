@@ -3,11 +3,10 @@
 //! figures) and `tests/memory.rs` (which enforces the bounds), so the test
 //! checks the very measurement the bench reports.
 //!
-//! Including this module installs the counting allocator for the whole
-//! binary: measure one thing at a time (one test function per binary).
-
-// Each crate that includes this module uses only part of it.
-#![allow(dead_code)]
+//! A binary that measures installs the counter as its allocator, for the
+//! whole process (`#[global_allocator] static ALLOCATOR: CountingAllocator =
+//! CountingAllocator;`): measure one thing at a time. Until it does, the
+//! counters stay at zero.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,9 +16,6 @@ pub struct CountingAllocator;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 fn grew(by: usize) {
     let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;

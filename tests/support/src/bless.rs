@@ -1,6 +1,6 @@
 //! `LINKBASE_BLESS`: whether a run rewrites checked-in expected files
-//! instead of checking them (`tests/html.rs`, `tests/conformance.rs`,
-//! `tests/profile_matrix.rs`). Only the exact value `1` blesses; any other
+//! instead of checking them (`tests/fixtures/html.rs`, `tests/fixtures/conformance.rs`,
+//! `tests/integration/profile_matrix.rs`). Only the exact value `1` blesses; any other
 //! value (`0`, `true`, empty) is refused with a panic, so that a stray
 //! setting can neither bless by accident nor leave a reader unsure whether
 //! the files were checked. `.ci/run` refuses the variable altogether.

@@ -1,5 +1,5 @@
-//! Headless Chromium as an oracle, shared by `tests/browser.rs` and
-//! `tests/html_oracle.rs`: a local HTTP server on 127.0.0.1, the Chromium
+//! Headless Chromium as an oracle, shared by `tests/integration/browser.rs` and
+//! `tests/fixtures/html_oracle.rs`: a local HTTP server on 127.0.0.1, the Chromium
 //! binary (required under `CI=true`), and one page load whose script posts
 //! its result (JSON) to the server's `/done`.
 //!
@@ -9,9 +9,6 @@
 //! clock is a watchdog for a hung browser, [`HUNG_AFTER`] (20 minutes,
 //! over 100 times the work's time on an idle 2-core machine), so that a
 //! hang fails instead of blocking the suite for ever.
-
-// Each test that includes this module uses only part of it.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -4,10 +4,6 @@
 //! CSS (style attributes, `<style>` text) may differ only in URL tokens.
 //! `iframe srcdoc` values are compared as documents, recursively.
 
-// Each crate that includes this module uses only part of it (the html fuzz
-// target does not use `assert_same_tree`).
-#![allow(dead_code)]
-
 use cssparser::{ParseError, Parser, Token};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;

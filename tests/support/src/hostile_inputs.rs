@@ -1,10 +1,7 @@
-//! Hostile inputs, built at any size: shared by `tests/hostile.rs` (which
+//! Hostile inputs, built at any size: shared by `tests/integration/hostile.rs` (which
 //! checks the real result of each) and `benches/scaling.rs` (which times each
 //! at N and 10N). Every builder writes into one pre-sized buffer, so building
 //! costs little next to the rewrite it feeds.
-
-// Each crate that includes this module uses only part of it.
-#![allow(dead_code)]
 
 use std::fmt::Write as _;
 

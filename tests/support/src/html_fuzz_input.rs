@@ -1,7 +1,7 @@
 //! The check of the `html` fuzz target on one input, shared with
-//! `tests/fuzz_regressions.rs` (which runs it on the target's findings).
-//! Expects the including crate to have `mod fidelity` (tests/common/fidelity.rs)
-//! and `mod html_splice_check` (tests/common/html_splice_check.rs).
+//! `tests/integration/fuzz_regressions.rs` (which runs it on the target's findings).
+//! Expects the including crate to have `mod fidelity` (tests/support/src/fidelity.rs)
+//! and `mod html_splice_check` (tests/support/src/html_splice_check.rs).
 //!
 //! Input: one byte of settings (profile, `--absolutize-fragments`, whether a
 //! retrieval URL is given), then the document. It must come back as the

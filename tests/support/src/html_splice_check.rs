@@ -14,9 +14,6 @@
 //! except URL values: a non-URL attribute value that changed fails there)
 //! this says: only the rewritten values changed.
 
-// Each test crate that includes this module uses only part of it.
-#![allow(dead_code)]
-
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
     BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,

@@ -1,9 +1,7 @@
 //! Invariant checks of the CSS, `srcset` and refresh rewriters, shared by the
-//! property tests (`tests/properties_css.rs`) and the fuzz targets
+//! property tests (`tests/integration/properties_css.rs`) and the fuzz targets
 //! (`fuzz/fuzz_targets/string_layers.rs`), which include this file by path.
 //! Each check returns a description of the first violation.
-
-#![allow(dead_code)] // each includer uses its own subset
 
 use cssparser::{ParseError, Parser, Token};
 use linkbase::fuzzing::strings::{

@@ -4,9 +4,6 @@
 //! `benches/memory.rs`, `tests/memory.rs` (peak heap in memory, peak
 //! resident memory of the binary on files written by the `write_*` forms).
 
-// Each crate that includes this module uses only part of it.
-#![allow(dead_code)]
-
 use std::io::{self, Write};
 
 /// The boundary of the archive's `multipart/related`.

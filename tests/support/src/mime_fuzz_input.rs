@@ -1,7 +1,7 @@
 //! The check of the `mime` fuzz target on one input, shared with
-//! `tests/fuzz_regressions.rs` (which replays every seed through it).
+//! `tests/integration/fuzz_regressions.rs` (which replays every seed through it).
 //! Expects the including crate to have `mod splice_check`
-//! (tests/common/splice_check.rs).
+//! (tests/support/src/splice_check.rs).
 //!
 //! Input: one byte of settings (profile, `--force`, whether a retrieval URL
 //! is given), then the message. The output must be exactly the input with

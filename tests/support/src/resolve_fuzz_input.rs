@@ -1,5 +1,5 @@
 //! The check of the `resolve` fuzz target on one input, shared with
-//! `tests/fuzz_regressions.rs` (which replays every seed through it).
+//! `tests/integration/fuzz_regressions.rs` (which replays every seed through it).
 //!
 //! Input: the base, a newline, the reference (invalid UTF-8 replaced). Under
 //! every profile: no panic, and every result is absolute (has a scheme) or

@@ -15,9 +15,6 @@
 //! (Seen here: `/bin/true`, spawned by a process that had touched 200 MB and
 //! freed it, reports 218 MB.)
 
-// Each crate that includes this module uses only part of it.
-#![allow(dead_code)]
-
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};

@@ -4,9 +4,6 @@
 //! as found by an independent parse (mailparse's own `parse_mail`, re-run on
 //! the bodies of enclosed messages, which it does not descend into).
 
-// Each test crate that includes this module uses only part of it.
-#![allow(dead_code)]
-
 use linkbase::fuzzing::mime::{self, EditPlace, PartEdit};
 use linkbase::{report::Location, Options, Report};
 use mailparse::{body::Body, ParsedMail};

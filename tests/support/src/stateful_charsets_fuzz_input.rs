@@ -1,5 +1,5 @@
 //! The check of the `stateful_charsets` fuzz target on one input, shared
-//! with `tests/fuzz_regressions.rs` (which replays every seed through it).
+//! with `tests/integration/fuzz_regressions.rs` (which replays every seed through it).
 //!
 //! Input: one byte of settings (the charset), then the HTML part's bytes.
 //! No panic, and an input valid in its charset (or in the encoding of the

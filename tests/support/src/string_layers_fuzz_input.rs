@@ -1,7 +1,7 @@
 //! The check of the `string_layers` fuzz target on one input, shared with
-//! `tests/fuzz_regressions.rs` (which replays every seed through it).
+//! `tests/integration/fuzz_regressions.rs` (which replays every seed through it).
 //! Expects the including crate to have `mod layer_checks`
-//! (tests/support/layer_checks.rs).
+//! (tests/support/src/layer_checks.rs).
 //!
 //! Input: one selector byte for the characters the callback appends, then
 //! the text (invalid UTF-8 replaced). A declining or identity callback

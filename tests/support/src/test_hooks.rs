@@ -22,7 +22,6 @@ pub fn require_test_hooks() {}
 
 /// The atomic writer's steps, in order (`src/cli/atomic.rs`, `Step`): each
 /// a value of `LINKBASE_TEST_FAIL_AT` / `LINKBASE_TEST_KILL_AT`.
-#[allow(dead_code)] // not every test binary that includes this module uses it
 pub const WRITE_STEPS: [&str; 7] = [
     "create",
     "write",

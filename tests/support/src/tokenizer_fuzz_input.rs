@@ -1,7 +1,7 @@
 //! The check of the `tokenizer` fuzz target on one input, shared with
-//! `tests/fuzz_regressions.rs` (which replays every seed through it).
+//! `tests/integration/fuzz_regressions.rs` (which replays every seed through it).
 //! Expects the including crate to have `mod token_dump`
-//! (tests/common/token_dump.rs).
+//! (tests/support/src/token_dump.rs).
 //!
 //! Input: four bytes that choose piece sizes (1 to 64), then the text (as
 //! UTF-8, lossily). html5ever's token stream of the text fed whole must

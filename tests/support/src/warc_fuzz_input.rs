@@ -1,5 +1,5 @@
 //! The check of the `warc` fuzz target on one input, shared with
-//! `tests/fuzz_regressions.rs` (which replays every seed through it).
+//! `tests/integration/fuzz_regressions.rs` (which replays every seed through it).
 //!
 //! Input: one byte of settings (output packing, a retrieval URL's
 //! presence), then the WARC file's bytes. No panic, no abort; every decoder

@@ -1,10 +1,7 @@
 //! WARC files for tests and benches: `response` records of HTML pages,
 //! written record by record (the writing process stays small; see
-//! `rss.rs`). Shared by `tests/warc_memory.rs`, `tests/offline_memory.rs`, `benches/warc.rs`, and the
-//! message tests (`tests/cli/rewrite.rs`, `tests/library_messages.rs`).
-
-// Each crate that includes this module uses only part of it.
-#![allow(dead_code)]
+//! `rss.rs`). Shared by `tests/resident/warc_memory.rs`, `tests/resident/offline_memory.rs`, `benches/warc.rs`, and the
+//! message tests (`tests/integration/cli/rewrite.rs`, `tests/integration/library_messages.rs`).
 
 use std::io::{self, Write};
 

@@ -4,11 +4,8 @@
 //! holding) the whole: the chunk is deflated once up to a full flush
 //! (which makes it a piece that needs nothing before it), that piece is
 //! written the times asked, then a last empty block; the CRC-32 is the
-//! chunk's combined. Shared by `tests/offline_safety.rs` and
-//! `tests/offline_hostile_memory.rs`.
-
-// Each crate that includes this module uses only part of it.
-#![allow(dead_code)]
+//! chunk's combined. Shared by `tests/integration/offline_safety.rs` and
+//! `tests/resident/offline_hostile_memory.rs`.
 
 use flate2::{Compress, Compression, Crc, FlushCompress};
 use std::io::{self, Write};
