@@ -9,8 +9,9 @@
 //! - a WACZ whose `pages/pages.jsonl` deflates to one line of 512 MiB: the
 //!   line is read through under the 1 MiB cap (holding it: over 512 MB).
 //!
-//! Bound: 16 MB above the baseline for each. One test function in its own
-//! test binary: the figures need this process to stay small.
+//! Bound: 16 MB above the baseline for each. In the `resident` test
+//! binary, whose tests measure only children: the figures need this process
+//! to stay small.
 
 #[cfg(target_os = "linux")]
 use test_support::rss;

@@ -10,8 +10,8 @@
 //! readers, the writer and the index of 40 URLs; and under half the WARC.
 //! Holding the payloads (8 MB) fails both.
 //!
-//! One test function in its own test binary: the figures need this process
-//! to stay small (`tests/support/src/rss.rs`).
+//! In the `resident` test binary, whose tests measure only children: the
+//! figures need this process to stay small (`tests/support/src/rss.rs`).
 
 use test_support::mhtml;
 #[cfg(target_os = "linux")]

@@ -11,8 +11,8 @@
 //! issue 21's `jobs × (largest record + 16 MB)`); with `-j 1`, under half the
 //! WARC. Reading the WARC into memory (16 MB) fails each.
 //!
-//! One test function in its own test binary: the figures need this process
-//! to stay small (`tests/support/src/rss.rs`).
+//! In the `resident` test binary, whose tests measure only children: the
+//! figures need this process to stay small (`tests/support/src/rss.rs`).
 
 use test_support::mhtml;
 #[cfg(target_os = "linux")]

@@ -17,8 +17,8 @@
 //! Bound: at 200,000 records at most 3 MB above the peak at 20,000 (one
 //! member: with `-j 1` and `-j 2`; a member per record: `-j 2`). Keeping 100 bytes a record fails it.
 //!
-//! One test function in its own test binary: the figures need this process
-//! to stay small (`tests/support/src/rss.rs`).
+//! In the `resident` test binary, whose tests measure only children: the
+//! figures need this process to stay small (`tests/support/src/rss.rs`).
 
 #[cfg(target_os = "linux")]
 use test_support::rss;
