@@ -4,7 +4,7 @@
 #
 # 1. gofeed's test data (Debian's golang-github-mmcdole-gofeed-dev, read
 #    where apt installs it) and feedparser's own test suite (its sdist from
-#    PyPI, pinned, unpacked under target/): `cargo test --test feed` with
+#    PyPI, pinned, unpacked under target/): `cargo test --test fixtures -- '[feed]'` with
 #    both, every feed its own trial: edits only inside values (byte-identical
 #    elsewhere), well-formed in and out, a second rewrite changes nothing.
 # 2. feedparser (pinned in tests/interop/requirements-feeds.txt) parses
@@ -36,9 +36,9 @@ if [ ! -d "$FEEDPARSER_TESTS" ]; then
   tar xzf "$FEEDPARSER_SRC/feedparser-6.0.14.tar.gz" -C "$FEEDPARSER_SRC"
 fi
 
-echo "== feed corpora: gofeed's and feedparser's test feeds (cargo test --test feed)"
+echo "== feed corpora: gofeed's and feedparser's test feeds (cargo test --test fixtures -- '[feed]')"
 LINKBASE_REQUIRE_GOFEED=1 LINKBASE_FEEDPARSER_TESTS="$FEEDPARSER_TESTS" \
-  cargo test --quiet --test feed
+  cargo test --quiet --test fixtures -- '[feed]'
 
 echo "== feedparser agrees: the original with its base, linkbase's output with another"
 cargo build --quiet --bin linkbase

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The light parse against the full tree builder on the 530 pages of the
-# Python 3.11 documentation (tests/light_parse.rs, `python-docs`; docs/html.md,
+# Python 3.11 documentation (tests/fixtures/light_parse.rs, `python-docs`; docs/html.md,
 # "The light parse"): everything the rewrite's walk reads must be the same,
 # and most pages must take the light path. Installs Debian's python3.11-doc
 # when missing (.ci/offline-browser.sh installs python3-doc, which pulls it
@@ -15,5 +15,5 @@ fi
 # One trial, by its exact name, counted (scripts/expect-trials.sh: a filter
 # that matched nothing would pass with "0 passed").
 LINKBASE_REQUIRE_PYTHON_DOCS=1 scripts/expect-trials.sh 1 \
-  cargo test --test light_parse -- --nocapture --exact python-docs
+  cargo test --test fixtures -- --nocapture --exact python-docs
 scripts/light-parse-html5lib.sh

@@ -31,12 +31,10 @@
 //! other instructions, so the guard then fails and asks for a new baseline.
 //! Needs valgrind (Debian `valgrind`; `.ci/perf.sh` installs it).
 
-#[path = "../tests/common/mhtml.rs"]
-mod mhtml;
+use test_support::mhtml;
 #[path = "common/python_docs.rs"]
 mod python_docs;
-#[path = "../tests/common/warc_gen.rs"]
-mod warc_gen;
+use test_support::warc_gen;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

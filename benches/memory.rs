@@ -4,13 +4,13 @@
 //!
 //! 1. Peak resident memory of the real `linkbase` binary (this bench's
 //!    build of it) run as users run it, `linkbase -q -o OUT IN [--url …]`,
-//!    on generated files: the child's `ru_maxrss` (`tests/common/rss.rs`,
+//!    on generated files: the child's `ru_maxrss` (`tests/support/src/rss.rs`,
 //!    the code `tests/memory.rs` enforces its bounds with), the median of a
 //!    few runs, against the reference measured in the same run: the binary
 //!    on a tiny page (its baseline: code, libraries, start-up).
 //! 2. Peak heap of `linkbase::rewrite` in this process, as the command line
 //!    calls it with a file it has read: a counting `#[global_allocator]`
-//!    (`tests/common/alloc_meter.rs`) gives the most bytes live at any
+//!    (`tests/support/src/alloc_meter.rs`) gives the most bytes live at any
 //!    moment, the input and the output included.
 //!
 //! Both are printed in bytes and as a multiple of the input size. The
@@ -21,13 +21,13 @@
 //! and `LINKBASE_BENCH_MB` change the two sizes, `LINKBASE_BENCH_RUNS` the
 //! runs per resident figure (3).
 
-#[path = "../tests/common/alloc_meter.rs"]
-mod alloc_meter;
-#[path = "../tests/common/mhtml.rs"]
-mod mhtml;
+use test_support::alloc_meter;
+
+#[global_allocator]
+static ALLOCATOR: alloc_meter::CountingAllocator = alloc_meter::CountingAllocator;
+use test_support::mhtml;
 #[cfg(target_os = "linux")]
-#[path = "../tests/common/rss.rs"]
-mod rss;
+use test_support::rss;
 
 use linkbase::{Format, Source};
 

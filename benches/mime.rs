@@ -13,10 +13,11 @@ use std::cell::RefCell;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-#[path = "../tests/common/alloc_meter.rs"]
-mod alloc_meter;
-#[path = "../tests/common/mhtml.rs"]
-mod mhtml;
+use test_support::alloc_meter;
+
+#[global_allocator]
+static ALLOCATOR: alloc_meter::CountingAllocator = alloc_meter::CountingAllocator;
+use test_support::mhtml;
 
 use mhtml::archive;
 

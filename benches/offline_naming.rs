@@ -18,8 +18,7 @@
 //! and 20,000 redirects). The
 //! WARC is written to a temporary folder.
 
-#[path = "../tests/common/warc_gen.rs"]
-mod warc_gen;
+use test_support::warc_gen;
 
 #[path = "common/cpu_time.rs"]
 mod cpu_time;

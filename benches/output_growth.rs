@@ -1,7 +1,7 @@
 //! Time and peak resident memory at two sizes 10× apart (issue 32, items 7
 //! and 11), of the real `linkbase` binary (this bench's build) run on files
 //! as users run it, `linkbase -q -o OUT IN`: the child's wall time and
-//! `ru_maxrss` (`tests/common/rss.rs`). Time at 10N must stay within 12×
+//! `ru_maxrss` (`tests/support/src/rss.rs`). Time at 10N must stay within 12×
 //! the time at N (linear: the bench exits 1 otherwise); the memory figures are docs/hardening.md's
 //! "Memory".
 //!
@@ -21,8 +21,7 @@
 //! smaller.
 
 #[cfg(target_os = "linux")]
-#[path = "../tests/common/rss.rs"]
-mod rss;
+use test_support::rss;
 
 #[cfg(target_os = "linux")]
 mod bench {

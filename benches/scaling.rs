@@ -1,6 +1,6 @@
 //! Linear growth on hostile input (cost must grow linearly with input size,
 //! hostile input included): every hostile
-//! input of `tests/hostile.rs` (the same builders, `tests/common/hostile_inputs.rs`)
+//! input of `tests/integration/hostile.rs` (the same builders, `tests/support/src/hostile_inputs.rs`)
 //! is rewritten through `linkbase::rewrite` at size N and at 10N in the same
 //! run; the median of several runs of each is printed, with the raw ratio of
 //! the two medians, 10N / N, which must be at most 12 (10 for linear cost,
@@ -30,7 +30,7 @@
 //! 2047 words, WARC
 //! records with lying lengths) are rows too, and for each of them the peak
 //! live heap of one rewrite, measured at N and 10N (a counting allocator,
-//! `tests/common/alloc_meter.rs`), may grow by at most a stated multiple of
+//! `tests/support/src/alloc_meter.rs`), may grow by at most a stated multiple of
 //! the input's growth (`HTML_HEAP`…: bytes of heap per input byte), and what
 //! it holds whatever the size (the heap at N less that) by at most 1 MiB
 //! (`HEAP_FIXED`); the heap is printed for every row. The WARC rows are
@@ -39,12 +39,13 @@
 //! divides every N by 10 and `LINKBASE_SCALING_LIMIT=20` loosens the ratio
 //! limit (quadratic cost reads 100 or more); CI runs the defaults.
 
-#[path = "../tests/common/hostile_inputs.rs"]
-mod hostile_inputs;
+use test_support::hostile_inputs;
 
 // The counting allocator, for each case's peak live heap at 10N.
-#[path = "../tests/common/alloc_meter.rs"]
-mod alloc_meter;
+use test_support::alloc_meter;
+
+#[global_allocator]
+static ALLOCATOR: alloc_meter::CountingAllocator = alloc_meter::CountingAllocator;
 
 #[path = "common/cpu_time.rs"]
 mod cpu_time;

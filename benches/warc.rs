@@ -17,15 +17,12 @@
 //! `cargo bench --bench warc`. `LINKBASE_BENCH_DIR` chooses the scratch
 //! folder (default `/dev/shm` when there is one, as `benches/folder.rs`).
 
-#[path = "../tests/common/mhtml.rs"]
-mod mhtml;
+use test_support::mhtml;
 #[path = "common/python_docs.rs"]
 mod python_docs;
 #[cfg(target_os = "linux")]
-#[path = "../tests/common/rss.rs"]
-mod rss;
-#[path = "../tests/common/warc_gen.rs"]
-mod warc_gen;
+use test_support::rss;
+use test_support::warc_gen;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::cell::RefCell;
@@ -136,7 +133,7 @@ fn warc(c: &mut Criterion) {
     let mut largest = (0usize, PathBuf::new());
     {
         // One page in memory at a time: this process stays small for the
-        // memory figures (tests/common/rss.rs).
+        // memory figures (tests/support/src/rss.rs).
         let mut out = std::io::BufWriter::new(std::fs::File::create(&warc).expect("the WARC"));
         warc_gen::write_warcinfo(&mut out).expect("write the WARC");
         for (n, (rel, source)) in pages.iter().enumerate() {

@@ -15,7 +15,7 @@
 //! processes falls on both alike), the median CPU time of the child taken
 //! (user + system, from `getrusage(RUSAGE_CHILDREN)`); the binary's peak
 //! resident memory
-//! (`tests/common/rss.rs`) at 10N must stay under 64 MB. Each case prints
+//! (`tests/support/src/rss.rs`) at 10N must stay under 64 MB. Each case prints
 //! its own noise: the slowest over the fastest of the five runs at a size,
 //! and what a linear reader can read with it (10 x that), against which
 //! the limit is chosen.
@@ -23,8 +23,7 @@
 //! Inputs are written to a temporary folder (never checked in).
 
 #[cfg(target_os = "linux")]
-#[path = "../tests/common/rss.rs"]
-mod rss;
+use test_support::rss;
 
 use std::io::Write;
 use std::path::Path;

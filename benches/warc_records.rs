@@ -9,7 +9,7 @@
 //! commands run in rounds (`LINKBASE_BENCH_ROUNDS`, default 3), the order
 //! rotating each round; each figure is the median over the rounds of the
 //! wall time, the CPU time (user + system) and the peak resident memory of
-//! the process (`tests/common/rss.rs`).
+//! the process (`tests/support/src/rss.rs`).
 //!
 //! The numbers of records: `LINKBASE_BENCH_RECORDS` (comma-separated),
 //! default `20000,200000`; the 2,000,000 row takes minutes (its WARC is
@@ -24,10 +24,8 @@
 //! scratch folder (default `/dev/shm` when there is one).
 
 #[cfg(target_os = "linux")]
-#[path = "../tests/common/rss.rs"]
-mod rss;
-#[path = "../tests/common/warc_gen.rs"]
-mod warc_gen;
+use test_support::rss;
+use test_support::warc_gen;
 
 #[cfg(target_os = "linux")]
 fn main() {

@@ -2,7 +2,7 @@
 # Explore with the fuzz targets, one after another, at the lowest CPU
 # priority: what a developer runs before a submission (docs/fuzzing.md,
 # "Before a submission"). CI never explores: its fuzz gate replays the seeds
-# (tests/fuzz_regressions.rs, every_seed_passes_its_targets_check).
+# (tests/integration/fuzz_regressions.rs, every_seed_passes_its_targets_check).
 #
 #   fuzz/run-all.sh [SECONDS] [TARGET...]     (default: 600 s, every target)
 #   fuzz/run-all.sh smoke [TARGET...]          (before a submission: 60 s each)

@@ -11,9 +11,9 @@
 #             the way its runner in tests/ invokes it (same working folder,
 #             same SOURCE_DATE_EPOCH for WARC), once as the test does and once
 #             more with `--report`; the HTML cases also re-encoded as UTF-16LE
-#             and UTF-16BE with a BOM (tests/html.rs); the WARC cases also
+#             and UTF-16BE with a BOM (tests/fixtures/html.rs); the WARC cases also
 #             through `explain`; fixtures/browser as one `-r` run.
-#   corpus    every file of ../shared/corpus (as tests/corpus.rs: --format
+#   corpus    every file of ../shared/corpus (as tests/fixtures/corpus.rs: --format
 #             mime, once as it is and once with --url … --force), each with
 #             --report; and the whole corpus as one `-r … -o DIR --report`.
 #   pages     the 530 HTML pages of the Python 3.11 documentation (the cache
@@ -117,7 +117,7 @@ fixtures() {
         case=$(basename "$dir")
         read_args "$dir"
         both_with_report "fixtures/html/$case" "$REPO" "${ARGS[@]}" "$dir/input.html"
-        # tests/html.rs: UTF-8 cases without --charset, re-encoded with a BOM.
+        # tests/fixtures/html.rs: UTF-8 cases without --charset, re-encoded with a BOM.
         if ! grep -qx -- --charset "$dir/args" 2>/dev/null && iconv -f UTF-8 -t UTF-8 "$dir/input.html" >/dev/null 2>&1; then
             for enc in UTF-16LE UTF-16BE; do
                 mkdir -p "$WORK/inputs/$enc/$case"

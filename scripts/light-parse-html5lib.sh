@@ -3,7 +3,7 @@
 #
 # The light parse (crates/linkbase/src/html/dom/light.rs) against the full
 # tree builder on every `#data` input of html5lib-tests' tree-construction
-# files (tests/light_parse.rs, `html5lib-tree-construction`). Prints how
+# files (tests/fixtures/light_parse.rs, `html5lib-tree-construction`). Prints how
 # many inputs took the light path; fails on any difference.
 #
 # With no argument (what CI runs, .ci/light-parse.sh): the files as PyPI's
@@ -43,4 +43,4 @@ fi
 # One trial, by its exact name, counted (a filter that matched nothing would
 # pass with "0 passed").
 LINKBASE_HTML5LIB_TESTS=$dir exec scripts/expect-trials.sh 1 \
-  cargo test --test light_parse -- --nocapture --exact html5lib-tree-construction
+  cargo test --test fixtures -- --nocapture --exact html5lib-tree-construction

@@ -242,7 +242,7 @@ in that input; "left unchanged" or "left as it is" says what linkbase did about 
 
 1. Write it to the standard above; if it is a usage error or a problem a user can meet, add a
    case that runs the exact command and asserts the whole line: a row of the `CASES` table in
-   `tests/cli/messages.rs` for the command line, a test in `tests/library_messages.rs` for the
+   `tests/integration/cli/messages.rs` for the command line, a test in `tests/integration/library_messages.rs` for the
    library, or in `python/tests/test_errors.py` for Python.
 2. Run `scripts/messages.py --check`: it names each message that has no row, and each row whose
    message is gone (with where its text is now, when it moved to another file).

@@ -17,7 +17,7 @@ module of the same crate, a root re-export (`crate::Options`) counted as the
 module that `pub use` takes it from, a bare `m::…` in the crate root; and
 `key::…` for a workspace member the crate depends on as `key`, counted as the
 member's module that defines the name (its root re-exports followed). The
-same rules as tests/layers.rs, which enforces them for the library.
+same rules as tests/integration/layers.rs, which enforces them for the library.
 
 The picture is Mermaid (GitHub and most Markdown viewers draw it; nothing to
 install): one box per crate, one node per top-level module, in the library's
@@ -89,7 +89,7 @@ def has_revision(rev):
                           capture_output=True).returncode == 0
 
 
-# --- Rust source as tokens (the rules of tests/layers.rs) ----------------------
+# --- Rust source as tokens (the rules of tests/integration/layers.rs) ----------------------
 
 def code_only(text):
     """`text` with comments and the insides of string and char literals blanked."""
@@ -275,7 +275,7 @@ def root_reexports(root_text):
 
 def layer_order(lib_text):
     """The library's layer order: the modules named at the start of each bullet of
-    the crate overview's "Inside" list (crates/linkbase/src/lib.rs), as tests/layers.rs reads it."""
+    the crate overview's "Inside" list (crates/linkbase/src/lib.rs), as tests/integration/layers.rs reads it."""
     order, inside = [], False
     for line in lib_text.splitlines():
         if not line.startswith("//!"):

@@ -2,7 +2,7 @@
 //! measurements `benches/memory.rs` reports, at sizes a debug build rewrites
 //! quickly.
 //!
-//! Peak resident memory of the `linkbase` binary (`common/rss.rs`; the debug
+//! Peak resident memory of the `linkbase` binary (`tests/support/src/rss.rs`; the debug
 //! build `cargo test` makes), run as users run it on files, above its
 //! baseline on a tiny page measured in the same run:
 //! - MIME: at most 1.5× the input for an MHTML archive of 20 MB (the
@@ -12,22 +12,22 @@
 //!   light arena html5ever's tree builder fills, and the edits; it was 16.8×
 //!   with the rcdom tree and its serializer).
 //!
-//! Peak live heap of `linkbase::rewrite` (`common/alloc_meter.rs`), the input
+//! Peak live heap of `linkbase::rewrite` (`tests/support/src/alloc_meter.rs`), the input
 //! and the output assembled in memory included: at most 2.5× for the MHTML
 //! archive, HTML_BOUND for a 4 MB page.
 //!
 //! One test function: the counting allocator sees the whole process, so
 //! nothing else may run beside the measurement, and the resident figures
-//! need this process to stay small while they are taken (`common/rss.rs`):
+//! need this process to stay small while they are taken (`tests/support/src/rss.rs`):
 //! they come first.
 
-#[path = "common/alloc_meter.rs"]
-mod alloc_meter;
-#[path = "common/mhtml.rs"]
-mod mhtml;
+use test_support::alloc_meter;
+
+#[global_allocator]
+static ALLOCATOR: alloc_meter::CountingAllocator = alloc_meter::CountingAllocator;
+use test_support::mhtml;
 #[cfg(target_os = "linux")]
-#[path = "common/rss.rs"]
-mod rss;
+use test_support::rss;
 
 use linkbase::Format;
 
@@ -107,7 +107,7 @@ fn check_resident(input: &std::path::Path, args: &[&str], baseline: u64, bound: 
 }
 
 /// The resident checks, on files written in pieces (this process stays
-/// small: see `common/rss.rs`).
+/// small: see `tests/support/src/rss.rs`).
 #[cfg(target_os = "linux")]
 fn resident_checks() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -128,7 +128,7 @@ fn resident_checks() {
 }
 
 /// Once this process has been larger than the binary on a tiny page, that
-/// figure could be this process's own peak (`common/rss.rs`): it is refused,
+/// figure could be this process's own peak (`tests/support/src/rss.rs`): it is refused,
 /// not reported.
 #[cfg(target_os = "linux")]
 fn a_figure_that_may_be_this_process_peak_is_refused() {

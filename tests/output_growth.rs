@@ -8,16 +8,17 @@
 //!
 //! Each shape is planned as the command line plans it (`plan_rewrite`, or
 //! `warc::convert` for a WARC), its peak live heap measured by a counting
-//! allocator (`common/alloc_meter.rs`); the tests take one lock, so one
+//! allocator (`tests/support/src/alloc_meter.rs`); the tests take one lock, so one
 //! measurement runs at a time. Before the bound (main at 463f115) the
 //! page's peak was its output's size (about 80 MB here for 200 KB in).
 //! The sizes are cut for a debug build; `benches/memory.rs` measures the
 //! issue's (a 1.2 MB page and 1 MB record with 1 GB of output).
 
-#[path = "common/alloc_meter.rs"]
-mod alloc_meter;
-#[path = "common/warc_gen.rs"]
-mod warc_gen;
+use test_support::alloc_meter;
+
+#[global_allocator]
+static ALLOCATOR: alloc_meter::CountingAllocator = alloc_meter::CountingAllocator;
+use test_support::warc_gen;
 
 use linkbase::{Format, Options};
 use std::sync::Mutex;

@@ -1,7 +1,7 @@
 //! The resolver under every profile: no panic, and every result is absolute
 //! (has a scheme) or an error. Under the RFC-family profiles a reference
 //! without a scheme also keeps the base's scheme byte for byte. The check
-//! is `tests/common/resolve_fuzz_input.rs`, which `tests/fuzz_regressions.rs`
+//! is `tests/support/src/resolve_fuzz_input.rs`, which `tests/integration/fuzz_regressions.rs`
 //! runs on every seed.
 //!
 //! Input: the base, a newline, the reference (invalid UTF-8 replaced).
@@ -10,8 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/resolve_fuzz_input.rs"]
-mod resolve_fuzz_input;
+use test_support::resolve_fuzz_input;
 
 fuzz_target!(|data: &[u8]| {
     resolve_fuzz_input::check_resolve_input("fuzz", data);

@@ -6,15 +6,14 @@
 //!
 //! Input: one byte of settings (the charset), then the HTML part's bytes.
 
-//! The check of one input is `tests/common/stateful_charsets_fuzz_input.rs`,
-//! which `tests/fuzz_regressions.rs` runs on every seed.
+//! The check of one input is `tests/support/src/stateful_charsets_fuzz_input.rs`,
+//! which `tests/integration/fuzz_regressions.rs` runs on every seed.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/stateful_charsets_fuzz_input.rs"]
-mod stateful_charsets_fuzz_input;
+use test_support::stateful_charsets_fuzz_input;
 
 fuzz_target!(|data: &[u8]| {
     stateful_charsets_fuzz_input::check_stateful_charsets_input("fuzz", data);

@@ -5,18 +5,15 @@
 //!
 //! Input: one selector byte for the appended characters, then the text
 //! (invalid UTF-8 replaced). The checks are shared with
-//! `tests/properties_css.rs`; the check of one input is
-//! `tests/common/string_layers_fuzz_input.rs`, which
-//! `tests/fuzz_regressions.rs` runs on every seed.
+//! `tests/integration/properties_css.rs`; the check of one input is
+//! `tests/support/src/string_layers_fuzz_input.rs`, which
+//! `tests/integration/fuzz_regressions.rs` runs on every seed.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/support/layer_checks.rs"]
-mod layer_checks;
-#[path = "../../tests/common/string_layers_fuzz_input.rs"]
-mod string_layers_fuzz_input;
+use test_support::string_layers_fuzz_input;
 
 fuzz_target!(|data: &[u8]| {
     string_layers_fuzz_input::check_string_layers_input("fuzz", data);

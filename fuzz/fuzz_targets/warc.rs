@@ -8,15 +8,14 @@
 //! Input: one byte of settings (output packing, a retrieval URL's
 //! presence), then the WARC file's bytes.
 
-//! The check of one input is `tests/common/warc_fuzz_input.rs`, which
-//! `tests/fuzz_regressions.rs` runs on every seed.
+//! The check of one input is `tests/support/src/warc_fuzz_input.rs`, which
+//! `tests/integration/fuzz_regressions.rs` runs on every seed.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/warc_fuzz_input.rs"]
-mod warc_fuzz_input;
+use test_support::warc_fuzz_input;
 
 fuzz_target!(|data: &[u8]| {
     warc_fuzz_input::check_warc_input("fuzz", data);

@@ -1,6 +1,6 @@
-"""The Python leg of tests/same_input.rs (issue 30: the same input through
+"""The Python leg of tests/fixtures/same_input.rs (issue 30: the same input through
 the command line, the Rust library and the Python package gives the same
-bytes and the same problems). Not a pytest module: tests/same_input.rs runs
+bytes and the same problems). Not a pytest module: tests/fixtures/same_input.rs runs
 it with the interpreter whose ``linkbase`` is the installed wheel
 (``LINKBASE_PYTHON``; CI: .ci/same-input.sh) and compares.
 

@@ -1,4 +1,4 @@
-"""The conformance rows of tests/conformance.rs, through ``linkbase.resolve``
+"""The conformance rows of tests/fixtures/conformance.rs, through ``linkbase.resolve``
 and ``linkbase.Base``: every row of the specifications' example tables, of
 the every-base table, and every WPT urltestdata.json case with a base
 (those the ``url`` crate gets wrong are listed, and must still fail)."""

@@ -1,6 +1,6 @@
 """Every fixture case of fixtures/{html,mime,css,xhtml}/ through
 ``linkbase.rewrite``: the same bytes as the command line writes (the
-expected file, which tests/html.rs & co. check the CLI against)."""
+expected file, which tests/fixtures/html.rs & co. check the CLI against)."""
 
 import pytest
 

@@ -92,7 +92,7 @@ def test_a_mirror_folder_made_offline(tmp_path):
 
 def test_a_url_prefix_is_refused_as_the_cli_refuses_it(tmp_path):
     # Issue 30: the library's one rule for a URL prefix (options::check_url_prefix),
-    # in the words of `--url-prefix` (tests/cli/rewrite.rs): no query or
+    # in the words of `--url-prefix` (tests/integration/cli/rewrite.rs): no query or
     # fragment, an empty one refused (with offline_mirror's own remedy), a
     # base check_base accepts.
     (tmp_path / "site").mkdir()

@@ -1,6 +1,6 @@
 """``linkbase.warc``: whole WARCs through the file-object and path API, equal
 to the command line's output (fixtures/warc/*/expected.warc, which
-tests/warc.rs checks the CLI against, and the CLI itself when LINKBASE_BIN
+tests/fixtures/warc.rs checks the CLI against, and the CLI itself when LINKBASE_BIN
 names it), and the recipe for warcio's and FastWARC's record iterators."""
 
 import gzip
@@ -49,7 +49,7 @@ def members(data: bytes) -> list:
 
 
 def test_case_folders_found():
-    # Pinned as tests/warc.rs pins it: a case lost, or added without
+    # Pinned as tests/fixtures/warc.rs pins it: a case lost, or added without
     # updating the pin, fails here.
     assert len(CASES) == 15, f"fixtures/warc holds {len(CASES)} cases; if on purpose, set the pin here to it"
 
@@ -82,7 +82,7 @@ def test_file_objects_give_the_clis_output(case, name):
     # Like the CLI writing to a .gz name: gzip when the input is, one member
     # a record. A zstd input gives plain output through file objects (the
     # expected output names the CLI's `output.warc.zst`, whose frames hold
-    # these same bytes: tests/warc.rs).
+    # these same bytes: tests/fixtures/warc.rs).
     plain = b"".join(members(written)) if gz else written
     assert plain == expected
     assert summary.conversions == expected.count(b"\r\nWARC-Type: conversion\r\n") + expected.startswith(b"WARC/1.1\r\nWARC-Type: conversion")

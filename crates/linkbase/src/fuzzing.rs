@@ -1,5 +1,5 @@
 //! Internal layers, for the fuzz targets, the property tests and the
-//! fixture checks that test a layer on its own (`fuzz/`, `tests/common/`,
+//! fixture checks that test a layer on its own (`fuzz/`, `tests/support/src/`,
 //! `tests/support/`). Only with the `fuzzing` cargo feature, which is off by
 //! default: the fuzz crate enables it, and the crate's own tests and benches
 //! get it through its dev-dependency on itself. **Not part of the public

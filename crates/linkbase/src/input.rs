@@ -267,7 +267,7 @@ mod dispatch_tests {
 #[cfg(test)]
 mod detection_tests {
     //! The one detection rule (`crate::detect`) through the library's entry points: what the command
-    //! line does with the same input (tests/cli/ux.rs), the library does.
+    //! line does with the same input (tests/integration/cli/ux.rs), the library does.
     use crate::report::Severity;
     use crate::{explain, rewrite, Options, Source};
 

@@ -69,7 +69,7 @@
 //! (`report`, `resolve`, `base`, `options`, `detect`, `html`, `warc`,
 //! `offline`, `archive_copy`).
 //! This list is the one list of the library's modules, in their layer
-//! order: each module uses only those listed before it. `tests/layers.rs`
+//! order: each module uses only those listed before it. `tests/integration/layers.rs`
 //! reads the order from here (the names in backquotes that start each
 //! bullet) and checks every `crate::`, `super::` and `self::` path against
 //! it; a new module needs a bullet in its place. docs/architecture.md draws

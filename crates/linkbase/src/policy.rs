@@ -600,7 +600,7 @@ mod tests {
 
     const PAGE: &str = "http://h/dir/page.html";
 
-    /// The URL Standard's readings (checked in Chromium by tests/browser.rs).
+    /// The URL Standard's readings (checked in Chromium by tests/integration/browser.rs).
     const BROWSER_READS: [(&str, &str); 7] = [
         (
             "\\\\other.example\\share\\x.html",

@@ -13,7 +13,7 @@
 //!   the input's offsets, in one pass.
 //!
 //! The bottom layer: it knows nothing of the rest of the crate
-//! (`tests/layers.rs`).
+//! (`tests/integration/layers.rs`).
 
 use encoding_rs::{Encoding, ISO_2022_JP, UTF_8};
 use std::ops::Range;

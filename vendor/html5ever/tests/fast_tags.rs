@@ -19,7 +19,7 @@
 // linkbase's code, call it by upstream's name.
 extern crate linkbase_html5ever as html5ever;
 
-#[path = "../../../tests/common/token_dump.rs"]
+#[path = "../../../tests/support/src/token_dump.rs"]
 mod token_dump;
 
 use html5ever::tendril::StrTendril;

@@ -315,7 +315,7 @@ impl DocumentFacts<'_> {
             LinkKind::Css => {
                 // Chromium encodes the query of a `style` attribute's URLs in
                 // UTF-8 whatever the document's encoding (a `<style>` sheet's
-                // in the document's): tests/browser.rs.
+                // in the document's): tests/integration/browser.rs.
                 let utf8 = r.base().map(|b| {
                     let base = b.base.clone().with_query_encoding(encoding_rs::UTF_8);
                     EstablishedBase::new(base, b.rule)

@@ -47,7 +47,7 @@ pub fn plan_stylesheet(
         report.problem(ctx.location, Severity::Warning, note.message());
     }
     // A browser encodes the queries of a sheet's URLs in the sheet's encoding
-    // (UTF-8 for UTF-16), as Chromium does (tests/browser.rs).
+    // (UTF-8 for UTF-16), as Chromium does (tests/integration/browser.rs).
     let base = ctx.base.map(|b| {
         let sheet_base = b
             .base

@@ -1,5 +1,5 @@
 //! The base and rule `explain` gives a part, by its heading and its
-//! enclosing multipart's (moved here from `tests/mime.rs`: it reads the
+//! enclosing multipart's (moved here from `tests/fixtures/mime.rs`: it reads the
 //! explanation's lines, which are internal).
 
 /// Each case: a part's heading inside a multipart/related whose own heading

@@ -21,7 +21,7 @@ pub enum EditPlace {
 }
 
 /// One edit of a message: the edit, and where it lies (for the checks that
-/// each edit stays inside its region: `tests/common/splice_check.rs`).
+/// each edit stays inside its region: `tests/support/src/splice_check.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartEdit {
     /// The range of the input replaced, and what is written instead.

@@ -141,7 +141,7 @@ impl BrowserBase {
 /// both read alike — ASCII letters, digits, `-._~!$&'()*+,;=:@/?#`, and `%`
 /// followed by two hex digits that are not `2e`/`2E` (a dot in the URL
 /// Standard). No backslash, no white space or control, no non-ASCII.
-/// `tests/properties_resolve.rs` checks the claim against the `url` crate.
+/// `tests/integration/properties_resolve.rs` checks the claim against the `url` crate.
 pub fn is_plain_reference(value: &str) -> bool {
     let b = value.as_bytes();
     if b.is_empty() || b.starts_with(b"//") || scheme_len(value).is_some() {

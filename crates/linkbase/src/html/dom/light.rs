@@ -21,7 +21,7 @@
 //! could want (`style`, `script`, a link attribute, an integration point),
 //! so the full parse would keep nothing of them either. Checked, not only
 //! argued: `linkbase::fuzzing::light_parse` compares everything the walk
-//! reads of the two parses (tests/light_parse.rs: fixtures, corpus,
+//! reads of the two parses (tests/fixtures/light_parse.rs: fixtures, corpus,
 //! generated documents, fuzz seeds, html5lib's tree-construction inputs,
 //! the Python documentation).
 
