@@ -12,7 +12,9 @@
 # 2. The command line's profile-guided build (pgo/build-cli.sh: instrumented
 #    build, training on pgo/files.sh's files, the optimized build) works, and
 #    its binary writes exactly what the plain release binary writes on every
-#    fixture (scripts/compare-outputs.sh, fixtures part).
+#    fixture (scripts/compare-outputs.sh, fixtures part). The release binary
+#    is LINKBASE_RELEASE_BIN when given (.ci/run: the one `cargo install`
+#    built in the README step, from a clone of HEAD), else built here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +29,13 @@ cargo bench --bench instructions
 
 echo "== the binary with profile-guided optimization (pgo/build-cli.sh)"
 pgo=$(pgo/build-cli.sh)
-cargo build --release --quiet --bin linkbase
-echo "== the PGO binary writes what the release binary writes (scripts/compare-outputs.sh, fixtures)"
-COMPARE_PARTS=fixtures scripts/compare-outputs.sh target/release/linkbase "$pgo"
+release=${LINKBASE_RELEASE_BIN:-}
+if [ -z "$release" ]; then
+  cargo build --release --quiet --bin linkbase
+  release=target/release/linkbase
+elif [ ! -x "$release" ]; then
+  echo "error: LINKBASE_RELEASE_BIN=$release is not an executable file" >&2
+  exit 1
+fi
+echo "== the PGO binary writes what the release binary ($release) writes (scripts/compare-outputs.sh, fixtures)"
+COMPARE_PARTS=fixtures scripts/compare-outputs.sh "$release" "$pgo"

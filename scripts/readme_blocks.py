@@ -156,6 +156,19 @@ def run(repo, want_blocks, want_outputs):
         skipped = len(found) - ran
         print(f"== every README block ran: {ran} run, {skipped} skipped, of {len(found)}; "
               f"{compared} shown outputs compared; in {time.monotonic() - began:.0f} s")
+        # CI's later steps read the binary `cargo install` built (the
+        # release build of HEAD, as a user gets it) instead of building it
+        # again (issue 43): README_BLOCKS_KEEP_BIN names where to copy it.
+        keep = os.environ.get("README_BLOCKS_KEEP_BIN")
+        if keep:
+            installed = os.path.join(root, "cargo-root", "bin", "linkbase")
+            if not os.path.isfile(installed):
+                print(f"README.md: no block installed {installed}, which README_BLOCKS_KEEP_BIN "
+                      "asks for", file=sys.stderr)
+                return 1
+            os.makedirs(os.path.dirname(os.path.abspath(keep)), exist_ok=True)
+            shutil.copy2(installed, keep)
+            print(f"== kept the installed binary as {keep}")
         return 0
     finally:
         shutil.rmtree(root, ignore_errors=True)

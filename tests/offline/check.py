@@ -45,6 +45,7 @@ script's file, byte for byte, or the absolute URL of one not held.
 Exit status 0 when every check passed, 1 otherwise (each failure one line).
 """
 import argparse
+import concurrent.futures
 import gzip
 import hashlib
 import json
@@ -368,6 +369,7 @@ def main():
     root = os.path.realpath(args.copy_root)
     start_file = "file://" + urllib.parse.quote(os.path.realpath(args.copy_start))
     live, offline = Browser(False), Browser(True)
+    beside = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     failures = []
     counts = {
         "pages": 0, "links": 0, "links_local": 0, "links_absolute": 0,
@@ -386,8 +388,13 @@ def main():
             if args.max_pages and counts["pages"] >= args.max_pages:
                 break
             live_url, copy_url = todo.pop(0)
-            a = live.load(live_url)
+            # The two browsers load their page at the same time (each its
+            # own process, pipe and messages): each load's settling time
+            # is waited once for both. What each load returns is as when
+            # they ran one after the other.
+            pending = beside.submit(live.load, live_url)
             b = offline.load(copy_url)
+            a = pending.result()
             counts["pages"] += 1
             fa, fb = a["facts"], b["facts"]
             page = live_url
@@ -511,6 +518,7 @@ def main():
     finally:
         live.close()
         offline.close()
+        beside.shutdown()
 
     for line in failures:
         print(line)
