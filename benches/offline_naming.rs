@@ -3,7 +3,7 @@
 //! ×63 and ×100 for ×10 input).
 //!
 //! 1. `collisions`: N URLs that all want one file name (they differ only in
-//!    their userinfo), named by `CopyBuilder::build`: each tried `~2`,
+//!    their userinfo), named by `CopyMapBuilder::build`: each tried `~2`,
 //!    `~3`… from the start (N²/2 names); now a counter per name.
 //! 2. `redirect chain`: a WARC of one page and a chain of N redirects to
 //!    it (`r00000` → `r00001` → … → the page), read and chosen by
@@ -23,7 +23,7 @@ use test_support::warc_gen;
 #[path = "common/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::thread_cpu_time;
-use linkbase::offline::{CopyBuilder, Kind};
+use linkbase::offline::{CopyMapBuilder, Kind};
 use linkbase::warc::captures::Index;
 use linkbase::warc::wacz::Archive;
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 /// Name N URLs that all want `h/p.html`.
 fn collisions(n: usize) {
-    let mut builder = CopyBuilder::new();
+    let mut builder = CopyMapBuilder::new();
     for i in 0..n {
         builder.add(&format!("http://u{i}@h/p"), Kind::Html);
     }

@@ -1,5 +1,5 @@
 //! Offline copies from Python (docs/offline.md, docs/python.md):
-//! `OfflineCopy` (the library's `CopyBuilder`, `Copy` and a document's
+//! `OfflineCopy` (the library's `CopyMapBuilder`, `CopyMap` and a document's
 //! rewrite), `offline_mirror` (a `wget -r -p` folder made offline, as
 //! `linkbase offline SITE --url-prefix URL -o OUT`) and `offline_archive`
 //! (web archives made offline, as `linkbase offline ARCHIVE... -o OUT`).
@@ -10,7 +10,7 @@ use crate::report::Problem;
 use crate::summary::{Summary, Tally};
 use crate::{rewrite_with, settings_for, Input, RecordsArg, Rewritten};
 use linkbase::offline::wget::{document_format, has_host_folders, mirror, Layout};
-use linkbase::offline::{Copy, CopyBuilder, Document, Kind};
+use linkbase::offline::{CopyMap, CopyMapBuilder, Document, Kind};
 use linkbase::report::Severity;
 use linkbase::Format;
 use pyo3::exceptions::PyValueError;
@@ -24,12 +24,12 @@ use std::sync::Arc;
 /// names every file, after which nothing more can be added.
 #[pyclass(module = "linkbase")]
 pub struct OfflineCopy {
-    builder: Option<CopyBuilder>,
-    copy: Option<Arc<Copy>>,
+    builder: Option<CopyMapBuilder>,
+    copy: Option<Arc<CopyMap>>,
 }
 
 impl OfflineCopy {
-    fn builder(&mut self) -> PyResult<&mut CopyBuilder> {
+    fn builder(&mut self) -> PyResult<&mut CopyMapBuilder> {
         self.builder.as_mut().ok_or_else(|| {
             PyValueError::new_err(
                 "the copy's files were named by its first question (file, target, link, map or \
@@ -39,7 +39,7 @@ impl OfflineCopy {
         })
     }
 
-    fn copy(&mut self) -> Arc<Copy> {
+    fn copy(&mut self) -> Arc<CopyMap> {
         if let Some(builder) = self.builder.take() {
             self.copy = Some(Arc::new(builder.build()));
         }
@@ -66,7 +66,7 @@ impl OfflineCopy {
     #[new]
     fn new() -> Self {
         OfflineCopy {
-            builder: Some(CopyBuilder::new()),
+            builder: Some(CopyMapBuilder::new()),
             copy: None,
         }
     }

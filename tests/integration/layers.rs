@@ -193,7 +193,7 @@ fn an_upward_import_is_caught_however_written() {
         (
             "own module",
             &["html", "rewrite"],
-            "use super::dom; use crate::html::splice;",
+            "use super::dom; use crate::html::byte_edits;",
         ),
         (
             "comment",

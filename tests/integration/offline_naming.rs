@@ -314,9 +314,9 @@ fn a_second_in_place_run_changes_nothing_and_links_stay_right() {
 /// suffix the one before it took, not trying `~2`, `~3`… again).
 #[test]
 fn urls_that_want_one_name_try_each_suffix_once() {
-    use linkbase::offline::{CopyBuilder, Kind};
+    use linkbase::offline::{CopyMapBuilder, Kind};
     for n in [100, 1000] {
-        let mut builder = CopyBuilder::new();
+        let mut builder = CopyMapBuilder::new();
         for i in 0..n {
             builder.add(&format!("http://u{i}@h/p"), Kind::Html);
         }
@@ -366,7 +366,7 @@ use test_support::warc_gen;
 /// (noted, links to them stay absolute).
 #[test]
 fn every_redirect_of_a_chain_leads_to_its_end_and_cycles_lead_nowhere() {
-    use linkbase::offline::{CopyBuilder, Kind};
+    use linkbase::offline::{CopyMapBuilder, Kind};
     use linkbase::warc::captures::{Chosen, Index};
     use linkbase::warc::wacz::Archive;
     let dir = scratch("chain");
@@ -409,7 +409,7 @@ fn every_redirect_of_a_chain_leads_to_its_end_and_cycles_lead_nowhere() {
     }
     // As the copy is made (archive_copy.rs): links to the chain's first
     // redirect open the page.
-    let mut builder = CopyBuilder::new();
+    let mut builder = CopyMapBuilder::new();
     builder.add("http://h/page", Kind::Html);
     for (url, what) in &chosen {
         if let Chosen::Redirect { to, .. } = what {

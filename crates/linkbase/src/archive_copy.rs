@@ -14,7 +14,7 @@
 //! near the largest record plus the index.
 
 use crate::context::DocumentContext;
-use crate::offline::{Copy, CopyBuilder, Document, Kind};
+use crate::offline::{CopyMap, CopyMapBuilder, Document, Kind};
 use crate::options::{Format, Options};
 use crate::report::{keep_line, Location};
 use crate::warc::captures::{self, Chosen, Index, Place};
@@ -350,8 +350,12 @@ pub fn write_copy_reporting(
 }
 
 /// The copy's names for the URLs `chosen`, but those in `left_out`.
-fn name_files(chosen: &BTreeMap<String, Chosen>, left_out: &BTreeSet<&str>, pieces: usize) -> Copy {
-    let mut builder = CopyBuilder::new();
+fn name_files(
+    chosen: &BTreeMap<String, Chosen>,
+    left_out: &BTreeSet<&str>,
+    pieces: usize,
+) -> CopyMap {
+    let mut builder = CopyMapBuilder::new();
     // The start page (its pieces), the map and the titles' scratch file
     // are the copy's own: no host takes their names.
     for piece in 1..=pieces {
@@ -392,9 +396,9 @@ fn path_too_long(out: &Path, file: &str) -> bool {
     out.join(file).as_os_str().len() >= PATH_MAX
 }
 
-/// The map of `copy` ([`Copy::write_map`]'s lines), but the URLs whose
+/// The map of `copy` ([`CopyMap::write_map`]'s lines), but the URLs whose
 /// file is one of `lost` (not written).
-fn write_map(copy: &Copy, lost: &BTreeSet<String>, out: &mut Vec<u8>) -> io::Result<()> {
+fn write_map(copy: &CopyMap, lost: &BTreeSet<String>, out: &mut Vec<u8>) -> io::Result<()> {
     if lost.is_empty() {
         return copy.write_map(out);
     }
@@ -433,7 +437,7 @@ fn kind_of(content_type: &str) -> Kind {
 /// rewrite's report, when it is a document linkbase reads; `None`: it is
 /// written as captured.
 fn rewritten(
-    copy: &Arc<Copy>,
+    copy: &Arc<CopyMap>,
     url: &str,
     file: &str,
     content_type: &str,
@@ -448,7 +452,7 @@ fn rewritten(
     let ctx = DocumentContext::new(&how.options, &location)
         .for_record(Some(url), format, None, charset, &location)
         .in_copy(&document);
-    let result = crate::non_archive::plan(body, &ctx).assemble();
+    let result = crate::document::plan(body, &ctx).assemble();
     summary.documents += 1;
     summary.links += result.report.counts.rewritten;
     let counts = &result.report.counts;
@@ -624,7 +628,7 @@ impl Drop for Titles<'_> {
 #[allow(clippy::too_many_arguments)]
 fn write_start_pages(
     out: &Path,
-    copy: &Copy,
+    copy: &CopyMap,
     archives: &[Archive],
     lists: &[Page],
     chosen: &BTreeMap<String, Chosen>,

@@ -312,8 +312,7 @@ fn url_character_problem(url: &str) -> Option<String> {
     } else {
         format!("white space (U+{:04X})", u32::from(c))
     };
-    // In the host, percent-encoding does not help: no host name holds one
-    // (issue 31).
+    // In the host, percent-encoding does not help: no host name holds one.
     if let Some(host) = host(url).filter(|range| range.contains(&at)) {
         return Some(format!(
             "contains {what} in its host `{}`, which no host name can hold: check the host name",

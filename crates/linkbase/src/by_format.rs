@@ -7,7 +7,7 @@
 //! payload's by [`Format::from_media_type`]).
 //!
 //! Containers are one layer up: a message is the MIME layer's, which comes
-//! back here for each part, and [`crate::non_archive`] maps every format but a
+//! back here for each part, and [`crate::document`] maps every format but a
 //! web archive to this module or to the MIME layer; [`crate::input`]
 //! sends a web archive to the WARC layer.
 

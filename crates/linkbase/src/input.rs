@@ -1,11 +1,11 @@
 //! Any input, whatever its format, for both jobs — the crate's entry
 //! points: detect its format ([`crate::detect`]); a web archive goes to the
-//! WARC layer, any other input to [`crate::non_archive`], which hands it to
+//! WARC layer, any other input to [`crate::document`], which hands it to
 //! its layer — to be rewritten ([`rewrite`], [`plan_rewrite`]) or explained
-//! ([`explain`]) by the same path. (Named `document` before issue 23.)
+//! ([`explain`]) by the same path.
 
 use crate::context::DocumentContext;
-pub use crate::non_archive::{PlannedRewrite, Rewrite};
+pub use crate::document::{PlannedRewrite, Rewrite};
 use crate::options::{Format, Options, Source};
 use crate::report::{Explanation, Location, Report, Severity};
 
@@ -51,7 +51,7 @@ pub fn plan_rewrite<'a>(input: &'a [u8], source: &Source, options: &Options) -> 
         detected.merge(warc_report);
         return PlannedRewrite::whole(input, output, detected);
     }
-    let mut planned = crate::non_archive::plan(input, &ctx);
+    let mut planned = crate::document::plan(input, &ctx);
     if !detected.problems.is_empty() {
         // The detection's note first, as the first thing said of the input.
         detected.merge(std::mem::replace(
@@ -68,7 +68,7 @@ pub fn plan_rewrite<'a>(input: &'a [u8], source: &Source, options: &Options) -> 
 /// as [`crate::detect()`] decides). [`Source::url`] is the retrieval
 /// URL (rule 5.3), [`Options::profile`] the resolution profile; nothing is
 /// rewritten. The bases are those [`rewrite`] uses: the same dispatch
-/// (`non_archive::explain`) establishes them.
+/// (`document::explain`) establishes them.
 ///
 /// ```
 /// use linkbase::{explain, Options, Source};
@@ -105,7 +105,7 @@ pub fn explain(input: &[u8], source: &Source, options: &Options) -> Explanation 
             report,
         };
     }
-    let parts = crate::non_archive::explain(input, &ctx, &mut report);
+    let parts = crate::document::explain(input, &ctx, &mut report);
     Explanation {
         text: crate::report::render_parts(&parts, &crate::base::BaseRule::label),
         parts,
@@ -116,7 +116,7 @@ pub fn explain(input: &[u8], source: &Source, options: &Options) -> Explanation 
 #[cfg(test)]
 mod span_tests {
     //! `LinkRecord::span`, set by the HTML layer (`html::rewrite`) for a
-    //! document given whole (`non_archive`), through the one-call entry point.
+    //! document given whole (`document`), through the one-call entry point.
     use crate::{rewrite, Options, Source};
 
     fn spans(input: &str) -> Vec<(String, Option<String>)> {

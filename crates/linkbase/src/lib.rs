@@ -126,7 +126,7 @@
 //!   CSS, feed) to its layer, for rewriting and for explaining alike.
 //! - `mime`: walk a message, establish each part's base, decode and encode
 //!   transfer encodings, splice rewritten parts back byte-exactly.
-//! - `non_archive`: an input that is not a web archive (one document, or
+//! - `document`: an input that is not a web archive (one document, or
 //!   one MIME message) handed to its layer, to be rewritten (the [`PlannedRewrite`] it gives) or
 //!   explained, by the same dispatch.
 //! - `warc`: web archives: read a WARC record by record (streaming, gzip and
@@ -158,6 +158,7 @@ mod css;
 pub mod detect;
 #[cfg(test)]
 mod doc_example_tests;
+mod document;
 mod feed;
 mod format;
 #[cfg(feature = "fuzzing")]
@@ -165,7 +166,6 @@ pub mod fuzzing;
 pub mod html;
 mod input;
 mod mime;
-mod non_archive;
 pub mod offline;
 pub mod options;
 mod policy;

@@ -316,8 +316,8 @@ pub(crate) fn retrieval(url: &str, profile: Profile) -> Result<EstablishedBase, 
 }
 
 /// What [`check_base`] adds to the problem of a URL given without its
-/// scheme (`example.org/docs/`): someone typed it, and can write it whole
-/// (issue 31). A base the input holds (a WARC record's target) gets none.
+/// scheme (`example.org/docs/`): someone typed it, and can write it whole.
+/// A base the input holds (a WARC record's target) gets none.
 const WITHOUT_SCHEME: &str =
     "; give the absolute URL, with its scheme, as in https://example.org/docs/";
 

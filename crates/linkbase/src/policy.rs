@@ -75,7 +75,7 @@ pub const GROWTH_MIN: usize = 16 << 20;
 /// base times many short links (`<base href>` of 8 KB and 120,000 `<a
 /// href=x>`: a 1.2 MB page, 1 GB of output) is otherwise limited only by its
 /// output. Past it, the rest of the document's links are left as they are
-/// and reported (issue 32; docs/hardening.md, "Memory").
+/// and reported (docs/hardening.md, "Memory").
 pub const GROWTH_FACTOR: usize = 8;
 
 /// Why a link past the growth limit is left as it is.

@@ -476,7 +476,7 @@ impl Report {
     /// Count one outcome, and keep its record (built lazily) when records are kept.
     /// A link that fails also makes (or counts in) a problem saying why, one
     /// per document or part: every error has a reason in `problems`, in
-    /// every front end (issue 31).
+    /// every front end.
     pub(crate) fn link(&mut self, outcome: Outcome, record: impl FnOnce() -> LinkRecord) {
         match outcome {
             Outcome::Rewritten | Outcome::Local => self.counts.rewritten += 1,

@@ -1,7 +1,7 @@
 //! The one output model of every format: the input with [`Edit`]s spliced
 //! in, every byte outside an edit copied exactly once, never decoded and
 //! encoded again. HTML, style sheets, XHTML, MIME messages and the payloads
-//! of WARC records are all written this way ([`crate::non_archive`]).
+//! of WARC records are all written this way ([`crate::document`]).
 //!
 //! - [`Edit`]: a range and what is written instead. `Edit` (the default,
 //!   `Vec<u8>`) is an edit of bytes; `Edit<String>` an edit of a decoded
@@ -66,8 +66,8 @@ fn sort_by_range<T: std::fmt::Debug>(edits: &mut Vec<T>, range: impl Fn(&T) -> &
 /// length a link. A replacement of [`SHARE_FROM`] bytes or more that begins
 /// as one of the last [`ANCHORS`] long ones held whole does (the same base,
 /// another short link; links alternating between a few long bases)
-/// holds only what follows that common beginning (issue 32,
-/// docs/hardening.md "Memory").
+/// holds only what follows that common beginning (docs/hardening.md,
+/// "Memory").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextEdits {
     /// Each edit: the range it replaces and its replacement in `texts`.
@@ -256,8 +256,8 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 /// An HTML document's byte edits are its text edits with their ranges
 /// mapped to the input, the buffer taken over as it is when its bytes are
 /// the output's (UTF-8, or ASCII in an ASCII-compatible encoding): a long
-/// base times short links holds the base once, not once a link (issue 32,
-/// docs/hardening.md "Memory").
+/// base times short links holds the base once, not once a link
+/// (docs/hardening.md, "Memory").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ByteEdits {
     /// Each edit: the range of the input it replaces and its replacement in

@@ -88,7 +88,7 @@ pub struct Settings {
 #[derive(Debug)]
 pub struct OfflineSite {
     /// The URLs the folder holds and their files.
-    pub copy: std::sync::Arc<linkbase::offline::Copy>,
+    pub copy: std::sync::Arc<linkbase::offline::CopyMap>,
     /// Each page's and style sheet's URL, format and name in the copy
     /// (`/`-separated; an extension may have been added).
     pub documents: std::collections::HashMap<PathBuf, (String, linkbase::Format, String)>,

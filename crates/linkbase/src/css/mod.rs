@@ -23,11 +23,11 @@
 //! tokens.
 
 mod escape;
-pub(crate) mod splice;
+pub(crate) mod replacements;
 
 use crate::splice::Edit;
 use cssparser::{ParseError, Parser, Token};
-use splice::{changed, Splicer};
+use replacements::{changed, Splicer};
 use std::ops::Range;
 
 /// Rewrite the URLs of a style sheet (or a `style` attribute's declarations).

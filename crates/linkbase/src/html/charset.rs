@@ -192,7 +192,7 @@ pub fn decode<'a>(input: &'a [u8], charset: &Charset) -> Result<Cow<'a, str>, Un
 /// "replacement"). Also the text range of each such U+FFFD, in order, and
 /// the note saying so (none when the input is valid: then the text is
 /// [`decode`]'s). The output copies those bytes as they are ([`Broken`],
-/// `splice::to_bytes`). Refused only in the `replacement` encoding, which
+/// `byte_edits::to_bytes`). Refused only in the `replacement` encoding, which
 /// reads nothing.
 pub fn decode_lossy<'a>(input: &'a [u8], charset: &Charset) -> Result<Decoded<'a>, Undecodable> {
     let refused = match decode(input, charset) {

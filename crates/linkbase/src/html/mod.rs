@@ -11,7 +11,7 @@
 //! `saved_from` (the saved-page comment), `document_facts` (what is known of
 //! one document before its first link: its encodings, its
 //! bases — derived once), `rewrite` (one document: what to write where; the
-//! decision for one value), `splice` (writing values; text edits to input bytes through
+//! decision for one value), `byte_edits` (writing values; text edits to input bytes through
 //! `crate::splice`'s offset map),
 //! `rcdom` (the same rewrite over an `RcDom` a caller holds), `srcset`
 //! and `refresh` (attribute syntaxes).
@@ -21,6 +21,7 @@ use crate::context::DocumentContext;
 use crate::report::{Report, Severity};
 
 mod base_element;
+pub(crate) mod byte_edits;
 pub(crate) mod charset;
 mod document_facts;
 pub(crate) mod dom;
@@ -30,7 +31,6 @@ pub(crate) mod rcdom;
 pub(crate) mod refresh;
 pub(crate) mod rewrite;
 mod saved_from;
-pub(crate) mod splice;
 pub(crate) mod srcset;
 pub(crate) mod stylesheet;
 
@@ -124,6 +124,6 @@ pub(crate) fn plan_html_held(
         .broken_at(&broken);
     let edits = rewrite::rewrite_document(&text, facts, report);
     let lossy = !broken.is_empty();
-    let bytes = splice::to_bytes(input, &text, &charset, edits, lossy, ctx.location, report);
+    let bytes = byte_edits::to_bytes(input, &text, &charset, edits, lossy, ctx.location, report);
     (!bytes.is_empty()).then_some(bytes)
 }

@@ -8,7 +8,7 @@
 //! delay, separators, `URL=` spelling, quotes and anything after the closing
 //! quote are kept as written.
 
-use crate::css::splice::changed;
+use crate::css::replacements::changed;
 use std::ops::Range;
 
 /// Rewrite the URL of a refresh `content` value through `rewrite`, keeping the

@@ -5,10 +5,10 @@
 //! of an `RcDom` and of XHTML: here because an `iframe srcdoc` value is a
 //! document rewritten by [`rewrite_document`].
 
+use super::byte_edits;
 use super::document_facts::{DocumentFacts, ElementRules};
 use super::dom::{self, AttrNs, Element, ElementNs, Scope, SourceAttr};
 use super::links::LinkKind;
-use super::splice;
 use super::{refresh, srcset};
 use crate::base::{clean_reference, EstablishedBase};
 use crate::policy::LinkRewriter;
@@ -200,7 +200,7 @@ impl Walk<'_> {
         match &attr.span {
             Some(span) => {
                 let output = self.facts.output;
-                splice::push_value_edit(&mut self.edits, self.text, span, old, &new, output);
+                byte_edits::push_value_edit(&mut self.edits, self.text, span, old, &new, output);
             }
             // Every attribute the tree builder gives comes from a tag.
             None => debug_assert!(false, "attribute {name} without a source"),

@@ -7,7 +7,7 @@
 //! their descriptors (`a.png 1x 2x`) still have their URL rewritten: it is
 //! still a link someone wrote, and rewriting it changes nothing else.
 
-use crate::css::splice::{changed, Splicer};
+use crate::css::replacements::{changed, Splicer};
 use std::ops::Range;
 
 /// Rewrite each candidate URL of a srcset value through `rewrite` (which

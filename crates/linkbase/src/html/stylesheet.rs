@@ -8,12 +8,12 @@
 //! spliced into the input's bytes in the same encoding.
 //!
 //! In the HTML layer because a sheet is decoded, checked and written back
-//! as an HTML document is ([`super::charset`], [`super::splice`]); the CSS
+//! as an HTML document is ([`super::charset`], [`super::byte_edits`]); the CSS
 //! layer below knows only the syntax. Both the dispatcher (a `.css` input)
 //! and the MIME layer (a `text/css` part) call [`plan_stylesheet`].
 
+use super::byte_edits;
 use super::charset::{self, Charset, CharsetSource};
-use super::splice;
 use crate::base::EstablishedBase;
 use crate::context::DocumentContext;
 use crate::policy::LinkRewriter;
@@ -69,7 +69,7 @@ pub fn plan_stylesheet(
                 bytes: charset.css_text(&new).into_owned(),
             })
             .collect();
-    let bytes = splice::to_bytes(input, &text, &charset, edits, lossy, ctx.location, report);
+    let bytes = byte_edits::to_bytes(input, &text, &charset, edits, lossy, ctx.location, report);
     (!bytes.is_empty()).then(|| bytes.into_edits())
 }
 

@@ -9,13 +9,13 @@
 
 pub mod bases;
 mod delimiters;
+pub mod edits;
 pub mod explain;
 #[cfg(test)]
 mod explain_tests;
 mod header_block;
 pub mod headers;
 pub mod params;
-pub mod splice;
 mod style_environment;
 pub mod transfer;
 pub mod walk;
@@ -27,7 +27,7 @@ use crate::policy::LinkRewriter;
 use crate::report::{Location, Message, Report, Setting, Severity};
 use crate::splice::Edit;
 use bases::HeadingBase;
-pub use splice::{EditPlace, PartEdit};
+pub use edits::{EditPlace, PartEdit};
 use transfer::{Frame, Newline, TransferEncoding};
 use walk::{Entity, Structure};
 

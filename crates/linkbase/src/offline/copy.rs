@@ -1,5 +1,5 @@
-//! The copy: which URLs it holds and the file of each ([`Copy`], made by a
-//! [`CopyBuilder`]), and one document of it ([`Document`]), which the link
+//! The copy: which URLs it holds and the file of each ([`CopyMap`], made by a
+//! [`CopyMapBuilder`]), and one document of it ([`Document`]), which the link
 //! policy asks for the link text of each URL.
 
 use super::key::key;
@@ -17,8 +17,8 @@ const MAX_REDIRECTS: usize = 20;
 /// the URLs came in.
 ///
 /// ```
-/// use linkbase::offline::{CopyBuilder, Kind};
-/// let mut builder = CopyBuilder::new();
+/// use linkbase::offline::{CopyMapBuilder, Kind};
+/// let mut builder = CopyMapBuilder::new();
 /// builder.add("http://example.org/page.php?id=1", Kind::Html);
 /// builder.add("http://example.org/docs", Kind::Html);
 /// builder.add("http://example.org/docs/intro.html", Kind::Html);
@@ -31,7 +31,7 @@ const MAX_REDIRECTS: usize = 20;
 /// );
 /// ```
 #[derive(Debug, Default)]
-pub struct CopyBuilder {
+pub struct CopyMapBuilder {
     /// URLs (keys) named by the naming rule, with the kind of their content.
     named: BTreeMap<String, Kind>,
     /// URLs (keys) whose file is given, in the order given.
@@ -46,7 +46,7 @@ pub struct CopyBuilder {
     files: Vec<String>,
 }
 
-impl CopyBuilder {
+impl CopyMapBuilder {
     /// An empty builder.
     pub fn new() -> Self {
         Self::default()
@@ -97,7 +97,7 @@ impl CopyBuilder {
     /// Hold the file `file` (`/`-separated, relative to the copy's folder: a
     /// mirror's existing file) as one of the copy's files even when no URL
     /// leads to it (every URL it may have come from is another file's), so
-    /// that a path on disk to it is a link of the copy ([`Copy::holds_file`]).
+    /// that a path on disk to it is a link of the copy ([`CopyMap::holds_file`]).
     pub fn hold_file(&mut self, file: &str) {
         self.files.push(file.to_string());
     }
@@ -125,7 +125,7 @@ impl CopyBuilder {
     /// `NAME~2.EXT`, `NAME~3.EXT`… not wanted by another. Earlier: a URL
     /// whose name is its own (no extension added) before one whose name got
     /// `.html`, then in the order of their keys.
-    pub fn build(self) -> Copy {
+    pub fn build(self) -> CopyMap {
         let mut files: Vec<String> = Vec::new();
         let mut by_file: HashMap<String, usize> = HashMap::new();
         let mut by_key: HashMap<String, usize> = HashMap::new();
@@ -196,7 +196,7 @@ impl CopyBuilder {
             by_file.insert(file, files.len() - 1);
             by_key.insert(key, files.len() - 1);
         }
-        Copy {
+        CopyMap {
             files,
             by_key,
             by_file,
@@ -207,7 +207,7 @@ impl CopyBuilder {
 }
 
 /// `name` with its first folder renamed by the collision rule while it is
-/// one of the `reserved` names ([`CopyBuilder::reserve`]).
+/// one of the `reserved` names ([`CopyMapBuilder::reserve`]).
 fn apart_from(name: String, reserved: &[String]) -> String {
     let is_reserved = |first: &str| reserved.iter().any(|r| r.eq_ignore_ascii_case(first));
     let Some((first, rest)) = name.split_once('/') else {
@@ -226,10 +226,10 @@ fn apart_from(name: String, reserved: &[String]) -> String {
 }
 
 /// The URLs an offline copy holds and the file of each: made by a
-/// [`CopyBuilder`]; asked for the file of a URL ([`file`](Self::file),
+/// [`CopyMapBuilder`]; asked for the file of a URL ([`file`](Self::file),
 /// [`target`](Self::target)) and for the link text from one of its files to
 /// a URL ([`link`](Self::link)).
-pub struct Copy {
+pub struct CopyMap {
     /// Every file, `/`-separated, relative to the copy's folder.
     files: Vec<String>,
     /// A URL's key to its file.
@@ -242,9 +242,9 @@ pub struct Copy {
     tried: usize,
 }
 
-impl std::fmt::Debug for Copy {
+impl std::fmt::Debug for CopyMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Copy")
+        f.debug_struct("CopyMap")
             .field("urls", &self.by_key.len())
             .field("files", &self.files.len())
             .field("redirects", &self.redirects.len())
@@ -253,7 +253,7 @@ impl std::fmt::Debug for Copy {
     }
 }
 
-impl Copy {
+impl CopyMap {
     /// The file `url`'s content is written to (a redirect's own page), if
     /// the copy holds it (its fragment ignored; [`key`] says which
     /// spellings are one URL).
@@ -344,14 +344,14 @@ impl Copy {
 /// file to that URL's file.
 #[derive(Clone, Debug)]
 pub struct Document {
-    copy: Arc<Copy>,
+    copy: Arc<CopyMap>,
     file: String,
 }
 
 impl Document {
     /// The document written to `file` (`/`-separated, relative to the
     /// copy's folder) of `copy`.
-    pub fn new(copy: Arc<Copy>, file: impl Into<String>) -> Self {
+    pub fn new(copy: Arc<CopyMap>, file: impl Into<String>) -> Self {
         Document {
             copy,
             file: file.into(),
@@ -360,7 +360,7 @@ impl Document {
 
     /// The document of `copy` whose URL is `url` (written to its own file:
     /// for a redirect, the redirect's page), if the copy holds it.
-    pub fn of_url(copy: Arc<Copy>, url: &str) -> Option<Self> {
+    pub fn of_url(copy: Arc<CopyMap>, url: &str) -> Option<Self> {
         let file = copy.file(url)?.to_string();
         Some(Document { copy, file })
     }
@@ -371,7 +371,7 @@ impl Document {
     }
 
     /// The copy.
-    pub fn copy(&self) -> &Copy {
+    pub fn copy(&self) -> &CopyMap {
         &self.copy
     }
 
@@ -424,7 +424,7 @@ mod tests {
 
     #[test]
     fn a_page_and_a_folder_of_one_name_are_both_kept() {
-        let mut b = CopyBuilder::new();
+        let mut b = CopyMapBuilder::new();
         b.add("http://h/data", Kind::Other);
         b.add("http://h/data/x.json", Kind::Other);
         b.add("http://h/docs", Kind::Html);
@@ -446,7 +446,7 @@ mod tests {
             ("http://h/a/b", Kind::Other),
         ];
         let build = |order: &[usize]| {
-            let mut b = CopyBuilder::new();
+            let mut b = CopyMapBuilder::new();
             for &i in order {
                 b.add(urls[i].0, urls[i].1);
             }
@@ -466,7 +466,7 @@ mod tests {
 
     #[test]
     fn redirects_lead_to_their_target() {
-        let mut b = CopyBuilder::new();
+        let mut b = CopyMapBuilder::new();
         b.add("http://h/new/", Kind::Html);
         b.add_redirect("http://h/old", "http://h/mid");
         b.add_redirect("http://h/mid", "http://h/new/");
@@ -486,7 +486,7 @@ mod tests {
 
     #[test]
     fn given_files_keep_their_names_and_the_map_lists_every_url() {
-        let mut b = CopyBuilder::new();
+        let mut b = CopyMapBuilder::new();
         assert!(b.add_file("http://h/", "h/index.html"));
         assert!(b.add_file("http://h/index.html", "h/index.html"));
         assert!(!b.add_file("http://h/", "h/other.html"));

@@ -1,22 +1,22 @@
 //! Offline copies (`linkbase offline`, docs/offline.md): the map from the
 //! URLs a copy holds to its files, and the link rule that uses it.
 //!
-//! - The **naming rule** ([`CopyBuilder::add`]): an absolute URL to the
+//! - The **naming rule** ([`CopyMapBuilder::add`]): an absolute URL to the
 //!   relative path of its file, as GNU wget lays out a crawl
 //!   (`HOST[:PORT]/PATH`, a directory URL as `index.html`, the query kept in
 //!   the name, `.html` added to a page whose name would not say it, as
 //!   `wget -E`), every URL held to exactly one file.
-//! - Files named by someone else (a mirror's): [`CopyBuilder::add_file`],
+//! - Files named by someone else (a mirror's): [`CopyMapBuilder::add_file`],
 //!   and the URLs a file of a `wget -r` mirror was fetched from:
 //!   [`wget::urls_of`].
 //! - The **link rule**: with [`crate::Source::offline`] set to the
 //!   [`Document`] being rewritten, each URL-bearing value whose absolute URL
 //!   the copy holds becomes the relative path to its file
-//!   ([`Copy::link`]: percent-encoded so that a browser opening the file
+//!   ([`CopyMap::link`]: percent-encoded so that a browser opening the file
 //!   from disk finds it, its fragment kept); every other one becomes
 //!   absolute as without a copy. The decision is the link policy's
 //!   (`crate::policy`), the one place every layer sends its values.
-//! - The **map** beside the copy: [`Copy::write_map`] (`urls.tsv`).
+//! - The **map** beside the copy: [`CopyMap::write_map`] (`urls.tsv`).
 
 mod copy;
 mod key;
@@ -24,7 +24,7 @@ mod link;
 mod naming;
 pub mod wget;
 
-pub use copy::{Copy, CopyBuilder, Document};
+pub use copy::{CopyMap, CopyMapBuilder, Document};
 pub use key::key;
 pub use link::{encode_segment, link_text};
 pub use naming::MAX_NAME;

@@ -11,7 +11,7 @@
 //! not end so. A name can therefore have come from several URLs; each is
 //! listed, the likeliest first.
 
-use super::{naming, Copy, CopyBuilder, Kind};
+use super::{naming, CopyMap, CopyMapBuilder, Kind};
 use crate::format::Format;
 use url::Url;
 
@@ -199,7 +199,7 @@ pub fn document_format(
 #[non_exhaustive]
 pub struct Mirror {
     /// The URLs it holds and their files.
-    pub copy: Copy,
+    pub copy: CopyMap,
     /// The URL of each file given, in their order: the likeliest the copy
     /// holds it under (else the likeliest of all: its URLs are other
     /// files'; `None`: a file outside every host folder).
@@ -270,7 +270,7 @@ pub fn mirror_beside(
             urls
         })
         .collect();
-    let mut builder = CopyBuilder::new();
+    let mut builder = CopyMapBuilder::new();
     for (name, urls) in names.iter().zip(&readings) {
         builder.hold_file(name);
         if let Some(url) = urls.first() {

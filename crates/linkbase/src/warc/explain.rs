@@ -70,7 +70,7 @@ pub fn explain_warc(
         // The bases `rewrite` gives the payload: the same dispatch, and its
         // problems in the same words (an unusable target URI is named so).
         let mut found = Report::new(false);
-        let parts = crate::non_archive::explain(&payload.body, &own, &mut found);
+        let parts = crate::document::explain(&payload.body, &own, &mut found);
         found.problems.iter_mut().for_each(super::name_target_uri);
         report.merge(found);
         if payload.format.is_document() {

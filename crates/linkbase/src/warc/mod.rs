@@ -516,7 +516,7 @@ fn convert_record(mut record: Record, context: &Context, out: &mut Converted) ->
     }
     let run = DocumentContext::new(options, location).with_charset(*charset);
     let ctx = payload.context(&record, &run, location);
-    let mut plan = crate::non_archive::plan(&payload.body, &ctx);
+    let mut plan = crate::document::plan(&payload.body, &ctx);
     let mut report = std::mem::take(&mut plan.report);
     for link in &mut report.links {
         link.part = Some(sub_part(&at, link.part.take()));

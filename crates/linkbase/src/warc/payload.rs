@@ -263,7 +263,7 @@ impl<'a> Payload<'a> {
     /// a `charset` parameter added for HTML and CSS when it had none (the
     /// encoding the payload was read in and written back in). XHTML and
     /// feeds declare their own (XML declaration, BOM), MHTML has none.
-    pub fn converted_content_type(&self, plan: &crate::non_archive::PlannedRewrite<'_>) -> String {
+    pub fn converted_content_type(&self, plan: &crate::document::PlannedRewrite<'_>) -> String {
         let original = self.content_type.trim();
         if matches!(self.format, Format::Mime | Format::Xhtml | Format::Feed)
             || parameter(original, "charset").is_some()

@@ -17,7 +17,7 @@
 //! (one record may take it past its bound), their encoded output, and each
 //! thread's record being converted: about `jobs × (the largest record's
 //! working memory) + 2 × (jobs × 1 MiB + the largest record)`, within
-//! issue 21's `jobs × (largest record + 16 MB)`; the decoded bodies of the
+//! `jobs × (largest record + 16 MB)`; the decoded bodies of the
 //! records being converted add up to at most `--max-size` plus one body,
 //! whatever `jobs` (`budget.rs`). The tasks' output buffers are kept
 //! in a small pool and reused. A conversion record whose links grew it

@@ -648,7 +648,7 @@ mod tests {
         // has a few mebibytes of it when its first record is read (a
         // mebibyte, and what the step that passed it decoded: the
         // window's room, doubled), not the member up to the size limit
-        // (issue 44: the memory grew with the number of records).
+        // (so that the memory does not grow with the number of records).
         let plain: Vec<u8> = (0..30_000)
             .flat_map(|n| record(&format!("{n}"), &"x".repeat(200)))
             .collect();
@@ -1023,7 +1023,7 @@ mod tests {
 
     #[test]
     fn zstd_dictionary_frame_that_decodes_past_the_limit_is_refused() {
-        // 305 KB of these claimed 2 GB (issue 32, item 3); 20 MB here, with
+        // 305 KB of these can claim 2 GB; 20 MB here, with
         // a limit of 1 MiB (+ 1 MiB of header): refused, nothing decoded
         // past the limit, and the records after it read without it.
         let packed = zstd::bulk::compress(&vec![b'x'; 20 << 20], 19).unwrap();

@@ -33,8 +33,8 @@ use zstd::stream::raw::Operation;
 /// A unit (gzip member, zstd frame) checked whole before use is handed out
 /// as decoded instead once it has decoded to more than this and is seen to
 /// hold the start of a second record (a `WARC/1.` line): a whole file
-/// compressed as one unit. Holding such a unit up to `whole` made the
-/// memory grow with the number of records in it (issue 44); a unit of one
+/// compressed as one unit. Holding such a unit up to `whole` would make the
+/// memory grow with the number of records in it; a unit of one
 /// record, however large, is still checked whole.
 const SEVERAL_RECORDS_FROM: usize = 1 << 20;
 

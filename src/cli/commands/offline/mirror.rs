@@ -13,7 +13,7 @@ use crate::cli::flags::args::{OfflineArgs, RewriteArgs, UsageError};
 use crate::cli::flags::settings::{Destination, OfflineSite, Settings};
 use crate::cli::EXIT_PARTIAL;
 use linkbase::offline::wget::{document_format, has_host_folders, mirror, mirror_beside, Layout};
-use linkbase::offline::Copy;
+use linkbase::offline::CopyMap;
 use linkbase::Format;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ pub fn run(args: OfflineArgs) -> i32 {
             )));
         }
     }
-    let mut made: Option<Arc<Copy>> = None;
+    let mut made: Option<Arc<CopyMap>> = None;
     let mut unopened = 0;
     let status = run_settings(settings, false, |settings, entries| {
         let (copy, files) = prepare(settings, entries, layout, &map_at)?;
@@ -165,7 +165,7 @@ fn prepare(
     entries: &mut [Entry],
     asked: LayoutAsked,
     map_at: &Path,
-) -> Result<(Arc<Copy>, usize), UsageError> {
+) -> Result<(Arc<CopyMap>, usize), UsageError> {
     let prefix = match &settings.url {
         crate::cli::flags::settings::UrlSource::Prefix(prefix) => prefix.clone(),
         _ => unreachable!("linkbase offline always has --url-prefix"),
@@ -344,9 +344,9 @@ fn is_our_map(path: &Path) -> bool {
 }
 
 /// Write the map of `copy` to `at`, atomically: the lines of
-/// [`Copy::write_map`] whose file is on disk beside it (a file that could
+/// [`CopyMap::write_map`] whose file is on disk beside it (a file that could
 /// not be written, its error already said, is not listed).
-fn write_map(copy: &Copy, at: &Path) -> Result<(), String> {
+fn write_map(copy: &CopyMap, at: &Path) -> Result<(), String> {
     let root = at.parent().unwrap_or(Path::new("."));
     let mut bytes = MAP_HEADER.to_vec();
     for (url, file) in copy.entries() {

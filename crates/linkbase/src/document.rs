@@ -11,7 +11,7 @@
 //! for a single document, the MIME layer for a message). Below the WARC
 //! layer, which plans and explains each payload here, and [`crate::input`]
 //! (any input), which detects an input's format and sends every input but a
-//! web archive here. (Named `planned` before issue 23.)
+//! web archive here.
 
 use crate::by_format::PlannedEdits;
 use crate::context::DocumentContext;
