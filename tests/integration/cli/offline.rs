@@ -893,6 +893,50 @@ fn in_place_says_which_files_will_not_open_when_the_name_they_need_is_taken() {
     assert!(!now.contains_key(Path::new("h.test/t.css?v=2")));
 }
 
+/// `-o` names the copy as `-i` renames in place, so where the name a file
+/// needs is not free it says the same lines (the copy keeps the name), exits
+/// 1, and writes every file of the copy.
+#[test]
+fn a_copy_says_which_files_will_not_open_when_the_name_they_need_is_taken() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    let out = tmp.path().join("out");
+    write_site(
+        &site,
+        &[
+            ("h.test/index.html", "<a href=\"p\">p</a>"),
+            ("h.test/p", "<!DOCTYPE html><a href=\"/\">home</a>"),
+            ("h.test/p.html", "<!DOCTYPE html><p>the other p</p>"),
+            ("h.test/t.css?v=2", "body { color: blue }"),
+        ],
+    );
+    let run = linkbase()
+        .args(["offline", "--url-prefix", "http://h.test/", "-q", "-o"])
+        .arg(&out)
+        .arg(&site)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    assert_eq!(
+        stderr,
+        format!(
+            "linkbase: error: {}: will not open from disk as a page: it needs the name {}, and a file of the site has that name (its name kept in the copy; rename or remove the other in the site to convert it)\n",
+            site.join("h.test/p").display(),
+            site.join("h.test/p.html").display()
+        )
+    );
+    let copy = files(&out);
+    assert_eq!(
+        copy[Path::new("h.test/p.html")],
+        b"<!DOCTYPE html><p>the other p</p>"
+    );
+    assert!(copy.contains_key(Path::new("h.test/p")));
+    assert_eq!(
+        copy[Path::new("h.test/t.css?v=2.css")],
+        b"body { color: blue }"
+    );
+}
+
 /// An `-i` run killed between rewriting a file in place and renaming it
 /// loses nothing (the file holds its rewrite, its backup the original),
 /// and the next run finishes the copy: `-o`'s, the backups beside it.

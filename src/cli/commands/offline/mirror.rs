@@ -242,18 +242,18 @@ fn prepare(
         let others: Vec<&str> = others.iter().map(String::as_str).collect();
         held = mirror_beside(&prefix, &listed, layout, true, &others);
     }
-    // In place, a file that keeps a name it will not open under is said,
-    // one line each, before anything is written (exit status 1).
+    // A file that keeps a name it will not open under is said, one line
+    // each, before anything is written (exit status 1): in place as in a
+    // copy, which hold the same names.
     let mut unopened = 0;
-    if matches!(settings.destination, Destination::InPlace { .. }) {
-        for (file, wanted) in files.iter().zip(&held.wanted) {
-            if let Some(wanted) = wanted {
-                eprintln!(
-                    "linkbase: error: {}",
-                    will_not_open(&site_root, file, wanted)
-                );
-                unopened += 1;
-            }
+    let in_place = matches!(settings.destination, Destination::InPlace { .. });
+    for (file, wanted) in files.iter().zip(&held.wanted) {
+        if let Some(wanted) = wanted {
+            eprintln!(
+                "linkbase: error: {}",
+                will_not_open(&site_root, file, wanted, in_place)
+            );
+            unopened += 1;
         }
     }
     let copy = Arc::new(held.copy);
@@ -289,10 +289,10 @@ fn prepare(
     Ok((copy, unopened))
 }
 
-/// Why the file `file` of SITE (at `site`), rewritten in place, will not
-/// open from disk as what it is: it needs the name `wanted`, which is not
-/// free. One line.
-fn will_not_open(site: &Path, file: &SiteFile, wanted: &str) -> String {
+/// Why the file `file` of SITE (at `site`), rewritten in place
+/// (`in_place`) or in a copy, will not open from disk as what it is: it
+/// needs the name `wanted`, which is not free. One line.
+fn will_not_open(site: &Path, file: &SiteFile, wanted: &str, in_place: bool) -> String {
     let what = match file.format {
         Some(Format::Css) => "a style sheet",
         Some(Format::Xhtml) => "an XHTML document",
@@ -305,8 +305,13 @@ fn will_not_open(site: &Path, file: &SiteFile, wanted: &str) -> String {
         Ok(_) => "something that is not a regular file has that name",
         Err(_) => "another file of the site is renamed to it",
     };
+    let kept = if in_place {
+        "not renamed; rename or remove the other to convert it"
+    } else {
+        "its name kept in the copy; rename or remove the other in the site to convert it"
+    };
     format!(
-        "{}: will not open from disk as {what}: it needs the name {}, and {there} (not renamed; rename or remove the other to convert it)",
+        "{}: will not open from disk as {what}: it needs the name {}, and {there} ({kept})",
         site.join(&file.relative).display(),
         site.join(wanted).display()
     )
