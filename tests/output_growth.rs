@@ -370,9 +370,9 @@ fn long_warc_target_uri_holds_its_base_once(case: &str, links: &str) {
     warc_gen::write_page(&mut warc, 1, &uri, links.as_bytes()).unwrap();
     let mut record = 0;
     for packing in ["plain", "gzip", "zstd"] {
-        let mut warc_options = linkbase::warc::WarcOptions::new();
-        warc_options.gzip = packing == "gzip";
-        warc_options.zstd = packing == "zstd";
+        let warc_options = linkbase::warc::WarcOptions::new()
+            .with_gzip(packing == "gzip")
+            .with_zstd(packing == "zstd");
         let ((summary, out), usage) = alloc_meter::measure(|| {
             linkbase::warc::convert(
                 &warc[..],

@@ -430,10 +430,10 @@ pub fn offline_archive(
             out.display()
         )));
     }
-    let mut how = linkbase::archive_copy::ArchiveCopy::default();
-    how.at = at;
-    how.max_record = max_record;
-    how.options = settings.options();
+    let how = linkbase::archive_copy::ArchiveCopy::default()
+        .with_at(at)
+        .with_max_record(max_record)
+        .with_options(settings.options());
     let mut tally = Tally::default();
     let copy = py
         .detach(|| {

@@ -228,15 +228,15 @@ pub fn convert(
     let options = settings.options();
     let mut warc = linkbase::warc::WarcOptions::new();
     if let Some(date) = date {
-        warc.date = date;
+        warc = warc.with_date(date);
     }
     if let Some(max) = max_record {
-        warc.max_record = max;
+        warc = warc.with_max_record(max);
     }
-    warc.file_name = file_name.or_else(|| match &dst {
+    warc = warc.with_file_name(file_name.or_else(|| match &dst {
         Place::Path(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
         Place::File(_) => None,
-    });
+    }));
     let name = name.or_else(|| match &src {
         Place::Path(path) => Some(path.to_string_lossy().into_owned()),
         Place::File(_) => None,
@@ -253,10 +253,10 @@ pub fn convert(
     let mut input = BufReader::with_capacity(CHUNK, input);
     // gzip unless told: by the output file's name, else like the input.
     let gzip_in = input.fill_buf_head().map_err(|e| py_error(e, "input"))?;
-    warc.gzip = gzip.unwrap_or(match &dst {
+    warc = warc.with_gzip(gzip.unwrap_or(match &dst {
         Place::Path(path) => path.to_string_lossy().to_ascii_lowercase().ends_with(".gz"),
         Place::File(_) => gzip_in,
-    });
+    }));
     let output: Box<dyn Write + Send> = match &dst {
         Place::Path(path) => {
             Box::new(File::create(path).map_err(|e| py_error(e, &path.to_string_lossy()))?)

@@ -183,8 +183,7 @@ fn input_not_valid_in_its_own_encoding_names_the_charset_option_as_the_remedy() 
 #[test]
 fn a_record_over_the_size_limit_names_the_warc_option() {
     let warc = warc_gen::one_small_response();
-    let mut warc_options = WarcOptions::new();
-    warc_options.max_record = 16;
+    let warc_options = WarcOptions::new().with_max_record(16);
     let mut report = Report::new(false);
     convert(
         warc.as_bytes(),

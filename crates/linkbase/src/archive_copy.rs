@@ -24,19 +24,14 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// How an offline copy of web archives is made.
+/// How an offline copy of web archives is made: built from
+/// [`ArchiveCopy::default`] with the `with_*` methods, read with the getters
+/// of the same names.
 #[derive(Debug, Clone)]
-#[non_exhaustive]
 pub struct ArchiveCopy {
-    /// Where one URL has several captures, the one closest to this time
-    /// (seconds since 1970; [`captures::seconds_of`] reads a timestamp);
-    /// `None`: the latest.
-    pub at: Option<i64>,
-    /// The largest record read (a larger one is reported and left out).
-    pub max_record: u64,
-    /// The rewriting options (profile, …); the URL, format, charset and
-    /// offline document are each payload's own.
-    pub options: Options,
+    pub(crate) at: Option<i64>,
+    pub(crate) max_record: u64,
+    pub(crate) options: Options,
 }
 
 impl Default for ArchiveCopy {
@@ -46,6 +41,45 @@ impl Default for ArchiveCopy {
             max_record: 256 << 20,
             options: Options::new(),
         }
+    }
+}
+
+impl ArchiveCopy {
+    /// Where one URL has several captures, the one closest to this time
+    /// (seconds since 1970; [`captures::seconds_of`] reads a timestamp);
+    /// `None` (the default): the latest.
+    pub fn with_at(mut self, at: Option<i64>) -> Self {
+        self.at = at;
+        self
+    }
+
+    /// The largest record read (a larger one is reported and left out);
+    /// 256 MiB by default.
+    pub fn with_max_record(mut self, bytes: u64) -> Self {
+        self.max_record = bytes;
+        self
+    }
+
+    /// The rewriting options (profile, …); the URL, format, charset and
+    /// offline document are each payload's own.
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// [`with_at`](Self::with_at).
+    pub fn at(&self) -> Option<i64> {
+        self.at
+    }
+
+    /// [`with_max_record`](Self::with_max_record).
+    pub fn max_record(&self) -> u64 {
+        self.max_record
+    }
+
+    /// [`with_options`](Self::with_options).
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 }
 

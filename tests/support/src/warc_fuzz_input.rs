@@ -20,11 +20,11 @@ pub fn check_warc_input(case: &str, data: &[u8]) {
     if settings & 1 != 0 {
         source = source.with_url("http://h.example/a/");
     }
-    let mut warc = WarcOptions::new();
-    warc.date = "2026-01-01T00:00:00Z".into();
-    warc.gzip = settings & 2 != 0;
-    warc.zstd = settings & 4 != 0;
-    warc.max_record = 1 << 20;
+    let warc = WarcOptions::new()
+        .with_date("2026-01-01T00:00:00Z")
+        .with_gzip(settings & 2 != 0)
+        .with_zstd(settings & 4 != 0)
+        .with_max_record(1 << 20);
     let mut records = 0usize;
     let result = convert(input, Vec::new(), &source, &options, &warc, |_| {
         records += 1

@@ -73,26 +73,22 @@ pub fn explain_records(
     })
 }
 
-/// How the output WARC is written.
+/// How the output WARC is written: built from [`WarcOptions::new`] with the
+/// `with_*` methods, read with the getters of the same names.
+///
+/// ```
+/// use linkbase::warc::WarcOptions;
+/// let warc = WarcOptions::new().with_gzip(true).with_date("2026-01-01T00:00:00Z");
+/// assert!(warc.gzip() && warc.date() == "2026-01-01T00:00:00Z");
+/// ```
 #[derive(Clone, Debug)]
-#[non_exhaustive]
 pub struct WarcOptions {
-    /// `WARC-Date` of every record written (`YYYY-MM-DDThh:mm:ssZ`).
-    pub date: String,
-    /// One gzip member per record (`.warc.gz`).
-    pub gzip: bool,
-    /// The gzip level of every record, 0 (stored) to 9 (smallest). `None`
-    /// (the default): 6, gzip's default, but 1 for records under 1 KiB,
-    /// whose compression at 6 cost more than their conversion
-    /// (docs/warc.md, "Speed").
-    pub gzip_level: Option<u32>,
-    /// One zstd frame per record (`.warc.zst`, the IIPC zstd-WARC
-    /// proposal, no dictionary), at zstd's default level (3); over `gzip`.
-    pub zstd: bool,
-    /// `WARC-Filename` of the `warcinfo` record, when the output has a name.
-    pub file_name: Option<String>,
-    /// Records whose block, or whose decoded HTTP body, is larger are passed over.
-    pub max_record: u64,
+    pub(crate) date: String,
+    pub(crate) gzip: bool,
+    pub(crate) gzip_level: Option<u32>,
+    pub(crate) zstd: bool,
+    pub(crate) file_name: Option<String>,
+    pub(crate) max_record: u64,
 }
 
 impl WarcOptions {
@@ -107,6 +103,77 @@ impl WarcOptions {
             file_name: None,
             max_record: 256 << 20,
         }
+    }
+
+    /// `WARC-Date` of every record written (`YYYY-MM-DDThh:mm:ssZ`).
+    pub fn with_date(mut self, date: impl Into<String>) -> Self {
+        self.date = date.into();
+        self
+    }
+
+    /// One gzip member per record (`.warc.gz`).
+    pub fn with_gzip(mut self, gzip: bool) -> Self {
+        self.gzip = gzip;
+        self
+    }
+
+    /// The gzip level of every record, 0 (stored) to 9 (smallest). `None`
+    /// (the default): 6, gzip's default, but 1 for records under 1 KiB,
+    /// whose compression at 6 cost more than their conversion
+    /// (docs/warc.md, "Speed").
+    pub fn with_gzip_level(mut self, level: Option<u32>) -> Self {
+        self.gzip_level = level;
+        self
+    }
+
+    /// One zstd frame per record (`.warc.zst`, the IIPC zstd-WARC
+    /// proposal, no dictionary), at zstd's default level (3); over `gzip`.
+    pub fn with_zstd(mut self, zstd: bool) -> Self {
+        self.zstd = zstd;
+        self
+    }
+
+    /// `WARC-Filename` of the `warcinfo` record, when the output has a name.
+    pub fn with_file_name(mut self, name: Option<String>) -> Self {
+        self.file_name = name;
+        self
+    }
+
+    /// Records whose block, or whose decoded HTTP body, is larger are
+    /// passed over.
+    pub fn with_max_record(mut self, bytes: u64) -> Self {
+        self.max_record = bytes;
+        self
+    }
+
+    /// [`with_date`](Self::with_date).
+    pub fn date(&self) -> &str {
+        &self.date
+    }
+
+    /// [`with_gzip`](Self::with_gzip).
+    pub fn gzip(&self) -> bool {
+        self.gzip
+    }
+
+    /// [`with_gzip_level`](Self::with_gzip_level).
+    pub fn gzip_level(&self) -> Option<u32> {
+        self.gzip_level
+    }
+
+    /// [`with_zstd`](Self::with_zstd).
+    pub fn zstd(&self) -> bool {
+        self.zstd
+    }
+
+    /// [`with_file_name`](Self::with_file_name).
+    pub fn file_name(&self) -> Option<&str> {
+        self.file_name.as_deref()
+    }
+
+    /// [`with_max_record`](Self::with_max_record).
+    pub fn max_record(&self) -> u64 {
+        self.max_record
     }
 }
 

@@ -169,10 +169,10 @@ fn settings(args: &OfflineArgs) -> Result<(ArchiveCopy, std::path::PathBuf), Usa
         .with_keep_link_records(args.run.report.is_some())
         .with_profile(args.profile)
         .with_extra_attributes(args.attributes.clone());
-    let mut how = ArchiveCopy::default();
-    how.at = at;
-    how.max_record = args.max_size;
-    how.options = options;
+    let how = ArchiveCopy::default()
+        .with_at(at)
+        .with_max_record(args.max_size)
+        .with_options(options);
     Ok((how, out))
 }
 

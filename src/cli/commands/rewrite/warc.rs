@@ -76,20 +76,22 @@ pub fn process(
         || head.starts_with(&0x184D_2A5Du32.to_le_bytes());
     let pool = Records::new(settings.jobs);
     let written = output::write_streamed(settings, file, &mut |out, target| {
-        let mut warc_options = WarcOptions::new();
-        warc_options.gzip = match target {
-            Some(path) => has_extension(path, "gz"),
-            None => gzip_in,
-        };
-        warc_options.zstd = match target {
-            Some(path) => has_extension(path, "zst"),
-            None => zstd_in,
-        };
-        warc_options.file_name = target
-            .and_then(Path::file_name)
-            .map(|n| n.to_string_lossy().into_owned());
-        warc_options.max_record = settings.max_size;
-        warc_options.gzip_level = settings.gzip_level;
+        let warc_options = WarcOptions::new()
+            .with_gzip(match target {
+                Some(path) => has_extension(path, "gz"),
+                None => gzip_in,
+            })
+            .with_zstd(match target {
+                Some(path) => has_extension(path, "zst"),
+                None => zstd_in,
+            })
+            .with_file_name(
+                target
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned()),
+            )
+            .with_max_record(settings.max_size)
+            .with_gzip_level(settings.gzip_level);
         let converted = warc::convert_on(
             &pool,
             &mut read,
