@@ -122,7 +122,7 @@ fn rename_in_place(
     }
 }
 
-/// [`write`] without the renaming.
+/// [`write()`] without the renaming.
 fn write_in_place_or_out(
     settings: &Settings,
     input: Option<&InputFile>,
