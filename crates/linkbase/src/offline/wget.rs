@@ -6,7 +6,8 @@
 //! `-nH`; fewer folders with `--cut-dirs`, which the URL given for the
 //! folder accounts for), a directory URL as `index.html`, the query kept
 //! after a `?` (`--restrict-file-names=windows`: after an `@`, and `+` for
-//! the `:` of a port), escapes decoded where the name allows, and with
+//! the `:` of a port), escapes decoded where the name allows (a `%2F` wget
+//! wrote for a query's `/` is read back as `/`, [`urls_of`]), and with
 //! `-E` an `.html` (`.css`) added to a page (style sheet) whose name did
 //! not end so. A name can therefore have come from several URLs; each is
 //! listed, the likeliest first.
