@@ -801,13 +801,13 @@ fn percent_decoded(text: &str) -> String {
 }
 
 /// Issue 41: a windows-1252 page and a UTF-8 page, each linking
-/// `../search?q=café`, in a crawl that holds both `?q=caf%E9` and
+/// `../search?q=café` and `http://q.test/search?q=café`, in a crawl that holds both `?q=caf%E9` and
 /// `?q=caf%C3%A9`. A browser encodes a special URL's query in the
 /// document's encoding (URL Standard, 4.4 "URL parsing", query state:
 /// "percent-encode after encoding, with encoding"; HTML "encoding-parsing a
 /// URL" passes the document's character encoding): the windows-1252 page
 /// asks for `?q=caf%E9` (é is 0xE9 in windows-1252), the UTF-8 page for
-/// `?q=caf%C3%A9`. Each page's link opens that capture's file, under the
+/// `?q=caf%C3%A9`. Each page's links open that capture's file, under the
 /// default profile and under `whatwg`. Before, both opened `%C3%A9`'s.
 #[test]
 fn a_query_is_looked_up_in_the_page_encoding_as_a_browser_asks_for_it() {
@@ -820,13 +820,15 @@ fn a_query_is_looked_up_in_the_page_encoding_as_a_browser_asks_for_it() {
         1,
         "http://q.test/shop/latin.html",
         "text/html; charset=windows-1252",
-        b"<p>Caf\xe9 <a href=\"../search?q=caf\xe9\">search</a>",
+        b"<p>Caf\xe9 <a href=\"../search?q=caf\xe9\">search</a> \
+<a href=\"http://q.test/search?q=caf\xe9\">again</a>",
     );
     warc_gen::write_page(
         &mut bytes,
         2,
         "http://q.test/shop/utf8.html",
-        b"<p>Caf\xc3\xa9 <a href=\"../search?q=caf\xc3\xa9\">search</a>",
+        b"<p>Caf\xc3\xa9 <a href=\"../search?q=caf\xc3\xa9\">search</a> \
+<a href=\"http://q.test/search?q=caf\xc3\xa9\">again</a>",
     )
     .unwrap();
     let latin = "http://q.test/search?q=caf%E9";
@@ -855,30 +857,33 @@ fn a_query_is_looked_up_in_the_page_encoding_as_a_browser_asks_for_it() {
         ] {
             let html =
                 String::from_utf8_lossy(&std::fs::read(out.join(page)).unwrap()).into_owned();
-            let href = html
+            let hrefs: Vec<&str> = html
                 .split("href=\"")
-                .nth(1)
-                .and_then(|rest| rest.split('"').next())
-                .unwrap_or_else(|| panic!("{page}: {html}"));
-            let folder = page.rsplit_once('/').unwrap().0;
-            let opened = url::Url::parse(&format!("file:///copy/{folder}/"))
-                .unwrap()
-                .join(href)
-                .unwrap();
-            assert_eq!(opened.query(), None, "{profile:?} {page}: {href}");
-            let file = percent_decoded(opened.path().strip_prefix("/copy/").unwrap());
-            assert_eq!(
-                Some(&file),
-                map.get(wanted),
-                "{profile:?} {page}: {href} {map:?}"
-            );
-            let body = std::fs::read(out.join(&file)).unwrap();
-            let want_body: &[u8] = if wanted == latin {
-                b"<p>latin search"
-            } else {
-                b"<p>utf-8 search"
-            };
-            assert_eq!(body, want_body, "{profile:?} {page}");
+                .skip(1)
+                .filter_map(|rest| rest.split('"').next())
+                .collect();
+            assert_eq!(hrefs.len(), 2, "{page}: {html}");
+            for href in hrefs {
+                let folder = page.rsplit_once('/').unwrap().0;
+                let opened = url::Url::parse(&format!("file:///copy/{folder}/"))
+                    .unwrap()
+                    .join(href)
+                    .unwrap();
+                assert_eq!(opened.query(), None, "{profile:?} {page}: {href}");
+                let file = percent_decoded(opened.path().strip_prefix("/copy/").unwrap());
+                assert_eq!(
+                    Some(&file),
+                    map.get(wanted),
+                    "{profile:?} {page}: {href} {map:?}"
+                );
+                let body = std::fs::read(out.join(&file)).unwrap();
+                let want_body: &[u8] = if wanted == latin {
+                    b"<p>latin search"
+                } else {
+                    b"<p>utf-8 search"
+                };
+                assert_eq!(body, want_body, "{profile:?} {page}");
+            }
         }
     }
 }
