@@ -776,3 +776,114 @@ fn a_crawl_of_over_a_thousand_pages_gets_a_start_page_in_linked_pieces() {
     let all: BTreeSet<String> = files.values().cloned().collect();
     assert_eq!(reached, all);
 }
+
+/// `text` with each `%XX` decoded (a link text of the copy read as a name).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            Some(b) if bytes[i] == b'%' => {
+                out.push(b);
+                i += 3;
+            }
+            _ => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Issue 41: a windows-1252 page and a UTF-8 page, each linking
+/// `../search?q=café` and `http://q.test/search?q=café`, in a crawl that holds both `?q=caf%E9` and
+/// `?q=caf%C3%A9`. A browser encodes a special URL's query in the
+/// document's encoding (URL Standard, 4.4 "URL parsing", query state:
+/// "percent-encode after encoding, with encoding"; HTML "encoding-parsing a
+/// URL" passes the document's character encoding): the windows-1252 page
+/// asks for `?q=caf%E9` (é is 0xE9 in windows-1252), the UTF-8 page for
+/// `?q=caf%C3%A9`. Each page's links open that capture's file, under the
+/// default profile and under `whatwg`. Before, both opened `%C3%A9`'s.
+#[test]
+fn a_query_is_looked_up_in_the_page_encoding_as_a_browser_asks_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("site.warc");
+    let mut bytes = Vec::new();
+    warc_gen::write_warcinfo(&mut bytes).unwrap();
+    write_resource(
+        &mut bytes,
+        1,
+        "http://q.test/shop/latin.html",
+        "text/html; charset=windows-1252",
+        b"<p>Caf\xe9 <a href=\"../search?q=caf\xe9\">search</a> \
+<a href=\"http://q.test/search?q=caf\xe9\">again</a>",
+    );
+    warc_gen::write_page(
+        &mut bytes,
+        2,
+        "http://q.test/shop/utf8.html",
+        b"<p>Caf\xc3\xa9 <a href=\"../search?q=caf\xc3\xa9\">search</a> \
+<a href=\"http://q.test/search?q=caf\xc3\xa9\">again</a>",
+    )
+    .unwrap();
+    let latin = "http://q.test/search?q=caf%E9";
+    let utf8 = "http://q.test/search?q=caf%C3%A9";
+    write_resource(&mut bytes, 3, latin, "text/html", b"<p>latin search");
+    write_resource(&mut bytes, 4, utf8, "text/html", b"<p>utf-8 search");
+    std::fs::write(&warc, &bytes).unwrap();
+    for profile in [None, Some("whatwg")] {
+        let out = dir.path().join(format!("copy-{profile:?}"));
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "offline".as_ref(),
+            warc.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ];
+        if let Some(p) = profile {
+            args.extend([std::ffi::OsStr::new("--profile"), std::ffi::OsStr::new(p)]);
+        }
+        let run = linkbase(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(0), "{stderr}");
+        let map = url_map(&out);
+        for (page, wanted) in [
+            ("q.test/shop/latin.html", latin),
+            ("q.test/shop/utf8.html", utf8),
+        ] {
+            let html =
+                String::from_utf8_lossy(&std::fs::read(out.join(page)).unwrap()).into_owned();
+            let hrefs: Vec<&str> = html
+                .split("href=\"")
+                .skip(1)
+                .filter_map(|rest| rest.split('"').next())
+                .collect();
+            assert_eq!(hrefs.len(), 2, "{page}: {html}");
+            for href in hrefs {
+                let folder = page.rsplit_once('/').unwrap().0;
+                let opened = url::Url::parse(&format!("file:///copy/{folder}/"))
+                    .unwrap()
+                    .join(href)
+                    .unwrap();
+                assert_eq!(opened.query(), None, "{profile:?} {page}: {href}");
+                let file = percent_decoded(opened.path().strip_prefix("/copy/").unwrap());
+                assert_eq!(
+                    Some(&file),
+                    map.get(wanted),
+                    "{profile:?} {page}: {href} {map:?}"
+                );
+                let body = std::fs::read(out.join(&file)).unwrap();
+                let want_body: &[u8] = if wanted == latin {
+                    b"<p>latin search"
+                } else {
+                    b"<p>utf-8 search"
+                };
+                assert_eq!(body, want_body, "{profile:?} {page}");
+            }
+        }
+    }
+}

@@ -531,6 +531,23 @@ fn offline(
     let Some(absolute) = absolute else {
         return decided;
     };
+    // The URL a browser requests: in a page whose encoding is not UTF-8,
+    // the query of a special URL encoded in the page's encoding (the URL
+    // Standard, 4.4 "URL parsing", query state), whatever the profile. Only
+    // non-ASCII text is encoded so.
+    let in_page_encoding = |b: &&EstablishedBase| {
+        !absolute.is_ascii()
+            && b.base
+                .query_encoding()
+                .is_some_and(|e| e != encoding_rs::UTF_8)
+    };
+    let absolute = match base.filter(in_page_encoding) {
+        Some(b) => b
+            .base
+            .browser_reading(&absolute)
+            .map_or(absolute, std::borrow::Cow::Owned),
+        None => absolute,
+    };
     if let Some(text) = document.link(&absolute) {
         let reason = format!("{HELD}{absolute}");
         return (Outcome::Local, Some(text), Some(reason));

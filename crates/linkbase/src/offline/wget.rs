@@ -6,7 +6,8 @@
 //! `-nH`; fewer folders with `--cut-dirs`, which the URL given for the
 //! folder accounts for), a directory URL as `index.html`, the query kept
 //! after a `?` (`--restrict-file-names=windows`: after an `@`, and `+` for
-//! the `:` of a port), escapes decoded where the name allows, and with
+//! the `:` of a port), escapes decoded where the name allows (a `%2F` wget
+//! wrote for a query's `/` is read back as `/`, [`urls_of`]), and with
 //! `-E` an `.html` (`.css`) added to a page (style sheet) whose name did
 //! not end so. A name can therefore have come from several URLs; each is
 //! listed, the likeliest first.
@@ -122,11 +123,24 @@ pub fn urls_of(prefix: &str, relative: &str, kind: Kind, layout: Layout) -> Vec<
         .flatten()
         .filter(|_| layout.windows != Some(false))
         .map(|(path, query)| (path, Some(query)));
-    let mut readings: Vec<(&str, Option<&str>)> = Vec::new();
+    let mut names: Vec<((&str, Option<&str>), bool)> = Vec::new();
     match windows {
-        Some(w) if layout.windows == Some(true) => readings.extend([w, literal]),
-        Some(w) => readings.extend([literal, w]),
-        None => readings.push(literal),
+        Some(w) if layout.windows == Some(true) => names.extend([(w, true), (literal, true)]),
+        Some(w) => names.extend([(literal, false), (w, true)]),
+        None => names.push((literal, layout.windows == Some(true))),
+    }
+    // Each reading's query with wget's escapes decoded first, then as it
+    // stands (a link may have written the escape itself).
+    let decoded: Vec<Option<String>> = names
+        .iter()
+        .map(|&((_, query), windows)| query.and_then(|q| wget_escapes_decoded(q, windows)))
+        .collect();
+    let mut readings: Vec<(&str, Option<&str>)> = Vec::new();
+    for (&((path, query), _), decoded) in names.iter().zip(&decoded) {
+        if let Some(decoded) = decoded {
+            readings.push((path, Some(decoded.as_str())));
+        }
+        readings.push((path, query));
     }
     let mut more = Vec::new();
     for &reading in &readings {
@@ -354,6 +368,51 @@ fn with_extensions(
         .unzip()
 }
 
+/// Characters wget writes as `%XX` in a name (`url.c`, `filechr_table`,
+/// used by `append_uri_pathel` on the URL's unescaped `file?query`) that a
+/// URL's query holds as they are: `/` (`filechr_not_unix`); under
+/// `--restrict-file-names=windows` also `\ | < > ? : * "`
+/// (`filechr_not_windows`). Controls, escaped too, stay escapes in a URL.
+const ESCAPED_UNIX: &[u8] = b"/";
+const ESCAPED_WINDOWS: &[u8] = b"/\\|<>?:*\"";
+
+/// `query`, a query as wget wrote it in a name (`windows`: under
+/// `--restrict-file-names=windows`), with each `%XX` wget writes for a
+/// character a name cannot hold decoded (`b%2Fc` → `b/c`); `None` when it
+/// holds none.
+fn wget_escapes_decoded(query: &str, windows: bool) -> Option<String> {
+    let escaped = if windows {
+        ESCAPED_WINDOWS
+    } else {
+        ESCAPED_UNIX
+    };
+    let bytes = query.as_bytes();
+    let mut out = String::with_capacity(query.len());
+    let mut last = 0;
+    let mut i = 0;
+    while i + 2 < bytes.len() {
+        let byte = (bytes[i] == b'%')
+            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+            .filter(|b| escaped.contains(b));
+        match byte {
+            Some(b) => {
+                out.push_str(&query[last..i]);
+                out.push(char::from(b));
+                i += 3;
+                last = i;
+            }
+            None => i += 1,
+        }
+    }
+    if last == 0 {
+        return None;
+    }
+    out.push_str(&query[last..]);
+    Some(out)
+}
+
 /// `scheme://HOST[:PORT]/` for the host folder `name` of a mirror of
 /// `prefix` (`HOST+PORT` too unless `windows` is `Some(false)`).
 fn host_root(prefix: &str, name: &str, windows: Option<bool>) -> Option<String> {
@@ -467,6 +526,77 @@ mod tests {
             assert_eq!(urls_of("http://h/d/", file, kind, layout), want, "{file}");
         }
         assert!(urls_of("http://h/", "wget-log", Kind::Other, HOSTS).is_empty());
+    }
+
+    /// Names GNU Wget 1.21.3 wrote (`wget -r -p`, and with
+    /// `--restrict-file-names=windows`) for a page linking
+    /// `page?a=b/c`, `q?x=a:b*c|d` and `r?y=%2F` on a local server: `/` in
+    /// a query is written `%2F` (url.c, `filechr_not_unix`), and under
+    /// `windows` `:` `*` `|` are written `%3A` `%2A` `%7C`
+    /// (`filechr_not_windows`). Each name leads back to the URL the link
+    /// gave, and to the one with the escape written out (both are saved
+    /// under that name).
+    #[test]
+    fn wget_escapes_in_a_query_read_back_as_the_character() {
+        let cases: [(&str, Layout, &[&str]); 5] = [
+            (
+                "127.0.0.1:8765/page?a=b%2Fc",
+                HOSTS,
+                &[
+                    "http://127.0.0.1:8765/page?a=b/c",
+                    "http://127.0.0.1:8765/page?a=b%2Fc",
+                ],
+            ),
+            (
+                "127.0.0.1:8765/q?x=a:b*c|d",
+                HOSTS,
+                &["http://127.0.0.1:8765/q?x=a:b*c|d"],
+            ),
+            (
+                "127.0.0.1+8765/page@a=b%2Fc",
+                Layout {
+                    hosts: true,
+                    windows: Some(true),
+                },
+                &[
+                    "http://127.0.0.1:8765/page?a=b/c",
+                    "http://127.0.0.1:8765/page?a=b%2Fc",
+                    "http://127.0.0.1:8765/page@a=b%2Fc",
+                ],
+            ),
+            (
+                "127.0.0.1+8765/q@x=a%3Ab%2Ac%7Cd",
+                HOSTS,
+                &[
+                    "http://127.0.0.1:8765/q@x=a%3Ab%2Ac%7Cd",
+                    "http://127.0.0.1:8765/q?x=a:b*c|d",
+                    "http://127.0.0.1:8765/q?x=a%3Ab%2Ac%7Cd",
+                ],
+            ),
+            // Not under `windows`: there `%3A` is no escape wget writes.
+            (
+                "h/q?x=a%3Ab%2Fc",
+                HOSTS,
+                &["http://h/q?x=a%3Ab/c", "http://h/q?x=a%3Ab%2Fc"],
+            ),
+        ];
+        for (file, layout, want) in cases {
+            assert_eq!(
+                urls_of("http://h/", file, Kind::Other, layout),
+                want,
+                "{file}"
+            );
+        }
+        let files = [
+            ("127.0.0.1:8765/index.html", Some(Format::Html)),
+            ("127.0.0.1:8765/page?a=b%2Fc", Some(Format::Html)),
+        ];
+        let mirror = mirror("http://127.0.0.1:8765/", &files, HOSTS, false);
+        assert_eq!(
+            mirror.copy.file("http://127.0.0.1:8765/page?a=b/c"),
+            Some("127.0.0.1:8765/page?a=b%2Fc")
+        );
+        assert_eq!(mirror.copy.file("http://127.0.0.1:8765/page?a=b"), None);
     }
 
     #[test]

@@ -268,6 +268,12 @@ impl Base {
         self
     }
 
+    /// The document's encoding for queries, when one was given
+    /// ([`Base::with_query_encoding`]).
+    pub(crate) fn query_encoding(&self) -> Option<&'static encoding_rs::Encoding> {
+        self.browser.query_encoding
+    }
+
     fn browser(&self) -> &browser::BrowserBase {
         let cell = &self.browser;
         cell.base
