@@ -34,8 +34,8 @@ for a hung browser). Then, for each page:
 2. no URL the copy holds is requested from the network by the copy's page;
 3. links (a[href], area[href], as Chromium resolves them, in document
    order, the same number on both sides): a link to a page the copy holds
-   opens that page's file (an existing file of the copy, with the same
-   fragment);
+   (or to a redirect ending at one) opens the file the copy's urls.tsv
+   names for it (an existing file of the copy, with the same fragment);
 4. the first screen (1280x800 screenshots, compared pixel by pixel with
    Pillow) differs in at most 2% of its pixels.
 
@@ -58,6 +58,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import zipfile
@@ -217,6 +218,18 @@ class Archive:
                     if k.lower() not in ("transfer-encoding", "content-encoding", "content-length")
                 ]
                 self.responses[url] = (status, fields, body)
+
+    def final(self, url):
+        """The URL that `url` leads to through the archive's redirects."""
+        seen = set()
+        while url in self.responses and url not in seen:
+            seen.add(url)
+            status, fields, _ = self.responses[url]
+            location = next((v for k, v in fields if k.lower() == "location"), None)
+            if not (300 <= status < 400 and location):
+                break
+            url = urllib.parse.urljoin(url, location)
+        return url
 
     def answer(self, url):
         return self.responses.get(url) or self.responses.get(urllib.parse.urldefrag(url)[0])
@@ -465,7 +478,8 @@ def judge_archive(name, archive, copy, held, work, capture, copy_browser, beside
             fail(url, f"{len(lb)} links in the copy, {len(la)} as captured")
         else:
             for u, f in zip(la, lb):
-                if defrag(u) not in held or defrag(u) not in pages:
+                # A link to a page, or to a redirect that ends at one.
+                if defrag(u) not in held or archive.final(defrag(u)) not in pages:
                     continue
                 row["links_held"] += 1
                 frag = urllib.parse.urldefrag(u)[1]
@@ -520,8 +534,6 @@ def main():
     ap.add_argument("--work")
     ap.add_argument("--json")
     args = ap.parse_args()
-    import tempfile
-
     work = args.work or tempfile.mkdtemp(prefix="real-crawls-")
     os.makedirs(work, exist_ok=True)
     found = sorted(n for n in os.listdir(REAL) if n != "README.md")
