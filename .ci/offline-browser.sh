@@ -35,7 +35,7 @@
 # files, the pages styled (about 2 min more: two runs of the debug build).
 # Last, tests/offline/real_crawls.py: other crawlers' archives of real sites
 # (tests/offline/real/), each page in Chromium as captured against the copy:
-# resources, links, the first screen's pixels (about 1 min, 20 s of CPU).
+# resources, links, the first screen's pixels (50 s to 1 min 22 s, 21 s of CPU).
 # The test site's seven checks run at once, and the Python docs are crawled
 # and made offline meanwhile (issue 43): most of the time is Chromium
 # waiting for pages to settle. Measured alone on the shared 2-core machine
