@@ -40,8 +40,8 @@ for a hung browser). Then, for each page:
    Pillow) differs in at most 2% of its pixels.
 
 Resources a script requested (Chromium's initiator is a script) are counted
-apart, in the report, as captured and as loaded from the copy, and judged
-by nothing: what a script builds from pieces cannot be made offline
+apart, in the report, as captured, as loaded from the copy and as asked of
+the network by the copy (failed there), and judged by nothing: what a script builds from pieces cannot be made offline
 (docs/offline.md, "What is left, and why").
 
 Exit status 0 when every page of every archive passed and the archives and
@@ -409,7 +409,7 @@ def judge_archive(name, archive, copy, held, work, capture, copy_browser, beside
     row = {
         "archive": name, "crawler": ARCHIVES[name][0], "pages": 0,
         "resources_captured": 0, "resources_copy": 0,
-        "script_captured": 0, "script_copy": 0,
+        "script_captured": 0, "script_copy": 0, "script_network": 0,
         "links_held": 0, "pixels": [],
     }
 
@@ -443,8 +443,11 @@ def judge_archive(name, archive, copy, held, work, capture, copy_browser, beside
                         fail(url, f"{r.get('type')} {u} missing ({r.get('error')})")
                 else:
                     (copy_script if r.get("initiator") == "script" else copy_files).add(p)
+        by_script = {r.get("url") for r in b["requests"] if r.get("initiator") == "script"}
         for u in b["blocked"]:
-            if defrag(u) in held:
+            if u in by_script:
+                row["script_network"] += 1  # counted apart, as every script's request
+            elif defrag(u) in held:
                 fail(url, f"{u} is in the copy but was requested from the network")
         captured, captured_script = set(), set()
         for r in a["requests"]:
@@ -577,14 +580,16 @@ def main():
         copy_browser.close()
         beside.shutdown()
     print("| archive | crawler | pages | resources loaded as captured / from the copy "
-          "| by scripts, as captured / from the copy | links to held pages "
+          "| by scripts, as captured / from the copy / asked of the network by the copy "
+          "| links to held pages "
           "| pixels differing, max / median | verdict |")
     print("|---|---|---|---|---|---|---|---|")
     for r in report:
         px = r["pixels"] or [0.0]
         print(f"| {r['archive']} | {r['crawler']} | {r['pages']} "
               f"| {r['resources_captured']} / {r['resources_copy']} "
-              f"| {r['script_captured']} / {r['script_copy']} | {r['links_held']} "
+              f"| {r['script_captured']} / {r['script_copy']} / {r['script_network']} "
+              f"| {r['links_held']} "
               f"| {max(px):.2%} / {statistics.median(px):.2%} "
               f"| {'pass' if not r['failures'] else 'FAIL'} |")
     for line in failures:
