@@ -33,6 +33,9 @@
 # over its first OFFLINE_REAL_PAGES pages (default 40; 0: all ~530, ~20 min);
 # and its plain mirror made offline in place (-i) and as a copy (-o): the same
 # files, the pages styled (about 2 min more: two runs of the debug build).
+# Last, tests/offline/real_crawls.py: other crawlers' archives of real sites
+# (tests/offline/real/), each page in Chromium as captured against the copy:
+# resources, links, the first screen's pixels (50 s to 1 min 22 s, 21 s of CPU).
 # The test site's seven checks run at once, and the Python docs are crawled
 # and made offline meanwhile (issue 43): most of the time is Chromium
 # waiting for pages to settle. Measured alone on the shared 2-core machine
@@ -276,4 +279,13 @@ if [ ! -f "$work/pydoc-in-place/$pyhost/_static/pydoctheme.css?2022.1.css" ]; th
 fi
 check python-docs-in-place "$work/pydoc/crawl.warc.gz" "$pyurl" "$work/pydoc-in-place" \
   "$work/pydoc-in-place/$pyhost/index.html" --held-map "$work/pydoc-in-place/urls.tsv" --max-pages 5
+# --- real crawls by other crawlers -------------------------------------------
+# tests/offline/real/ (pywb's and py-wacz's test archives of iana.org and
+# example.com: IA LiveWeb, wget, wpull, ArchiveWeb.page, Webrecorder, a
+# Browsertrix WACZ): each HTML page in Chromium as captured (every request
+# answered from the archive) against the copy with the network cut; Pillow
+# and brotli (PyPI, tests/offline/requirements-real.txt) in the same venv.
+echo "== real crawls by other crawlers: as captured against the offline copy (docs/offline.md)"
+tests/interop/venv.sh "$WACZ_VENV" tests/offline/requirements-real.txt
+"$WACZ_VENV/bin/python" tests/offline/real_crawls.py "$linkbase" --work "$work/real"
 echo "== offline copies: every check as expected"
