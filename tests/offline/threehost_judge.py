@@ -8,7 +8,7 @@ holds, per case, the outcome of each copy (`ok`, or `FAILED` and why): every
 copy must have exactly N cases, each as the table says (a case that passes
 where the table says FAILED is a difference too: the table is then updated).
 Every case wget -k passes, each linkbase copy must pass, unless the table
-says why not. Prints the table (markdown, for docs/offline.md) and exits 1
+says why not; a failure on a page of no case is a difference. Prints the table (markdown, for docs/offline.md) and exits 1
 on any difference. Python standard library only.
 """
 import json
@@ -36,6 +36,9 @@ def main():
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
         cases = data.get("cases", {})
+        outside = data["summary"].get("failures_outside_cases", 0)
+        if outside:
+            problems.append(f"{label}: {outside} failures on pages of no case")
         if len(cases) != n:
             problems.append(f"{label}: {len(cases)} cases, not {n}")
         results[label] = cases
