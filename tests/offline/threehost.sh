@@ -26,6 +26,7 @@ mkdir -p "$work"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
+trap 'exit 143' INT TERM
 
 python3 "$here/serve.py" "$site" --hosts 127.0.0.1,127.0.0.2,127.0.0.3 \
   --port-file "$work/port" 2>/dev/null &
