@@ -28,6 +28,10 @@
 # (lazysizes, vanilla-lazyload, lozad, fetched with npm pack at pinned
 # versions), crawled by wget into a WARC, made offline, each opened with the
 # network cut: every lazy image and background loads from the copy. About 15 s.
+# Beside the checks of the test site: tests/offline/threehost.sh, the
+# three-host site (fixtures/offline/threehost) crawled by wget (mirror, WARC,
+# its WACZ) and httrack, linkbase's four copies and wget -k's judged case by
+# case against fixtures/offline/threehost/expected.tsv (docs/offline.md).
 # Then a real site nobody on the team wrote: Debian's python3-doc HTML, served
 # on 127.0.0.1, crawled into a WARC, made offline and checked the same way
 # over its first OFFLINE_REAL_PAGES pages (default 40; 0: all ~530, ~20 min);
@@ -49,6 +53,7 @@ need=()
 command -v wget >/dev/null 2>&1 || need+=(wget)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v httrack >/dev/null 2>&1 || need+=(httrack)
 [ -d /usr/share/doc/python3-doc/html ] || need+=(python3-doc)
 if [ ${#need[@]} -gt 0 ]; then
   echo "== apt-get install ${need[*]}"
@@ -162,6 +167,13 @@ pyurl=http://127.0.0.1:$pyport/
   "$linkbase" offline "$work/pydoc/crawl.warc.gz" -o "$work/copy-pydoc" --quiet
 ) >"$work/pydoc-ready.log" 2>&1 &
 pydoc_ready=$!
+pids+=($!)
+
+# The three-host site (issue 41, tests/offline/threehost.sh): crawled by wget
+# and httrack, five copies judged case by case, beside the checks below
+# (mostly Chromium and httrack waiting). Judged at the end.
+tests/offline/threehost.sh "$linkbase" "$work/threehost" >"$work/threehost.log" 2>&1 &
+threehost=$!
 pids+=($!)
 
 # The seven checks run at once (issue 43: each is two Chromium processes
@@ -288,4 +300,12 @@ check python-docs-in-place "$work/pydoc/crawl.warc.gz" "$pyurl" "$work/pydoc-in-
 echo "== real crawls by other crawlers: as captured against the offline copy (docs/offline.md)"
 tests/interop/venv.sh "$WACZ_VENV" tests/offline/requirements-real.txt
 "$WACZ_VENV/bin/python" tests/offline/real_crawls.py "$linkbase" --work "$work/real"
+echo "== the three-host site: wget mirror, WARC, WACZ and httrack, linkbase against wget -k"
+status=0
+wait "$threehost" || status=$?
+cat "$work/threehost.log"
+if [ "$status" != 0 ]; then
+  echo "error: the three-host site's check failed (exit status $status)" >&2
+  exit 1
+fi
 echo "== offline copies: every check as expected"

@@ -42,6 +42,12 @@ the check is of the copy as its HTML and CSS have it (what a script builds
 cannot be made offline, issue 28); each `<script src>` must be the held
 script's file, byte for byte, or the absolute URL of one not held.
 
+With --cases FILE (lines `CASE<TAB>URL`, `{{NAME}}` in a URL replaced by
+--subst NAME=VALUE), each failure is also counted against the case of its
+page: a line `case CASE: ok (N pages)`, or `case CASE: FAILED (N failures)`
+with the pages it did not reach; with --expect-cases N the file must hold
+exactly N cases (a case added or lost is a failure of the check).
+
 Exit status 0 when every check passed, 1 otherwise (each failure one line).
 """
 import argparse
@@ -102,7 +108,10 @@ def crawl_held(path):
         location = fields.get("location")
         if location:
             location = urllib.parse.urljoin(url, location)
-        records[url] = (status, location, fields.get("content-type", ""), body)
+        record = (status, location, fields.get("content-type", ""), body)
+        records[url] = record
+        # Also under its normal form (the checks look URLs up so).
+        records.setdefault(normal_form(url), record)
     return records
 
 
@@ -125,6 +134,36 @@ def defrag(url):
     return urllib.parse.urldefrag(url)[0]
 
 
+UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def normal_form(url):
+    """`url` without its fragment, an escape of an unreserved character in
+    its path decoded (RFC 3986 6.2.2.2: `/%61bout.html` is `/about.html`).
+    Chromium requests each spelling as written; a crawler fetches one of them
+    (wget: the first it meets), and a copy opens both as one file: the
+    checks compare URLs so."""
+    url = defrag(url)
+    parts = urllib.parse.urlsplit(url)
+    if "%" not in parts.path:
+        return url
+    path, i = [], 0
+    while i < len(parts.path):
+        c = parts.path[i]
+        if c == "%" and len(parts.path[i + 1 : i + 3]) == 2:
+            try:
+                ch = chr(int(parts.path[i + 1 : i + 3], 16))
+            except ValueError:
+                ch = ""
+            if ch in UNRESERVED and ch:
+                path.append(ch)
+                i += 3
+                continue
+        path.append(c)
+        i += 1
+    return urllib.parse.urlunsplit(parts._replace(path="".join(path)))
+
+
 # --- Chromium over the DevTools pipe -----------------------------------------
 
 
@@ -139,7 +178,7 @@ def chromium_binary():
 
 
 class Browser:
-    def __init__(self, offline):
+    def __init__(self, offline, live_hosts=("127.0.0.1",)):
         self.offline = offline
         self.profile = tempfile.mkdtemp(prefix="offline-check-")
         args = [
@@ -163,7 +202,8 @@ class Browser:
                 "--proxy-bypass-list=<-loopback>",
             ]
         else:
-            args += ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+            rules = ["MAP * ~NOTFOUND"] + [f"EXCLUDE {h}" for h in live_hosts]
+            args += ["--host-resolver-rules=" + ", ".join(rules)]
         to_child_r, self.to_child = os.pipe()
         self.from_child, from_child_w = os.pipe()
 
@@ -356,21 +396,45 @@ def main():
         "(URL<TAB>FILE, the copy's urls.tsv) lists; each one left out is printed "
         "(`not held: URL`) and its links must be absolute",
     )
+    ap.add_argument("--cases", help="CASE<TAB>URL lines: the pages of each case")
+    ap.add_argument("--subst", action="append", default=[], help="NAME=VALUE for {{NAME}} in --cases")
+    ap.add_argument("--expect-cases", type=int, help="the exact number of cases in --cases")
+    ap.add_argument(
+        "--live-host", action="append", default=[],
+        help="another address the live browser reaches (127.0.0.1 always)",
+    )
     args = ap.parse_args()
 
+    cases = {}  # case -> [page URL]
+    if args.cases:
+        with open(args.cases, encoding="utf-8") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if not line or line.startswith("#"):
+                    continue
+                name, url = line.split("\t")
+                for sub in args.subst:
+                    key, _, value = sub.partition("=")
+                    url = url.replace("{{" + key + "}}", value)
+                cases.setdefault(name, []).append(url)
+
     records = crawl_held(args.warc)
-    held = {u for u in records if final_of(records, u)}
+    held = {normal_form(u) for u in records if final_of(records, u)}
     if args.held_map:
         with open(args.held_map, encoding="utf-8") as f:
-            mapped = {line.split("\t")[0] for line in f if not line.startswith("#")}
+            mapped = {normal_form(line.split("\t")[0]) for line in f if not line.startswith("#")}
         for url in sorted(held - mapped):
             print(f"{args.label}: not held: {url}")
         held &= mapped
     root = os.path.realpath(args.copy_root)
     start_file = "file://" + urllib.parse.quote(os.path.realpath(args.copy_start))
-    live, offline = Browser(False), Browser(True)
+    live, offline = Browser(False, ["127.0.0.1"] + args.live_host), Browser(True)
     beside = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     failures = []
+    failed_pages = {}  # page URL -> number of failures
+    reached = set()
+    aliases = {}  # a page's final URL (after redirects) -> the URL it was reached by
+    final_of_page = {}  # the URL a page was reached by -> its final URL
     counts = {
         "pages": 0, "links": 0, "links_local": 0, "links_absolute": 0,
         "links_same_document": 0, "resources_live": 0, "resources_local": 0,
@@ -382,6 +446,7 @@ def main():
 
     def fail(page, what):
         failures.append(f"{args.label}: {page}: {what}")
+        failed_pages[page] = failed_pages.get(page, 0) + 1
 
     try:
         while todo:
@@ -398,13 +463,17 @@ def main():
             counts["pages"] += 1
             fa, fb = a["facts"], b["facts"]
             page = live_url
+            reached.add(page)
+            aliases.setdefault(defrag(fa.get("location", page)), page)
+            final_of_page[page] = defrag(fa.get("location", page))
             # 1. the same page, one file per URL
             if fa.get("title") != fb.get("title"):
                 fail(page, f"opens {fb.get('location')} titled {fb.get('title')!r}, not {fa.get('title')!r}")
                 continue
-            final = defrag(fa["location"])
+            final = normal_form(fa["location"])
             opened = defrag(fb["location"])
-            if url_file.setdefault(final, opened) != opened:
+            # (one file: the same path, however its file: URL escapes it)
+            if file_path(url_file.setdefault(final, opened)) != file_path(opened):
                 fail(page, f"{final} opens as two files: {url_file[final]} and {opened}")
             # 2. links
             la, lb = fa.get("links", []), fb.get("links", [])
@@ -419,7 +488,7 @@ def main():
                     if not (same_document(f, fb["location"]) and urllib.parse.urldefrag(f)[1] == frag_u):
                         fail(page, f"same-document link {u} became {f}")
                     continue
-                key = defrag(u)
+                key = normal_form(u)
                 if urllib.parse.urlsplit(u).scheme in ("http", "https") and key in held:
                     counts["links_local"] += 1
                     if not f.startswith("file://"):
@@ -445,11 +514,12 @@ def main():
                                     fail(page, f"link {u} leads to {f}, whose bytes differ from the crawl's")
                 else:
                     counts["links_absolute"] += 1
-                    if f != u:
+                    # (the same URL, whichever characters of it are escaped)
+                    if urllib.parse.unquote_to_bytes(f) != urllib.parse.unquote_to_bytes(u):
                         fail(page, f"link to {u} (not held) became {f}, not the absolute URL")
             # iframes are pages too
             for u, f in zip(fa.get("frames", []), fb.get("frames", [])):
-                key = defrag(u)
+                key = normal_form(u)
                 if key in held and f.startswith("file://") and key not in queued:
                     queued.add(key)
                     todo.append((key, defrag(f)))
@@ -459,7 +529,7 @@ def main():
                 fail(page, f"{len(sb)} scripts in the copy, {len(sa)} live")
             for u, f in zip(sa, sb):
                 counts["scripts"] += 1
-                target = final_of(records, defrag(u))
+                target = final_of(records, normal_form(u))
                 if target is None:
                     if f != u:
                         fail(page, f"script {u} (not held) became {f}, not the absolute URL")
@@ -476,8 +546,8 @@ def main():
             for r in a["requests"]:
                 if r.get("frame") == a["main_frame"] and r.get("type") == "Document":
                     continue
-                if r.get("ok") and r.get("url") and defrag(r["url"]) in held:
-                    live_loaded.add(defrag(r["url"]))
+                if r.get("ok") and r.get("url") and normal_form(r["url"]) in held:
+                    live_loaded.add(normal_form(r["url"]))
             copy_loaded = set()
             for r in b["requests"]:
                 url = r.get("url", "")
@@ -494,7 +564,7 @@ def main():
                     else:
                         copy_loaded.add(path)
                 elif url.startswith(("http:", "https:")):
-                    if defrag(url) in held:
+                    if normal_form(url) in held:
                         fail(page, f"{r.get('type')} {url} is held but was requested from the network")
             for url in b["blocked"]:
                 counts["requests_blocked"] += 1
@@ -522,11 +592,41 @@ def main():
 
     for line in failures:
         print(line)
+    case_results = {}
+    for name, pages in cases.items():
+        missing = [p for p in pages if p not in reached and p not in aliases]
+        # its pages' failures, each reached by its own URL or by one that redirects to it
+        n = sum(
+            m for q, m in failed_pages.items() if q in pages or final_of_page.get(q) in pages
+        )
+        case_results[name] = {"ok": not missing and n == 0, "failures": n, "not_reached": missing}
+        if missing or n:
+            print(f"case {name}: FAILED ({n} failures" + "".join(f", not reached: {p}" for p in missing) + ")")
+        else:
+            print(f"case {name}: ok ({len(pages)} pages)")
+    if args.cases:
+        # A failure on a page of no case (reached by it, or by a URL that
+        # redirects to it) is counted apart: the cases hide none.
+        in_cases = {p for pages in cases.values() for p in pages}
+        counts["failures_outside_cases"] = sum(
+            n
+            for p, n in failed_pages.items()
+            if p not in in_cases and final_of_page.get(p) not in in_cases
+        )
+        ok = sum(1 for r in case_results.values() if r["ok"])
+        print(f"{args.label}: {ok} of {len(cases)} cases ok")
+        counts["cases"] = len(cases)
+        counts["cases_ok"] = ok
+        if args.expect_cases is not None and len(cases) != args.expect_cases:
+            failures.append(f"{args.label}: {len(cases)} cases in {args.cases}, not {args.expect_cases}")
+            print(failures[-1])
+        if ok != len(cases) and not failures:
+            failures.append(f"{args.label}: a case was not reached")
     summary = {"label": args.label, "failures": len(failures), **counts}
     print(json.dumps(summary))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"summary": summary, "failures": failures}, f, indent=1)
+            json.dump({"summary": summary, "failures": failures, "cases": case_results}, f, indent=1)
     sys.exit(1 if failures else 0)
 
 
