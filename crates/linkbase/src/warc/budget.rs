@@ -47,6 +47,14 @@
 //! docs/hardening.md), estimated in one pass over the body. A body whose
 //! rewrite would not fit beside the others' within the limit waits, and
 //! one too costly to run beside any other runs alone (as the oldest).
+//!
+//! **What one record may cost.** Running alone bounds what records add to
+//! each other, not what one costs: 200 MB of `<a href=x>` (20 million
+//! links) takes more than 4 GiB to rewrite, so a body whose work
+//! ([`work`]) passes [`WORK_LIMIT`] times the limit is not rewritten
+//! ([`over_work_limit`]: one error, no conversion of it), as a
+//! body past the limit is not decoded further. The work held at once is
+//! then at most the limit plus [`WORK_LIMIT`] times it, whatever `-j`.
 
 use std::collections::BTreeSet;
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -74,6 +82,29 @@ pub fn rewrite_cost(body: &[u8]) -> u64 {
     (body.len() as u64)
         .saturating_mul(WORK_PER_BYTE)
         .saturating_add(links.saturating_mul(WORK_PER_LINK))
+}
+
+/// The most one body's work ([`work`]) may be, as a multiple of the size
+/// limit (`--max-size`): 3 GiB at the default 256 MiB, which ordinary
+/// pages under the limit stay well within (a 256 MB page of 11 links and
+/// 40 attribute values a KB: about 2.7 GB).
+pub const WORK_LIMIT: u64 = 12;
+
+/// The memory rewriting `body` takes, itself included: its size and
+/// [`rewrite_cost`].
+pub fn work(body: &[u8]) -> u64 {
+    (body.len() as u64).saturating_add(rewrite_cost(body))
+}
+
+/// Why a body whose work is `work` ([`work`]) is not rewritten under the
+/// size limit `max`: `None` when it is within [`WORK_LIMIT`] times `max`.
+pub fn over_work_limit(work: u64, max: u64) -> Option<String> {
+    let limit = max.saturating_mul(WORK_LIMIT);
+    (work > limit).then(|| {
+        format!(
+            "rewriting the body would take about {work} bytes of memory, over {WORK_LIMIT} times the size limit of {max} bytes"
+        )
+    })
 }
 
 /// The bytes reserved, the holders by ticket, the next ticket.

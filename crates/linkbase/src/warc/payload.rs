@@ -154,7 +154,9 @@ impl<'a> Payload<'a> {
     /// it is decoded or (stored so) once it is known to be rewritten, is
     /// reserved in the process's budget ([`budget::DECODED`], of `max`),
     /// and then what rewriting it will cost ([`budget::rewrite_cost`]):
-    /// this may wait for other records' conversions to be done.
+    /// this may wait for other records' conversions to be done. A body
+    /// whose rewrite would cost more than [`budget::WORK_LIMIT`] times `max`
+    /// is not rewritten ([`PassedOver::BodyTooLarge`]).
     pub fn of(record: &'a Record, max: u64) -> Result<Payload<'a>, PassedOver> {
         let kind = record.record_type();
         if !matches!(kind.as_str(), "response" | "resource" | "conversion") {
@@ -174,7 +176,7 @@ impl<'a> Payload<'a> {
         if kind != "response" {
             let content_type = block_type.to_string();
             let format = format_of(&content_type, Some(block))?;
-            share.grow_to((block.len() as u64).saturating_add(budget::rewrite_cost(block)));
+            share.grow_to(within_work_limit(block, max)?);
             return Ok(Payload {
                 format,
                 share,
@@ -208,9 +210,7 @@ impl<'a> Payload<'a> {
         };
         // The body (one stored with no coding: its size, now it is
         // rewritten) and what rewriting it will cost (budget.rs).
-        share.grow_to(
-            (response.body.len() as u64).saturating_add(budget::rewrite_cost(&response.body)),
-        );
+        share.grow_to(within_work_limit(&response.body, max)?);
         Ok(Payload {
             body: response.body,
             format,
@@ -306,6 +306,16 @@ pub fn format_of(content_type: &str, body: Option<&[u8]>) -> Result<Format, Pass
 }
 
 /// Why a response the HTTP layer refused is passed over.
+/// What rewriting `body` takes ([`budget::work`]), or why it is not
+/// rewritten: over [`budget::WORK_LIMIT`] times the size limit `max`.
+fn within_work_limit(body: &[u8], max: u64) -> Result<u64, PassedOver> {
+    let work = budget::work(body);
+    match budget::over_work_limit(work, max) {
+        Some(why) => Err(PassedOver::BodyTooLarge(why)),
+        None => Ok(work),
+    }
+}
+
 fn passed_over(refusal: http::Refusal) -> PassedOver {
     match refusal {
         http::Refusal::Bad(why) => PassedOver::BadHttp(why),
