@@ -14,7 +14,10 @@
 #    its binary writes exactly what the plain release binary writes on every
 #    fixture (scripts/compare-outputs.sh, fixtures part). The release binary
 #    is LINKBASE_RELEASE_BIN when given (.ci/run: the one `cargo install`
-#    built in the README step, from a clone of HEAD), else built here.
+#    built in the README step, from a clone of HEAD), else built here; the
+#    PGO binary is LINKBASE_PGO_BIN when given (.ci/run: pgo/build-cli.sh
+#    run in the background from before the offline-browser step, issue 43),
+#    else built here by pgo/build-cli.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,8 +30,14 @@ fi
 echo "== the regression guard: instruction counts against benches/instructions.txt"
 cargo bench --bench instructions
 
-echo "== the binary with profile-guided optimization (pgo/build-cli.sh)"
-pgo=$(pgo/build-cli.sh)
+pgo=${LINKBASE_PGO_BIN:-}
+if [ -z "$pgo" ]; then
+  echo "== the binary with profile-guided optimization (pgo/build-cli.sh)"
+  pgo=$(pgo/build-cli.sh)
+elif [ ! -x "$pgo" ]; then
+  echo "error: LINKBASE_PGO_BIN=$pgo is not an executable file" >&2
+  exit 1
+fi
 release=${LINKBASE_RELEASE_BIN:-}
 if [ -z "$release" ]; then
   cargo build --release --quiet --bin linkbase

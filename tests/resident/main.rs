@@ -8,10 +8,23 @@
 //! two of these tests in one process fail (a test that generates its input
 //! raises the peak the other's baseline is measured against). So each case
 //! runs in a process of its own, this binary run again with
-//! `LINKBASE_RESIDENT_CASE` naming it, one case at a time; the process that
-//! starts them holds nothing (`harness = false`: the cases are
-//! libtest-mimic trials, named by module path). A binary apart from
-//! `tests/integration` for the same reason (docs/development.md, "Tests").
+//! `LINKBASE_RESIDENT_CASE` naming it; the process that starts them holds
+//! nothing (`harness = false`: the cases are libtest-mimic trials, named by
+//! module path). A binary apart from `tests/integration` for the same
+//! reason (docs/development.md, "Tests").
+//!
+//! Two cases run at a time, each in its own process: a case's figures are
+//! the `ru_maxrss` of the children it starts and reaps itself (`wait4`),
+//! which no other process can change, and the cases' peaks (under 100 MB
+//! each) are far from filling the machine's memory. Most of a case's time is
+//! one core's (its input generated in a debug build, the debug binary's
+//! runs), so on 2 cores two at a time take about half the time of one after
+//! the other (issue 43: 3 min 36 s of the README test command's 7 min 12 s
+//! on a quiet machine).
+//! The cases are listed longest first (CPU seconds of each case, its
+//! children included, measured one at a time on 2026-12-07: 118 s, 70 s,
+//! 20 s, 11 s, 8 s, 6 s, 4 s, 4 s, 1 s), so that the two threads end about
+//! together (about 120 s each).
 
 mod feed_memory;
 mod mhtml_memory;
@@ -37,15 +50,15 @@ macro_rules! cases {
 
 fn main() {
     let cases = cases![
-        feed_memory::a_feed_of_escaped_html_content_peaks_within_its_bound,
-        mhtml_memory::an_mhtml_archive_of_one_base64_part_peaks_within_its_bound,
-        offline_hostile_memory::a_hostile_archive_s_problems_and_page_list_are_not_held,
-        offline_memory::an_archive_copy_peaks_near_its_largest_record_not_the_archive,
-        warc_bomb_memory::decompression_bombs_at_j2_are_rewritten_one_at_a_time,
+        warc_records_memory::the_warc_mode_peaks_the_same_at_200000_records_as_at_20000,
         warc_bomb_memory::decoded_bodies_at_j8_are_held_within_the_budget,
+        warc_bomb_memory::decompression_bombs_at_j2_are_rewritten_one_at_a_time,
         warc_bomb_memory::bombs_whose_rewrite_does_not_fit_together_run_one_at_a_time,
         warc_memory::a_warc_peaks_near_its_largest_record_not_its_size,
-        warc_records_memory::the_warc_mode_peaks_the_same_at_200000_records_as_at_20000,
+        offline_hostile_memory::a_hostile_archive_s_problems_and_page_list_are_not_held,
+        offline_memory::an_archive_copy_peaks_near_its_largest_record_not_the_archive,
+        mhtml_memory::an_mhtml_archive_of_one_base64_part_peaks_within_its_bound,
+        feed_memory::a_feed_of_escaped_html_content_peaks_within_its_bound,
     ];
     if let Some(wanted) = std::env::var_os(CASE) {
         let wanted = wanted.to_string_lossy();
@@ -56,9 +69,8 @@ fn main() {
         return;
     }
     let mut args = Arguments::from_args();
-    // One at a time: each child's peak is measured while no other case
-    // competes for the machine's memory.
-    args.test_threads = Some(1);
+    // Two at a time (see above), or as `--test-threads` says.
+    args.test_threads = Some(args.test_threads.unwrap_or(2));
     let binary = std::env::current_exe().expect("this test binary's path");
     let trials = cases
         .iter()
