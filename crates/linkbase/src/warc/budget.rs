@@ -78,7 +78,7 @@ pub fn rewrite_cost(body: &[u8]) -> u64 {
         .map(|run| {
             run.iter()
                 .map(|&b| u8::from(b == b'=' || b == b'('))
-                .fold(0u8, |n, one| n + one) as u64
+                .sum::<u8>() as u64
         })
         .sum();
     (body.len() as u64)
