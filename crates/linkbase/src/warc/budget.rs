@@ -78,7 +78,17 @@ pub const WORK_PER_LINK: u64 = 160;
 /// a link is an attribute value) and each `(` (a CSS `url(`). Text without
 /// them costs its multiple only; a page of dense links counts each of them.
 pub fn rewrite_cost(body: &[u8]) -> u64 {
-    let links = body.iter().filter(|&&b| b == b'=' || b == b'(').count() as u64;
+    // Counted in runs of 255 bytes, each into a byte (a run holds at most
+    // 255): the compiler counts 16 or 32 bytes at a time, where a count of
+    // `usize` took 4 (`perf`: 2% of a real crawl's CPU, gz → gz).
+    let links: u64 = body
+        .chunks(255)
+        .map(|run| {
+            run.iter()
+                .map(|&b| u8::from(b == b'=' || b == b'('))
+                .sum::<u8>() as u64
+        })
+        .sum();
     (body.len() as u64)
         .saturating_mul(WORK_PER_BYTE)
         .saturating_add(links.saturating_mul(WORK_PER_LINK))
@@ -260,6 +270,25 @@ mod tests {
         finished
             .recv_timeout(Duration::from_secs(60))
             .expect("every wait ends (no deadlock)");
+    }
+
+    #[test]
+    fn rewrite_cost_counts_every_equals_sign_and_parenthesis() {
+        // Runs of them longer than the 255-byte runs it counts in, and
+        // others that straddle a run's end.
+        assert_eq!(rewrite_cost(b""), 0);
+        assert_eq!(rewrite_cost(b"abc"), 3 * WORK_PER_BYTE);
+        assert_eq!(rewrite_cost(b"a=(b"), 4 * WORK_PER_BYTE + 2 * WORK_PER_LINK);
+        let dense = "=(".repeat(700);
+        assert_eq!(
+            rewrite_cost(dense.as_bytes()),
+            1400 * WORK_PER_BYTE + 1400 * WORK_PER_LINK
+        );
+        let page = format!("{}<a href=x>url(y)", "x".repeat(250)).repeat(9);
+        assert_eq!(
+            rewrite_cost(page.as_bytes()),
+            page.len() as u64 * WORK_PER_BYTE + 18 * WORK_PER_LINK
+        );
     }
 
     #[test]
