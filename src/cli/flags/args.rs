@@ -308,6 +308,13 @@ pub struct OfflineArgs {
     #[arg(long, value_name = "LAYOUT", default_value = "auto", help_heading = INPUT)]
     pub layout: String,
 
+    /// wget's log of the crawl of SITE (`wget -o LOG`, default verbosity or
+    /// -nv): each page's links are read against the URL it was retrieved
+    /// from (after redirects), and a link to a URL that was redirected
+    /// opens the file saved from it. Without it the file names say the URL.
+    #[arg(long, value_name = "LOG", help_heading = INPUT)]
+    pub wget_log: Option<PathBuf>,
+
     /// Write the copy to folder DIR (every file of SITE, the pages and style
     /// sheets rewritten).
     #[arg(short, long, value_name = "DIR", help_heading = OUTPUT, conflicts_with = "in_place")]
