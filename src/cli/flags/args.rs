@@ -281,8 +281,8 @@ pub struct ExplainArgs {
 #[derive(clap::Args, Debug)]
 #[command(mut_args(worded_for_a_copy))]
 #[command(after_help = "Examples:\n  \
-    wget -r -p -E http://127.0.0.1:8000/\n  \
-    linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ -o copy/\n  \
+    wget -r -p -E -o wget.log http://127.0.0.1:8000/\n  \
+    linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ --wget-log wget.log -o copy/\n  \
     linkbase offline site/ --url-prefix https://example.org/ -i --backup .orig\n  \
     linkbase offline crawl.warc.gz -o copy/          # web archives: .warc[.gz|.zst], .wacz\n  \
     linkbase offline a.wacz b.warc.gz --at 20240101 -o copy/\n\n\

@@ -318,7 +318,7 @@ const LOG_WARNINGS: usize = 10;
 fn read_wget_log(path: &Path) -> Result<(PathBuf, WgetLog), UsageError> {
     let bytes = std::fs::read(path).map_err(|e| {
         UsageError(format!(
-            "--wget-log {}: cannot be read: {}",
+            "--wget-log {}: cannot read: {}",
             path.display(),
             crate::cli::files::io::io_cause(&e)
         ))
