@@ -56,7 +56,7 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Make an offline copy: every link to a file the copy holds becomes a
     /// relative path to it, every other link absolute (docs/offline.md).
-    Offline(OfflineArgs),
+    Offline(Box<OfflineArgs>),
     /// Print a shell completion script.
     Completions {
         /// The shell.

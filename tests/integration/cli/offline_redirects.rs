@@ -310,6 +310,17 @@ fn with_wget_s_log_every_link_of_a_page_saved_from_a_redirect_goes_where_the_bro
         // moved/new.html's 3, blog/index.html's, app/main.html's and
         // r.php@x=2.html's 1 each.
         assert_eq!(local, opened, "{name}");
+        // A run in place over the copy, with the log, changes nothing.
+        let made = files(&out);
+        linkbase()
+            .args(["offline", "--url-prefix", PREFIX, "-q", "-i"])
+            .arg(&out)
+            .arg("--wget-log")
+            .arg(&log)
+            .assert()
+            .success()
+            .stderr("");
+        assert_eq!(files(&out), made, "{name}: a second run changed the copy");
     }
 }
 
@@ -414,6 +425,20 @@ fn a_log_with_lines_that_cannot_be_read_is_warned_of_line_by_line_and_the_rest_i
             "linkbase: error: --wget-log {}: cannot read: No such file or directory\n",
             missing.display()
         ));
+    assert!(!tmp.path().join("never").exists());
+    // An archive records its redirects: the log is refused.
+    let archive = tmp.path().join("crawl.warc");
+    std::fs::write(&archive, b"").unwrap();
+    linkbase()
+        .arg("offline")
+        .arg(&archive)
+        .arg("-o")
+        .arg(tmp.path().join("never"))
+        .arg("--wget-log")
+        .arg(&clean)
+        .assert()
+        .code(2)
+        .stderr("linkbase: error: --wget-log reads the log of a wget mirror folder; a web archive records its redirects itself: drop --wget-log\n");
     assert!(!tmp.path().join("never").exists());
 }
 

@@ -230,10 +230,7 @@ fn absolute(text: &str) -> Option<String> {
 /// let found = files_in_folder(&log, |f| files.contains(&f));
 /// assert_eq!(found, [Some("h/old.html"), None]);
 /// ```
-pub fn files_in_folder<'a>(
-    log: &'a WgetLog,
-    is_file: impl Fn(&str) -> bool,
-) -> Vec<Option<&'a str>> {
+pub fn files_in_folder(log: &WgetLog, is_file: impl Fn(&str) -> bool) -> Vec<Option<&str>> {
     let names: Vec<Option<&str>> = log
         .saved
         .iter()
