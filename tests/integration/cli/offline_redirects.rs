@@ -393,6 +393,22 @@ fn a_log_with_lines_that_cannot_be_read_is_warned_of_line_by_line_and_the_rest_i
         "the lines read are read as in the clean log"
     );
 
+    // Many lines that cannot be read: the first 10 said, then how many more.
+    let many = tmp.path().join("many.log");
+    std::fs::write(&many, "Saving to: 'x'\n".repeat(12)).unwrap();
+    let shown = many.display().to_string();
+    let mut want = String::new();
+    for line in 1..=10 {
+        want.push_str(&format!(
+            "linkbase: {shown}:{line}: warning: \"x\" saved, and no request line before it says from which URL; the line is not read\n"
+        ));
+    }
+    want.push_str(&format!(
+        "linkbase: {shown}: warning: 2 more lines that cannot be read not shown: only the first 10 are\n\
+         linkbase: {shown}: warning: no file saved is named in it (wget's log at default verbosity or -nv, in English, names each): the names alone are read\n"
+    ));
+    run(&many, &tmp.path().join("many")).stderr(want);
+
     // Not a log: said, and the names alone are read.
     let binary = tmp.path().join("binary.log");
     std::fs::write(&binary, b"\x00\x01\xff PNG\n\n").unwrap();

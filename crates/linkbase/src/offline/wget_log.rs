@@ -61,9 +61,14 @@ pub struct WgetLog {
     /// Each file saved, in the order saved (a file saved twice is listed
     /// twice: its content is the last one's).
     pub saved: Vec<Saved>,
-    /// Lines that could not be read.
+    /// Lines that could not be read: the first [`MAX_WARNINGS`].
     pub warnings: Vec<LogWarning>,
+    /// How many more lines could not be read.
+    pub unlisted_warnings: usize,
 }
+
+/// How many lines that cannot be read a [`WgetLog`] lists.
+pub const MAX_WARNINGS: usize = 100;
 
 /// Read a wget log (its bytes: a name that is not UTF-8 is read with
 /// U+FFFD and then names no file). Never fails: what cannot be read is in
@@ -82,80 +87,111 @@ pub struct WgetLog {
 /// assert_eq!(read.saved[0].url(), "http://h/moved/new.html");
 /// ```
 pub fn read_log(log: &[u8]) -> WgetLog {
-    let text = String::from_utf8_lossy(log);
-    let mut read = WgetLog::default();
-    let mut chain: Vec<String> = Vec::new();
-    let mut following = false;
-    let warn = |read: &mut WgetLog, line: usize, message: String| {
-        read.warnings.push(LogWarning { line, message });
-    };
-    for (at, line) in text.lines().enumerate() {
-        let number = at + 1;
+    let mut reader = Reader::default();
+    for (at, line) in log.split(|&b| b == b'\n').enumerate() {
+        reader.line(at + 1, &String::from_utf8_lossy(line));
+    }
+    reader.read
+}
+
+/// [`read_log`] from `input`, one line at a time (memory: one line, and
+/// what is read).
+pub fn read_log_from(mut input: impl std::io::BufRead) -> std::io::Result<WgetLog> {
+    let mut reader = Reader::default();
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(reader.read);
+        }
+        number += 1;
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        reader.line(number, &String::from_utf8_lossy(text));
+    }
+}
+
+/// The log read so far, and the requests since the last file saved.
+#[derive(Default)]
+struct Reader {
+    read: WgetLog,
+    /// The URLs requested since the last file saved (a redirect's chain).
+    chain: Vec<String>,
+    /// The last response was a redirect that wget follows.
+    following: bool,
+}
+
+impl Reader {
+    fn warn(&mut self, line: usize, message: String) {
+        if self.read.warnings.len() < MAX_WARNINGS {
+            self.read.warnings.push(LogWarning { line, message });
+        } else {
+            self.read.unlisted_warnings += 1;
+        }
+    }
+
+    /// Read the line `number`, `line` (without its line break).
+    fn line(&mut self, number: usize, line: &str) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some(rest) = request_line(line) {
             match absolute(rest) {
                 Some(url) => {
-                    if !following {
-                        chain.clear();
+                    if !self.following {
+                        self.chain.clear();
                     }
-                    chain.push(url);
+                    self.chain.push(url);
                 }
                 None => {
-                    warn(
-                        &mut read,
+                    self.warn(
                         number,
                         format!("a request line without an absolute URL ({rest:?})"),
                     );
-                    chain.clear();
+                    self.chain.clear();
                 }
             }
-            following = false;
+            self.following = false;
         } else if let Some(rest) = line.strip_prefix("Location: ") {
-            following = rest.ends_with(" [following]");
+            self.following = rest.ends_with(" [following]");
         } else if let Some(rest) = line.strip_prefix("Saving to: ") {
-            following = false;
+            self.following = false;
             let Some(file) = quoted(rest) else {
-                warn(
-                    &mut read,
+                self.warn(
                     number,
                     "a `Saving to:` line without a quoted file name".into(),
                 );
-                continue;
+                return;
             };
-            if chain.is_empty() {
-                warn(
-                    &mut read,
+            if self.chain.is_empty() {
+                self.warn(
                     number,
                     format!("{file:?} saved, and no request line before it says from which URL"),
                 );
-                continue;
+                return;
             }
-            read.saved.push(Saved {
+            let chain = std::mem::take(&mut self.chain);
+            self.read.saved.push(Saved {
                 file: file.to_string(),
-                chain: std::mem::take(&mut chain),
+                chain,
                 line: number,
             });
         } else if let Some((url, file)) = quiet_line(line) {
             match (absolute(url), file) {
-                (Some(url), Some(file)) => read.saved.push(Saved {
+                (Some(url), Some(file)) => self.read.saved.push(Saved {
                     file: file.to_string(),
                     chain: vec![url],
                     line: number,
                 }),
-                (None, _) => warn(
-                    &mut read,
+                (None, _) => self.warn(
                     number,
                     format!("a `URL:` line without an absolute URL ({url:?})"),
                 ),
-                (_, None) => warn(
-                    &mut read,
+                (_, None) => self.warn(
                     number,
                     "a `URL:` line without a quoted file name after `->`".into(),
                 ),
             }
         }
     }
-    read
 }
 
 /// The URL of a request line `--YYYY-MM-DD HH:MM:SS--  URL`.
@@ -356,6 +392,14 @@ Saving to: 'trust/127.0.0.1+8931/x.html'
         let lines: Vec<usize> = read.warnings.iter().map(|w| w.line).collect();
         assert_eq!(lines, [1, 2, 3, 5, 6, 7]);
         assert!(read.warnings.iter().all(|w| !w.message.contains('\n')));
+        // The same, read line by line.
+        let from = read_log_from(std::io::Cursor::new(log.as_bytes())).unwrap();
+        assert_eq!(from, read);
+        // Only the first MAX_WARNINGS are listed; the others counted.
+        let many = "Saving to: 'x'\n".repeat(MAX_WARNINGS + 3);
+        let read = read_log(many.as_bytes());
+        assert_eq!(read.warnings.len(), MAX_WARNINGS);
+        assert_eq!(read.unlisted_warnings, 3);
         // Bytes that are not UTF-8 are read, not refused.
         let read = read_log(b"--2026-12-07 22:59:50--  http://h/\nSaving to: '\xff.html'\n");
         assert_eq!(read.saved[0].file, "\u{fffd}.html");
@@ -383,6 +427,7 @@ Saving to: 'trust/127.0.0.1+8931/x.html'
             .map(saved)
             .to_vec(),
             warnings: Vec::new(),
+            unlisted_warnings: 0,
         };
         let files = ["h/a.html", "h/b.html", "a.html"];
         let found = files_in_folder(&log, |f| files.contains(&f));

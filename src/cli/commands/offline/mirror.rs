@@ -13,7 +13,7 @@ use crate::cli::flags::args::{OfflineArgs, RewriteArgs, UsageError};
 use crate::cli::flags::settings::{Destination, OfflineSite, Settings};
 use crate::cli::EXIT_PARTIAL;
 use linkbase::offline::wget::{document_format, has_host_folders, mirror_logged, Layout};
-use linkbase::offline::wget_log::{files_in_folder, read_log, WgetLog};
+use linkbase::offline::wget_log::{files_in_folder, read_log_from, WgetLog};
 use linkbase::offline::CopyMap;
 use linkbase::Format;
 use std::collections::HashMap;
@@ -316,14 +316,15 @@ const LOG_WARNINGS: usize = 10;
 /// Read wget's log at `path` (`--wget-log`), saying each line that cannot
 /// be read (the first [`LOG_WARNINGS`], then how many more), one line each.
 fn read_wget_log(path: &Path) -> Result<(PathBuf, WgetLog), UsageError> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let cannot = |e: std::io::Error| {
         UsageError(format!(
             "--wget-log {}: cannot read: {}",
             path.display(),
             crate::cli::files::io::io_cause(&e)
         ))
-    })?;
-    let log = read_log(&bytes);
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let log = read_log_from(std::io::BufReader::new(file)).map_err(cannot)?;
     for warning in log.warnings.iter().take(LOG_WARNINGS) {
         eprintln!(
             "linkbase: {}:{}: warning: {}; the line is not read",
@@ -332,11 +333,11 @@ fn read_wget_log(path: &Path) -> Result<(PathBuf, WgetLog), UsageError> {
             warning.message
         );
     }
-    if log.warnings.len() > LOG_WARNINGS {
+    let more = log.warnings.len().saturating_sub(LOG_WARNINGS) + log.unlisted_warnings;
+    if more > 0 {
         eprintln!(
-            "linkbase: {}: warning: {} more lines that cannot be read not shown: only the first {LOG_WARNINGS} are",
+            "linkbase: {}: warning: {more} more lines that cannot be read not shown: only the first {LOG_WARNINGS} are",
             path.display(),
-            log.warnings.len() - LOG_WARNINGS
         );
     }
     if log.saved.is_empty() {
