@@ -70,7 +70,7 @@ pub fn run() -> i32 {
     match cli.command {
         Some(Command::Resolve(args)) => resolve::run(args),
         Some(Command::Explain(args)) => explain::run(args),
-        Some(Command::Offline(args)) => offline::run(args),
+        Some(Command::Offline(args)) => offline::run(*args),
         Some(Command::Completions { shell }) => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "linkbase", &mut std::io::stdout());

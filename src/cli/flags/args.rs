@@ -56,7 +56,7 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Make an offline copy: every link to a file the copy holds becomes a
     /// relative path to it, every other link absolute (docs/offline.md).
-    Offline(OfflineArgs),
+    Offline(Box<OfflineArgs>),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -281,8 +281,8 @@ pub struct ExplainArgs {
 #[derive(clap::Args, Debug)]
 #[command(mut_args(worded_for_a_copy))]
 #[command(after_help = "Examples:\n  \
-    wget -r -p -E http://127.0.0.1:8000/\n  \
-    linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ -o copy/\n  \
+    wget -r -p -E -o wget.log http://127.0.0.1:8000/\n  \
+    linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ --wget-log wget.log -o copy/\n  \
     linkbase offline site/ --url-prefix https://example.org/ -i --backup .orig\n  \
     linkbase offline crawl.warc.gz -o copy/          # web archives: .warc[.gz|.zst], .wacz\n  \
     linkbase offline a.wacz b.warc.gz --at 20240101 -o copy/\n\n\
@@ -307,6 +307,13 @@ pub struct OfflineArgs {
     /// host folder; both name readings).
     #[arg(long, value_name = "LAYOUT", default_value = "auto", help_heading = INPUT)]
     pub layout: String,
+
+    /// wget's log of the crawl of SITE (`wget -o LOG`, default verbosity or
+    /// -nv): each page's links are read against the URL it was retrieved
+    /// from (after redirects), and a link to a URL that was redirected
+    /// opens the file saved from it. Without it the file names say the URL.
+    #[arg(long, value_name = "LOG", help_heading = INPUT)]
+    pub wget_log: Option<PathBuf>,
 
     /// Write the copy to folder DIR (every file of SITE, the pages and style
     /// sheets rewritten).

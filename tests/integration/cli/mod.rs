@@ -4,7 +4,8 @@
 //! filters).
 //!
 //! - `rewrite`: the main command (inputs, outputs, reports, statuses).
-//! - `explain`, `filter`, `offline`, `resolve`: the subcommands and modes.
+//! - `explain`, `filter`, `offline`, `resolve`: the subcommands and modes;
+//!   `offline_redirects`: a mirror's pages saved from redirects (`--wget-log`).
 //! - `ux`: what a person at a terminal sees (help, messages, progress).
 //! - `messages`: the messages changed by the review of every message.
 //! - `data_safety`: nothing lost on disk (backups, concurrent runs,
@@ -17,6 +18,7 @@ mod explain;
 mod filter;
 mod messages;
 mod offline;
+mod offline_redirects;
 mod resolve;
 mod rewrite;
 mod ux;

@@ -8,7 +8,9 @@
 //!   `wget -E`), every URL held to exactly one file.
 //! - Files named by someone else (a mirror's): [`CopyMapBuilder::add_file`],
 //!   and the URLs a file of a `wget -r` mirror was fetched from:
-//!   [`wget::urls_of`].
+//!   [`wget::urls_of`]; with wget's log, the URL each file was really
+//!   retrieved from and the URLs redirected to it ([`wget_log`],
+//!   [`wget::mirror_logged`]).
 //! - The **link rule**: with [`crate::Source::offline`] set to the
 //!   [`Document`] being rewritten, each URL-bearing value whose absolute URL
 //!   the copy holds becomes the relative path to its file
@@ -23,6 +25,7 @@ mod key;
 mod link;
 mod naming;
 pub mod wget;
+pub mod wget_log;
 
 pub use copy::{CopyMap, CopyMapBuilder, Document};
 pub use key::key;

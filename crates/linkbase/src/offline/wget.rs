@@ -12,8 +12,10 @@
 //! not end so. A name can therefore have come from several URLs; each is
 //! listed, the likeliest first.
 
+use super::wget_log::{files_in_folder, WgetLog};
 use super::{naming, CopyMap, CopyMapBuilder, Kind};
 use crate::format::Format;
+use std::collections::HashMap;
 use url::Url;
 
 /// How a mirror folder is laid out.
@@ -259,6 +261,30 @@ pub fn mirror_beside(
     extensions: bool,
     others: &[&str],
 ) -> Mirror {
+    mirror_logged(prefix, files, layout, extensions, others, None)
+}
+
+/// [`mirror_beside`] with what wget's log tells (`log`, [`read_log`]) of
+/// the files it names that are files given ([`files_in_folder`]): a file
+/// saved from a redirect (or from any URL) has the URL its content came
+/// from as its URL ([`Mirror::urls`]: the one its links are read
+/// against), and every URL of its log's chain (the URL requested, each
+/// redirect's target) leads to it. The URLs its name reads as come first
+/// (a file named as a URL is that URL's), then the URL the log says was
+/// requested, then the name's other readings, then the other URLs of the
+/// chain (a shorter chain's first). A file saved twice has its last
+/// saving's URL; the URLs of both lead to it.
+///
+/// [`read_log`]: super::wget_log::read_log
+/// [`files_in_folder`]: super::wget_log::files_in_folder
+pub fn mirror_logged(
+    prefix: &str,
+    files: &[(&str, Option<Format>)],
+    layout: Layout,
+    extensions: bool,
+    others: &[&str],
+    log: Option<&WgetLog>,
+) -> Mirror {
     let kinds: Vec<Kind> = files.iter().map(|&(_, format)| kind_of(format)).collect();
     let (names, wanted) = if extensions {
         with_extensions(files, &kinds, others)
@@ -284,26 +310,55 @@ pub fn mirror_beside(
             urls
         })
         .collect();
-    let mut builder = CopyMapBuilder::new();
-    for (name, urls) in names.iter().zip(&readings) {
-        builder.hold_file(name);
-        if let Some(url) = urls.first() {
-            builder.add_file(url, name);
+    // What the log says of each file: the chains of its savings.
+    let mut chains: Vec<Vec<&[String]>> = vec![Vec::new(); files.len()];
+    if let Some(log) = log {
+        let index: HashMap<&str, usize> = files
+            .iter()
+            .enumerate()
+            .map(|(i, &(file, _))| (file, i))
+            .collect();
+        let found = files_in_folder(log, |f| index.contains_key(f));
+        for (saved, file) in log.saved.iter().zip(found) {
+            if let Some(&i) = file.and_then(|f| index.get(f)) {
+                chains[i].push(&saved.chain);
+            }
         }
     }
-    for (name, urls) in names.iter().zip(&readings) {
-        for url in urls.iter().skip(1) {
-            builder.add_file(url, name);
+    // Every (rank, file, URL) registration, the first of a URL winning.
+    let mut ranked: Vec<(usize, usize, &str)> = Vec::new();
+    for (i, urls) in readings.iter().enumerate() {
+        for (at, url) in urls.iter().enumerate() {
+            ranked.push((if at == 0 { 0 } else { 2 }, i, url));
         }
+        for chain in &chains[i] {
+            for (at, url) in chain.iter().enumerate() {
+                let rank = if at == 0 { 1 } else { 3 + chain.len() };
+                ranked.push((rank, i, url));
+            }
+        }
+    }
+    ranked.sort_by_key(|&(rank, i, _)| (rank, i));
+    let mut builder = CopyMapBuilder::new();
+    for name in &names {
+        builder.hold_file(name);
+    }
+    for &(_, i, url) in &ranked {
+        builder.add_file(url, &names[i]);
     }
     let copy = builder.build();
-    // A file's URL is the likeliest of those the copy holds it under (the
-    // likeliest of all may be another file's): the URL its links are read
-    // against, and the one a run over the copy finds for it again.
+    // A file's URL is the one its content came from, when the log says;
+    // else the likeliest of those the copy holds it under (the likeliest
+    // of all may be another file's): the URL its links are read against,
+    // and the one a run over the copy finds for it again.
     let urls = names
         .iter()
         .zip(readings)
-        .map(|(name, urls)| {
+        .zip(&chains)
+        .map(|((name, urls), chains)| {
+            if let Some(chain) = chains.last() {
+                return chain.last().cloned();
+            }
             let held = urls
                 .iter()
                 .position(|url| copy.file(url) == Some(name.as_str()));

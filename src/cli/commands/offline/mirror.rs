@@ -12,7 +12,8 @@ use crate::cli::files::paths::{resolved, slashed};
 use crate::cli::flags::args::{OfflineArgs, RewriteArgs, UsageError};
 use crate::cli::flags::settings::{Destination, OfflineSite, Settings};
 use crate::cli::EXIT_PARTIAL;
-use linkbase::offline::wget::{document_format, has_host_folders, mirror, mirror_beside, Layout};
+use linkbase::offline::wget::{document_format, has_host_folders, mirror_logged, Layout};
+use linkbase::offline::wget_log::{files_in_folder, read_log_from, WgetLog};
 use linkbase::offline::CopyMap;
 use linkbase::Format;
 use std::collections::HashMap;
@@ -25,8 +26,13 @@ const MAP_HEADER: &[u8] = b"#url\tfile\n";
 
 /// Run the mirror mode; returns the exit status.
 pub fn run(args: OfflineArgs) -> i32 {
+    let wget_log = args.wget_log.clone();
     let (settings, layout, site) = match settings(args) {
         Ok(s) => s,
+        Err(e) => return usage_error(&e),
+    };
+    let log = match wget_log.as_deref().map(read_wget_log).transpose() {
+        Ok(log) => log,
         Err(e) => return usage_error(&e),
     };
     let map_at = match &settings.destination {
@@ -56,7 +62,8 @@ pub fn run(args: OfflineArgs) -> i32 {
     let mut made: Option<Arc<CopyMap>> = None;
     let mut unopened = 0;
     let status = run_settings(settings, false, |settings, entries| {
-        let (copy, files) = prepare(settings, entries, layout, &map_at)?;
+        let log = log.as_ref().map(|(path, log)| (path.as_path(), log));
+        let (copy, files) = prepare(settings, entries, layout, &map_at, log)?;
         made = Some(copy);
         unopened = files;
         Ok(())
@@ -165,6 +172,7 @@ fn prepare(
     entries: &mut [Entry],
     asked: LayoutAsked,
     map_at: &Path,
+    log: Option<(&Path, &WgetLog)>,
 ) -> Result<(Arc<CopyMap>, usize), UsageError> {
     let prefix = match &settings.url {
         crate::cli::flags::settings::UrlSource::Prefix(prefix) => prefix.clone(),
@@ -229,7 +237,20 @@ fn prepare(
     // (an `.html` added, as `wget -E`): in a copy (`-o`) as in place (`-i`).
     // A new name that something of SITE other than its files has (a link,
     // a device, a backup) is not taken.
-    let mut held = mirror(&prefix, &listed, layout, true);
+    if let Some((path, log)) = log {
+        let names: std::collections::HashSet<&str> = listed.iter().map(|&(f, _)| f).collect();
+        let found = files_in_folder(log, |f| names.contains(f));
+        if !log.saved.is_empty() && found.iter().all(Option::is_none) {
+            eprintln!(
+                "linkbase: {}: warning: it names {} saved files and none of them is a file of {}: not a log of this folder's crawl; the names alone are read",
+                path.display(),
+                log.saved.len(),
+                site_root.display()
+            );
+        }
+    }
+    let log = log.map(|(_, log)| log);
+    let mut held = mirror_logged(&prefix, &listed, layout, true, &[], log);
     let others: Vec<String> = held
         .files
         .iter()
@@ -240,7 +261,7 @@ fn prepare(
         .collect();
     if !others.is_empty() {
         let others: Vec<&str> = others.iter().map(String::as_str).collect();
-        held = mirror_beside(&prefix, &listed, layout, true, &others);
+        held = mirror_logged(&prefix, &listed, layout, true, &others, log);
     }
     // A file that keeps a name it will not open under is said, one line
     // each, before anything is written (exit status 1): in place as in a
@@ -287,6 +308,45 @@ fn prepare(
         documents,
     });
     Ok((copy, unopened))
+}
+
+/// How many of a log's lines that cannot be read are said, one line each.
+const LOG_WARNINGS: usize = 10;
+
+/// Read wget's log at `path` (`--wget-log`), saying each line that cannot
+/// be read (the first [`LOG_WARNINGS`], then how many more), one line each.
+fn read_wget_log(path: &Path) -> Result<(PathBuf, WgetLog), UsageError> {
+    let cannot = |e: std::io::Error| {
+        UsageError(format!(
+            "--wget-log {}: cannot read: {}",
+            path.display(),
+            crate::cli::files::io::io_cause(&e)
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let log = read_log_from(std::io::BufReader::new(file)).map_err(cannot)?;
+    for warning in log.warnings.iter().take(LOG_WARNINGS) {
+        eprintln!(
+            "linkbase: {}:{}: warning: {}; the line is not read",
+            path.display(),
+            warning.line,
+            warning.message
+        );
+    }
+    let more = log.warnings.len().saturating_sub(LOG_WARNINGS) + log.unlisted_warnings;
+    if more > 0 {
+        eprintln!(
+            "linkbase: {}: warning: {more} more lines that cannot be read not shown: only the first {LOG_WARNINGS} are",
+            path.display(),
+        );
+    }
+    if log.saved.is_empty() {
+        eprintln!(
+            "linkbase: {}: warning: no file saved is named in it (wget's log at default verbosity or -nv, in English, names each): the names alone are read",
+            path.display()
+        );
+    }
+    Ok((path.to_path_buf(), log))
 }
 
 /// Why the file `file` of SITE (at `site`), rewritten in place

@@ -19,6 +19,11 @@ pub fn run(args: OfflineArgs) -> i32 {
         return mirror::run(args);
     }
     if args.paths.iter().all(|p| !p.is_dir()) {
+        if args.wget_log.is_some() {
+            return usage_error(&UsageError::new(
+                "--wget-log reads the log of a wget mirror folder; a web archive records its redirects itself: drop --wget-log",
+            ));
+        }
         return archive::run(args);
     }
     usage_error(&UsageError::new(
