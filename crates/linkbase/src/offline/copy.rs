@@ -313,10 +313,22 @@ impl CopyMap {
     /// (the file a link to it opens, relative to the copy's folder, as it
     /// is named on disk), sorted by URL, after a header line
     /// `#url<TAB>file`. `urls.tsv` beside the copy.
-    pub fn write_map(&self, mut out: impl std::io::Write) -> std::io::Result<()> {
+    pub fn write_map(&self, out: impl std::io::Write) -> std::io::Result<()> {
+        self.write_map_but(out, |_| false)
+    }
+
+    /// [`write_map`](Self::write_map), but the URLs whose file `left_out`
+    /// says is not in the copy (it could not be written).
+    pub(crate) fn write_map_but(
+        &self,
+        mut out: impl std::io::Write,
+        left_out: impl Fn(&str) -> bool,
+    ) -> std::io::Result<()> {
         out.write_all(b"#url\tfile\n")?;
         for (url, file) in self.entries() {
-            writeln!(out, "{url}\t{file}")?;
+            if !left_out(file) {
+                writeln!(out, "{url}\t{file}")?;
+            }
         }
         Ok(())
     }
