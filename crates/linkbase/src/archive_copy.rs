@@ -264,7 +264,8 @@ pub fn write_copy_reporting(
     let copy = Arc::new(copy);
 
     // Each payload once, for every URL that takes it (a revisit's own URL too).
-    let mut takers: BTreeMap<Place, Vec<(&str, &str)>> = BTreeMap::new();
+    // Sorted by payload (a stable sort: each payload's URLs in their order).
+    let mut takers: Vec<(Place, &str, &str)> = Vec::new();
     for (url, what) in &chosen {
         if let Chosen::File {
             payload,
@@ -273,14 +274,16 @@ pub fn write_copy_reporting(
         } = what
         {
             if copy.file(url).is_some() {
-                takers
-                    .entry(*payload)
-                    .or_default()
-                    .push((url.as_str(), content_type.as_str()));
+                takers.push((*payload, url.as_str(), content_type.as_str()));
             }
         }
     }
-    let wanted: BTreeSet<Place> = takers.keys().copied().collect();
+    takers.sort_by_key(|t| t.0);
+    let takers_of = |place: Place| {
+        let first = takers.partition_point(|t| t.0 < place);
+        takers[first..].iter().take_while(move |t| t.0 == place)
+    };
+    let wanted: BTreeSet<Place> = takers.iter().map(|t| t.0).collect();
     std::fs::create_dir_all(out).map_err(|e| named(out, e))?;
     // The files that could not be written: left out of the map.
     let mut lost: BTreeSet<String> = BTreeSet::new();
@@ -298,7 +301,7 @@ pub fn write_copy_reporting(
             &wanted,
             how.max_record,
             &mut |payload| {
-                for &(url, content_type) in &takers[&payload.place] {
+                for &(_, url, content_type) in takers_of(payload.place) {
                     let file = copy.file(url).expect("checked above");
                     let done = rewritten(
                         &copy,
@@ -862,4 +865,5 @@ fn nav(piece: usize, pieces: usize, total: usize) -> String {
     html.push_str("</p></nav>\n");
     html
 }
+
 
