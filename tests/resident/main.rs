@@ -17,6 +17,7 @@ mod feed_memory;
 mod mhtml_memory;
 mod offline_hostile_memory;
 mod offline_memory;
+mod offline_records_memory;
 mod warc_bomb_memory;
 mod warc_memory;
 mod warc_records_memory;
@@ -41,6 +42,7 @@ fn main() {
         mhtml_memory::an_mhtml_archive_of_one_base64_part_peaks_within_its_bound,
         offline_hostile_memory::a_hostile_archive_s_problems_and_page_list_are_not_held,
         offline_memory::an_archive_copy_peaks_near_its_largest_record_not_the_archive,
+        offline_records_memory::an_offline_copy_holds_at_most_800_bytes_a_capture,
         warc_bomb_memory::decompression_bombs_at_j2_are_rewritten_one_at_a_time,
         warc_bomb_memory::decoded_bodies_at_j8_are_held_within_the_budget,
         warc_bomb_memory::bombs_whose_rewrite_does_not_fit_together_run_one_at_a_time,
