@@ -167,7 +167,12 @@ fn main() {
         if row.args[0] == "offline" {
             let map = Path::new(&row.args[4]).join("urls.tsv");
             let map = std::fs::read_to_string(&map).expect("the copy's map");
-            assert_eq!(map.lines().count(), row.count + 1, "{}: the map", row.args[4]);
+            assert_eq!(
+                map.lines().count(),
+                row.count + 1,
+                "{}: the map",
+                row.args[4]
+            );
             let _ = std::fs::remove_dir_all(&row.args[4]);
             continue;
         }

@@ -118,7 +118,9 @@ pub fn an_offline_copy_holds_at_most_800_bytes_a_capture() {
     let pieces = (many / PAGE_EVERY).div_ceil(1000);
     assert!(dir.join(format!("many/index-{pieces}.html")).is_file());
     // The bytes of a URL and of its file's name, on average.
-    let text: usize = (few..many).map(|n| 2 * uri(n).len() - "https://".len()).sum();
+    let text: usize = (few..many)
+        .map(|n| 2 * uri(n).len() - "https://".len())
+        .sum();
     let added = (many - few) as f64;
     let per_capture = (large_peak as f64 - small_peak as f64) / added;
     let beyond = per_capture - text as f64 / added;

@@ -865,5 +865,3 @@ fn nav(piece: usize, pieces: usize, total: usize) -> String {
     html.push_str("</p></nav>\n");
     html
 }
-
-

@@ -203,7 +203,10 @@ impl Capture {
 
     /// A revisit's `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`.
     pub fn refers_to_uri_date(&self) -> Option<(&str, &str)> {
-        Some((self.get(Field::RefersToUri)?, self.get(Field::RefersToDate)?))
+        Some((
+            self.get(Field::RefersToUri)?,
+            self.get(Field::RefersToDate)?,
+        ))
     }
 
     /// Does this record hold a payload that can be written (a 2xx but
@@ -408,7 +411,8 @@ impl Index {
         candidates.sort_by(|a, b| self.captures[a.0].url().cmp(self.captures[b.0].url()));
         let mut chosen: BTreeMap<String, Chosen> = BTreeMap::new();
         let mut redirects: BTreeMap<String, (String, u16)> = BTreeMap::new();
-        for list in candidates.chunk_by(|a, b| self.captures[a.0].url() == self.captures[b.0].url()) {
+        for list in candidates.chunk_by(|a, b| self.captures[a.0].url() == self.captures[b.0].url())
+        {
             let url = self.captures[list[0].0].url();
             let captures = &self.captures;
             let key = |&(i, _): &(usize, Option<usize>)| {
