@@ -2,7 +2,9 @@
 //! `linkbase crawl.warc.gz -o out.warc.gz -j N` on generated crawls of
 //! tiny pages (each links two others, a style sheet and an image: one
 //! conversion record each), at several numbers of records, against `zcat`
-//! of the same file in the same run.
+//! of the same file in the same run; and the offline copy of the same
+//! crawl (`linkbase offline crawl.warc.gz -o DIR`, one file per page, the
+//! start page and the map `urls.tsv`), its folder removed before each run.
 //!
 //! Each crawl is written twice: one gzip member per record (as crawlers
 //! write them) and the whole file as one member (`gzip crawl.warc`). The
@@ -103,6 +105,24 @@ fn main() {
                 cpu: Vec::new(),
                 peak: Vec::new(),
             });
+            if !one_member {
+                let copy = dir
+                    .join(format!("copy-{count}"))
+                    .to_string_lossy()
+                    .into_owned();
+                rows.push(Row {
+                    count,
+                    packing,
+                    command: "linkbase offline -o DIR".into(),
+                    program: linkbase.into(),
+                    args: ["offline", "-q", &path, "-o", &copy]
+                        .map(String::from)
+                        .into(),
+                    wall: Vec::new(),
+                    cpu: Vec::new(),
+                    peak: Vec::new(),
+                });
+            }
         }
     }
     for round in 0..rounds {
@@ -128,6 +148,10 @@ fn main() {
                 row.peak.push(0);
                 continue;
             }
+            if row.args[0] == "offline" {
+                // A fresh folder each run (not timed).
+                let _ = std::fs::remove_dir_all(&row.args[4]);
+            }
             let run = rss::run(&mut command).unwrap_or_else(|e| panic!("{}: {e}", row.command));
             let wall = start.elapsed().as_secs_f64();
             assert_eq!(run.exit_code, Some(0), "{}: {}", row.command, run.stderr);
@@ -137,8 +161,21 @@ fn main() {
         }
         eprintln!("round {}/{rounds} done", round + 1);
     }
-    // Every page was converted (checked once, after the runs).
+    // Every page was converted, or copied and mapped (checked once, after
+    // the runs).
     for row in rows.iter().filter(|r| r.program == linkbase) {
+        if row.args[0] == "offline" {
+            let map = Path::new(&row.args[4]).join("urls.tsv");
+            let map = std::fs::read_to_string(&map).expect("the copy's map");
+            assert_eq!(
+                map.lines().count(),
+                row.count + 1,
+                "{}: the map",
+                row.args[4]
+            );
+            let _ = std::fs::remove_dir_all(&row.args[4]);
+            continue;
+        }
         let out = Path::new(&row.args[5]);
         let conversions = conversions(out);
         assert_eq!(

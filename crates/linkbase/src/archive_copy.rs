@@ -207,13 +207,16 @@ pub fn write_copy_reporting(
     chosen.retain(|url, _| is_web(url));
     let mut summary = CopySummary {
         not_web: (before - chosen.len()) as u64,
-        records: index.records.clone(),
+        records: std::mem::take(&mut index.records),
         problems: std::mem::take(&mut index.problems),
         unlisted_problems: index.unlisted_problems,
         notes: std::mem::take(&mut index.notes),
         unlisted_notes: index.unlisted_notes,
         ..CopySummary::default()
     };
+    // Every capture is in `chosen` now: the index (every record's fields)
+    // is not held while the copy is named and written.
+    drop(index);
 
     // The archives' page lists (a WACZ's `pages.jsonl`), read before the
     // names are fixed: the start page's pieces are the copy's own names.
@@ -261,7 +264,8 @@ pub fn write_copy_reporting(
     let copy = Arc::new(copy);
 
     // Each payload once, for every URL that takes it (a revisit's own URL too).
-    let mut takers: BTreeMap<Place, Vec<(&str, &str)>> = BTreeMap::new();
+    // Sorted by payload (a stable sort: each payload's URLs in their order).
+    let mut takers: Vec<(Place, &str, &str)> = Vec::new();
     for (url, what) in &chosen {
         if let Chosen::File {
             payload,
@@ -270,14 +274,16 @@ pub fn write_copy_reporting(
         } = what
         {
             if copy.file(url).is_some() {
-                takers
-                    .entry(*payload)
-                    .or_default()
-                    .push((url.as_str(), content_type.as_str()));
+                takers.push((*payload, url.as_str(), content_type.as_str()));
             }
         }
     }
-    let wanted: BTreeSet<Place> = takers.keys().copied().collect();
+    takers.sort_by_key(|t| t.0);
+    let takers_of = |place: Place| {
+        let first = takers.partition_point(|t| t.0 < place);
+        takers[first..].iter().take_while(move |t| t.0 == place)
+    };
+    let wanted: BTreeSet<Place> = takers.iter().map(|t| t.0).collect();
     std::fs::create_dir_all(out).map_err(|e| named(out, e))?;
     // The files that could not be written: left out of the map.
     let mut lost: BTreeSet<String> = BTreeSet::new();
@@ -295,7 +301,7 @@ pub fn write_copy_reporting(
             &wanted,
             how.max_record,
             &mut |payload| {
-                for &(url, content_type) in &takers[&payload.place] {
+                for &(_, url, content_type) in takers_of(payload.place) {
                     let file = copy.file(url).expect("checked above");
                     let done = rewritten(
                         &copy,
@@ -375,9 +381,7 @@ pub fn write_copy_reporting(
         written_pages,
         &mut summary,
     );
-    let mut map = Vec::new();
-    write_map(&copy, &lost, &mut map)?;
-    if let Err(e) = write_file(out, URL_MAP, &map) {
+    if let Err(e) = write_map_file(out, &copy, &lost) {
         summary.problem(|| format!("{e} (the map)"));
     }
     Ok(summary)
@@ -430,19 +434,22 @@ fn path_too_long(out: &Path, file: &str) -> bool {
     out.join(file).as_os_str().len() >= PATH_MAX
 }
 
-/// The map of `copy` ([`CopyMap::write_map`]'s lines), but the URLs whose
-/// file is one of `lost` (not written).
-fn write_map(copy: &CopyMap, lost: &BTreeSet<String>, out: &mut Vec<u8>) -> io::Result<()> {
-    if lost.is_empty() {
-        return copy.write_map(out);
-    }
-    out.extend_from_slice(b"#url\tfile\n");
-    for (url, file) in copy.entries() {
-        if !lost.contains(file) {
-            writeln!(out, "{url}\t{file}")?;
-        }
-    }
-    Ok(())
+/// Write the map of `copy` ([`CopyMap::write_map`]'s lines), but the URLs
+/// whose file is one of `lost` (not written), to `out/urls.tsv` as its
+/// lines are made (not held: one line per URL). No part of it is left when
+/// writing it fails.
+fn write_map_file(out: &Path, copy: &CopyMap, lost: &BTreeSet<String>) -> io::Result<()> {
+    let path = out.join(URL_MAP);
+    let file = std::fs::File::create(&path).map_err(|e| named(&path, e))?;
+    let mut map = io::BufWriter::with_capacity(1 << 16, file);
+    let written = copy
+        .write_map_but(&mut map, |file| lost.contains(file))
+        .and_then(|()| map.flush());
+    written.map_err(|e| {
+        drop(map);
+        let _ = std::fs::remove_file(&path);
+        named(&path, e)
+    })
 }
 
 /// The error `e` reading the archive at `path`, naming it (once).

@@ -36,8 +36,8 @@ pub struct CopyMapBuilder {
     named: BTreeMap<String, Kind>,
     /// URLs (keys) whose file is given, in the order given.
     given: Vec<(String, String)>,
-    /// Every key held so far (the first registration of a key wins).
-    held: HashSet<String>,
+    /// The keys of `given`.
+    given_keys: HashSet<String>,
     /// Redirects: a key to the key of its target.
     redirects: HashMap<String, String>,
     /// Names at the copy's root that the copy writes itself ([`reserve`](Self::reserve)).
@@ -52,6 +52,11 @@ impl CopyMapBuilder {
         Self::default()
     }
 
+    /// Is the key `key` held already?
+    fn holds(&self, key: &str) -> bool {
+        self.named.contains_key(key) || self.given_keys.contains(key)
+    }
+
     /// Hold `url`, its content of `kind`, in a file named by the naming rule
     /// (docs/offline.md). False (and nothing held) when `url` is not an
     /// absolute URL or is held already (the first registration wins).
@@ -59,7 +64,7 @@ impl CopyMapBuilder {
         let Some(key) = key(url) else {
             return false;
         };
-        if !self.held.insert(key.clone()) {
+        if self.holds(&key) {
             return false;
         }
         self.named.insert(key, kind);
@@ -78,9 +83,10 @@ impl CopyMapBuilder {
         let Some(key) = key(url).filter(|_| plain) else {
             return false;
         };
-        if !self.held.insert(key.clone()) {
+        if self.holds(&key) {
             return false;
         }
+        self.given_keys.insert(key.clone());
         self.given.push((key, file.to_string()));
         true
     }
@@ -125,84 +131,203 @@ impl CopyMapBuilder {
     /// `NAME~2.EXT`, `NAME~3.EXT`… not wanted by another. Earlier: a URL
     /// whose name is its own (no extension added) before one whose name got
     /// `.html`, then in the order of their keys.
+    ///
+    /// The copy is compact: each key and each name once, in one buffer
+    /// each, found by binary search (about 24 bytes a URL beside them).
     pub fn build(self) -> CopyMap {
-        let mut files: Vec<String> = Vec::new();
-        let mut by_file: HashMap<String, usize> = HashMap::new();
-        let mut by_key: HashMap<String, usize> = HashMap::new();
-        for (key, file) in self.given {
-            let at = *by_file.entry(file.clone()).or_insert_with(|| {
+        let CopyMapBuilder {
+            named,
+            given,
+            given_keys,
+            redirects,
+            reserved,
+            files: held,
+        } = self;
+        drop(given_keys);
+        // The given files (a mirror's), each once, then the files held.
+        let mut files = Texts::default();
+        let mut by_given: HashMap<String, u32> = HashMap::new();
+        let mut given_keys: Vec<(String, u32)> = Vec::with_capacity(given.len());
+        for (key, file) in given {
+            let at = *by_given.entry(file).or_insert_with_key(|file| {
                 files.push(file);
-                files.len() - 1
+                files.last()
             });
-            by_key.insert(key, at);
+            given_keys.push((key, at));
         }
-        for file in self.files {
-            by_file.entry(file.clone()).or_insert_with(|| {
+        for file in held {
+            by_given.entry(file).or_insert_with_key(|file| {
                 files.push(file);
-                files.len() - 1
+                files.last()
             });
+        }
+        drop(by_given);
+        // The URLs named by the rule, in the order of their keys, and the
+        // name each wants.
+        let mut keys = Texts::default();
+        let mut wanted = Texts::default();
+        let mut added: Vec<bool> = Vec::with_capacity(named.len());
+        for (key, kind) in named {
+            let url = url::Url::parse(&key).expect("a key is a URL");
+            let (name, extension) = naming::wanted(&url, kind);
+            keys.push(&key);
+            wanted.push(&apart_from(name, &reserved));
+            added.push(extension);
         }
         // Names as they are first, then those with an added extension;
         // each in the order of their keys.
-        let reserved = self.reserved;
-        let mut wanted: Vec<(bool, String, String)> = self
-            .named
-            .into_iter()
-            .map(|(key, kind)| {
-                let url = url::Url::parse(&key).expect("a key is a URL");
-                let (name, added) = naming::wanted(&url, kind);
-                (added, key, apart_from(name, &reserved))
-            })
+        let count = added.len() as u32;
+        let order: Vec<u32> = (0..count)
+            .filter(|&i| !added[i as usize])
+            .chain((0..count).filter(|&i| added[i as usize]))
             .collect();
-        wanted.sort_unstable();
-        let wanted: Vec<(String, String)> = wanted.into_iter().map(|(_, k, n)| (k, n)).collect();
-        let mut folders: HashSet<&str> = HashSet::new();
-        for name in wanted.iter().map(|(_, n)| n).chain(&files) {
+        drop(added);
+        let given_count = files.len();
+        let mut folders: Vec<&str> = Vec::new();
+        for name in (0..wanted.len())
+            .map(|i| wanted.get(i))
+            .chain((0..given_count).map(|i| files.get(i)))
+        {
             for (at, _) in name.match_indices('/') {
-                folders.insert(&name[..at]);
+                folders.push(&name[..at]);
             }
         }
-        let claimed: HashSet<&str> = wanted.iter().map(|(_, n)| n.as_str()).collect();
-        let mut placed: Vec<(String, String)> = Vec::with_capacity(wanted.len());
-        let mut taken: HashSet<String> = files.iter().cloned().collect();
-        // For each name wanted, the first suffix not yet tried: a suffix
-        // found taken stays taken (names are only added), so each URL that
-        // wants the name goes on from there, and N URLs that want one name
-        // try about N names in all, not N²/2.
+        folders.sort_unstable();
+        folders.dedup();
+        // The names wanted, sorted: those wanted by several URLs are next
+        // to each other.
+        let mut claimed: Vec<u32> = (0..count).collect();
+        claimed.sort_unstable_by(|&a, &b| wanted.get(a as usize).cmp(wanted.get(b as usize)));
+        let is_claimed = |name: &str| {
+            claimed
+                .binary_search_by(|&i| wanted.get(i as usize).cmp(name))
+                .is_ok()
+        };
+        // For each name wanted by several URLs, the first suffix not yet
+        // tried: a suffix found taken stays taken (names are only added), so
+        // each URL that wants the name goes on from there, and N URLs that
+        // want one name try about N names in all, not N²/2.
         let mut next: HashMap<&str, usize> = HashMap::new();
+        for pair in claimed.windows(2) {
+            let (a, b) = (wanted.get(pair[0] as usize), wanted.get(pair[1] as usize));
+            if a == b {
+                next.insert(a, 1);
+            }
+        }
+        let taken_files: HashSet<&str> = (0..given_count).map(|i| files.get(i)).collect();
+        // The names with a suffix placed so far (a name as wanted is
+        // claimed, so no suffix equals it; only suffixes can meet each other).
+        let mut suffixed: HashSet<String> = HashSet::new();
+        let mut placed: Vec<u32> = vec![0; count as usize];
         let mut tried = 0;
-        for (key, name) in &wanted {
-            let n = next.entry(name.as_str()).or_insert(1);
-            let mut candidate = if *n == 1 {
-                name.clone()
+        let mut names = Texts::default();
+        for &i in &order {
+            let name = wanted.get(i as usize);
+            let mut n = next.get(name).copied().unwrap_or(1);
+            let mut candidate: std::borrow::Cow<'_, str> = if n == 1 {
+                name.into()
             } else {
-                with_suffix(name, *n)
+                with_suffix(name, n).into()
             };
             tried += 1;
-            while folders.contains(candidate.as_str())
-                || taken.contains(&candidate)
-                || (*n > 1 && claimed.contains(candidate.as_str()))
+            while folders.binary_search(&&*candidate).is_ok()
+                || taken_files.contains(&*candidate)
+                || (n > 1 && (suffixed.contains(&*candidate) || is_claimed(&candidate)))
             {
-                *n += 1;
-                candidate = with_suffix(name, *n);
+                n += 1;
+                candidate = with_suffix(name, n).into();
                 tried += 1;
             }
-            *n += 1;
-            taken.insert(candidate.clone());
-            placed.push((key.clone(), candidate));
+            if let Some(next) = next.get_mut(name) {
+                *next = n + 1;
+            }
+            if n > 1 {
+                suffixed.insert(candidate.to_string());
+            }
+            names.push(&candidate);
+            placed[i as usize] = (given_count + names.len() - 1) as u32;
         }
-        for (key, file) in placed {
-            files.push(file.clone());
-            by_file.insert(file, files.len() - 1);
-            by_key.insert(key, files.len() - 1);
+        drop((next, taken_files, suffixed, folders, claimed, order));
+        for i in 0..names.len() {
+            files.push(names.get(i));
         }
+        drop((names, wanted));
+        // Every key, sorted, and its file.
+        let (keys, key_files) = if given_keys.is_empty() {
+            (keys, placed)
+        } else {
+            given_keys.sort_unstable();
+            let mut all = Texts::default();
+            let mut all_files = Vec::with_capacity(keys.len() + given_keys.len());
+            let (mut a, mut b) = (0, 0);
+            while a < keys.len() || b < given_keys.len() {
+                let named_first = b == given_keys.len()
+                    || (a < keys.len() && keys.get(a) < given_keys[b].0.as_str());
+                if named_first {
+                    all.push(keys.get(a));
+                    all_files.push(placed[a]);
+                    a += 1;
+                } else {
+                    all.push(&given_keys[b].0);
+                    all_files.push(given_keys[b].1);
+                    b += 1;
+                }
+            }
+            (all, all_files)
+        };
+        let mut by_name: Vec<u32> = (0..files.len() as u32).collect();
+        by_name.sort_unstable_by(|&a, &b| files.get(a as usize).cmp(files.get(b as usize)));
         CopyMap {
             files,
-            by_key,
-            by_file,
-            redirects: self.redirects,
+            by_name,
+            keys,
+            key_files,
+            redirects,
             tried,
         }
+    }
+}
+
+/// Strings one after the other in one buffer, the `i`th found by where it
+/// ends: a name or a key costs its bytes and 8 more.
+#[derive(Default)]
+struct Texts {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The index of the last string pushed.
+    fn last(&self) -> u32 {
+        (self.ends.len() - 1) as u32
+    }
+
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
+    }
+
+    /// Where `s` is, the strings being sorted.
+    fn find(&self, s: &str) -> Option<usize> {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            match self.get(mid).cmp(s) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
     }
 }
 
@@ -231,11 +356,13 @@ fn apart_from(name: String, reserved: &[String]) -> String {
 /// a URL ([`link`](Self::link)).
 pub struct CopyMap {
     /// Every file, `/`-separated, relative to the copy's folder.
-    files: Vec<String>,
-    /// A URL's key to its file.
-    by_key: HashMap<String, usize>,
-    /// A file to its index.
-    by_file: HashMap<String, usize>,
+    files: Texts,
+    /// The files' indexes, sorted by name.
+    by_name: Vec<u32>,
+    /// Every URL's key, sorted.
+    keys: Texts,
+    /// The file of each key.
+    key_files: Vec<u32>,
     /// Redirects: a key to the key of its target.
     redirects: HashMap<String, String>,
     /// How many names the builder tried for the URLs it named.
@@ -245,7 +372,7 @@ pub struct CopyMap {
 impl std::fmt::Debug for CopyMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CopyMap")
-            .field("urls", &self.by_key.len())
+            .field("urls", &self.keys.len())
             .field("files", &self.files.len())
             .field("redirects", &self.redirects.len())
             .field("names_tried", &self.tried)
@@ -294,35 +421,52 @@ impl CopyMap {
 
     /// Is `file` one of the copy's files?
     pub fn holds_file(&self, file: &str) -> bool {
-        self.by_file.contains_key(file)
+        self.by_name
+            .binary_search_by(|&i| self.files.get(i as usize).cmp(file))
+            .is_ok()
     }
 
     /// Every URL held (as its key) and the file a link to it opens, sorted
     /// by URL: the map written beside the copy ([`write_map`](Self::write_map)).
     pub fn entries(&self) -> Vec<(&str, &str)> {
-        let mut entries: Vec<(&str, &str)> = self
-            .by_key
-            .keys()
-            .filter_map(|k| Some((k.as_str(), self.target_of_key(k)?)))
-            .collect();
-        entries.sort_unstable();
-        entries
+        self.each_entry().collect()
+    }
+
+    /// [`entries`](Self::entries), one at a time.
+    fn each_entry(&self) -> impl Iterator<Item = (&str, &str)> {
+        (0..self.keys.len()).filter_map(|i| {
+            let key = self.keys.get(i);
+            Some((key, self.target_of_key(key)?))
+        })
     }
 
     /// Write the map of the copy: one line per URL held, `URL<TAB>FILE`
     /// (the file a link to it opens, relative to the copy's folder, as it
     /// is named on disk), sorted by URL, after a header line
     /// `#url<TAB>file`. `urls.tsv` beside the copy.
-    pub fn write_map(&self, mut out: impl std::io::Write) -> std::io::Result<()> {
+    pub fn write_map(&self, out: impl std::io::Write) -> std::io::Result<()> {
+        self.write_map_but(out, |_| false)
+    }
+
+    /// [`write_map`](Self::write_map), but the URLs whose file `left_out`
+    /// says is not in the copy (it could not be written).
+    pub(crate) fn write_map_but(
+        &self,
+        mut out: impl std::io::Write,
+        left_out: impl Fn(&str) -> bool,
+    ) -> std::io::Result<()> {
         out.write_all(b"#url\tfile\n")?;
-        for (url, file) in self.entries() {
-            writeln!(out, "{url}\t{file}")?;
+        for (url, file) in self.each_entry() {
+            if !left_out(file) {
+                writeln!(out, "{url}\t{file}")?;
+            }
         }
         Ok(())
     }
 
     fn file_of_key(&self, key: &str) -> Option<&str> {
-        self.by_key.get(key).map(|&i| self.files[i].as_str())
+        let i = self.keys.find(key)?;
+        Some(self.files.get(self.key_files[i] as usize))
     }
 
     fn target_of_key(&self, key: &str) -> Option<&str> {

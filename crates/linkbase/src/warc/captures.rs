@@ -52,7 +52,9 @@ pub enum Kind {
     Revisit,
 }
 
-/// One record of the index.
+/// One record of the index, compact (an index holds one per record of a
+/// crawl): its text fields in one allocation, read with the methods of
+/// their names.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Capture {
@@ -60,31 +62,153 @@ pub struct Capture {
     pub place: Place,
     /// Its kind.
     pub kind: Kind,
-    /// `WARC-Target-URI`, its fragment removed.
-    pub url: String,
-    /// `WARC-Date` as written.
-    pub date: String,
     /// `WARC-Date` in seconds since 1970 (0 when unreadable).
     pub seconds: i64,
     /// The HTTP status (200 for a `resource`; 0 for a revisit without an HTTP head).
     pub status: u16,
-    /// The HTTP `Location`, resolved against the URL.
-    pub location: Option<String>,
-    /// The payload's `Content-Type` (the HTTP one, or the record's for a `resource`).
-    pub content_type: String,
-    /// The HTTP `Content-Location`, as written.
-    pub content_location: Option<String>,
-    /// `WARC-Record-ID`.
-    pub id: String,
-    /// `WARC-Payload-Digest`.
-    pub digest: Option<String>,
-    /// A revisit's `WARC-Refers-To`.
-    pub refers_to: Option<String>,
-    /// A revisit's `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`.
-    pub refers_to_uri_date: Option<(String, String)>,
+    /// The text fields, one after the other (`Field` order).
+    text: Box<str>,
+    /// Where each text field ends in `text`.
+    ends: [u32; FIELDS],
+    /// Which of the optional text fields are present (bit `Field as u8`).
+    present: u16,
+}
+
+/// The text fields of a [`Capture`], in the order they are kept.
+#[derive(Clone, Copy)]
+enum Field {
+    Url,
+    Date,
+    ContentType,
+    Id,
+    Location,
+    ContentLocation,
+    Digest,
+    RefersTo,
+    RefersToUri,
+    RefersToDate,
+}
+
+/// How many text fields a [`Capture`] keeps.
+const FIELDS: usize = 10;
+
+/// A capture's fields as read, before they are packed into a [`Capture`].
+struct Fields {
+    place: Place,
+    kind: Kind,
+    url: String,
+    date: String,
+    seconds: i64,
+    status: u16,
+    location: Option<String>,
+    content_type: String,
+    content_location: Option<String>,
+    id: String,
+    digest: Option<String>,
+    refers_to: Option<String>,
+    refers_to_uri_date: Option<(String, String)>,
+}
+
+impl Fields {
+    /// The fields packed.
+    fn packed(self) -> Capture {
+        let (uri, date) = match &self.refers_to_uri_date {
+            Some((uri, date)) => (Some(uri.as_str()), Some(date.as_str())),
+            None => (None, None),
+        };
+        let values: [Option<&str>; FIELDS] = [
+            Some(&self.url),
+            Some(&self.date),
+            Some(&self.content_type),
+            Some(&self.id),
+            self.location.as_deref(),
+            self.content_location.as_deref(),
+            self.digest.as_deref(),
+            self.refers_to.as_deref(),
+            uri,
+            date,
+        ];
+        let mut text = String::with_capacity(values.iter().flatten().map(|v| v.len()).sum());
+        let mut ends = [0; FIELDS];
+        let mut present = 0;
+        for (i, value) in values.iter().enumerate() {
+            if let Some(value) = value {
+                text.push_str(value);
+                present |= 1 << i;
+            }
+            ends[i] = u32::try_from(text.len()).expect("a record's fields under 4 GB");
+        }
+        Capture {
+            place: self.place,
+            kind: self.kind,
+            seconds: self.seconds,
+            status: self.status,
+            text: text.into_boxed_str(),
+            ends,
+            present,
+        }
+    }
 }
 
 impl Capture {
+    /// The text field `field`, if present.
+    fn get(&self, field: Field) -> Option<&str> {
+        let i = field as usize;
+        if self.present & (1 << i) == 0 {
+            return None;
+        }
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        Some(&self.text[start..self.ends[i] as usize])
+    }
+
+    /// `WARC-Target-URI`, its fragment removed.
+    pub fn url(&self) -> &str {
+        self.get(Field::Url).unwrap_or("")
+    }
+
+    /// `WARC-Date` as written.
+    pub fn date(&self) -> &str {
+        self.get(Field::Date).unwrap_or("")
+    }
+
+    /// The HTTP `Location`, resolved against the URL.
+    pub fn location(&self) -> Option<&str> {
+        self.get(Field::Location)
+    }
+
+    /// The payload's `Content-Type` (the HTTP one, or the record's for a `resource`).
+    pub fn content_type(&self) -> &str {
+        self.get(Field::ContentType).unwrap_or("")
+    }
+
+    /// The HTTP `Content-Location`, as written.
+    pub fn content_location(&self) -> Option<&str> {
+        self.get(Field::ContentLocation)
+    }
+
+    /// `WARC-Record-ID`.
+    pub fn id(&self) -> &str {
+        self.get(Field::Id).unwrap_or("")
+    }
+
+    /// `WARC-Payload-Digest`.
+    pub fn digest(&self) -> Option<&str> {
+        self.get(Field::Digest)
+    }
+
+    /// A revisit's `WARC-Refers-To`.
+    pub fn refers_to(&self) -> Option<&str> {
+        self.get(Field::RefersTo)
+    }
+
+    /// A revisit's `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`.
+    pub fn refers_to_uri_date(&self) -> Option<(&str, &str)> {
+        Some((
+            self.get(Field::RefersToUri)?,
+            self.get(Field::RefersToDate)?,
+        ))
+    }
+
     /// Does this record hold a payload that can be written (a 2xx but
     /// 204/206, or a `resource`)?
     fn has_payload(&self) -> bool {
@@ -99,7 +223,9 @@ impl Capture {
 
     /// Is it a redirect with a target?
     fn is_redirect(&self) -> bool {
-        self.kind != Kind::Resource && (300..400).contains(&self.status) && self.location.is_some()
+        self.kind != Kind::Resource
+            && (300..400).contains(&self.status)
+            && self.location().is_some()
     }
 }
 
@@ -215,40 +341,49 @@ impl Index {
     /// that can be written; revisits resolved, redirect chains followed.
     /// Problems of the choice are added to [`Index::problems`].
     pub fn choose(&mut self, at: Option<i64>) -> BTreeMap<String, Chosen> {
+        // What the revisits refer to: only those records are looked up by
+        // ID, URI and date, or digest (a crawl without revisits keeps no
+        // table).
+        let mut ids: HashSet<&str> = HashSet::new();
+        let mut uri_dates: HashSet<(&str, &str)> = HashSet::new();
+        let mut digests: HashSet<&str> = HashSet::new();
+        for c in self.captures.iter().filter(|c| c.kind == Kind::Revisit) {
+            ids.extend(c.refers_to());
+            uri_dates.extend(c.refers_to_uri_date());
+            digests.extend(c.digest());
+        }
         let by_id: HashMap<&str, usize> = self
             .captures
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.has_payload() && !c.id.is_empty())
-            .map(|(i, c)| (c.id.as_str(), i))
+            .filter(|(_, c)| c.has_payload() && !c.id().is_empty() && ids.contains(c.id()))
+            .map(|(i, c)| (c.id(), i))
             .collect();
         let mut by_uri_date: HashMap<(&str, &str), usize> = HashMap::new();
         let mut by_digest: HashMap<&str, usize> = HashMap::new();
         for (i, c) in self.captures.iter().enumerate() {
             if c.has_payload() {
-                by_uri_date
-                    .entry((c.url.as_str(), c.date.as_str()))
-                    .or_insert(i);
-                if let Some(d) = &c.digest {
-                    by_digest.entry(d.as_str()).or_insert(i);
+                if uri_dates.contains(&(c.url(), c.date())) {
+                    by_uri_date.entry((c.url(), c.date())).or_insert(i);
+                }
+                if let Some(d) = c.digest().filter(|d| digests.contains(d)) {
+                    by_digest.entry(d).or_insert(i);
                 }
             }
         }
+        drop((ids, uri_dates, digests));
         let (mut problems, mut unlisted) = (Vec::new(), 0u64);
-        // Each capture as it would be written: (index, payload's index).
-        let mut candidates: BTreeMap<&str, Vec<(usize, Option<usize>)>> = BTreeMap::new();
+        // Each capture as it would be written: (index, payload's index),
+        // sorted by URL, each URL's in file order.
+        let mut candidates: Vec<(usize, Option<usize>)> = Vec::new();
         for (i, c) in self.captures.iter().enumerate() {
             let candidate = match c.kind {
                 Kind::Revisit => {
                     let original = c
-                        .refers_to
-                        .as_deref()
+                        .refers_to()
                         .and_then(|id| by_id.get(id))
-                        .or_else(|| {
-                            let (uri, date) = c.refers_to_uri_date.as_ref()?;
-                            by_uri_date.get(&(uri.as_str(), date.as_str()))
-                        })
-                        .or_else(|| by_digest.get(c.digest.as_deref()?))
+                        .or_else(|| by_uri_date.get(&c.refers_to_uri_date()?))
+                        .or_else(|| by_digest.get(c.digest()?))
                         .copied();
                     match original {
                         // A revisit that says it is a redirect is one.
@@ -258,7 +393,7 @@ impl Index {
                             keep_line(&mut problems, &mut unlisted, || {
                                 format!(
                                 "{}: revisit of {} ({}): its original is not in the archives; not in the copy",
-                                self.streams[c.place.stream], c.url, c.date
+                                self.streams[c.place.stream], c.url(), c.date()
                             )
                             });
                             None
@@ -269,16 +404,16 @@ impl Index {
                 _ if c.is_redirect() => Some((i, None)),
                 _ => None,
             };
-            if let Some(candidate) = candidate {
-                candidates
-                    .entry(c.url.as_str())
-                    .or_default()
-                    .push(candidate);
-            }
+            candidates.extend(candidate);
         }
+        drop((by_id, by_uri_date, by_digest));
+        // A stable sort: each URL's candidates stay in file order.
+        candidates.sort_by(|a, b| self.captures[a.0].url().cmp(self.captures[b.0].url()));
         let mut chosen: BTreeMap<String, Chosen> = BTreeMap::new();
         let mut redirects: BTreeMap<String, (String, u16)> = BTreeMap::new();
-        for (url, list) in &candidates {
+        for list in candidates.chunk_by(|a, b| self.captures[a.0].url() == self.captures[b.0].url())
+        {
+            let url = self.captures[list[0].0].url();
             let captures = &self.captures;
             let key = |&(i, _): &(usize, Option<usize>)| {
                 let c = &captures[i];
@@ -300,23 +435,23 @@ impl Index {
                             payload: original.place,
                             capture: c.place,
                             content_type: if c.kind == Kind::Revisit
-                                && !c.content_type.is_empty()
+                                && !c.content_type().is_empty()
                                 && c.status != 304
                             {
-                                c.content_type.clone()
+                                c.content_type().to_string()
                             } else {
-                                original.content_type.clone()
+                                original.content_type().to_string()
                             },
                             content_location: c
-                                .content_location
-                                .clone()
-                                .or_else(|| original.content_location.clone()),
-                            date: c.date.clone(),
+                                .content_location()
+                                .or_else(|| original.content_location())
+                                .map(str::to_string),
+                            date: c.date().to_string(),
                         },
                     );
                 }
                 None => {
-                    let to = c.location.clone().expect("a redirect has a Location");
+                    let to = c.location().expect("a redirect has a Location").to_string();
                     redirects.insert(url.to_string(), (to, c.status));
                 }
             }
@@ -417,6 +552,11 @@ fn each_record(
 /// The index entry of one record, `None` for a record that holds no capture
 /// (`request`, `metadata`, `warcinfo` …), or why it is left out.
 fn capture_of(record: &Record, kind: &str, place: Place) -> Result<Option<Capture>, String> {
+    Ok(fields_of(record, kind, place)?.map(Fields::packed))
+}
+
+/// [`capture_of`], its fields as read.
+fn fields_of(record: &Record, kind: &str, place: Place) -> Result<Option<Fields>, String> {
     let kind = match kind {
         "response" => Kind::Response,
         "resource" => Kind::Resource,
@@ -434,7 +574,7 @@ fn capture_of(record: &Record, kind: &str, place: Place) -> Result<Option<Captur
     }
     let url = strip_fragment(url).to_string();
     let date = record.field("WARC-Date").unwrap_or("").to_string();
-    let mut capture = Capture {
+    let mut capture = Fields {
         place,
         kind,
         seconds: seconds_of(&date).unwrap_or(0),
