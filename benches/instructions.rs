@@ -15,7 +15,7 @@
 //!   counts summed;
 //! - `sample`: twenty pages of every size (`benches/pages.rs`'s sample of
 //!   20, 1.5 MB), one process each, counts summed: start-up (the loader,
-//!   the runtime, clap, the settings) is about a seventh of it, so a cost
+//!   the runtime, clap, the settings) is about an eighth of it, so a cost
 //!   added before the first byte is read shows here (docs/performance.md,
 //!   "Start-up");
 //! - `mime`: `benches/mime.rs`'s archive at 4 MB (a 200 KB quoted-printable
