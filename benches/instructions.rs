@@ -13,6 +13,11 @@
 //!   --url …` to a file;
 //! - `pages`: the five largest pages of it (6.2 MB), one process each,
 //!   counts summed;
+//! - `sample`: twenty pages of every size (`benches/pages.rs`'s sample of
+//!   20, 1.5 MB), one process each, counts summed: start-up (the loader,
+//!   the runtime, clap, the settings) is about an eighth of it, so a cost
+//!   added before the first byte is read shows here (docs/performance.md,
+//!   "Start-up");
 //! - `mime`: `benches/mime.rs`'s archive at 4 MB (a 200 KB quoted-printable
 //!   HTML part, then base64 images), `--format mime`;
 //! - `warc`: twenty pages of every size (`benches/pages.rs`'s sample) as one
@@ -129,6 +134,13 @@ fn workloads(root: &Path, work: &Path) -> Vec<Workload> {
             runs: largest
                 .iter()
                 .map(|(path, _)| page_run(path, "largest.html"))
+                .collect(),
+        },
+        Workload {
+            name: "sample",
+            runs: sample
+                .iter()
+                .map(|(path, _)| page_run(path, "sample.html"))
                 .collect(),
         },
         Workload {

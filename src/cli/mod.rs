@@ -23,9 +23,10 @@ mod files;
 mod flags;
 mod reporting;
 
-use clap::{CommandFactory, Parser};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use commands::{explain, filter, offline, resolve, rewrite};
-use flags::args::{Cli, Command};
+use flags::args::{Cli, Command, RewriteArgs};
+use std::ffi::OsString;
 
 pub use exit::{EXIT_OK, EXIT_PARTIAL, EXIT_USAGE};
 
@@ -37,9 +38,45 @@ fn base_given() -> bool {
         .any(|a| a == "--base" || a.to_string_lossy().starts_with("--base="))
 }
 
+/// The command line as clap reads it: the default command's flags alone
+/// when no argument is a subcommand's name ([`parse_rewrite_only`]), else
+/// (and for every error, `--help` and `--version`) the whole command.
+fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    match parse_rewrite_only(&args) {
+        Some(cli) => Ok(cli),
+        None => Cli::try_parse_from(args),
+    }
+}
+
+/// The default command's flags parsed without the subcommands' `Command`s,
+/// when no argument is a subcommand's name (or `help`): clap builds every
+/// subcommand's flags before it reads one argument, a tenth of a small
+/// page's whole process (callgrind, docs/performance.md, "Start-up"). The
+/// same `Cli` as the whole command gives (`args_conflicts_with_subcommands`:
+/// only an argument that names one starts a subcommand; the unit test below
+/// compares them); `None` on any error, so that the whole command reports
+/// it (its usage lines name the subcommands) or prints the help.
+fn parse_rewrite_only(args: &[OsString]) -> Option<Cli> {
+    let names_a_subcommand = args.iter().skip(1).any(|arg| {
+        arg.to_str()
+            .is_some_and(|arg| arg == "help" || Command::has_subcommand(arg))
+    });
+    if names_a_subcommand {
+        return None;
+    }
+    let mut matches = RewriteArgs::augment_args(clap::Command::new("linkbase"))
+        .try_get_matches_from(args)
+        .ok()?;
+    let rewrite = RewriteArgs::from_arg_matches_mut(&mut matches).ok()?;
+    Some(Cli {
+        command: None,
+        rewrite,
+    })
+}
+
 /// Parse the command line, run, and return the exit status.
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+    let cli = match parse(std::env::args_os().collect()) {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument && base_given() => {
             // `--base` is what a user types for the base URL: clap would
@@ -78,5 +115,84 @@ pub fn run() -> i32 {
         }
         None if cli.rewrite.filter => filter::run(cli.rewrite),
         None => rewrite::run(cli.rewrite),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default command's flags parsed alone give what the whole command
+    /// gives, for command lines of every kind; a subcommand's name, `help`,
+    /// `--help`, `--version` and an error are left to the whole command.
+    #[test]
+    fn rewrite_only_parse_is_the_whole_commands() {
+        let lines: &[&[&str]] = &[
+            &[],
+            &["page.html"],
+            &[
+                "-q",
+                "--format",
+                "html",
+                "--url",
+                "https://e.org/a/",
+                "-o",
+                "out.html",
+                "page.html",
+            ],
+            &[
+                "-r",
+                "site/",
+                "--url-prefix",
+                "https://e.org/",
+                "-o",
+                "out/",
+                "-j",
+                "2",
+            ],
+            &[
+                "-r",
+                "mail/",
+                "-i",
+                "--backup",
+                ".orig",
+                "--report",
+                "links.jsonl",
+                "--stats",
+            ],
+            &["crawl.warc.gz", "-o", "x.warc.gz", "--gzip-level", "9"],
+            &["-r", "site/", "-g", "!drafts", "--diff"],
+            &["--filter", "--url", "https://e.org/"],
+            &["--", "-odd-name.html", "offlinex"],
+            &["a.html", "b.html", "--check", "--charset", "windows-1252"],
+        ];
+        for line in lines {
+            let args: Vec<OsString> = std::iter::once("linkbase")
+                .chain(line.iter().copied())
+                .map(OsString::from)
+                .collect();
+            let whole = Cli::try_parse_from(&args).expect("a valid command line");
+            let alone = parse_rewrite_only(&args).expect("parsed without the subcommands");
+            assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{line:?}");
+        }
+        let left: &[&[&str]] = &[
+            &["offline", "site/", "-o", "copy/"],
+            &["resolve", "--base", "https://e.org/", "a"],
+            &["explain", "m.eml"],
+            &["completions", "bash"],
+            &["help"],
+            &["--help"],
+            &["-h"],
+            &["--version"],
+            &["--no-such-flag"],
+            &["page.html", "--base", "https://e.org/"],
+        ];
+        for line in left {
+            let args: Vec<OsString> = std::iter::once("linkbase")
+                .chain(line.iter().copied())
+                .map(OsString::from)
+                .collect();
+            assert!(parse_rewrite_only(&args).is_none(), "{line:?}");
+        }
     }
 }

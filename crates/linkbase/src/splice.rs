@@ -583,11 +583,15 @@ fn single_byte_lengths(encoding: &'static Encoding) -> &'static [u8; 256] {
     if let Some((_, lengths)) = tables.iter().find(|(known, _)| *known == encoding) {
         return lengths;
     }
-    let mut lengths = [0u8; 256];
-    for (b, len) in lengths.iter_mut().enumerate() {
-        *len = encoding
-            .decode_without_bom_handling_and_without_replacement(&[b as u8])
-            .map_or(3, |c| c.len() as u8);
+    // Every single-byte encoding of the Encoding Standard reads 0x00-0x7F
+    // as ASCII; the upper half is decoded in one call, one character a byte
+    // (U+FFFD, 3 bytes, for a byte it does not map): 256 calls of a decoder
+    // were 67,000 instructions, 7% of a small page's whole process.
+    let mut lengths = [1u8; 256];
+    let upper: Vec<u8> = (0x80..=0xFF).collect();
+    let (text, _) = encoding.decode_without_bom_handling(&upper);
+    for (len, c) in lengths[0x80..].iter_mut().zip(text.chars()) {
+        *len = c.len_utf8() as u8;
     }
     let lengths: &'static [u8; 256] = Box::leak(Box::new(lengths));
     tables.push((encoding, lengths));
@@ -1070,5 +1074,58 @@ mod tests {
         let hebrew = single_byte_lengths(encoding_rs::ISO_8859_8);
         assert!(!std::ptr::eq(a, hebrew));
         assert_eq!((hebrew[0xA1], hebrew[0xE0]), (3, 2));
+    }
+
+    /// The table made from one decode of the upper half is, byte for byte,
+    /// what decoding each byte alone gives, in every single-byte encoding.
+    #[test]
+    fn a_single_byte_table_is_each_bytes_own_decoding() {
+        use encoding_rs::*;
+        let all = [
+            IBM866,
+            ISO_8859_2,
+            ISO_8859_3,
+            ISO_8859_4,
+            ISO_8859_5,
+            ISO_8859_6,
+            ISO_8859_7,
+            ISO_8859_8,
+            ISO_8859_8_I,
+            ISO_8859_10,
+            ISO_8859_13,
+            ISO_8859_14,
+            ISO_8859_15,
+            ISO_8859_16,
+            KOI8_R,
+            KOI8_U,
+            MACINTOSH,
+            WINDOWS_874,
+            WINDOWS_1250,
+            WINDOWS_1251,
+            WINDOWS_1252,
+            WINDOWS_1253,
+            WINDOWS_1254,
+            WINDOWS_1255,
+            WINDOWS_1256,
+            WINDOWS_1257,
+            WINDOWS_1258,
+            X_MAC_CYRILLIC,
+            X_USER_DEFINED,
+        ];
+        for encoding in all {
+            assert!(encoding.is_single_byte(), "{}", encoding.name());
+            let table = single_byte_lengths(encoding);
+            for b in 0..=255u8 {
+                let alone = encoding
+                    .decode_without_bom_handling_and_without_replacement(&[b])
+                    .map_or(3, |c| c.len() as u8);
+                assert_eq!(
+                    table[usize::from(b)],
+                    alone,
+                    "{} byte {b:#04x}",
+                    encoding.name()
+                );
+            }
+        }
     }
 }

@@ -61,8 +61,9 @@ pub struct Settings {
     pub destination: Destination,
     /// Where each file's retrieval URL comes from.
     pub url: UrlSource,
-    /// Files processed at once.
-    pub jobs: usize,
+    /// `-j`: files processed at once; `None`, the number of cores
+    /// ([`Settings::jobs`]).
+    pub jobs: Option<usize>,
     /// No progress bar, no summary line.
     pub quiet: bool,
     /// Print statistics at the end.
@@ -160,10 +161,7 @@ impl Settings {
             .with_extra_attributes(attribute_names(args.attributes)?)
             .with_keep_link_records(args.run.report.is_some() || args.run.stats);
 
-        let jobs = match args.run.jobs {
-            Some(n) => usize::from(n),
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let jobs = args.run.jobs.map(usize::from);
         Ok(Settings {
             options,
             charset: args.charset,
@@ -184,6 +182,15 @@ impl Settings {
             rewritten_only: args.rewritten_only,
             offline: None,
         })
+    }
+
+    /// Files processed at once: `-j`, else the number of cores. Asked only
+    /// where more than one thing can run at once (several inputs, a WARC's
+    /// records): finding the cores reads the cgroup's CPU quota (five files
+    /// under /proc and /sys), which a single page need not pay at start-up.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
     /// Does a mirror get the files that are not rewritten too? (Not under

@@ -182,7 +182,7 @@ pub fn usage_error(e: &UsageError) -> i32 {
     EXIT_USAGE
 }
 
-/// Process every entry on `settings.jobs` threads, and hand each result to
+/// Process every entry on [`Settings::jobs`] threads, and hand each result to
 /// `emit` in input order (results that finish early wait for their turn).
 ///
 /// The threads take the entries largest rewrite first ([`work_order`]): a
@@ -200,7 +200,8 @@ fn run_jobs(
     // pool thread and its result back costs two thread wake-ups, each a
     // wait for a core on a busy machine (CHANGELOG.md, "Where the time
     // goes").
-    if entries.len() <= 1 || settings.jobs <= 1 {
+    // (The cores are counted only past one entry: `||` stops first.)
+    if entries.len() <= 1 || settings.jobs() <= 1 {
         for entry in entries {
             emit(job::process_guarded(entry, settings));
         }
@@ -210,7 +211,7 @@ fn run_jobs(
     // its records on the thread it is given (src/cli/commands/rewrite/warc.rs). Should the
     // pool fail to start, one thread does the work.
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.jobs)
+        .num_threads(settings.jobs())
         .build()
         .ok();
     // The sizes are read on the pool's threads: on a network file system a

@@ -74,7 +74,7 @@ pub fn process(
     let gzip_in = head.starts_with(&[0x1f, 0x8b]);
     let zstd_in = head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
         || head.starts_with(&0x184D_2A5Du32.to_le_bytes());
-    let pool = Records::new(settings.jobs);
+    let pool = Records::new(settings.jobs());
     let written = output::write_streamed(settings, file, &mut |out, target| {
         let warc_options = WarcOptions::new()
             .with_gzip(match target {
