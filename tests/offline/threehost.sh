@@ -5,7 +5,7 @@
 # (one port), crawled by tests/offline/crawl-threehost.sh (wget mirror and
 # its WARC, wget -k, httrack), packed into a WACZ by py-wacz ($WACZ_VENV,
 # tests/offline/requirements-wacz.txt), and made offline by LINKBASE:
-#   linkbase-mirror   linkbase offline mirror --url-prefix http://127.0.0.1:PORT/ -o
+#   linkbase-mirror   linkbase offline mirror --url-prefix http://127.0.0.1:PORT/ --wget-log mirror.log -o
 #   linkbase-warc     linkbase offline crawl.warc.gz -o (twice: the same bytes)
 #   linkbase-wacz     linkbase offline crawl.wacz -o (the WARC's files)
 #   linkbase-httrack  linkbase offline httrack --layout plain --url-prefix http://httrack.invalid/ -o
@@ -38,7 +38,8 @@ echo "== three hosts on port $port: wget mirror and WARC, wget -k, httrack"
 "$here/crawl-threehost.sh" "$port" "$work/crawl"
 
 echo "== linkbase offline: the mirror, the WARC (twice), its WACZ, httrack's copy"
-"$linkbase" offline "$work/crawl/mirror" --url-prefix "http://$h1/" -o "$work/copy-mirror" --quiet
+"$linkbase" offline "$work/crawl/mirror" --url-prefix "http://$h1/" \
+  --wget-log "$work/crawl/mirror.log" -o "$work/copy-mirror" --quiet
 "$linkbase" offline "$work/crawl/crawl.warc.gz" -o "$work/copy-warc" --quiet
 "$linkbase" offline "$work/crawl/crawl.warc.gz" -o "$work/copy-warc-2" --quiet
 diff -r "$work/copy-warc" "$work/copy-warc-2"
