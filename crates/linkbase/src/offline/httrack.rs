@@ -18,7 +18,8 @@
 //! URL resolves to `http://HOST/127.0.0.2_8000/img/a.png` (`..` stops at
 //! the root). [`mirror`] holds each file under its URL, under the URLs its
 //! name reads as below its host's root, and under those of the whole local
-//! name below every host's root, so that these links open the file too.
+//! name below the root of every host holding a page or a style sheet (whose
+//! links are read), so that these links open the file too.
 
 use super::wget::{mirror_logged, urls_of, Layout, Mirror};
 use super::wget_log::{files_in_folder, LogWarning, Saved, WgetLog, MAX_WARNINGS};
@@ -112,7 +113,8 @@ fn read_line(read: &mut WgetLog, number: usize, line: &str) {
 /// ([`read_cache`]; the URL its links are read against, [`Mirror::urls`]),
 /// then under the URLs its name reads as below its host's root (the
 /// origin of the URLs of its folder's files), then under its whole local
-/// name below every host's root (HTTrack's links between hosts). A file
+/// name below the root of every host holding a page or a style sheet
+/// (HTTrack's links between hosts). A file
 /// the cache does not name (HTTrack's own `index.html`, `backblue.gif`) is
 /// held as a mirror's under `prefix` and `layout` ([`mirror_logged`]).
 /// The names are kept: HTTrack's already open from disk.
@@ -136,15 +138,17 @@ pub fn mirror(
             urls[i] = Url::parse(saved.url()).ok();
         }
     }
-    // The origin of each top folder (a host's), and every origin.
+    // The origin of each top folder (a host's), and every origin that
+    // holds a page or a style sheet (a file whose links are read).
     let mut roots: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
     let mut origins: Vec<String> = Vec::new();
-    for (&(file, _), url) in files.iter().zip(&urls) {
+    for (&(file, format), url) in files.iter().zip(&urls) {
         let (Some(url), Some((top, _))) = (url, file.split_once('/')) else {
             continue;
         };
         let origin = url.origin().ascii_serialization() + "/";
-        if !origins.contains(&origin) {
+        let links = !matches!(kind_of(format), Kind::Other);
+        if links && !origins.contains(&origin) {
             origins.push(origin.clone());
         }
         roots.entry(top).or_insert(origin);
@@ -338,7 +342,8 @@ mod tests {
         );
         assert_eq!(file("http://a:1/list4e5b.html?x=2"), None);
         assert_eq!(file("http://a:1/b_2/img/c.png"), Some("b_2/img/c.png"));
-        assert_eq!(file("http://b:2/b_2/img/c.png"), Some("b_2/img/c.png"));
+        // (b:2 holds no page: no link is read against it.)
+        assert_eq!(file("http://b:2/b_2/img/c.png"), None);
         // A file the cache does not name: under the prefix.
         assert_eq!(
             file("http://httrack.invalid/index.html"),
