@@ -56,6 +56,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import queue
 import shutil
 import subprocess
@@ -135,6 +136,12 @@ def defrag(url):
 
 
 UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def escapes_upper(url):
+    """`url` with the hex digits of each `%XX` in upper case (httrack's cache
+    writes `?q=caf%e9`, Chromium `?q=caf%E9`: one URL, RFC 3986 6.2.2.1)."""
+    return re.sub(r"%[0-9a-fA-F]{2}", lambda m: m.group(0).upper(), url)
 
 
 def normal_form(url):
@@ -423,9 +430,18 @@ def main():
     if args.held_map:
         with open(args.held_map, encoding="utf-8") as f:
             mapped = {normal_form(line.split("\t")[0]) for line in f if not line.startswith("#")}
-        for url in sorted(held - mapped):
+        # A URL redirected to one the map holds is held too (a crawler that
+        # lists only the URLs it saved from, as httrack's cache).
+        kept = {u for u in held if u in mapped or final_of(records, u) in mapped}
+        for url in sorted(held - kept):
             print(f"{args.label}: not held: {url}")
-        held &= mapped
+        held = kept
+        # URLs the map holds and the WARC does not (another crawler's
+        # fetches): a link to one must open a file of the copy, and a page
+        # is compared with the live one as any held page is.
+        map_only = {escapes_upper(u) for u in mapped - set(records)}
+    else:
+        map_only = set()
     root = os.path.realpath(args.copy_root)
     start_file = "file://" + urllib.parse.quote(os.path.realpath(args.copy_start))
     live, offline = Browser(False, ["127.0.0.1"] + args.live_host), Browser(True)
@@ -512,6 +528,16 @@ def main():
                             with open(path, "rb") as fh:
                                 if fh.read() != records[target][3]:
                                     fail(page, f"link {u} leads to {f}, whose bytes differ from the crawl's")
+                elif escapes_upper(key) in map_only and f.startswith("file://"):
+                    counts["links_local"] += 1
+                    path = file_path(defrag(f))
+                    if not os.path.realpath(path).startswith(root + os.sep):
+                        fail(page, f"link to {u} (held by the map) leads to {f}, outside the copy")
+                    elif not os.path.isfile(path):
+                        fail(page, f"link to {u} (held by the map) leads to {f}: no such file")
+                    elif path.endswith((".html", ".htm")) and key not in queued:
+                        queued.add(key)
+                        todo.append((key, defrag(f)))
                 else:
                     counts["links_absolute"] += 1
                     # (the same URL, whichever characters of it are escaped)

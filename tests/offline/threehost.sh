@@ -5,10 +5,11 @@
 # (one port), crawled by tests/offline/crawl-threehost.sh (wget mirror and
 # its WARC, wget -k, httrack), packed into a WACZ by py-wacz ($WACZ_VENV,
 # tests/offline/requirements-wacz.txt), and made offline by LINKBASE:
-#   linkbase-mirror   linkbase offline mirror --url-prefix http://127.0.0.1:PORT/ -o
+#   linkbase-mirror   linkbase offline mirror --url-prefix http://127.0.0.1:PORT/ --wget-log mirror.log -o
 #   linkbase-warc     linkbase offline crawl.warc.gz -o (twice: the same bytes)
 #   linkbase-wacz     linkbase offline crawl.wacz -o (the WARC's files)
-#   linkbase-httrack  linkbase offline httrack --layout plain --url-prefix http://httrack.invalid/ -o
+#   linkbase-httrack  linkbase offline httrack --layout plain --url-prefix http://httrack.invalid/
+#                       --httrack-cache httrack/hts-cache/new.txt -o
 #   wget-k            wget's own copy (-k), the reference
 # Each copy is opened page by page by tests/offline/check.py beside the live
 # site, its cases counted (fixtures/offline/threehost/cases.tsv, exactly
@@ -38,7 +39,8 @@ echo "== three hosts on port $port: wget mirror and WARC, wget -k, httrack"
 "$here/crawl-threehost.sh" "$port" "$work/crawl"
 
 echo "== linkbase offline: the mirror, the WARC (twice), its WACZ, httrack's copy"
-"$linkbase" offline "$work/crawl/mirror" --url-prefix "http://$h1/" -o "$work/copy-mirror" --quiet
+"$linkbase" offline "$work/crawl/mirror" --url-prefix "http://$h1/" \
+  --wget-log "$work/crawl/mirror.log" -o "$work/copy-mirror" --quiet
 "$linkbase" offline "$work/crawl/crawl.warc.gz" -o "$work/copy-warc" --quiet
 "$linkbase" offline "$work/crawl/crawl.warc.gz" -o "$work/copy-warc-2" --quiet
 diff -r "$work/copy-warc" "$work/copy-warc-2"
@@ -52,10 +54,11 @@ for h in 127.0.0.1 127.0.0.2 127.0.0.3; do
   diff -r "$work/copy-warc/$h:$port" "$work/copy-wacz/$h:$port"
 done
 # httrack names files by its own rule (a query is a hash: list4e5b.html) and
-# links them relatively; its URLs are in hts-cache/new.txt, which linkbase
-# does not read: the copy is of the folder as it is, under a prefix of its own.
+# links them relatively; each file's URL is in hts-cache/new.txt
+# (--httrack-cache). Its own start page and images, which the cache does not
+# name, are under a prefix of their own.
 "$linkbase" offline "$work/crawl/httrack" --layout plain --url-prefix http://httrack.invalid/ \
-  -o "$work/copy-httrack" --quiet
+  --httrack-cache "$work/crawl/httrack/hts-cache/new.txt" -o "$work/copy-httrack" --quiet
 
 declare -A check_pid
 start_check() {  # start_check LABEL ROOT START [more check.py args]
@@ -74,7 +77,8 @@ start_check linkbase-mirror "$work/copy-mirror" "$work/copy-mirror/$h1/index.htm
   --held-map "$work/copy-mirror/urls.tsv"
 start_check linkbase-warc "$work/copy-warc" "$work/copy-warc/$h1/index.html"
 start_check linkbase-wacz "$work/copy-wacz" "$work/copy-wacz/$h1/index.html"
-start_check linkbase-httrack "$work/copy-httrack" "$work/copy-httrack/127.0.0.1_$port/index.html"
+start_check linkbase-httrack "$work/copy-httrack" "$work/copy-httrack/127.0.0.1_$port/index.html" \
+  --held-map "$work/copy-httrack/urls.tsv"
 start_check wget-k "$work/crawl/wget-k" "$work/crawl/wget-k/$h1/index.html"
 for label in "${!check_pid[@]}"; do
   wait "${check_pid[$label]}" || true

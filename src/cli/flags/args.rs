@@ -284,6 +284,7 @@ pub struct ExplainArgs {
     wget -r -p -E -o wget.log http://127.0.0.1:8000/\n  \
     linkbase offline 127.0.0.1:8000 --url-prefix http://127.0.0.1:8000/ --wget-log wget.log -o copy/\n  \
     linkbase offline site/ --url-prefix https://example.org/ -i --backup .orig\n  \
+    linkbase offline project/ --url-prefix http://httrack.invalid/ --httrack-cache project/hts-cache/new.txt -o copy/\n  \
     linkbase offline crawl.warc.gz -o copy/          # web archives: .warc[.gz|.zst], .wacz\n  \
     linkbase offline a.wacz b.warc.gz --at 20240101 -o copy/\n\n\
     The map of the copy (URL<TAB>FILE) is written to OUT/urls.tsv (-i: SITE/urls.tsv);\n\
@@ -314,6 +315,13 @@ pub struct OfflineArgs {
     /// opens the file saved from it. Without it the file names say the URL.
     #[arg(long, value_name = "LOG", help_heading = INPUT)]
     pub wget_log: Option<PathBuf>,
+
+    /// HTTrack's cache list of the crawl of SITE (`PROJECT/hts-cache/new.txt`):
+    /// each file's URL, which HTTrack's names do not tell (`list4e5b.html`,
+    /// `HOST_PORT/`), its pages' links read against it. Without it the
+    /// file names say the URL.
+    #[arg(long, value_name = "NEW_TXT", help_heading = INPUT, conflicts_with = "wget_log")]
+    pub httrack_cache: Option<PathBuf>,
 
     /// Write the copy to folder DIR (every file of SITE, the pages and style
     /// sheets rewritten).

@@ -108,13 +108,13 @@ fn fixture() -> PathBuf {
 /// The crawled server, as `tests/offline/serve.py` answered with the
 /// fixture's routes (`PATH[?QUERY]<TAB>STATUS<TAB>TARGET`, PORT 8931) on
 /// 127.0.0.1:8931, which `localhost:8931` reached too.
-struct Server {
+pub(super) struct Server {
     routes: BTreeMap<String, (u16, String)>,
     site: PathBuf,
 }
 
 impl Server {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         let text = std::fs::read_to_string(fixture().join("routes.tsv")).unwrap();
         let routes = text
             .lines()
@@ -136,7 +136,7 @@ impl Server {
     /// The URL a request for `url` ends at (redirects followed) and the
     /// body of the answer, if the server has one (`None`: 404, or not
     /// this server).
-    fn get(&self, url: &Url) -> (Url, Option<Vec<u8>>) {
+    pub(super) fn get(&self, url: &Url) -> (Url, Option<Vec<u8>>) {
         let mut url = url.clone();
         url.set_fragment(None);
         for _ in 0..10 {
@@ -170,7 +170,7 @@ impl Server {
 }
 
 /// Every regular file under `root`: its `/`-separated path and its bytes.
-fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(super) fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut all = BTreeMap::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {

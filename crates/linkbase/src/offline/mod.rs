@@ -10,7 +10,8 @@
 //!   and the URLs a file of a `wget -r` mirror was fetched from:
 //!   [`wget::urls_of`]; with wget's log, the URL each file was really
 //!   retrieved from and the URLs redirected to it ([`wget_log`],
-//!   [`wget::mirror_logged`]).
+//!   [`wget::mirror_logged`]); an HTTrack project folder with the URLs of
+//!   its cache ([`httrack`]).
 //! - The **link rule**: with [`crate::Source::offline`] set to the
 //!   [`Document`] being rewritten, each URL-bearing value whose absolute URL
 //!   the copy holds becomes the relative path to its file
@@ -21,6 +22,7 @@
 //! - The **map** beside the copy: [`CopyMap::write_map`] (`urls.tsv`).
 
 mod copy;
+pub mod httrack;
 mod key;
 mod link;
 mod naming;

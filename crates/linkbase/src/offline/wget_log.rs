@@ -139,7 +139,10 @@ impl Reader {
                     if !self.following {
                         self.chain.clear();
                     }
-                    self.chain.push(url);
+                    // A request tried again is the same request.
+                    if self.chain.last() != Some(&url) {
+                        self.chain.push(url);
+                    }
                 }
                 None => {
                     self.warn(
@@ -198,6 +201,11 @@ impl Reader {
 fn request_line(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("--")?;
     let (stamp, url) = rest.split_once("--  ")?;
+    // A request tried again says so before its URL: `(try: 2)  URL`.
+    let url = match url.strip_prefix("(try:").and_then(|r| r.split_once(')')) {
+        Some((n, url)) if n.trim().parse::<u32>().is_ok() => url,
+        _ => url,
+    };
     is_stamp(stamp).then_some(url.trim())
 }
 
@@ -358,6 +366,27 @@ Saving to: 'trust/127.0.0.1+8931/x.html'
         assert_eq!(read.saved[0].line, 13);
         assert_eq!(read.saved[1].chain, ["http://127.0.0.1:8931/x.html"]);
         assert_eq!(read.saved[1].file, "trust/127.0.0.1+8931/x.html");
+    }
+
+    /// A request tried again (GNU Wget 1.21.3, the three-host crawl on a
+    /// loaded machine): `(try: 2)` before its URL.
+    #[test]
+    fn a_request_tried_again_is_read() {
+        let log = "--2026-12-08 00:12:43--  http://127.0.0.1:44209/srcset.html
+Reusing existing connection to 127.0.0.1:44209.
+HTTP request sent, awaiting response... No data received.
+Retrying.
+
+--2026-12-08 00:12:43--  (try: 2)  http://127.0.0.1:44209/srcset.html
+Connecting to 127.0.0.1:44209... connected.
+HTTP request sent, awaiting response... 200 OK
+Length: 483 [text/html]
+Saving to: '/tmp/w/mirror/127.0.0.1:44209/srcset.html'
+";
+        let read = read_log(log.as_bytes());
+        assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+        assert_eq!(read.saved.len(), 1);
+        assert_eq!(read.saved[0].chain, ["http://127.0.0.1:44209/srcset.html"]);
     }
 
     /// `-nv` lines GNU Wget 1.21.3 wrote for `/old` (301 to

@@ -12,6 +12,7 @@ use crate::cli::files::paths::{resolved, slashed};
 use crate::cli::flags::args::{OfflineArgs, RewriteArgs, UsageError};
 use crate::cli::flags::settings::{Destination, OfflineSite, Settings};
 use crate::cli::EXIT_PARTIAL;
+use linkbase::offline::httrack::{self, read_cache_from};
 use linkbase::offline::wget::{document_format, has_host_folders, mirror_logged, Layout};
 use linkbase::offline::wget_log::{files_in_folder, read_log_from, WgetLog};
 use linkbase::offline::CopyMap;
@@ -27,14 +28,21 @@ const MAP_HEADER: &[u8] = b"#url\tfile\n";
 /// Run the mirror mode; returns the exit status.
 pub fn run(args: OfflineArgs) -> i32 {
     let wget_log = args.wget_log.clone();
+    let httrack_cache = args.httrack_cache.clone();
     let (settings, layout, site) = match settings(args) {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
-    let log = match wget_log.as_deref().map(read_wget_log).transpose() {
+    let read = match (&wget_log, &httrack_cache) {
+        (Some(log), _) => Some(read_wget_log(log, Source::Wget)),
+        (None, Some(cache)) => Some(read_wget_log(cache, Source::Httrack)),
+        (None, None) => None,
+    };
+    let log = match read.transpose() {
         Ok(log) => log,
         Err(e) => return usage_error(&e),
     };
+    let httrack = httrack_cache.is_some();
     let map_at = match &settings.destination {
         Destination::Mirror(out) => out.join(MAP),
         _ => site.join(MAP),
@@ -63,7 +71,7 @@ pub fn run(args: OfflineArgs) -> i32 {
     let mut unopened = 0;
     let status = run_settings(settings, false, |settings, entries| {
         let log = log.as_ref().map(|(path, log)| (path.as_path(), log));
-        let (copy, files) = prepare(settings, entries, layout, &map_at, log)?;
+        let (copy, files) = prepare(settings, entries, layout, &map_at, log, httrack)?;
         made = Some(copy);
         unopened = files;
         Ok(())
@@ -173,6 +181,7 @@ fn prepare(
     asked: LayoutAsked,
     map_at: &Path,
     log: Option<(&Path, &WgetLog)>,
+    httrack: bool,
 ) -> Result<(Arc<CopyMap>, usize), UsageError> {
     let prefix = match &settings.url {
         crate::cli::flags::settings::UrlSource::Prefix(prefix) => prefix.clone(),
@@ -250,7 +259,10 @@ fn prepare(
         }
     }
     let log = log.map(|(_, log)| log);
-    let mut held = mirror_logged(&prefix, &listed, layout, true, &[], log);
+    let mut held = match log.filter(|_| httrack) {
+        Some(cache) => httrack::mirror(&prefix, &listed, layout, cache),
+        None => mirror_logged(&prefix, &listed, layout, true, &[], log),
+    };
     let others: Vec<String> = held
         .files
         .iter()
@@ -259,7 +271,7 @@ fn prepare(
         .filter(|(name, _)| std::fs::symlink_metadata(site_root.join(name.as_str())).is_ok())
         .map(|(name, _)| name.clone())
         .collect();
-    if !others.is_empty() {
+    if !others.is_empty() && !httrack {
         let others: Vec<&str> = others.iter().map(String::as_str).collect();
         held = mirror_logged(&prefix, &listed, layout, true, &others, log);
     }
@@ -313,18 +325,37 @@ fn prepare(
 /// How many of a log's lines that cannot be read are said, one line each.
 const LOG_WARNINGS: usize = 10;
 
-/// Read wget's log at `path` (`--wget-log`), saying each line that cannot
-/// be read (the first [`LOG_WARNINGS`], then how many more), one line each.
-fn read_wget_log(path: &Path) -> Result<(PathBuf, WgetLog), UsageError> {
+/// Which crawler's list of the files it saved is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// wget's log (`--wget-log`).
+    Wget,
+    /// HTTrack's `hts-cache/new.txt` (`--httrack-cache`).
+    Httrack,
+}
+
+/// Read wget's log (or HTTrack's cache list) at `path`, saying each line
+/// that cannot be read (the first [`LOG_WARNINGS`], then how many more),
+/// one line each.
+fn read_wget_log(path: &Path, source: Source) -> Result<(PathBuf, WgetLog), UsageError> {
+    let option = match source {
+        Source::Wget => "--wget-log",
+        Source::Httrack => "--httrack-cache",
+    };
     let cannot = |e: std::io::Error| {
         UsageError(format!(
-            "--wget-log {}: cannot read: {}",
+            "{option} {}: cannot read: {}",
             path.display(),
             crate::cli::files::io::io_cause(&e)
         ))
     };
     let file = std::fs::File::open(path).map_err(cannot)?;
-    let log = read_log_from(std::io::BufReader::new(file)).map_err(cannot)?;
+    let reader = std::io::BufReader::new(file);
+    let log = match source {
+        Source::Wget => read_log_from(reader),
+        Source::Httrack => read_cache_from(reader),
+    }
+    .map_err(cannot)?;
     for warning in log.warnings.iter().take(LOG_WARNINGS) {
         eprintln!(
             "linkbase: {}:{}: warning: {}; the line is not read",
@@ -341,10 +372,16 @@ fn read_wget_log(path: &Path) -> Result<(PathBuf, WgetLog), UsageError> {
         );
     }
     if log.saved.is_empty() {
-        eprintln!(
-            "linkbase: {}: warning: no file saved is named in it (wget's log at default verbosity or -nv, in English, names each): the names alone are read",
-            path.display()
-        );
+        match source {
+            Source::Wget => eprintln!(
+                "linkbase: {}: warning: no file saved is named in it (wget's log at default verbosity or -nv, in English, names each): the names alone are read",
+                path.display()
+            ),
+            Source::Httrack => eprintln!(
+                "linkbase: {}: warning: no file saved is named in it (HTTrack's hts-cache/new.txt names each, URL and file in its 8th and 9th columns): the names alone are read",
+                path.display()
+            ),
+        }
     }
     Ok((path.to_path_buf(), log))
 }

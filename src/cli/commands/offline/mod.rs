@@ -24,6 +24,11 @@ pub fn run(args: OfflineArgs) -> i32 {
                 "--wget-log reads the log of a wget mirror folder; a web archive records its redirects itself: drop --wget-log",
             ));
         }
+        if args.httrack_cache.is_some() {
+            return usage_error(&UsageError::new(
+                "--httrack-cache reads the cache of an HTTrack project folder; a web archive records its URLs itself: drop --httrack-cache",
+            ));
+        }
         return archive::run(args);
     }
     usage_error(&UsageError::new(
