@@ -21,7 +21,7 @@
 //! name below the root of every host holding a page or a style sheet (whose
 //! links are read), so that these links open the file too.
 
-use super::wget::{mirror_logged, urls_of, Layout, Mirror};
+use super::wget::{kind_of, mirror_logged, urls_of, Layout, Mirror};
 use super::wget_log::{files_in_folder, LogWarning, Saved, WgetLog, MAX_WARNINGS};
 use super::{CopyMapBuilder, Kind};
 use crate::format::Format;
@@ -216,16 +216,6 @@ pub fn mirror(
 /// The query of each URL, if it has one.
 fn queries(urls: &[Option<Url>]) -> impl Iterator<Item = Option<&str>> {
     urls.iter().map(|url| url.as_ref().and_then(Url::query))
-}
-
-/// The kind of a file rewritten as `format`.
-fn kind_of(format: Option<Format>) -> Kind {
-    match format {
-        Some(Format::Html | Format::Auto) => Kind::Html,
-        Some(Format::Xhtml) => Kind::Xhtml,
-        Some(Format::Css) => Kind::Css,
-        _ => Kind::Other,
-    }
 }
 
 #[cfg(test)]

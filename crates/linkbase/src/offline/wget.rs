@@ -377,8 +377,9 @@ pub fn mirror_logged(
     }
 }
 
-/// The kind of a mirror's file rewritten as `format`.
-fn kind_of(format: Option<Format>) -> Kind {
+/// The kind of a mirror's file rewritten as `format` (a wget mirror's or
+/// an HTTrack project's).
+pub(super) fn kind_of(format: Option<Format>) -> Kind {
     match format {
         Some(Format::Html | Format::Auto) => Kind::Html,
         Some(Format::Xhtml) => Kind::Xhtml,
