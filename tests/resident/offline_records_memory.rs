@@ -54,22 +54,7 @@ fn write_record(out: &mut impl Write, n: usize, count: usize) -> io::Result<()> 
         );
         return warc_gen::write_page(out, n, &uri(n), html.as_bytes());
     }
-    let id = format!("<urn:uuid:00000000-0000-4000-8000-{n:012}>");
-    let png = b"\x89PNG\r\n\x1a\n";
-    let head = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: {}\r\n\r\n",
-        png.len()
-    );
-    warc_gen::write_record(
-        out,
-        "response",
-        &[
-            ("WARC-Record-ID", &id),
-            ("WARC-Target-URI", &uri(n)),
-            ("Content-Type", "application/http; msgtype=response"),
-        ],
-        &[head.as_bytes(), png],
-    )
+    warc_gen::write_png(out, n, &uri(n))
 }
 
 /// A crawl of `count` records, one gzip member each.

@@ -60,6 +60,27 @@ pub fn write_page(out: &mut impl Write, n: usize, uri: &str, html: &[u8]) -> io:
     )
 }
 
+/// Write a `response` record of a tiny PNG (its signature) retrieved from
+/// `uri`, its ID made from `n`.
+pub fn write_png(out: &mut impl Write, n: usize, uri: &str) -> io::Result<()> {
+    let id = format!("<urn:uuid:00000000-0000-4000-8000-{n:012}>");
+    let png = b"\x89PNG\r\n\x1a\n";
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: {}\r\n\r\n",
+        png.len()
+    );
+    write_record(
+        out,
+        "response",
+        &[
+            ("WARC-Record-ID", &id),
+            ("WARC-Target-URI", uri),
+            ("Content-Type", "application/http; msgtype=response"),
+        ],
+        &[head.as_bytes(), png],
+    )
+}
+
 /// Write a crawl: a `warcinfo` record, then `pages` copies of the page
 /// `html`, the `n`th retrieved from `https://example.org/blog/{n}/post.html`.
 pub fn write_blog_crawl(out: &mut impl Write, pages: usize, html: &[u8]) -> io::Result<()> {
